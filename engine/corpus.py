@@ -1,0 +1,100 @@
+"""Training text -> words with counts, in order of first appearance.
+
+A word here is the sequence the merges work on: for chars units its text, for bytes units its
+UTF-8 bytes spelt in the GPT-2 byte alphabet. The end-of-word marker is not part of the word's
+text; ``symbols()`` adds it as a symbol of its own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from engine.bytelevel import BASE_ORDER, bytes_to_symbols
+from engine.errors import BpeLabError
+from engine.pretokenize import special_splitter, split_specials, split_words
+from engine.settings import Settings
+
+_COUNT = re.compile(r"^[×xX]?(\d+)$")
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """Words (as unit strings) and their frequencies, first appearance first."""
+
+    words: tuple[str, ...]
+    counts: tuple[int, ...]
+    settings: Settings
+
+    @classmethod
+    def from_text(cls, text: str, settings: Settings) -> "Corpus":
+        if settings.lowercase:
+            text = text.lower()
+        pattern = special_splitter(settings.special_tokens)
+        counter: Counter[str] = Counter()
+        for start, end, special in split_specials(text, pattern):
+            if not special:
+                counter.update(split_words(text[start:end], settings.split))
+        return cls._from_counter(counter, settings)
+
+    @classmethod
+    def from_word_counts(cls, text: str, settings: Settings) -> "Corpus":
+        """Lines such as ``low 5``, ``low ×5`` or ``low x5``; a word on its own counts once."""
+        counter: Counter[str] = Counter()
+        for number, line in enumerate(text.splitlines(), start=1):
+            fields = line.split()
+            if not fields:
+                continue
+            count = 1
+            if len(fields) > 1:
+                m = _COUNT.match(fields[-1])
+                if m is None:
+                    raise BpeLabError(
+                        f"line {number}: '{line.strip()}' is not a word and a count; write it like 'low 5'"
+                    )
+                count = int(m.group(1))
+                fields = fields[:-1]
+            if len(fields) != 1:
+                raise BpeLabError(f"line {number}: one word per line, then its count, like 'low 5'")
+            word = fields[0].lower() if settings.lowercase else fields[0]
+            counter[word] += count
+        return cls._from_counter(counter, settings)
+
+    @classmethod
+    def _from_counter(cls, counter: Counter, settings: Settings) -> "Corpus":
+        words = [w for w, c in counter.items() if c > 0 and w]
+        if settings.units == "bytes":
+            units = [bytes_to_symbols(w.encode("utf-8")) for w in words]
+        else:
+            units = words
+        return cls(tuple(units), tuple(counter[w] for w in words), settings)
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.words
+
+    def symbols(self, index: int) -> list[str]:
+        """The base symbols of one word: ["l", "o", "w", "</w>"]."""
+        marker = self.settings.marker
+        syms = list(self.words[index])
+        if marker is not None:
+            syms.append(marker)
+        return syms
+
+    def base_vocabulary(self) -> list[str]:
+        """Base symbols: all 256 bytes, or the characters met, in code point order, then the marker."""
+        if self.settings.units == "bytes":
+            return list(BASE_ORDER)
+        chars = sorted(set().union(*self.words)) if self.words else []
+        marker = self.settings.marker
+        if marker is not None and marker not in chars:
+            chars.append(marker)
+        return chars
+
+    def total_symbols(self) -> int:
+        extra = 1 if self.settings.marker is not None else 0
+        return sum((len(w) + extra) * c for w, c in zip(self.words, self.counts))

@@ -1,0 +1,1 @@
+"""File formats: BPE Lab's own tokenizer file, and what real tokenizer libraries load."""

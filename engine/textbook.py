@@ -1,0 +1,66 @@
+"""The textbook merge loop: recount every pair each round, merge the best everywhere.
+
+Slow on purpose and short enough to read in class; the tests and the benchmark hold the fast
+trainer in ``engine.trainer`` to exactly these merges.
+
+>>> corpus = Corpus.from_word_counts("low 5\\nlower 2\\nnewest 6\\nwidest 3", Settings(merges=3))
+>>> [pair for pair, count, tied in textbook_merges(corpus)]
+[('e', 's'), ('es', 't'), ('est', '</w>')]
+"""
+
+from __future__ import annotations
+
+from engine.corpus import Corpus
+from engine.settings import Settings  # noqa: F401  (used by the doctest)
+from engine.trainer import target_merges
+
+
+def get_stats(words: list[list[str]], counts: tuple[int, ...]) -> dict[tuple[str, str], int]:
+    """Pair -> weighted count, in the order the pairs are met reading the words."""
+    stats: dict[tuple[str, str], int] = {}
+    for symbols, count in zip(words, counts):
+        for pair in zip(symbols, symbols[1:]):
+            stats[pair] = stats.get(pair, 0) + count
+    return stats
+
+
+def merge(symbols: list[str], pair: tuple[str, str]) -> list[str]:
+    """Replace every non-overlapping occurrence of pair, left to right: merge(list("aaa"), ("a", "a")) == ["aa", "a"]."""
+    out = []
+    i = 0
+    while i < len(symbols):
+        if i + 1 < len(symbols) and symbols[i] == pair[0] and symbols[i + 1] == pair[1]:
+            out.append(pair[0] + pair[1])
+            i += 2
+        else:
+            out.append(symbols[i])
+            i += 1
+    return out
+
+
+def textbook_merges(corpus: Corpus):
+    """Yield (pair, count, tied pairs in tie-rule order) per merge, exactly as the settings ask."""
+    settings = corpus.settings
+    words = [corpus.symbols(i) for i in range(len(corpus))]
+    vocab = corpus.base_vocabulary()
+    ids = {t: i for i, t in enumerate(vocab)}
+    limit = target_merges(settings, len(vocab))
+    done = 0
+    while limit is None or done < limit:
+        stats = get_stats(words, corpus.counts)
+        if not stats:
+            return
+        best_count = max(stats.values())
+        if best_count < settings.min_frequency:
+            return
+        tied = [pair for pair, count in stats.items() if count == best_count]
+        if settings.tie_break == "hf":
+            tied.sort(key=lambda pair: (ids[pair[0]], ids[pair[1]]))
+        best = tied[0]
+        token = best[0] + best[1]
+        if token not in ids:
+            ids[token] = len(vocab)
+            vocab.append(token)
+        words = [merge(symbols, best) for symbols in words]
+        done += 1
+        yield best, best_count, tied

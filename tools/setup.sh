@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Sets up everything BPE Lab needs, once: Qt's system libraries (when running as root on
+# Debian and they are missing) and a virtual environment in .venv with the project installed.
+# Sourced by tools/bpe-lab.sh and tools/test.sh; safe to run again, it only does what is missing.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="$ROOT/.venv"
+PYTHON="${PYTHON:-python3}"
+
+QT_PACKAGES="libgl1 libegl1 libxkbcommon0 libfontconfig1 libdbus-1-3 libglib2.0-0 fonts-dejavu-core"
+X_PACKAGES="xvfb xauth libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-render-util0 libxcb-shape0 libxkbcommon-x11-0"
+
+install_system_packages() {
+    command -v dpkg-query >/dev/null 2>&1 || return 0
+    local missing=()
+    for pkg in $QT_PACKAGES $X_PACKAGES; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "BPE Lab needs these Debian packages: ${missing[*]}" >&2
+        echo "install them with: sudo apt-get install ${missing[*]}" >&2
+        return 0
+    fi
+    echo "installing system packages: ${missing[*]}" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+}
+
+install_python_packages() {
+    if [ ! -x "$VENV/bin/python" ]; then
+        "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' || {
+            echo "BPE Lab needs Python 3.11 or newer ($PYTHON is $("$PYTHON" --version 2>&1))" >&2; exit 1; }
+        "$PYTHON" -m venv "$VENV"
+    fi
+    # reinstall only when pyproject.toml changed since the last install
+    local stamp="$VENV/.bpe-lab-installed"
+    local want
+    want="$(sha256sum "$ROOT/pyproject.toml" | cut -d' ' -f1)"
+    if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+        "$VENV/bin/python" -m pip install --quiet --upgrade pip >&2
+        "$VENV/bin/python" -m pip install --quiet -e "$ROOT[test]" >&2
+        echo "$want" > "$stamp"
+    fi
+}
+
+install_system_packages
+install_python_packages

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Sets up BPE Lab if needed, then runs the whole test suite (extra arguments go to pytest).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$ROOT/tools/setup.sh"
+cd "$ROOT"
+export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}"
+set +e
+"$ROOT/.venv/bin/python" -m pytest "$@"
+status=$?
+set -e
+# pytest says 5 when it collected nothing: that is a broken suite, not a pass, so say it plainly
+if [ "$status" -eq 5 ]; then
+    echo "no tests were collected: the test suite is missing or broken" >&2
+fi
+exit "$status"
