@@ -1,0 +1,1 @@
+"""One module per ``bpe-lab`` subcommand, plus the helpers they share."""

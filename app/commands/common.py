@@ -1,0 +1,56 @@
+"""What several subcommands share: argument types, reading the corpus, loading a tokenizer."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from engine.errors import BpeLabError
+
+
+def non_negative(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{value}' is not a whole number") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"{n} is negative")
+    return n
+
+
+def positive(value: str) -> int:
+    n = non_negative(value)
+    if n == 0:
+        raise argparse.ArgumentTypeError("it must be at least 1")
+    return n
+
+
+def read_corpus_text(name: str) -> str:
+    """A corpus file's text, or standard input for ``-``."""
+    from engine.files import decode_utf8, read_text
+
+    if name == "-":
+        return decode_utf8(sys.stdin.buffer.read(), "standard input")
+    return read_text(name)
+
+
+def load_tokenizer(name: str):
+    """A tokenizer by file name, or the built-in name ``cl100k``."""
+    if name == "cl100k":
+        from engine.cl100k import load_cl100k
+
+        return load_cl100k()
+    from engine.formats.bpelab import load_tokenizer as load_file
+
+    return load_file(name)
+
+
+def display(tokenizer, token: str) -> str:
+    """A token as a person reads it: byte-level tokens as text with a visible space."""
+    from engine.bytelevel import readable
+
+    if tokenizer.settings.units == "bytes" and token not in tokenizer.special_ids:
+        return readable(token)
+    return token
+
+

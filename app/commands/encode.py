@@ -1,0 +1,47 @@
+"""``bpe-lab encode --tokenizer FILE|cl100k (TEXT | --file FILE) [--json] [--trace]``."""
+
+from __future__ import annotations
+
+import json
+
+from app.commands.common import display, load_tokenizer
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("encode", help="split a text into tokens")
+    p.add_argument("--tokenizer", required=True, metavar="TOKENIZER_FILE|cl100k")
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument("text", nargs="?", metavar="TEXT")
+    source.add_argument("--file", metavar="FILE")
+    p.add_argument("--json", action="store_true", help='print {"tokens": [...], "ids": [...]}')
+    p.add_argument("--trace", action="store_true", help="show each merge that applied to each word")
+
+
+def run(args) -> int:
+    from engine.files import read_text
+
+    tokenizer = load_tokenizer(args.tokenizer)
+    text = read_text(args.file) if args.file else args.text
+    encoding = tokenizer.encode(text)
+    if args.json:
+        print(json.dumps({"tokens": list(encoding.tokens), "ids": list(encoding.ids)}, ensure_ascii=False))
+    else:
+        shown = " | ".join(display(tokenizer, t) for t in encoding.tokens)
+        print(f"{shown}   ({len(encoding)} tokens)")
+    if args.trace:
+        print_trace(tokenizer, text)
+    return 0
+
+
+def print_trace(tokenizer, text: str) -> None:
+    from engine.pretokenize import split_words
+
+    def show(tokens) -> str:
+        return " | ".join(display(tokenizer, t) for t in tokens)
+
+    for word in dict.fromkeys(split_words(text, tokenizer.settings.split)):
+        base, trace = tokenizer.encode_steps(word)
+        print(f"{word}: {show(base)}")
+        for step in trace:
+            a, b = (display(tokenizer, t) for t in step.pair)
+            print(f"  after {a}+{b}: {show(step.tokens)}")

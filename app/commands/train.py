@@ -1,0 +1,106 @@
+"""``bpe-lab train CORPUS --out TOKENIZER_FILE [options]``: learn merges, write a tokenizer."""
+
+from __future__ import annotations
+
+import sys
+
+from app.commands.common import non_negative, positive, read_corpus_text
+from engine.errors import BpeLabError
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("train", help="learn merges from a text and write a tokenizer file")
+    p.add_argument("corpus", metavar="CORPUS", help="a UTF-8 text file, or - for standard input")
+    p.add_argument("--out", required=True, metavar="TOKENIZER_FILE", help="where to write the tokenizer")
+    p.add_argument("--word-counts", action="store_true", help="CORPUS holds lines such as 'low 5'")
+    size = p.add_mutually_exclusive_group()
+    size.add_argument("--merges", type=non_negative, metavar="N", help="stop after N merges")
+    size.add_argument("--vocab-size", type=positive, metavar="V", help="stop at a vocabulary of V tokens")
+    p.add_argument("--min-frequency", type=positive, default=2, metavar="F",
+                   help="stop when the best pair occurs fewer than F times (default 2)")
+    p.add_argument("--split", choices=("whitespace", "gpt2", "gpt4", "none"), default="whitespace")
+    p.add_argument("--units", choices=("chars", "bytes"), default="chars")
+    marker = p.add_mutually_exclusive_group()
+    marker.add_argument("--end-of-word", metavar="STR", help="end-of-word marker (default </w> for whitespace + chars)")
+    marker.add_argument("--no-end-of-word", action="store_true", help="no end-of-word marker")
+    p.add_argument("--lowercase", action="store_true")
+    p.add_argument("--tie-break", choices=("first", "hf"), default="first",
+                   help="first: the pair met first reading the corpus; hf: the pair of smaller ids")
+    p.add_argument("--special", action="append", default=[], metavar="TOKEN", help="a special token (repeatable)")
+    p.add_argument("--history", metavar="HISTORY.json", help="also write every merge step as JSON")
+    p.add_argument("--progress", action="store_true", help="show a progress bar on stderr")
+
+
+def settings_from(args):
+    from engine.settings import AUTO, Settings
+
+    marker = None if args.no_end_of_word else (args.end_of_word if args.end_of_word is not None else AUTO)
+    return Settings(
+        split=args.split,
+        units=args.units,
+        end_of_word=marker,
+        lowercase=args.lowercase,
+        min_frequency=args.min_frequency,
+        merges=args.merges,
+        vocab_size=args.vocab_size,
+        special_tokens=tuple(args.special),
+        tie_break=args.tie_break,
+    )
+
+
+def train_from_args(args):
+    """(trainer, steps) for the corpus and settings the arguments give."""
+    from engine.corpus import Corpus
+    from engine.trainer import Trainer
+
+    settings = settings_from(args)
+    text = read_corpus_text(args.corpus)
+    corpus = Corpus.from_word_counts(text, settings) if args.word_counts else Corpus.from_text(text, settings)
+    if corpus.is_empty:
+        raise BpeLabError(f"the corpus {args.corpus} is empty (no words): give some training text")
+    trainer = Trainer(corpus)
+    bar = ProgressBar(trainer.target_merges()) if args.progress else None
+    steps = []
+    for step in trainer.steps():
+        steps.append(step)
+        if bar:
+            bar.update(step.step)
+    if bar:
+        bar.close(trainer.stop_reason)
+    return trainer, steps
+
+
+def run(args) -> int:
+    from engine.files import write_atomic
+    from engine.formats.bpelab import save_tokenizer
+    from engine.history import history_to_json
+    from engine.tokenizer import Tokenizer
+
+    trainer, steps = train_from_args(args)
+    save_tokenizer(Tokenizer.from_trainer(trainer), args.out)
+    if args.history:
+        write_atomic(args.history, history_to_json(trainer, steps))
+    return 0
+
+
+class ProgressBar:
+    """A one-line bar on stderr, redrawn only when the percentage moves."""
+
+    def __init__(self, total: int | None):
+        self.total = total
+        self.shown = -1
+
+    def update(self, done: int) -> None:
+        if self.total:
+            percent = done * 100 // self.total
+            if percent == self.shown:
+                return
+            self.shown = percent
+            filled = percent * 30 // 100
+            sys.stderr.write(f"\rtraining [{'#' * filled}{'.' * (30 - filled)}] {done}/{self.total} merges")
+        elif done < 50 or done % 50 == 0:
+            sys.stderr.write(f"\rtraining: {done} merges")
+        sys.stderr.flush()
+
+    def close(self, reason: str | None) -> None:
+        sys.stderr.write(f"\ndone: {reason}\n")
