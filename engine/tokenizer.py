@@ -243,13 +243,25 @@ class Tokenizer(_Pipeline):
     def _word_ids(self, word: str) -> tuple[int, ...]:
         return tuple(self._bpe(self._symbols(word)))
 
-    def _bpe(self, ids: list[int], trace: list[TraceStep] | None = None) -> list[int]:
+    def merge_symbols(self, symbols: Sequence[str], merges: int | None = None) -> list[str]:
+        """Base symbols (a corpus word, marker included) after the first ``merges`` merges.
+
+        Replaying the merges on one word gives exactly that word's tokens at that training step:
+        merge_symbols(["l", "o", "w", "</w>"], 2) == ["lo", "w", "</w>"] on a corpus where l+o came second.
+        """
+        ids = self._ids
+        out = self._bpe([ids.get(s, self.unknown_id) for s in symbols], limit=merges)
+        return [self.vocab[i] for i in out]
+
+    def _bpe(self, ids: list[int], trace: list[TraceStep] | None = None, limit: int | None = None) -> list[int]:
         ranks = self._ranks
+        if limit is None:
+            limit = len(self.merges)
         while len(ids) > 1:
             best = None
             for pair in zip(ids, ids[1:]):
                 found = ranks.get(pair)
-                if found is not None and (best is None or found[0] < best[1][0]):
+                if found is not None and found[0] < limit and (best is None or found[0] < best[1][0]):
                     best = (pair, found)
             if best is None:
                 break
