@@ -1,0 +1,60 @@
+"""The session: the one lesson every panel shows, and the signals that say it changed.
+
+Widgets receive the session in ``__init__``, read ``session.lesson`` and ``session.state``, and
+subscribe; user intent comes back through the ``request_*`` slots. A widget never reaches into
+another widget.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal, Slot
+
+from engine.lesson import Lesson, LessonState
+
+DEFAULT_TEXT = "low 5\nlower 2\nnewest 6\nwidest 3\n"
+
+
+class Session(QObject):
+    # a new trained lesson replaced the old one (corpus, settings or file): views rebuild
+    lesson_changed = Signal()
+    # the current step moved: (new step, previous step); state.last_changed lists the words it touched
+    step_changed = Signal(int, int)
+    # a token was picked somewhere (tile, vocabulary row, tokenize panel); "" clears the selection
+    token_selected = Signal(str)
+
+    def __init__(self, lesson: Lesson | None = None, parent: QObject | None = None):
+        super().__init__(parent)
+        if lesson is None:
+            lesson = Lesson(DEFAULT_TEXT, word_counts=True)
+        if not lesson.trained and not lesson.is_empty:
+            lesson.train()
+        self.lesson = lesson
+        self.state = LessonState(lesson) if lesson.trained else None
+        self.last_changed: list[int] = []
+        self.selected_token = ""
+
+    @property
+    def step(self) -> int:
+        return self.state.step if self.state else 0
+
+    def set_lesson(self, lesson: Lesson, step: int = 0) -> None:
+        """Show a trained lesson (the worker trains it first), at the given step."""
+        self.lesson = lesson
+        self.state = LessonState(lesson, step) if lesson.trained else None
+        self.last_changed = []
+        self.lesson_changed.emit()
+
+    @Slot(int)
+    def request_step(self, k: int) -> None:
+        if self.state is None:
+            return
+        previous = self.state.step
+        self.last_changed = self.state.go_to(k)
+        if self.state.step != previous:
+            self.step_changed.emit(self.state.step, previous)
+
+    @Slot(str)
+    def request_token_selection(self, token: str) -> None:
+        if token != self.selected_token:
+            self.selected_token = token
+            self.token_selected.emit(token)

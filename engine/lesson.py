@@ -1,0 +1,204 @@
+"""A lesson: its corpus, its settings, the full training history, and the state at any step.
+
+Training runs once, to the end; the lesson then replays that history at any speed. Going to a
+step never retrains: the words a step touched are known from its places, so only those words are
+re-split and only their pairs recounted.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from engine.corpus import Corpus
+from engine.errors import BpeLabError
+from engine.formats.lesson_file import LessonFile
+from engine.settings import Settings
+from engine.tokenizer import Tokenizer
+from engine.trainer import MergeStep, Trainer, target_merges
+
+
+class Lesson:
+    """Corpus text and settings, and once trained: steps, stop reason and the full tokenizer."""
+
+    def __init__(self, text: str, word_counts: bool = False, settings: Settings | None = None, held_out: str = ""):
+        self.text = text
+        self.word_counts = word_counts
+        self.settings = settings or Settings()
+        self.held_out = held_out
+        if word_counts:
+            self.corpus = Corpus.from_word_counts(text, self.settings)
+        else:
+            self.corpus = Corpus.from_text(text, self.settings)
+        self.steps: list[MergeStep] = []
+        self.stop_reason: str | None = None
+        self.tokenizer: Tokenizer | None = None
+        self._tokenizers: dict[int, Tokenizer] = {}
+
+    @classmethod
+    def from_file(cls, data: LessonFile) -> "Lesson":
+        return cls(data.text, data.word_counts, data.settings, data.held_out)
+
+    def to_file(self, step: int = 0, quiz: dict | None = None) -> LessonFile:
+        return LessonFile(self.text, self.word_counts, self.settings, step, self.held_out, quiz or {})
+
+    @property
+    def trained(self) -> bool:
+        return self.tokenizer is not None
+
+    @property
+    def is_empty(self) -> bool:
+        return self.corpus.is_empty
+
+    @property
+    def initial_tokens(self) -> int:
+        return self.corpus.total_symbols()
+
+    @property
+    def base_vocabulary(self) -> list[str]:
+        return self.corpus.base_vocabulary()
+
+    @property
+    def last_step(self) -> int:
+        return len(self.steps)
+
+    def training(self) -> Iterator[MergeStep]:
+        """Train to the end, one step per item: a worker reports progress and may stop between steps.
+
+        The lesson counts as trained only when the generator runs out; a stopped one leaves it untrained.
+        """
+        if self.corpus.is_empty:
+            raise BpeLabError("the corpus is empty: type or open some training text")
+        trainer = Trainer(self.corpus)
+        steps: list[MergeStep] = []
+        for step in trainer.steps():
+            steps.append(step)
+            yield step
+        self.steps = steps
+        self.stop_reason = trainer.stop_reason
+        self.tokenizer = Tokenizer.from_trainer(trainer)
+        self._tokenizers.clear()
+
+    def train(self) -> "Lesson":
+        for _ in self.training():
+            pass
+        return self
+
+    def target_merges(self) -> int | None:
+        """The merges the settings ask for, or None for "until no pair repeats"."""
+        return target_merges(self.settings, len(self.base_vocabulary))
+
+    def tokenizer_at(self, k: int) -> Tokenizer:
+        """The tokenizer after the first k merges (kept for the few steps asked for most)."""
+        self._require_trained()
+        k = max(0, min(k, len(self.steps)))
+        found = self._tokenizers.get(k)
+        if found is None:
+            if len(self._tokenizers) > 8:
+                self._tokenizers.clear()
+            found = self._tokenizers[k] = self.tokenizer.truncated(k)
+        return found
+
+    def tokens_of(self, word: int, k: int) -> list[str]:
+        """Word ``word``'s tokens after the first k merges."""
+        self._require_trained()
+        return self.tokenizer.merge_symbols(self.corpus.symbols(word), k)
+
+    def _require_trained(self) -> None:
+        if self.tokenizer is None:
+            raise BpeLabError("the lesson is not trained yet")
+
+
+class LessonState:
+    """Every word's tokens and every pair's count at one step, moved step to step incrementally."""
+
+    def __init__(self, lesson: Lesson, step: int = 0):
+        lesson._require_trained()
+        self.lesson = lesson
+        self.corpus = lesson.corpus
+        self.step = 0
+        self._tokens: list[list[str]] = [self.corpus.symbols(w) for w in range(len(self.corpus))]
+        self._pairs: dict[tuple[str, str], dict[int, int]] = {}
+        self._counts: dict[tuple[str, str], int] = {}
+        self.total_tokens = 0
+        for w in range(len(self._tokens)):
+            self._add(w)
+        self.go_to(step)
+
+    def _add(self, w: int, sign: int = 1) -> None:
+        tokens = self._tokens[w]
+        freq = self.corpus.counts[w]
+        self.total_tokens += sign * len(tokens) * freq
+        pairs, counts = self._pairs, self._counts
+        for pair in zip(tokens, tokens[1:]):
+            where = pairs.get(pair)
+            if where is None:
+                where = pairs[pair] = {}
+            n = where.get(w, 0) + sign
+            if n:
+                where[w] = n
+            else:
+                del where[w]
+                if not where:
+                    del pairs[pair]
+            c = counts.get(pair, 0) + sign * freq
+            if c:
+                counts[pair] = c
+            else:
+                del counts[pair]
+
+    def go_to(self, k: int) -> list[int]:
+        """Move to step k (clamped); returns the words whose tokens changed, in corpus order."""
+        steps = self.lesson.steps
+        k = max(0, min(k, len(steps)))
+        lo, hi = sorted((self.step, k))
+        changed = sorted({w for s in steps[lo:hi] for w, _ in s.places})
+        tokenizer = self.lesson.tokenizer
+        for w in changed:
+            self._add(w, -1)
+            self._tokens[w] = tokenizer.merge_symbols(self.corpus.symbols(w), k)
+            self._add(w, +1)
+        self.step = k
+        return changed
+
+    # -- what views read ------------------------------------------------------------------------
+
+    def tokens(self, w: int) -> list[str]:
+        return self._tokens[w]
+
+    def token_count(self, w: int) -> int:
+        return len(self._tokens[w])
+
+    def pair_counts(self) -> dict[tuple[str, str], int]:
+        return self._counts
+
+    def pair_count(self, pair: tuple[str, str]) -> int:
+        return self._counts.get(pair, 0)
+
+    def pair_sources(self, pair: tuple[str, str]) -> list[tuple[int, int]]:
+        """(word index, occurrences in that word), in corpus order: count = sum(occ * word count)."""
+        return sorted(self._pairs.get(pair, {}).items())
+
+    def ranked_pairs(self, limit: int | None = None) -> list[tuple[tuple[str, str], int]]:
+        """Pairs by count, ties in the order the lesson's tie rule breaks them."""
+        items = list(self._counts.items())
+        if self.lesson.settings.tie_break == "hf":
+            ids = self.lesson.tokenizer.token_to_id
+            items.sort(key=lambda item: (-item[1], ids(item[0][0]), ids(item[0][1])))
+        else:
+            first = self._first_places()
+            items.sort(key=lambda item: (-item[1], first[item[0]]))
+        return items if limit is None else items[:limit]
+
+    def _first_places(self) -> dict[tuple[str, str], tuple[int, int]]:
+        first: dict[tuple[str, str], tuple[int, int]] = {}
+        for w, tokens in enumerate(self._tokens):
+            for i, pair in enumerate(zip(tokens, tokens[1:])):
+                if pair not in first:
+                    first[pair] = (w, i)
+        return first
+
+    def next_step(self) -> MergeStep | None:
+        """The merge that comes next from here, or None at the end."""
+        steps = self.lesson.steps
+        return steps[self.step] if self.step < len(steps) else None
+

@@ -1,0 +1,54 @@
+import pytest
+
+from engine import BpeLabError, Settings, Tokenizer
+from engine.lesson import Lesson, LessonState
+from engine.textbook import get_stats
+
+CORPORA = [
+    ("low 5\nlower 2\nnewest 6\nwidest 3\n", True, Settings()),
+    ("tea tea team teams steam seat", False, Settings(end_of_word=None)),
+    ("aaabdaaabac aaaa abab", False, Settings(min_frequency=1)),
+    ("the cat sat on the mat; the cat ate", False, Settings(units="bytes", split="gpt2", tie_break="hf")),
+]
+
+
+@pytest.mark.parametrize("text, word_counts, settings", CORPORA)
+def test_state_at_every_step_matches_a_fresh_replay(text, word_counts, settings):
+    lesson = Lesson(text, word_counts, settings).train()
+    state = LessonState(lesson)
+    order = list(range(lesson.last_step + 1)) + list(range(lesson.last_step, -1, -2)) + [lesson.last_step, 0]
+    for k in order:
+        state.go_to(k)
+        words = [lesson.tokens_of(w, k) for w in range(len(lesson.corpus))]
+        assert [state.tokens(w) for w in range(len(words))] == words
+        assert state.pair_counts() == get_stats(words, lesson.corpus.counts)
+        expected_total = lesson.steps[k - 1].tokens_after if k else lesson.initial_tokens
+        assert state.total_tokens == expected_total
+        nxt = state.next_step()
+        if nxt is not None:
+            # the state ranks first the pair the trainer merged next, with the same ties
+            ranked = state.ranked_pairs()
+            assert ranked[0][0] == nxt.pair
+            assert tuple(p for p, c in ranked if c == nxt.count) == nxt.tied
+
+
+def test_pair_sources_add_up_to_the_count():
+    lesson = Lesson("low 5\nlower 2\nnewest 6\nwidest 3\n", True).train()
+    state = LessonState(lesson, 3)
+    assert state.pair_count(("l", "o")) == 7
+    sources = state.pair_sources(("l", "o"))
+    assert sources == [(0, 1), (1, 1)]
+    assert sum(n * lesson.corpus.counts[w] for w, n in sources) == 7
+
+
+def test_untrained_lesson_has_no_state():
+    lesson = Lesson("a b", False)
+    with pytest.raises(BpeLabError):
+        LessonState(lesson)
+
+
+def test_lesson_tokenizer_at_a_step_encodes_like_replaying_the_merges():
+    lesson = Lesson("low 5\nlower 2\nnewest 6\nwidest 3\n", True).train()
+    assert isinstance(lesson.tokenizer_at(5), Tokenizer)
+    assert lesson.tokenizer_at(5).encode("lowest").tokens == ("low", "est</w>")
+    assert lesson.tokenizer_at(0).encode("lowest").tokens == tuple("lowest") + ("</w>",)
