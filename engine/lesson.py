@@ -7,6 +7,7 @@ re-split and only their pairs recounted.
 
 from __future__ import annotations
 
+import heapq
 from typing import Iterator
 
 from engine.corpus import Corpus
@@ -180,14 +181,42 @@ class LessonState:
 
     def ranked_pairs(self, limit: int | None = None) -> list[tuple[tuple[str, str], int]]:
         """Pairs by count, ties in the order the lesson's tie rule breaks them."""
-        items = list(self._counts.items())
+        counts = self._counts
         if self.lesson.settings.tie_break == "hf":
             ids = self.lesson.tokenizer.token_to_id
+            items = self._at_least(limit)
             items.sort(key=lambda item: (-item[1], ids(item[0][0]), ids(item[0][1])))
-        else:
+        elif limit is None or limit <= 0 or len(counts) <= limit:
             first = self._first_places()
+            items = list(counts.items())
             items.sort(key=lambda item: (-item[1], first[item[0]]))
+        else:
+            # a chart asks for the top few on every step: find each candidate's first place from
+            # the first word that holds it instead of walking every word of the corpus
+            pairs = self._pairs
+            items = [(-c, min(pairs[p]), p, c) for p, c in self._at_least(limit)]
+            items.sort(key=lambda item: item[:2])
+            edge = items[limit - 1][:2]
+            items = [item for item in items if item[:2] <= edge]
+            items.sort(key=lambda item: (item[0], item[1], self._offset(item[1], item[2])))
+            items = [(p, c) for _, _, p, c in items]
         return items if limit is None else items[:limit]
+
+    def _at_least(self, limit: int | None) -> list[tuple[tuple[str, str], int]]:
+        """The pairs whose count reaches the limit-th highest count (all pairs without a limit)."""
+        counts = self._counts
+        if limit is None or limit <= 0 or len(counts) <= limit:
+            return list(counts.items())
+        floor = heapq.nlargest(limit, counts.values())[-1]
+        return [(p, c) for p, c in counts.items() if c >= floor]
+
+    def _offset(self, w: int, pair: tuple[str, str]) -> int:
+        tokens = self._tokens[w]
+        a, b = pair
+        for i in range(len(tokens) - 1):
+            if tokens[i] == a and tokens[i + 1] == b:
+                return i
+        raise AssertionError(f"pair {pair} is not in word {w}")
 
     def _first_places(self) -> dict[tuple[str, str], tuple[int, int]]:
         first: dict[tuple[str, str], tuple[int, int]] = {}
