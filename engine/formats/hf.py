@@ -1,0 +1,344 @@
+"""Hugging Face ``tokenizer.json``: a BPE model with the pipeline that reproduces BPE Lab's settings.
+
+How each setting is written (the `tokenizers` library then gives BPE Lab's ids):
+
+- whitespace split: a ``Split`` pre-tokenizer removing runs of the characters Python's
+  ``str.split()`` cuts at (listed one by one, so both sides agree on every space character);
+  gpt2 / gpt4 split: ``Split`` with the published pattern, each match kept; split none: no
+  pre-tokenizer.
+- bytes units: a ``ByteLevel`` pre-tokenizer with its own regex off and no prefix space, after the split.
+- end-of-word marker (chars units, whitespace or none split): a normalizer puts one marker
+  character at the end of every word, where the BPE model sees it as a symbol of its own. A marker
+  longer than one character (``</w>``) is spelt in the file as a private-use character, chosen
+  outside the vocabulary; the decoder turns it back into the marker. A stray copy of that
+  character in the input is first swapped for another unused one, so it stays unknown, as in BPE Lab.
+- unknown characters: ``unk_token`` ``<unk>`` with ``fuse_unk`` off: one unknown per character.
+- special tokens: added tokens, matched before anything else, in the model's vocabulary at BPE Lab's ids.
+
+Not expressible, so refused: lowercase (the library lowercases character by character), a marker
+with the gpt2 or gpt4 split, two merges of the same pair.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from engine.errors import BpeLabError
+from engine.files import read_text
+from engine.formats.imported import check_ids, tokenizer_from_vocab
+from engine.formats.table import PY_WHITESPACE, TokenTable, refuse_lowercase, write_files
+from engine.pretokenize import GPT2_PATTERN, GPT4_PATTERN
+from engine.settings import Settings
+from engine.tokenizer import UNKNOWN
+
+NAME = "tokenizer.json"
+# where the file's one-character marker and the swap for stray copies are looked for
+_PRIVATE_USE = range(0xE000, 0xF900)
+
+
+def _char_class(chars: str) -> str:
+    """A regex character class (Oniguruma syntax) of exactly these characters, as code point ranges."""
+    codes = sorted(ord(c) for c in chars)
+    parts = []
+    start = prev = codes[0]
+    for c in codes[1:] + [None]:
+        if c is not None and c == prev + 1:
+            prev = c
+            continue
+        parts.append(f"\\x{{{start:X}}}" if start == prev else f"\\x{{{start:X}}}-\\x{{{prev:X}}}")
+        if c is not None:
+            start = prev = c
+    return "[" + "".join(parts) + "]"
+
+
+WHITESPACE = _char_class(PY_WHITESPACE)
+NOT_WHITESPACE = "[^" + WHITESPACE[1:]
+SPLIT_PATTERNS = {"gpt2": GPT2_PATTERN, "gpt4": GPT4_PATTERN}
+# the place at the end of each word where the marker goes
+WORD_END = {"whitespace": f"(?<={NOT_WHITESPACE})(?={WHITESPACE}|\\z)", "none": "(?<=[\\s\\S])\\z"}
+
+
+def _unused(taken: set[str], count: int) -> list[str]:
+    found = []
+    for code in _PRIVATE_USE:
+        if chr(code) not in taken:
+            found.append(chr(code))
+            if len(found) == count:
+                return found
+    raise BpeLabError("no free private-use character is left to spell the end-of-word marker")
+
+
+def marker_spelling(settings: Settings, base_tokens) -> tuple[str | None, str | None]:
+    """(how the file spells the marker, what replaces a stray copy of it in the input)."""
+    marker = settings.marker
+    if marker is None:
+        return None, None
+    if len(marker) == 1 and not marker.isspace():
+        return marker, None
+    taken = set("".join(base_tokens))
+    mark, stray = _unused(taken, 2)
+    return mark, stray
+
+
+def _split_node(split: str) -> dict | None:
+    if split == "whitespace":
+        return {"type": "Split", "pattern": {"Regex": WHITESPACE + "+"}, "behavior": "Removed", "invert": False}
+    if split in SPLIT_PATTERNS:
+        return {"type": "Split", "pattern": {"Regex": SPLIT_PATTERNS[split]}, "behavior": "Isolated", "invert": False}
+    return None
+
+
+_BYTE_LEVEL = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": False}
+
+
+def pipeline(settings: Settings, mark: str | None, stray: str | None) -> dict:
+    """The normalizer, pre-tokenizer and decoder for these settings."""
+    split_node = _split_node(settings.split)
+    if settings.units == "bytes":
+        pre = {"type": "Sequence", "pretokenizers": [split_node, _BYTE_LEVEL]} if split_node else _BYTE_LEVEL
+        return {"normalizer": None, "pre_tokenizer": pre, "decoder": dict(_BYTE_LEVEL)}
+    marker = settings.marker
+    if marker is None:
+        return {"normalizer": None, "pre_tokenizer": split_node, "decoder": {"type": "Fuse"}}
+    steps = []
+    if stray is not None:
+        steps.append({"type": "Replace", "pattern": {"String": mark}, "content": stray})
+    steps.append({"type": "Replace", "pattern": {"Regex": WORD_END[settings.split]}, "content": mark})
+    decoder = {"type": "BPEDecoder", "suffix": marker}
+    if mark != marker:
+        decoder = {
+            "type": "Sequence",
+            "decoders": [{"type": "Replace", "pattern": {"String": mark}, "content": marker}, decoder],
+        }
+    return {"normalizer": {"type": "Sequence", "normalizers": steps}, "pre_tokenizer": split_node, "decoder": decoder}
+
+
+def check_expressible(settings: Settings, format_name: str = NAME) -> None:
+    refuse_lowercase(settings, format_name)
+    if settings.marker is not None and settings.split not in WORD_END:
+        raise BpeLabError(
+            f"{format_name} cannot put an end-of-word marker after each {settings.split} piece: "
+            "train with --no-end-of-word or with the whitespace split, or export with --format bpelab"
+        )
+
+
+def spelled_table(tokenizer, format_name: str) -> tuple[TokenTable, list[str], str | None, str | None]:
+    table = TokenTable.of(tokenizer)
+    check_expressible(table.settings, format_name)
+    repeated = table.repeated_pair()
+    if repeated is not None:
+        a, b = table.tokens[repeated.left], table.tokens[repeated.right]
+        raise BpeLabError(
+            f"merge {repeated.rank + 1} repeats the pair '{a}' '{b}' of an earlier merge, which {format_name} "
+            "cannot hold twice: export with --format bpelab"
+        )
+    base = [table.tokens[i] for i in table.base_ids]
+    mark, stray = marker_spelling(table.settings, base)
+    return table, table.spelled(mark, format_name), mark, stray
+
+
+def tokenizer_json_data(tokenizer) -> dict:
+    table, spelt, mark, stray = spelled_table(tokenizer, NAME)
+    added = [
+        {"id": i, "content": t, "single_word": False, "lstrip": False, "rstrip": False,
+         "normalized": False, "special": True}
+        for t, i in sorted(table.special_ids.items(), key=lambda kv: kv[1])
+    ]
+    model = {
+        "type": "BPE",
+        "dropout": None,
+        "unk_token": UNKNOWN if table.unknown_id is not None else None,
+        "continuing_subword_prefix": None,
+        "end_of_word_suffix": None,
+        "fuse_unk": False,
+        "byte_fallback": False,
+        "ignore_merges": False,
+        "vocab": {t: i for i, t in enumerate(spelt)},
+        "merges": [[spelt[m.left], spelt[m.right]] for m in table.merges],
+    }
+    parts = pipeline(table.settings, mark, stray)
+    return {
+        "version": "1.0",
+        "truncation": None,
+        "padding": None,
+        "added_tokens": added,
+        "normalizer": parts["normalizer"],
+        "pre_tokenizer": parts["pre_tokenizer"],
+        "post_processor": None,
+        "decoder": parts["decoder"],
+        "model": model,
+    }
+
+
+def tokenizer_json(tokenizer) -> str:
+    return json.dumps(tokenizer_json_data(tokenizer), ensure_ascii=False, indent=1) + "\n"
+
+
+def save_hf(tokenizer, path: str | os.PathLike) -> None:
+    text = tokenizer_json(tokenizer)
+    write_files({path: text})
+
+
+# -- import ---------------------------------------------------------------------------------------
+
+
+def parse_json(text: str, source: str):
+    """JSON with a message naming the line, and duplicate keys refused rather than silently dropped."""
+
+    def no_repeats(pairs):
+        seen = {}
+        for key, value in pairs:
+            if key in seen:
+                raise BpeLabError(f"{source}: the key \"{key}\" appears twice in one object")
+            seen[key] = value
+        return seen
+
+    try:
+        return json.loads(text, object_pairs_hook=no_repeats)
+    except json.JSONDecodeError as exc:
+        raise BpeLabError(
+            f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}; "
+            "the file may be cut short: export it again"
+        ) from None
+
+
+def _pre_tokenizer_settings(node, source: str) -> tuple[str, str]:
+    """(split, units) that a pre-tokenizer stands for."""
+
+    def refuse(what: str):
+        raise BpeLabError(
+            f"{source}: pre_tokenizer {what} is not one BPE Lab can reproduce (it reads whitespace, gpt2, "
+            "gpt4 or no split, with chars or ByteLevel bytes)"
+        )
+
+    def split_of(n) -> str:
+        for name in ("whitespace", "gpt2", "gpt4"):
+            if n == _split_node(name):
+                return name
+        refuse(json.dumps(n, ensure_ascii=False)[:120])
+
+    def byte_level(n, regex: bool) -> bool:
+        return (
+            isinstance(n, dict) and n.get("type") == "ByteLevel" and n.get("add_prefix_space") is False
+            and n.get("use_regex", True) is regex
+        )
+
+    if node is None:
+        return "none", "chars"
+    if byte_level(node, True):
+        return "gpt2", "bytes"
+    if byte_level(node, False):
+        return "none", "bytes"
+    if isinstance(node, dict) and node.get("type") == "ByteLevel":
+        refuse("ByteLevel with add_prefix_space on")
+    if isinstance(node, dict) and node.get("type") == "Sequence":
+        inner = node.get("pretokenizers")
+        if isinstance(inner, list) and len(inner) == 2 and byte_level(inner[1], False):
+            return split_of(inner[0]), "bytes"
+        if isinstance(inner, list) and len(inner) == 1:
+            return _pre_tokenizer_settings(inner[0], source)
+        refuse("Sequence")
+    if isinstance(node, dict) and node.get("type") == "Split":
+        return split_of(node), "chars"
+    refuse(str(node.get("type") if isinstance(node, dict) else node))
+
+
+def _marker_of(data: dict, split: str, base_tokens: list[str], source: str) -> tuple[str | None, str | None]:
+    """(marker, how the file spells it) from the normalizer and decoder this module writes."""
+    normalizer = data.get("normalizer")
+    if normalizer is None:
+        return None, None
+    steps = normalizer.get("normalizers") if isinstance(normalizer, dict) else None
+    last = steps[-1] if isinstance(steps, list) and steps else None
+    if isinstance(last, dict) and last.get("type") == "Replace" and isinstance(last.get("content"), str):
+        mark = last["content"]
+        decoder = data.get("decoder") or {}
+        marker = mark
+        if decoder.get("type") == "Sequence":
+            first = (decoder.get("decoders") or [{}])[0]
+            if first.get("type") == "Replace" and first.get("pattern") == {"String": mark}:
+                marker = first.get("content")
+        if isinstance(marker, str) and marker and split in WORD_END:
+            settings = Settings(split=split, units="chars", end_of_word=marker)
+            lab_base = [marker if t == mark else t for t in base_tokens]
+            expected_mark, stray = marker_spelling(settings, lab_base)
+            if expected_mark == mark and pipeline(settings, mark, stray)["normalizer"] == normalizer:
+                return marker, mark
+    kind = normalizer.get("type") if isinstance(normalizer, dict) else normalizer
+    raise BpeLabError(
+        f"{source}: normalizer {kind} is not one BPE Lab can reproduce (it reads none, or the end-of-word "
+        "marker BPE Lab writes); lowercase or normalize the text yourself and remove the normalizer"
+    )
+
+
+def _merge_pair(entry, i: int, source: str) -> tuple[str, str]:
+    if isinstance(entry, str):
+        parts = entry.split(" ")
+        if len(parts) == 2:
+            return parts[0], parts[1]
+    elif isinstance(entry, list) and len(entry) == 2 and all(isinstance(x, str) for x in entry):
+        return entry[0], entry[1]
+    raise BpeLabError(f"{source}: model.merges[{i}] must be two tokens (\"a b\" or [\"a\", \"b\"]), not {entry!r}")
+
+
+def tokenizer_from_hf_data(data, source: str):
+    if not isinstance(data, dict) or not isinstance(data.get("model"), dict):
+        raise BpeLabError(f"{source} is not a tokenizer.json: it has no \"model\" object")
+    model = data["model"]
+    kind = model.get("type", "BPE")
+    if kind != "BPE":
+        raise BpeLabError(f"{source}: model.type is \"{kind}\"; BPE Lab reads BPE models only")
+    if not isinstance(model.get("vocab"), dict) or not isinstance(model.get("merges"), list):
+        raise BpeLabError(f"{source}: model.vocab must be an object and model.merges a list")
+    for key, harmless in (("dropout", (None, 0, 0.0)), ("continuing_subword_prefix", (None, "")),
+                          ("end_of_word_suffix", (None, "")), ("byte_fallback", (None, False)),
+                          ("ignore_merges", (None, False)), ("fuse_unk", (None, False))):
+        if model.get(key) not in harmless:
+            raise BpeLabError(
+                f"{source}: model.{key} is {json.dumps(model.get(key))}, which BPE Lab's merge replay cannot reproduce"
+            )
+    for key in ("truncation", "padding"):
+        if data.get(key) is not None:
+            raise BpeLabError(f"{source}: \"{key}\" is set; remove it (BPE Lab encodes whole texts, unpadded)")
+    post = data.get("post_processor")
+    if post is not None and not (isinstance(post, dict) and post.get("type") == "ByteLevel"):
+        raise BpeLabError(
+            f"{source}: post_processor {post.get('type') if isinstance(post, dict) else post} adds tokens "
+            "BPE Lab would not; remove it from the file"
+        )
+    vocab = check_ids(model["vocab"].items(), source, "model.vocab")
+    merges = [_merge_pair(m, i, source) for i, m in enumerate(model["merges"])]
+    specials: dict[str, int] = {}
+    added = data.get("added_tokens") or []
+    if not isinstance(added, list):
+        raise BpeLabError(f"{source}: \"added_tokens\" must be a list")
+    for i, entry in enumerate(added):
+        if not (isinstance(entry, dict) and isinstance(entry.get("content"), str) and isinstance(entry.get("id"), int)):
+            raise BpeLabError(f"{source}: added_tokens[{i}] needs a \"content\" string and an \"id\" number")
+        content, tid = entry["content"], entry["id"]
+        if content in vocab and vocab[content] != tid:
+            raise BpeLabError(
+                f"{source}: added_tokens[{i}] gives '{content}' id {tid}, but model.vocab gives it {vocab[content]}"
+            )
+        if content not in vocab:
+            if tid in vocab.values():
+                raise BpeLabError(f"{source}: added_tokens[{i}] reuses id {tid} of another token")
+            vocab[content] = tid
+        specials[content] = tid
+    check_ids(vocab.items(), source, "the vocabulary (model.vocab with added_tokens)")
+    split, units = _pre_tokenizer_settings(data.get("pre_tokenizer"), source)
+    made = {a + b for a, b in merges}
+    base = [t for t in vocab if t not in made and t not in specials and t != model.get("unk_token")]
+    marker, mark = (None, None) if units == "bytes" else _marker_of(data, split, base, source)
+    if units == "bytes" and data.get("normalizer") is not None:
+        raise BpeLabError(f"{source}: a normalizer with a byte-level model is not one BPE Lab can reproduce")
+    settings = Settings(split=split, units=units, end_of_word=marker)
+    return tokenizer_from_vocab(
+        settings, vocab, merges, specials, model.get("unk_token"), source,
+        where=lambda i: f"model.merges[{i}]", marker_as=mark,
+    )
+
+
+def load_hf(path: str | os.PathLike):
+    return tokenizer_from_hf_data(parse_json(read_text(path), str(path)), str(path))

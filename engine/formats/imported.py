@@ -1,0 +1,178 @@
+"""A merge-list tokenizer rebuilt from a vocabulary and merges that were written elsewhere.
+
+Files give every token an id of their own choosing; BPE Lab lays ids out as base, merges,
+special tokens, unknown. When a file follows that layout, importing gives a plain ``Tokenizer``;
+otherwise a ``RenumberedTokenizer`` encodes with the file's ids (a tokenizer trained by the
+`tokenizers` library puts its special tokens first, for example).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable, Sequence
+
+from engine.bytelevel import BYTE_TO_CHAR, symbols_to_bytes
+from engine.errors import BpeLabError
+from engine.settings import Settings
+from engine.tokenizer import UNKNOWN, Tokenizer
+
+
+class RenumberedTokenizer(Tokenizer):
+    """A ``Tokenizer`` whose ids are a file's ids: ``file_ids[i]`` is the file's id for BPE Lab's id i.
+
+    ``truncated()`` gives a plain Tokenizer with BPE Lab's own ids.
+    """
+
+    def __init__(self, settings: Settings, base: Sequence[str], merges: Sequence[tuple[str, str]], file_ids: list[int]):
+        super().__init__(settings, base, merges)
+        p = file_ids
+        if sorted(p) != list(range(len(self.vocab))):
+            raise BpeLabError("the ids do not run from 0 without gaps or repeats")
+        vocab = [""] * len(p)
+        lengths = [0] * len(p)
+        for i, token in enumerate(self.vocab):
+            vocab[p[i]] = token
+            lengths[p[i]] = self._lengths[i]
+        self.vocab, self._lengths = vocab, lengths
+        self._ids = {t: p[i] for t, i in self._ids.items()}
+        self._ranks = {(p[a], p[b]): (rank, p[t]) for (a, b), (rank, t) in self._ranks.items()}
+        self.special_ids = {t: p[i] for t, i in self.special_ids.items()}
+        if self.unknown_id is not None:
+            self.unknown_id = p[self.unknown_id]
+        self._cache.clear()
+
+    def decode(self, ids: Iterable[int]) -> str:
+        ids = list(ids)
+        if self.settings.units != "bytes":
+            return super().decode(ids)
+        vocab = self.vocab
+        specials = set(self.special_ids.values())
+        data = bytearray()
+        for i in ids:
+            if not isinstance(i, int) or not 0 <= i < len(vocab):
+                raise BpeLabError(f"id {i} is outside this vocabulary: ids run from 0 to {len(vocab) - 1}")
+            data += vocab[i].encode("utf-8") if i in specials else symbols_to_bytes(vocab[i])
+        return data.decode("utf-8", errors="replace")
+
+
+def tokenizer_from_vocab(
+    settings: Settings,
+    vocab: dict[str, int],
+    merges: Sequence[tuple[str, str]],
+    specials: dict[str, int],
+    unknown: str | None,
+    source: str,
+    where: Callable[[int], str],
+    marker_as: str | None = None,
+) -> Tokenizer:
+    """A tokenizer from a file's vocabulary (its spelling -> id) and merges (pairs in its spelling).
+
+    ``where(i)`` names merge i in the file for messages ("line 7", "model.merges[5]").
+    ``marker_as`` is how the file spells the end-of-word marker, when not as the marker itself.
+    """
+    marker = settings.marker
+    if settings.units == "bytes":
+        # byte-level text has no unknown characters; a file's unknown token is then an ordinary entry
+        unknown = None
+    made: set[str] = set()
+    for i, (a, b) in enumerate(merges):
+        for part in (a, b, a + b):
+            if part not in vocab:
+                what = "makes" if part == a + b else "names"
+                raise BpeLabError(
+                    f"{source}, {where(i)}: the merge '{a} {b}' {what} '{part}', which is not in the vocabulary; "
+                    "the merges and the vocabulary must come from the same tokenizer"
+                )
+        made.add(a + b)
+    for name in specials:
+        if name not in vocab:
+            raise BpeLabError(f"{source}: the special token '{name}' has no id in the vocabulary")
+    if settings.units == "chars":
+        if unknown is None:
+            raise BpeLabError(
+                f"{source}: a character-level model needs an unknown token (BPE Lab gives one per unseen "
+                "character); set \"unk_token\" in the model"
+            )
+        if unknown not in vocab:
+            raise BpeLabError(f"{source}: the unknown token '{unknown}' is not in the vocabulary")
+    by_id = sorted(vocab.items(), key=lambda kv: kv[1])
+    skip = set(specials) | ({unknown} if unknown else set())
+    base_spelt = [t for t, _ in by_id if t not in made and t not in skip]
+
+    def to_lab(token: str) -> str:
+        return marker if (marker_as and marker is not None and token == marker_as) else token
+
+    # a token's BPE Lab spelling follows how it is made, like the file's spelling
+    lab: dict[str, str] = {t: to_lab(t) for t in base_spelt}
+    lab_merges = []
+    for i, (a, b) in enumerate(merges):
+        if a not in lab or b not in lab:
+            missing = a if a not in lab else b
+            raise BpeLabError(
+                f"{source}, {where(i)}: the merge '{a} {b}' uses '{missing}' before any merge makes it; "
+                "merges must be listed in the order they were learned"
+            )
+        lab.setdefault(a + b, lab[a] + lab[b])
+        lab_merges.append((lab[a], lab[b]))
+    if settings.units == "bytes":
+        missing = [c for c in BYTE_TO_CHAR if c not in lab]
+        if missing:
+            raise BpeLabError(
+                f"{source}: a byte-level vocabulary needs all 256 byte tokens; "
+                f"{len(missing)} are missing (the first is '{missing[0]}')"
+            )
+    ordered_specials = tuple(t for t, _ in sorted(specials.items(), key=lambda kv: kv[1]))
+    full = Settings(**{**settings.to_dict(), "special_tokens": ordered_specials})
+    base = [lab[t] for t in base_spelt]
+    try:
+        plain = Tokenizer(full, base, lab_merges)
+    except BpeLabError as exc:
+        raise BpeLabError(f"{source}: {exc}") from None
+    # the file's id of each of BPE Lab's ids
+    file_of_lab = {}
+    for spelt, i in vocab.items():
+        if spelt in skip:
+            continue
+        key = lab.get(spelt, spelt)
+        if key in file_of_lab:
+            raise BpeLabError(f"{source}: '{spelt}' and another token stand for the same token '{key}'")
+        file_of_lab[key] = i
+    file_ids = []
+    for i, token in enumerate(plain.vocab):
+        if i == plain.unknown_id:
+            file_ids.append(vocab[unknown])
+        elif token in plain.special_ids and plain.special_ids[token] == i:
+            file_ids.append(specials[token])
+        else:
+            file_ids.append(file_of_lab[token])
+    if len(file_ids) != len(vocab):
+        raise BpeLabError(f"{source}: the vocabulary holds {len(vocab)} tokens but the merges explain {len(file_ids)}")
+    if file_ids == list(range(len(file_ids))):
+        return plain
+    try:
+        return RenumberedTokenizer(full, base, lab_merges, file_ids)
+    except BpeLabError as exc:
+        raise BpeLabError(f"{source}: {exc}") from None
+
+
+def check_ids(pairs: Iterable[tuple[str, object]], source: str, key: str) -> dict[str, int]:
+    """A vocabulary from (token, id) pairs as read, with duplicate tokens and ids named."""
+    vocab: dict[str, int] = {}
+    owner: dict[int, str] = {}
+    for token, i in pairs:
+        if not isinstance(i, int) or isinstance(i, bool) or i < 0:
+            raise BpeLabError(f"{source}: {key}['{token}'] must be a whole number, 0 or more (it is {i!r})")
+        if token in vocab:
+            raise BpeLabError(f"{source}: {key} lists '{token}' twice")
+        if i in owner:
+            raise BpeLabError(
+                f"{source}: {key} gives id {i} to both '{owner[i]}' and '{token}'; each id must be used once"
+            )
+        vocab[token] = i
+        owner[i] = token
+    if sorted(owner) != list(range(len(owner))):
+        gap = next(n for n in range(len(owner) + 1) if n not in owner)
+        raise BpeLabError(f"{source}: {key} has no token with id {gap}; ids must run from 0 without gaps")
+    return vocab
+
+
+__all__ = ["RenumberedTokenizer", "tokenizer_from_vocab", "check_ids", "UNKNOWN"]
