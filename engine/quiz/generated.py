@@ -1,0 +1,371 @@
+"""Questions built from the lesson on screen, answered by the engine itself.
+
+Given the corpus, the training steps, the full tokenizer and the step the lesson is at, each
+generator asks about that exact state and computes its answer with the same code that drew the
+tiles: a word's tokens after k merges are ``tokenizer.merge_symbols(corpus.symbols(i), k)``, and
+pair counts are counted over those tokens, weighted by word frequency, as a merge round counts
+them. Every question carries ``reveal_step``: the step at which the tiles show its answer, so the
+quiz can ask the lesson to go there.
+
+Left out: questions about text outside the corpus (the bundled pack covers unseen words).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from engine.bytelevel import readable
+from engine.corpus import Corpus
+from engine.quiz.questions import ChooseQuestion, Misconception, NumberQuestion, Option, Question, WrongAnswer
+from engine.textbook import get_stats
+from engine.trainer import MergeStep
+
+# the ideas a wrong answer to a generated question can reveal (the bundled pack defines the same ids)
+MISCONCEPTIONS = {
+    m.id: m
+    for m in (
+        Misconception(
+            "token-is-word",
+            "A token is a word",
+            "Tokens are whatever pieces the merges have built so far. Early in training most words are "
+            "several tokens; only frequent words end up as one.",
+            "Count the tiles, not the words: each tile is one token.",
+        ),
+        Misconception(
+            "merge-replaces-parents",
+            "A merge replaces its two parts in the vocabulary",
+            "The two parts stay in the vocabulary: other words may still need them on their own. "
+            "A merge only adds the new token.",
+            "Each merge adds one token (unless that string was already made), so the size grows by one.",
+        ),
+        Misconception(
+            "unweighted-count",
+            "Each word counts once",
+            "The corpus lists each word once with its count, but a word seen 5 times holds the pair 5 times.",
+            "Multiply each place by the word's count, then add.",
+        ),
+        Misconception(
+            "token-is-letter",
+            "A token is a letter",
+            "Letters (or bytes) are only where training starts. After merges, a token can span "
+            "several letters.",
+            "Look at the tiles after the step: glued letters are one token.",
+        ),
+    )
+}
+
+
+@dataclass
+class LessonState:
+    """The lesson on screen: what the generators read. Segmentations are cached per step."""
+
+    corpus: Corpus
+    steps: Sequence[MergeStep]
+    tokenizer: object  # engine.tokenizer.Tokenizer with every merge of the run
+    step: int = 0
+    _tokens: dict[int, list[list[str]]] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self.step = max(0, min(self.step, len(self.steps)))
+
+    @property
+    def last_step(self) -> int:
+        return len(self.steps)
+
+    def word_tokens(self, index: int, step: int) -> list[str]:
+        return self.tokenizer.merge_symbols(self.corpus.symbols(index), step)
+
+    def tokens_at(self, step: int) -> list[list[str]]:
+        """Every corpus word's tokens after ``step`` merges."""
+        if step not in self._tokens:
+            if len(self._tokens) > 8:
+                self._tokens.clear()
+            self._tokens[step] = [self.word_tokens(i, step) for i in range(len(self.corpus))]
+        return self._tokens[step]
+
+    def pair_counts(self, step: int) -> dict[tuple[str, str], int]:
+        """Pair -> weighted count after ``step`` merges, in the order a merge round meets them."""
+        return get_stats(self.tokens_at(step), self.corpus.counts)
+
+    def vocab_size_at(self, step: int) -> int:
+        if step == 0:
+            return self.tokenizer.truncated(0).get_vocab_size()
+        return self.steps[step - 1].vocab_size
+
+    def show(self, token: str) -> str:
+        """A token or word as the tiles show it (byte-level: readable text with ␣ for a space)."""
+        if self.corpus.settings.units == "bytes":
+            return readable(token)
+        return token
+
+    def show_pair(self, pair: tuple[str, str]) -> str:
+        return f"{self.show(pair[0])} + {self.show(pair[1])}"
+
+    def show_tokens(self, tokens: Sequence[str]) -> str:
+        return " | ".join(self.show(t) for t in tokens)
+
+
+def _times(n: int) -> str:
+    return "once" if n == 1 else f"{n} times"
+
+
+def _counted(state: LessonState) -> str:
+    extra = []
+    if state.corpus.settings.special_tokens:
+        extra.append("the special tokens")
+    if state.corpus.settings.units == "chars":
+        extra.append("the unknown token")
+    return f" (the base symbols, the merged tokens and {' and '.join(extra)})" if extra else ""
+
+
+def _tie_rule(state: LessonState) -> str:
+    if state.corpus.settings.tie_break == "hf":
+        return "a tie goes to the pair whose tokens have the smaller ids"
+    return "a tie goes to the pair met first when reading the words in order, each left to right"
+
+
+def _shuffled(options: list[Option], rng: random.Random) -> tuple[Option, ...]:
+    rng.shuffle(options)
+    return tuple(options)
+
+
+# -- the generators -------------------------------------------------------------------------------
+
+
+def next_pair(state: LessonState, rng: random.Random) -> Question | None:
+    """"Which pair merges next?" — the winner, its tied rivals, then the strongest other pairs."""
+    k = state.step
+    if k >= state.last_step:
+        return None
+    step = state.steps[k]
+    counts = state.pair_counts(k)
+    rivals = [p for p in step.tied if p != step.pair]
+    others = sorted((p for p in counts if p != step.pair and p not in rivals), key=lambda p: -counts[p])
+    shown = [step.pair, *(rivals + others)[:3]]
+    if len(shown) < 2:
+        # one pair left: nothing to choose between
+        return None
+    options = [Option(state.show_pair(p), p == step.pair) for p in shown]
+    lines = [f"{state.show_pair(step.pair)} occurs {_times(step.count)}"]
+    if rivals:
+        lines[0] += f", and so {'does' if len(rivals) == 1 else 'do'} " + ", ".join(state.show_pair(p) for p in rivals) + "."
+        lines.append(f"It is a tie: {_tie_rule(state)}, so {state.show_pair(step.pair)} wins.")
+    else:
+        lines[0] += ", more than any other pair."
+    behind = [p for p in shown[1:] if p not in rivals]
+    if behind:
+        lines.append("Behind it: " + ", ".join(f"{state.show_pair(p)} ({counts[p]})" for p in behind) + ".")
+    return ChooseQuestion(
+        id=f"lesson:next-pair:{k}",
+        title="Which pair merges next?",
+        prompt=f"The lesson is at step {k}. Which pair of neighbouring tokens is merged at step {k + 1}?",
+        hint="Count each pair of neighbours in every word, times the word's count. The highest count wins.",
+        explanation=" ".join(lines),
+        labels=("lesson", "next merge"),
+        reveal_step=k + 1,
+        options=_shuffled(options, rng),
+    )
+
+
+def pair_count(state: LessonState, rng: random.Random) -> Question | None:
+    """"How many times does pair X occur now?" — with where the count comes from."""
+    k = state.step
+    counts = state.pair_counts(k)
+    if not counts:
+        return None
+    ranked = sorted(counts, key=lambda p: -counts[p])[:5]
+    pair = rng.choice(ranked)
+    parts = []
+    for i, tokens in enumerate(state.tokens_at(k)):
+        n = sum(1 for p in zip(tokens, tokens[1:]) if p == pair)
+        if n:
+            word = state.show("".join(state.corpus.words[i]))
+            times = "" if n == 1 else f"{n} × "
+            parts.append((f"{word} ({times}×{state.corpus.counts[i]})", n * state.corpus.counts[i]))
+    answer = counts[pair]
+    shown = " + ".join(str(v) for _, v in parts[:8]) + (" + …" if len(parts) > 8 else "")
+    if len(parts) > 1:
+        shown += f" = {answer}"
+    explanation = (
+        f"{state.show_pair(pair)} appears in " + ", ".join(w for w, _ in parts[:8]) + (", …" if len(parts) > 8 else "")
+        + f": {shown}. Each place counts as many times as the word occurs."
+    )
+    wrong = []
+    unweighted = len(parts)
+    if unweighted != answer:
+        # counting words that hold the pair, not weighting them by frequency
+        wrong.append(WrongAnswer(unweighted, "unweighted-count"))
+    winner = k < state.last_step and state.steps[k].pair == pair
+    return NumberQuestion(
+        id=f"lesson:pair-count:{k}:{'+'.join(pair)}",
+        title="How often does this pair occur?",
+        prompt=f"At step {k}, how many times does the pair {state.show_pair(pair)} occur in the corpus?",
+        hint="Find the words where these two tokens stand side by side; add up the words' counts.",
+        explanation=explanation,
+        labels=("lesson", "counting"),
+        reveal_step=k + 1 if winner else k,
+        answer=answer,
+        wrong=tuple(wrong),
+    )
+
+
+def word_split(state: LessonState, rng: random.Random) -> Question | None:
+    """"Into how many tokens does word W split after step t?" — t a few steps ahead."""
+    k = state.step
+    if not len(state.corpus):
+        return None
+    target = min(state.last_step, k + rng.randint(1, 3))
+    now, later = state.tokens_at(k), state.tokens_at(target)
+    changing = [i for i in range(len(state.corpus)) if len(later[i]) != len(now[i])]
+    pool = changing or [i for i in range(len(state.corpus)) if len(later[i]) > 1] or list(range(len(state.corpus)))
+    index = rng.choice(pool[:50])
+    tokens = later[index]
+    word = state.show(state.corpus.words[index])
+    marker = state.corpus.settings.marker
+    note = f" Count the end-of-word marker {marker} as a token when it stands alone." if marker else ""
+    wrong = []
+    if len(tokens) != 1:
+        wrong.append(WrongAnswer(1, "token-is-word"))
+    letters = len(state.corpus.symbols(index))
+    if letters != len(tokens) and letters != 1:
+        wrong.append(WrongAnswer(letters, "token-is-letter"))
+    when = "now" if target == k else f"after step {target}"
+    return NumberQuestion(
+        id=f"lesson:word-split:{target}:{index}",
+        title="How many tokens?",
+        prompt=f"Into how many tokens does the word “{word}” split after step {target}?{note}",
+        hint=f"Start from its tiles at step {k}: {state.show_tokens(now[index])}. Apply merges {k + 1} to {target} in order."
+        if target > k else "Look at its tiles now and count them.",
+        explanation=f"{when.capitalize()} “{word}” is {state.show_tokens(tokens)}: {len(tokens)} "
+        f"token{'s' if len(tokens) != 1 else ''}.",
+        labels=("lesson", "encoding"),
+        reveal_step=target,
+        answer=len(tokens),
+        wrong=tuple(wrong),
+    )
+
+
+def vocab_size(state: LessonState, rng: random.Random) -> Question | None:
+    """"What is the vocabulary size after m more merges?"."""
+    k = state.step
+    if k >= state.last_step:
+        return None
+    more = rng.randint(1, min(5, state.last_step - k))
+    now = state.vocab_size_at(k)
+    answer = state.vocab_size_at(k + more)
+    made = [s.token for s in state.steps[k:k + more]]
+    explanation = f"Now there are {now} tokens. Each merge adds its new token and keeps both parts"
+    if answer == now + more:
+        explanation += f", so {more} more merge{'s' if more > 1 else ''} make {now} + {more} = {answer}."
+    else:
+        explanation += (f"; {now + more - answer} of the new strings had been made before by another pair and "
+                        f"keep their old id, so the size is {answer}.")
+    wrong = []
+    if now - more != answer and now - more > 0:
+        wrong.append(WrongAnswer(now - more, "merge-replaces-parents"))
+    return NumberQuestion(
+        id=f"lesson:vocab-size:{k}:{more}",
+        title="How big is the vocabulary?",
+        prompt=f"At step {k} the vocabulary holds {now} tokens{_counted(state)}. How many will it hold after {more} more "
+        f"merge{'s' if more > 1 else ''} (at step {k + more})?",
+        hint="What does one merge add to the vocabulary? Does it take anything away?",
+        explanation=explanation + " New: " + ", ".join(state.show(t) for t in made) + ".",
+        labels=("lesson", "vocabulary"),
+        reveal_step=k + more,
+        answer=answer,
+        wrong=tuple(wrong),
+    )
+
+
+def in_pieces(state: LessonState, rng: random.Random) -> Question | None:
+    """"Which word is still in pieces, and why?" — at this step, or at the end if no word is whole yet."""
+    at = _first_whole_step(state, state.step)
+    if at is None:
+        return None
+    tokens = state.tokens_at(at)
+    whole = [i for i, t in enumerate(tokens) if len(t) == 1]
+    pieces = [i for i, t in enumerate(tokens) if len(t) > 1]
+    if not whole or not pieces:
+        return None
+    answer = rng.choice(pieces[:50])
+    others = rng.sample(whole[:50], min(3, len(whole[:50])))
+    options = [Option(state.show(state.corpus.words[answer]), True)]
+    options += [Option(state.show(state.corpus.words[i]), False) for i in others]
+    word = state.show(state.corpus.words[answer])
+    join = _next_join(state, answer, at)
+    why = f"After step {at} “{word}” is still {state.show_tokens(tokens[answer])}, while the others are one token each. "
+    if join is not None:
+        step = state.steps[join - 1]
+        why += (f"Its next merge is {state.show_pair(step.pair)} at step {join}: that pair occurs {_times(step.count)}, "
+                "and pairs that occur more often are merged first.")
+    else:
+        why += ("No merge of this training joins its pieces: the pairs inside it are too rare "
+                f"(fewer than {state.corpus.settings.min_frequency} times) or training stopped first.")
+    return ChooseQuestion(
+        id=f"lesson:in-pieces:{at}:{answer}",
+        title="Which word is still in pieces, and why?",
+        prompt=f"After step {at}, which of these words is still split into more than one token?",
+        hint="A word becomes one token only when merges have glued all of its pieces. Which pairs are rare?",
+        explanation=why,
+        labels=("lesson", "frequency"),
+        reveal_step=at,
+        options=_shuffled(options, rng),
+    )
+
+
+def _first_whole_step(state: LessonState, start: int) -> int | None:
+    """The first step from ``start`` on at which some word is one token (once whole, a word stays whole)."""
+    def any_whole(step: int) -> bool:
+        return any(len(t) == 1 for t in state.tokens_at(step))
+
+    lo, hi = start, state.last_step
+    if not any_whole(hi):
+        return None
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if any_whole(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def _next_join(state: LessonState, index: int, after: int) -> int | None:
+    """The first step after ``after`` at which this word's pieces join (token counts only fall)."""
+    start = len(state.word_tokens(index, after))
+    lo, hi = after + 1, state.last_step
+    if lo > hi or len(state.word_tokens(index, hi)) == start:
+        return None
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if len(state.word_tokens(index, mid)) < start:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+GENERATORS: dict[str, Callable[[LessonState, random.Random], Question | None]] = {
+    "next-pair": next_pair,
+    "pair-count": pair_count,
+    "word-split": word_split,
+    "vocab-size": vocab_size,
+    "in-pieces": in_pieces,
+}
+
+
+def generate(state: LessonState, kind: str, seed: int = 0) -> Question | None:
+    """One question of ``kind`` (a key of GENERATORS) about the state, or None if it cannot be asked there."""
+    return GENERATORS[kind](state, random.Random(f"{kind}:{state.step}:{seed}"))
+
+
+def generate_all(state: LessonState, seed: int = 0) -> list[Question]:
+    """One question of each kind that can be asked at this step."""
+    out = []
+    for kind in GENERATORS:
+        q = generate(state, kind, seed)
+        if q is not None:
+            out.append(q)
+    return out

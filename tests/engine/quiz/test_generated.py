@@ -1,0 +1,166 @@
+"""Questions generated from a lesson, checked against an independent replay of the merges.
+
+The replay uses the textbook ``merge`` on every word, step by step: a different code path from
+the tokenizer the generators use, so a wrong answer in either shows up here.
+"""
+
+import random
+import re
+
+import pytest
+
+from engine import Corpus, Settings, Tokenizer, train
+from engine.quiz import grade
+from engine.quiz.generated import MISCONCEPTIONS, GENERATORS, LessonState, generate, generate_all
+from engine.textbook import get_stats, merge
+
+CORPORA = {
+    "classic": ("low 5\nlower 2\nnewest 6\nwidest 3\n", True, Settings()),
+    "tea": ("tea tea team teams steam seat", False, Settings(end_of_word=None)),
+    "paragraph": (
+        "the cat sat on the mat and the dog sat on the log while the other cat ran to the mat then sat",
+        False, Settings(),
+    ),
+    "bytes": ("naïve café, naïve cafés; 😀 😀 smile café", False, Settings(units="bytes", split="gpt2")),
+    "hf-ties": ("abab abab baba ab ba aabb", False, Settings(tie_break="hf", end_of_word="_")),
+}
+
+
+def lesson(name):
+    text, counts, settings = CORPORA[name]
+    corpus = Corpus.from_word_counts(text, settings) if counts else Corpus.from_text(text, settings)
+    trainer, steps = train(corpus)
+    return corpus, steps, Tokenizer.from_trainer(trainer)
+
+
+def replay(corpus, steps, k):
+    """Every word's tokens after k merges, by the textbook loop."""
+    words = [corpus.symbols(i) for i in range(len(corpus))]
+    for step in steps[:k]:
+        words = [merge(w, step.pair) for w in words]
+    return words
+
+
+def states(name):
+    corpus, steps, tokenizer = lesson(name)
+    assert steps, name
+    for k in sorted({0, 1, len(steps) // 2, len(steps) - 1, len(steps)}):
+        yield LessonState(corpus, steps, tokenizer, k)
+
+
+def correct_texts(q):
+    return [o.text for o in q.options if o.correct]
+
+
+@pytest.mark.parametrize("name", CORPORA)
+def test_next_pair_is_the_merge_the_engine_makes(name):
+    for state in states(name):
+        q = generate(state, "next-pair")
+        k = state.step
+        stats = get_stats(replay(state.corpus, state.steps, k), state.corpus.counts)
+        if k == len(state.steps) or len(stats) < 2:
+            assert q is None
+            continue
+        winner = state.steps[k].pair
+        assert stats[winner] == max(stats.values()) == state.steps[k].count
+        assert correct_texts(q) == [state.show_pair(winner)]
+        assert len({o.text for o in q.options}) == len(q.options) >= 2
+        assert q.reveal_step == k + 1
+        assert str(state.steps[k].count) in q.explanation
+        if len(state.steps[k].tied) > 1:
+            assert "tie" in q.explanation
+
+
+@pytest.mark.parametrize("name", CORPORA)
+def test_pair_count_matches_a_recount(name):
+    for state in states(name):
+        for seed in range(4):
+            q = generate(state, "pair-count", seed)
+            stats = get_stats(replay(state.corpus, state.steps, state.step), state.corpus.counts)
+            if not stats:
+                assert q is None
+                continue
+            counted = {state.show_pair(p): c for p, c in stats.items()}
+            shown = re.search(r"the pair (.+) occur", q.prompt).group(1)
+            assert q.answer == counted[shown]
+            assert grade(q, str(counted[shown])).correct
+
+
+@pytest.mark.parametrize("name", CORPORA)
+def test_word_split_matches_a_replay(name):
+    for state in states(name):
+        for seed in range(4):
+            q = generate(state, "word-split", seed)
+            target, index = (int(x) for x in q.id.split(":")[2:4])
+            assert state.step <= target <= len(state.steps) and q.reveal_step == target
+            tokens = replay(state.corpus, state.steps, target)[index]
+            assert q.answer == len(tokens)
+            assert state.show(state.corpus.words[index]) in q.prompt
+            for wrong in q.wrong:
+                assert wrong.answer != q.answer and wrong.misconception in MISCONCEPTIONS
+
+
+@pytest.mark.parametrize("name", CORPORA)
+def test_vocab_size_matches_the_tokenizer(name):
+    for state in states(name):
+        for seed in range(3):
+            q = generate(state, "vocab-size", seed)
+            if state.step == len(state.steps):
+                assert q is None
+                continue
+            more = int(q.id.split(":")[3])
+            assert q.reveal_step == state.step + more <= len(state.steps)
+            assert q.answer == state.tokenizer.truncated(state.step + more).get_vocab_size()
+            assert str(state.tokenizer.truncated(state.step).get_vocab_size()) in q.prompt
+
+
+@pytest.mark.parametrize("name", CORPORA)
+def test_in_pieces_names_a_word_in_pieces_among_whole_ones(name):
+    asked = 0
+    for state in states(name):
+        for seed in range(3):
+            q = generate(state, "in-pieces", seed)
+            if q is None:
+                continue
+            asked += 1
+            at = q.reveal_step
+            tokens = replay(state.corpus, state.steps, at)
+            shown = {state.show(state.corpus.words[i]): len(t) for i, t in enumerate(tokens)}
+            for option in q.options:
+                assert (shown[option.text] > 1) == option.correct
+            assert sum(o.correct for o in q.options) == 1
+            assert "why" in q.title.lower() and q.explanation
+    assert asked
+
+
+def test_in_pieces_explains_the_next_join_on_the_classic_corpus():
+    corpus, steps, tokenizer = lesson("classic")
+    state = LessonState(corpus, steps, tokenizer, 0)
+    q = generate(state, "in-pieces")
+    # no word is whole at step 0, so the question moves to the first step where one is
+    at = q.reveal_step
+    assert at > 0
+    assert not any(len(t) == 1 for t in replay(corpus, steps, at - 1))
+    assert any(len(t) == 1 for t in replay(corpus, steps, at))
+    word = next(o.text for o in q.options if o.correct)
+    index = corpus.words.index(word)
+    later = [j for j in range(at + 1, len(steps) + 1)
+             if len(replay(corpus, steps, j)[index]) < len(replay(corpus, steps, at)[index])]
+    if later:
+        assert f"at step {later[0]}" in q.explanation
+
+
+def test_generate_all_at_every_step_gives_right_answers_by_grading():
+    corpus, steps, tokenizer = lesson("paragraph")
+    rng = random.Random(1)
+    for k in range(len(steps) + 1):
+        for q in generate_all(LessonState(corpus, steps, tokenizer, k), seed=rng.randrange(100)):
+            if hasattr(q, "answer"):
+                assert grade(q, q.answer).correct
+            else:
+                assert grade(q, [i for i, o in enumerate(q.options) if o.correct]).correct
+            assert q.id.startswith("lesson:") and q.reveal_step is not None
+
+
+def test_every_generator_is_named():
+    assert set(GENERATORS) == {"next-pair", "pair-count", "word-split", "vocab-size", "in-pieces"}
