@@ -19,6 +19,7 @@ COMMANDS = {
     "train": "app.commands.train",
     "encode": "app.commands.encode",
     "decode": "app.commands.decode",
+    "export": "app.commands.export",
     "quiz": "app.commands.quiz",
 }
 EXIT_BAD_INPUT = 2

@@ -35,14 +35,10 @@ def read_corpus_text(name: str) -> str:
 
 
 def load_tokenizer(name: str):
-    """A tokenizer by file name, or the built-in name ``cl100k``."""
-    if name == "cl100k":
-        from engine.cl100k import load_cl100k
+    """A tokenizer from a file or folder in any format BPE Lab reads, or the built-in name ``cl100k``."""
+    from engine.formats.load import load_any
 
-        return load_cl100k()
-    from engine.formats.bpelab import load_tokenizer as load_file
-
-    return load_file(name)
+    return load_any(name)
 
 
 def display(tokenizer, token: str) -> str:

@@ -12,6 +12,8 @@ def add_parser(sub) -> None:
     p = sub.add_parser("train", help="learn merges from a text and write a tokenizer file")
     p.add_argument("corpus", metavar="CORPUS", help="a UTF-8 text file, or - for standard input")
     p.add_argument("--out", required=True, metavar="TOKENIZER_FILE", help="where to write the tokenizer")
+    p.add_argument("--format", choices=("bpelab", "hf", "gpt2", "tiktoken", "csv"), default="bpelab",
+                   help="bpelab (default), hf (tokenizer.json), gpt2 (a folder), tiktoken, csv")
     p.add_argument("--word-counts", action="store_true", help="CORPUS holds lines such as 'low 5'")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--merges", type=non_negative, metavar="N", help="stop after N merges")
@@ -72,12 +74,12 @@ def train_from_args(args):
 
 def run(args) -> int:
     from engine.files import write_atomic
-    from engine.formats.bpelab import save_tokenizer
+    from engine.formats.load import Source, export
     from engine.history import history_to_json
     from engine.tokenizer import Tokenizer
 
     trainer, steps = train_from_args(args)
-    save_tokenizer(Tokenizer.from_trainer(trainer), args.out)
+    export(Source(Tokenizer.from_trainer(trainer), steps), getattr(args, "format", "bpelab"), args.out)
     if args.history:
         write_atomic(args.history, history_to_json(trainer, steps))
     return 0

@@ -1,0 +1,164 @@
+"""One entry point for every tokenizer BPE Lab reads, and one for every format it writes.
+
+``load_any("cl100k")`` gives GPT-4's tokenizer; a path is recognised by what it holds:
+
+- a folder, ``vocab.json`` or ``merges.txt``: GPT-2 style files (``engine.formats.gpt2``)
+- ``*.tiktoken`` or lines of ``base64 rank``: tiktoken ranks (``engine.formats.tiktoken_file``)
+- ``*.csv``: BPE Lab's vocabulary CSV (``engine.formats.csv_vocab``)
+- JSON: BPE Lab's tokenizer file, a lesson file, or a Hugging Face ``tokenizer.json``
+
+A lesson file is trained with its own corpus and settings, then cut at the lesson's current step:
+the tokenizer is the one the class is looking at. ``Source`` also keeps that training's steps, so
+an export can say how often each pair occurred when it was merged.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.errors import BpeLabError
+from engine.files import read_text
+from engine.formats.hf import parse_json
+
+FORMATS = ("bpelab", "hf", "gpt2", "tiktoken", "csv")
+BUILT_IN = {"cl100k": False, "cl100k_base": False, "cl100k-chat": True}
+_RANK_LINE = re.compile(r"^[A-Za-z0-9+/=]+ \d+$")
+
+
+@dataclass
+class Source:
+    """A loaded tokenizer, with its training steps when it was trained here (else None)."""
+
+    tokenizer: object
+    steps: list | None = None
+    kind: str = ""
+
+
+def detect_format(path: str | os.PathLike) -> str:
+    """bpelab, lesson, hf, gpt2, tiktoken or csv, from the name and the first bytes."""
+    p = Path(path)
+    if p.is_dir() or p.name in ("vocab.json", "merges.txt"):
+        return "gpt2"
+    if not p.exists():
+        raise BpeLabError(f"{p}: no such file; check the path (or give the built-in name cl100k)")
+    suffix = p.suffix.lower()
+    if suffix == ".tiktoken":
+        return "tiktoken"
+    if suffix == ".csv":
+        return "csv"
+    text = read_text(p)
+    head = text.lstrip()[:1]
+    if head in ("{", "["):
+        data = parse_json(text, str(p))
+        kind = data.get("format") if isinstance(data, dict) else None
+        if kind == "bpe-lab-tokenizer":
+            return "bpelab"
+        if kind == "bpe-lab-lesson":
+            return "lesson"
+        if isinstance(data, dict) and "model" in data:
+            return "hf"
+        raise BpeLabError(
+            f"{p} is JSON but not a tokenizer BPE Lab knows (no \"format\" of BPE Lab, no \"model\" of tokenizer.json)"
+        )
+    first = text.split("\n", 1)[0].strip()
+    if _RANK_LINE.match(first):
+        return "tiktoken"
+    if text.startswith("# BPE Lab vocabulary"):
+        return "csv"
+    raise BpeLabError(
+        f"{p} is not a tokenizer BPE Lab can read: give a tokenizer.json, a BPE Lab tokenizer or lesson file, "
+        "a folder with vocab.json and merges.txt, a .tiktoken file, a vocabulary .csv, or cl100k"
+    )
+
+
+def load_source(name: str | os.PathLike, all_merges: bool = False) -> Source:
+    """A tokenizer by path or built-in name; a lesson is cut at its step unless ``all_merges``."""
+    key = str(name)
+    if key in BUILT_IN and not Path(key).exists():
+        from engine.cl100k import load_cl100k
+
+        return Source(load_cl100k(chat=BUILT_IN[key]), None, "cl100k")
+    kind = detect_format(name)
+    if kind == "lesson":
+        return _lesson_source(name, all_merges)
+    if kind == "bpelab":
+        from engine.formats.bpelab import load_tokenizer
+
+        return Source(load_tokenizer(name), None, kind)
+    if kind == "hf":
+        from engine.formats.hf import load_hf
+
+        return Source(load_hf(name), None, kind)
+    if kind == "gpt2":
+        from engine.formats.gpt2 import load_gpt2
+
+        return Source(load_gpt2(name), None, kind)
+    if kind == "tiktoken":
+        from engine.formats.tiktoken_file import load_tiktoken
+
+        return Source(load_tiktoken(name), None, kind)
+    from engine.formats.csv_vocab import load_csv
+
+    return Source(load_csv(name), None, kind)
+
+
+def load_any(name: str | os.PathLike):
+    """The tokenizer a path (any supported format) or built-in name (``cl100k``) stands for."""
+    return load_source(name).tokenizer
+
+
+def _lesson_source(path, all_merges: bool) -> Source:
+    from engine.formats.lesson_file import load_lesson
+    from engine.tokenizer import Tokenizer
+    from engine.trainer import train
+
+    lesson = load_lesson(path)
+    corpus = lesson.corpus()
+    if corpus.is_empty:
+        raise BpeLabError(f"{path}: the lesson's corpus is empty, so there is nothing to export")
+    trainer, steps = train(corpus)
+    if all_merges:
+        return Source(Tokenizer.from_trainer(trainer), steps, "lesson")
+    if lesson.step > len(steps):
+        raise BpeLabError(
+            f"{path}: the lesson is at step {lesson.step}, but its training makes only {len(steps)} merges; "
+            "use --all-merges to export them all"
+        )
+    return Source(Tokenizer.from_trainer(trainer, merges=lesson.step), steps[: lesson.step], "lesson")
+
+
+def export(source: Source, fmt: str, out: str | os.PathLike) -> None:
+    """Write ``source`` in ``fmt``: the files are whole or not written at all."""
+    tokenizer = source.tokenizer
+    if fmt == "bpelab":
+        from engine.formats.bpelab import save_tokenizer
+        from engine.formats.imported import RenumberedTokenizer
+        from engine.tokenizer import Tokenizer
+
+        if isinstance(tokenizer, RenumberedTokenizer) or not isinstance(tokenizer, Tokenizer):
+            raise BpeLabError(
+                "this tokenizer's ids do not follow BPE Lab's layout (base, merges, special tokens), which "
+                "the bpelab format assumes: export with --format hf or tiktoken to keep its ids"
+            )
+        save_tokenizer(tokenizer, out)
+    elif fmt == "hf":
+        from engine.formats.hf import save_hf
+
+        save_hf(tokenizer, out)
+    elif fmt == "gpt2":
+        from engine.formats.gpt2 import save_gpt2
+
+        save_gpt2(tokenizer, out)
+    elif fmt == "tiktoken":
+        from engine.formats.tiktoken_file import save_tiktoken
+
+        save_tiktoken(tokenizer, out)
+    elif fmt == "csv":
+        from engine.formats.csv_vocab import save_csv
+
+        save_csv(tokenizer, out, source.steps)
+    else:
+        raise BpeLabError(f"unknown format '{fmt}': choose one of {', '.join(FORMATS)}")
