@@ -1,0 +1,311 @@
+"""The token explorer's logic: a text cut into pieces to draw, the counts, the languages set, demos.
+
+A *piece* is what the explorer draws as one coloured span. Usually it is one token. When a
+byte-level tokenizer cuts a character's UTF-8 bytes across several tokens (cl100k does this to
+many Chinese, Tamil or emoji characters), those tokens share one piece, because half a character
+cannot be drawn; the piece still lists every token, so the count stays honest. Text that no token
+covers (the whitespace a whitespace split drops) becomes a *gap* piece with no tokens.
+
+Nothing here draws: colours, fonts and layout belong to widgets/explorer.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib import resources
+
+from engine.bytelevel import symbols_to_bytes
+from engine.errors import BpeLabError
+
+# glyphs that make whitespace visible; a newline also ends the drawn line
+WHITESPACE_GLYPHS = {" ": "␣", "\t": "→", "\n": "↵", "\r": "␍", "\u00a0": "⍽"}
+
+TOKEN = "token"
+SPLIT = "split"  # one character (or more) whose bytes several tokens share
+SPECIAL = "special"
+UNKNOWN = "unknown"
+GAP = "gap"
+
+
+def show_whitespace(text: str) -> str:
+    """show_whitespace("a b\\n") == "a␣b↵"."""
+    return "".join(WHITESPACE_GLYPHS.get(c, c) for c in text)
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One span to draw: where it is in the text, what to print, and the tokens that make it."""
+
+    start: int
+    end: int
+    text: str  # the text the piece stands for (a token's own spelling for chars-level tokens)
+    kind: str
+    ids: tuple[int, ...] = ()
+    tokens: tuple[str, ...] = ()  # each token as a person reads it, e.g. "<E8 AA>" for partial bytes
+
+    @property
+    def label(self) -> str:
+        return show_whitespace(self.text)
+
+    @property
+    def ends_line(self) -> bool:
+        return self.text.endswith("\n")
+
+
+@dataclass(frozen=True)
+class Split:
+    """A text as one tokenizer cuts it."""
+
+    text: str
+    pieces: tuple[Piece, ...]
+
+    @property
+    def ids(self) -> list[int]:
+        return [i for p in self.pieces for i in p.ids]
+
+    @property
+    def token_count(self) -> int:
+        return sum(len(p.ids) for p in self.pieces)
+
+    @property
+    def char_count(self) -> int:
+        return len(self.text)
+
+    @property
+    def chars_per_token(self) -> float:
+        return self.char_count / self.token_count if self.token_count else 0.0
+
+
+def token_bytes(tokenizer, token_id: int, token: str) -> bytes | None:
+    """The UTF-8 bytes a token stands for, or None for chars-level and special tokens."""
+    if token_id in tokenizer.special_ids.values():
+        return None
+    if hasattr(tokenizer, "token_bytes"):
+        return tokenizer.token_bytes(token_id)
+    if tokenizer.settings.units == "bytes":
+        return symbols_to_bytes(token)
+    return None
+
+
+def readable_bytes(data: bytes) -> str:
+    """Bytes as text with visible whitespace, or as hex when they are not whole UTF-8."""
+    try:
+        return show_whitespace(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        return "<" + " ".join(f"{b:02X}" for b in data) + ">"
+
+
+def split_text(tokenizer, text: str) -> Split:
+    """Cut ``text`` with ``tokenizer`` into pieces that cover it from start to end."""
+    encoding = tokenizer.encode(text)
+    specials = set(tokenizer.special_ids.values())
+    unknown = getattr(tokenizer, "unknown_id", None)
+    # group tokens whose character spans overlap: they share a character's bytes
+    groups: list[list[int]] = []
+    group_end = -1
+    for k, (s, e) in enumerate(encoding.offsets):
+        if groups and s < group_end:
+            groups[-1].append(k)
+            group_end = max(group_end, e)
+        else:
+            groups.append([k])
+            group_end = e
+    pieces: list[Piece] = []
+    pos = 0
+    for group in groups:
+        start = encoding.offsets[group[0]][0]
+        end = max(encoding.offsets[k][1] for k in group)
+        if start > pos:
+            pieces.append(Piece(pos, start, text[pos:start], GAP))
+        pieces.append(_piece(tokenizer, text, encoding, group, start, end, specials, unknown))
+        pos = max(pos, end)
+    if pos < len(text):
+        pieces.append(Piece(pos, len(text), text[pos:], GAP))
+    return Split(text, tuple(pieces))
+
+
+def _piece(tokenizer, text, encoding, group, start, end, specials, unknown) -> Piece:
+    ids = tuple(encoding.ids[k] for k in group)
+    raw = [encoding.tokens[k] for k in group]
+    if len(ids) == 1 and ids[0] in specials:
+        return Piece(start, end, raw[0], SPECIAL, ids, (raw[0],))
+    if len(ids) == 1 and ids[0] == unknown:
+        return Piece(start, end, text[start:end], UNKNOWN, ids, (raw[0],))
+    data = [token_bytes(tokenizer, i, t) for i, t in zip(ids, raw)]
+    if all(d is not None for d in data):
+        shown = tuple(readable_bytes(d) for d in data)
+        try:
+            own = b"".join(data).decode("utf-8")
+        except UnicodeDecodeError:
+            own = text[start:end]
+    else:
+        # chars-level tokens are shown as spelt in the vocabulary, end-of-word marker included
+        shown = tuple(show_whitespace(t) for t in raw)
+        own = "".join(raw)
+    return Piece(start, end, own, SPLIT if len(ids) > 1 else TOKEN, ids, shown)
+
+
+def describe(piece: Piece) -> str:
+    """The hover text of a piece: what it is and which tokens make it."""
+    if piece.kind == GAP:
+        return f"“{piece.label}”: dropped by the split before any merge, so no token"
+    if piece.kind == SPECIAL:
+        return f"{piece.text}: a special token, id {piece.ids[0]}, always one token, never split"
+    if piece.kind == UNKNOWN:
+        return f"“{piece.text}” is not in this vocabulary: it becomes <unk>, id {piece.ids[0]}"
+    if piece.kind == SPLIT:
+        size = len(piece.text.encode("utf-8"))
+        lines = [f"“{piece.label}” is {size} bytes in UTF-8, cut across {len(piece.ids)} tokens:"]
+        lines += [f"  {t}   id {i}" for t, i in zip(piece.tokens, piece.ids)]
+        return "\n".join(lines)
+    return f"“{piece.tokens[0]}”   id {piece.ids[0]}"
+
+
+# -- the languages set ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Sample:
+    """The same sentences in one language (or a code snippet)."""
+
+    code: str
+    name: str
+    native: str
+    script: str
+    text: str
+
+
+def load_languages() -> list[Sample]:
+    """The samples in resources/languages, in the order of its index."""
+    folder = resources.files("resources").joinpath("languages")
+    try:
+        index = json.loads(folder.joinpath("index.json").read_text("utf-8"))
+        samples = []
+        for entry in index["samples"]:
+            text = folder.joinpath(entry["file"]).read_text("utf-8")
+            samples.append(Sample(entry["code"], entry["name"], entry["native"], entry["script"], text))
+    except (OSError, KeyError, ValueError) as exc:
+        raise BpeLabError(f"the languages set in resources/languages is damaged ({exc}): reinstall BPE Lab") from None
+    return samples
+
+
+def token_counts(tokenizer, samples: list[Sample]) -> list[int]:
+    return [len(tokenizer.encode_ids(s.text)) for s in samples]
+
+
+# -- one-click demonstrations -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Demo:
+    """Text to put in the explorer, what it teaches, and which tokenizer shows it best."""
+
+    title: str
+    text: str
+    caption: str
+    tokenizer: str = "cl100k"  # "cl100k" or "cl100k_chat"
+
+
+def _pieces_of(tokenizer, text: str) -> list[str]:
+    return [show_whitespace(tokenizer.decode([i])) for i in tokenizer.encode_ids(text)]
+
+
+def spelling_demo(tokenizer, word: str = "strawberry", letter: str = "r") -> Demo:
+    """A word as the model sees it (a few tokens) against the same word spelt out letter by letter."""
+    spelt = " ".join(word)
+    whole = _pieces_of(tokenizer, word)
+    letters = len(tokenizer.encode_ids(spelt))
+    caption = (
+        f"“{word}” has {len(word)} letters ({word.count(letter)} × {letter}) but reaches the model as "
+        f"{len(whole)} tokens: {' | '.join(whole)}. It never sees the letters one by one, so counting "
+        f"them means knowing what is inside each token. Spelt out, the same word costs {letters} tokens."
+    )
+    return Demo("Spelling", f"{word}\n{spelt}", caption)
+
+
+def number_demo(tokenizer, number: str = "1234567890") -> Demo:
+    """A long number cut into digit groups."""
+    groups = _pieces_of(tokenizer, number)
+    caption = (
+        f"{number} becomes {len(groups)} tokens: {' | '.join(groups)}. GPT-4's split reads digits in groups "
+        "of at most three, from the left, so the groups do not line up with thousands."
+    )
+    return Demo("Numbers", f"{number}\n3.14159\n2026\n1,000,000", caption)
+
+
+CHAT = (
+    ("system", "You are a helpful assistant."),
+    ("user", "How many r's are in strawberry?"),
+    ("assistant", "There are three."),
+)
+
+
+def chat_text(messages=CHAT) -> str:
+    """A conversation in GPT-4's chat format: each message between <|im_start|> and <|im_end|>."""
+    return "".join(f"<|im_start|>{role}\n{content}<|im_end|>\n" for role, content in messages)
+
+
+def chat_demo(tokenizer) -> Demo:
+    text = chat_text()
+    ids = tokenizer.encode_ids(text)
+    start, end = tokenizer.special_ids["<|im_start|>"], tokenizer.special_ids["<|im_end|>"]
+    markers = sum(1 for i in ids if i in (start, end))
+    caption = (
+        f"The chat markers are special tokens: <|im_start|> is always id {start} and <|im_end|> id {end}, "
+        f"one token each, never split into letters. This conversation is {len(ids)} tokens, {markers} of them markers."
+    )
+    return Demo("Chat", text, caption, "cl100k_chat")
+
+
+@dataclass(frozen=True)
+class ReplayRow:
+    """One line of a merge replay: the tokens after a merge (the first row: before any)."""
+
+    tokens: tuple[str, ...]
+    rank: int | None = None
+    pair: tuple[str, str] | None = None
+    merged_at: int | None = None  # index in ``tokens`` of the token the merge made
+
+
+def merge_replay(tokenizer, word: str) -> list[ReplayRow]:
+    """A word replayed merge by merge, each token as a person reads it.
+
+    The word must be one piece of the tokenizer's split (see ``replay_word``).
+    """
+    base, trace = tokenizer.encode_steps(word)
+    readable = _reader(tokenizer)
+    rows = [ReplayRow(tuple(readable(t) for t in base))]
+    previous = list(base)
+    for step in trace:
+        merged = step.pair[0] + step.pair[1]
+        at = _merged_index(previous, list(step.tokens), merged)
+        rows.append(
+            ReplayRow(tuple(readable(t) for t in step.tokens), step.rank, (readable(step.pair[0]), readable(step.pair[1])), at)
+        )
+        previous = list(step.tokens)
+    return rows
+
+
+def _reader(tokenizer):
+    if tokenizer.settings.units == "bytes":
+        return lambda t: readable_bytes(symbols_to_bytes(t))
+    return show_whitespace
+
+
+def _merged_index(before: list[str], after: list[str], merged: str) -> int | None:
+    """Where the new token sits: the first place the lists differ."""
+    for i, token in enumerate(after):
+        if i >= len(before) or before[i] != token:
+            return i if token == merged else None
+    return None
+
+
+def replay_word(tokenizer, text: str) -> tuple[str, int]:
+    """The piece of ``text`` to replay (its longest pre-tokenized word) and how many pieces there were."""
+    from engine.pretokenize import split_words
+
+    words = split_words(text, tokenizer.settings.split)
+    if not words:
+        raise BpeLabError("type a word to replay")
+    return max(words, key=len), len(words)

@@ -1,0 +1,186 @@
+"""A word replayed merge by merge with a real tokenizer's ranks, one row of tiles per merge.
+
+The rows appear one after another on a timer, so a class can watch GPT-4's merges happen in rank
+order: the lowest rank (the merge learned first) always goes first, wherever it sits in the word.
+"""
+
+from __future__ import annotations
+
+import zlib
+
+from PySide6.QtCore import QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.errors import BpeLabError
+from engine.explorer import ReplayRow, merge_replay, replay_word, show_whitespace
+from widgets.explorer.sources import CL100K, LESSON, TokenizerSources
+from widgets.explorer.theme import TOKEN_FILLS, ExplorerTheme
+
+STEP_MS = 700
+
+
+class ReplayRows(QWidget):
+    """Rows of tiles, the first ``revealed`` of them drawn."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.rows: list[ReplayRow] = []
+        self.revealed = 0
+        self.scale = 1.0
+        self.theme = ExplorerTheme.light()
+
+    def set_rows(self, rows: list[ReplayRow], revealed: int) -> None:
+        self.rows = rows
+        self.revealed = revealed
+        self._resize()
+
+    def reveal(self, count: int) -> None:
+        self.revealed = min(count, len(self.rows))
+        self.update()
+
+    def _fonts(self):
+        tile = QFont(self.font())
+        tile.setPointSizeF(18 * self.scale)
+        tile.setBold(self.theme.bold)
+        note = QFont(self.font())
+        note.setPointSizeF(12 * self.scale)
+        return tile, note
+
+    def _row_height(self) -> float:
+        tile, _ = self._fonts()
+        return QFontMetricsF(tile).height() * 1.9
+
+    def _resize(self) -> None:
+        self.setMinimumHeight(int(self._row_height() * (len(self.rows) + 0.5)))
+        self.update()
+
+    def sizeHint(self) -> QSize:
+        return QSize(800, int(self._row_height() * (len(self.rows) + 0.5)))
+
+    def paintEvent(self, event) -> None:
+        theme = self.theme
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.fillRect(self.rect(), QColor(theme.background))
+        tile_font, note_font = self._fonts()
+        fm, nm = QFontMetricsF(tile_font), QFontMetricsF(note_font)
+        row_h = self._row_height()
+        note_w = nm.horizontalAdvance("rank 100,000:  xxxx + xxxx") + 20 * self.scale
+        pad, gap = 8 * self.scale, 5 * self.scale
+        for r, row in enumerate(self.rows[: self.revealed]):
+            y = r * row_h + row_h * 0.25
+            painter.setFont(note_font)
+            painter.setPen(QColor(theme.text))
+            note = "bytes" if row.rank is None else f"rank {row.rank:,}:  {row.pair[0]} + {row.pair[1]}"
+            painter.drawText(QRectF(8, y, note_w, row_h * 0.75), Qt.AlignmentFlag.AlignVCenter, note)
+            x = note_w
+            painter.setFont(tile_font)
+            for k, token in enumerate(row.tokens):
+                w = fm.horizontalAdvance(token) + 2 * pad
+                rect = QRectF(x, y, w, row_h * 0.75)
+                fill = TOKEN_FILLS[zlib.crc32(token.encode("utf-8")) % len(TOKEN_FILLS)]
+                painter.setBrush(QColor(fill))
+                fresh = k == row.merged_at
+                # the tile this merge just made gets a heavy frame, which reads in grey too
+                width = (4.0 if fresh else theme.outline_width) * self.scale
+                painter.setPen(QPen(QColor(theme.text if fresh else theme.outline), width))
+                painter.drawRoundedRect(rect, 5 * self.scale, 5 * self.scale)
+                painter.setPen(QColor(theme.token_text))
+                painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, token)
+                x += w + gap
+        painter.end()
+
+
+class MergeReplayView(QWidget):
+    replay_finished = Signal()
+
+    def __init__(self, sources: TokenizerSources, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.sources = sources
+        self.word = QLineEdit(" tokenization")
+        self.word.setPlaceholderText("a word to replay")
+        self.chooser = QComboBox()
+        self.chooser.addItem("GPT-4's ranks (cl100k_base)", CL100K)
+        self.chooser.addItem("This lesson's merges", LESSON)
+        self.play = QPushButton("Replay")
+        self.caption = QLabel()
+        self.caption.setWordWrap(True)
+        self.rows = ReplayRows()
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.rows)
+        head = QHBoxLayout()
+        head.addWidget(QLabel("Word:"))
+        head.addWidget(self.word, 2)
+        head.addWidget(self.chooser, 1)
+        head.addWidget(self.play)
+        layout = QVBoxLayout(self)
+        layout.addLayout(head)
+        layout.addWidget(self.caption)
+        layout.addWidget(scroll, 1)
+        self.timer = QTimer(self)
+        self.timer.setInterval(STEP_MS)
+        self.timer.timeout.connect(self._advance)
+        self.play.clicked.connect(self.start)
+        self.word.returnPressed.connect(self.start)
+        self._pending = False
+        sources.ready.connect(self._on_ready)
+
+    def start(self, word: str | None = None) -> None:
+        """Replay ``word`` (or the one typed) from its bytes, one merge per tick."""
+        if isinstance(word, str):
+            self.word.setText(word)
+        tokenizer = self.sources.get(self.chooser.currentData())
+        if tokenizer is None:
+            self._pending = True
+            error = self.sources.error(self.chooser.currentData())
+            self.caption.setText(error or "Loading the tokenizer…")
+            return
+        self._pending = False
+        try:
+            piece, pieces = replay_word(tokenizer, self.word.text())
+            rows = merge_replay(tokenizer, piece)
+        except BpeLabError as exc:
+            self.caption.setText(str(exc))
+            self.rows.set_rows([], 0)
+            return
+        note = f" The split cuts the text into {pieces} pieces first; this is the longest." if pieces > 1 else ""
+        self.caption.setText(
+            f"“{show_whitespace(piece)}”: {len(rows[0].tokens)} starting symbols, "
+            f"{len(rows) - 1} merges, {len(rows[-1].tokens)} tokens at the end. The merge with the lowest "
+            f"rank always goes first.{note}"
+        )
+        self.rows.set_rows(rows, 1)
+        self.timer.start()
+
+    def show_all(self) -> None:
+        self.timer.stop()
+        self.rows.reveal(len(self.rows.rows))
+
+    def _advance(self) -> None:
+        self.rows.reveal(self.rows.revealed + 1)
+        if self.rows.revealed >= len(self.rows.rows):
+            self.timer.stop()
+            self.replay_finished.emit()
+
+    def _on_ready(self, key: str) -> None:
+        if self._pending and key == self.chooser.currentData():
+            self.start()
+
+    def set_scale(self, factor: float) -> None:
+        self.rows.scale = factor
+        self.rows._resize()
+
+    def set_theme(self, theme: ExplorerTheme) -> None:
+        self.rows.theme = theme
+        self.rows.update()

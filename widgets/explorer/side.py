@@ -1,0 +1,160 @@
+"""One side of the explorer: a tokenizer chooser, the counts, and the text drawn as its tokens."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.errors import BpeLabError
+from engine.explorer import Split, split_text
+from widgets.explorer.sources import CL100K, CL100K_CHAT, FILE_PREFIX, LESSON, TokenizerSources, file_key
+from widgets.explorer.token_view import TokenView
+
+OPEN_FILE = "open…"
+# past this many characters the side draws (and counts) only the beginning: a whole book as
+# coloured boxes helps nobody and would hold up the window
+MAX_CHARS = 20_000
+
+
+class SidePane(QFrame):
+    source_changed = Signal(str)
+
+    def __init__(self, sources: TokenizerSources, key: str, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.sources = sources
+        self.key = key
+        self.text = ""
+        self.split: Split | None = None
+        self.active = False
+        self.chooser = QComboBox()
+        self.chooser.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.counts = QLabel()
+        self.counts.setObjectName("counts")
+        self.counts.setWordWrap(True)
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.view = TokenView()
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll.setWidget(self.view)
+        head = QHBoxLayout()
+        head.addWidget(self.chooser, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(head)
+        layout.addWidget(self.counts)
+        layout.addWidget(self.status)
+        layout.addWidget(self.scroll, 1)
+        self._fill_chooser()
+        self.chooser.activated.connect(self._on_chosen)
+        sources.ready.connect(self._on_source_event)
+        sources.failed.connect(self._on_source_event)
+
+    # -- choosing the tokenizer ---------------------------------------------------------------
+
+    def _fill_chooser(self) -> None:
+        self.chooser.blockSignals(True)
+        self.chooser.clear()
+        keys = [CL100K, CL100K_CHAT, LESSON]
+        if self.key not in keys:
+            keys.append(self.key)
+        for key in keys:
+            self.chooser.addItem(self.sources.title(key), key)
+        self.chooser.addItem("Open a tokenizer file…", OPEN_FILE)
+        self.chooser.setCurrentIndex(keys.index(self.key))
+        self.chooser.blockSignals(False)
+
+    def _on_chosen(self, index: int) -> None:
+        key = self.chooser.itemData(index)
+        if key == OPEN_FILE:
+            path, _ = QFileDialog.getOpenFileName(
+                self, "Open a tokenizer", "", "Tokenizers (*.json *.txt *.tiktoken *.model);;All files (*)"
+            )
+            if not path:
+                self._fill_chooser()
+                return
+            key = file_key(path)
+        self.set_source(key)
+
+    def set_source(self, key: str) -> None:
+        if key.startswith(FILE_PREFIX) and self.sources.error(key):
+            self.sources.reload(key)  # the file may have been fixed since
+        self.key = key
+        self._fill_chooser()
+        self.refresh()
+        self.source_changed.emit(key)
+
+    def open_file(self, path: str) -> None:
+        self.set_source(file_key(path))
+
+    @property
+    def tokenizer(self):
+        return self.sources.get(self.key) if self.active else None
+
+    def _on_source_event(self, key: str, *_) -> None:
+        if key == self.key:
+            self.refresh()
+
+    # -- showing the text -----------------------------------------------------------------------
+
+    def set_text(self, text: str) -> None:
+        self.text = text
+        self.refresh()
+
+    def activate(self) -> None:
+        """Start loading (the explorer calls this when it is first shown)."""
+        if not self.active:
+            self.active = True
+            self.refresh()
+
+    def refresh(self) -> None:
+        if self.key == LESSON:
+            self.chooser.setItemText(self.chooser.currentIndex(), self.sources.title(LESSON))
+        if not self.active:
+            return
+        tokenizer = self.sources.get(self.key)
+        if tokenizer is None:
+            self.split = None
+            error = self.sources.error(self.key)
+            if error:
+                message = f"Could not load this tokenizer: {error}. Choose another one above."
+            elif self.key == LESSON:
+                message = "The lesson has no trained tokenizer yet: type some training text in Corpus."
+            else:
+                message = f"Loading {self.sources.title(self.key)}…"
+            self._show_status(message)
+            self.counts.setText("")
+            self.view.set_pieces((), message)
+            return
+        text = self.text[:MAX_CHARS]
+        try:
+            self.split = split_text(tokenizer, text)
+        except BpeLabError as exc:
+            self.split = None
+            self._show_status(str(exc))
+            self.view.set_pieces((), str(exc))
+            return
+        note = ""
+        if len(self.text) > MAX_CHARS:
+            note = f"Showing and counting the first {MAX_CHARS:,} of {len(self.text):,} characters."
+        self._show_status(note)
+        s = self.split
+        self.counts.setText(
+            f"<b>{s.token_count:,}</b> tokens · {s.char_count:,} characters · "
+            f"<b>{s.chars_per_token:.2f}</b> characters per token"
+        )
+        self.view.set_pieces(s.pieces, "Type some text above.")
+
+    def _show_status(self, message: str) -> None:
+        self.status.setText(message)
+        self.status.setVisible(bool(message))

@@ -1,0 +1,271 @@
+"""The token explorer: any text through GPT-4's tokenizer and the lesson's, side by side.
+
+Three pages: the two sides with the text box and one-click demonstrations, the languages chart,
+and a word replayed merge by merge. GPT-4's tokenizer loads in a worker the first time the
+explorer is shown, so opening the window never waits for it.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QFont, QFontMetricsF
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.explorer import chat_demo, number_demo, spelling_demo
+from widgets.explorer.languages import LanguagesView
+from widgets.explorer.replay import MergeReplayView
+from widgets.explorer.side import SidePane
+from widgets.explorer.sources import CL100K, CL100K_CHAT, LESSON, TokenizerSources
+from widgets.explorer.theme import ExplorerTheme, theme_named
+
+DEFAULT_TEXT = (
+    "Tokenizers cut text into pieces before a model reads it.\n"
+    "Rare words like antidisestablishmentarianism, accents (naïve café), 日本語 and 🙂 cost more.\n"
+    "\tA tab, then  two spaces."
+)
+DEMOS = {
+    "spelling": "Spell a word",
+    "numbers": "Split a number",
+    "chat": "Chat markers",
+    "replay": "Replay merges",
+}
+REPLAY_WORD = " tokenization"
+
+
+class ExplorerView(QWidget):
+    def __init__(self, session, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("explorer")
+        self.session = session
+        self.sources = TokenizerSources(session, self)
+        self.scale = 1.0
+        self.theme = ExplorerTheme.light()
+        self._base_point_size = self.font().pointSizeF()
+        self._pending_demo: str | None = None
+        self._languages_stale = True
+        self._shown_once = False
+
+        self.editor = QPlainTextEdit(DEFAULT_TEXT)
+        self.editor.setPlaceholderText("Type or paste any text")
+        self.caption = QLabel()
+        self.caption.setWordWrap(True)
+        self.caption.setObjectName("caption")
+        self.caption.setVisible(False)
+        self.show_ids = QCheckBox("Show token ids")
+        self.left = SidePane(self.sources, CL100K)
+        self.right = SidePane(self.sources, LESSON)
+        self.demo_buttons: dict[str, QPushButton] = {}
+        demos = QGroupBox("Show the class")
+        grid = QGridLayout(demos)
+        for n, (name, title) in enumerate(DEMOS.items()):
+            button = QPushButton(title)
+            button.clicked.connect(lambda _=False, name=name: self.run_demo(name))
+            grid.addWidget(button, n // 2, n % 2)
+            self.demo_buttons[name] = button
+
+        self.top = QWidget()
+        top = QHBoxLayout(self.top)
+        top.setContentsMargins(0, 0, 0, 0)
+        top.addWidget(self.editor, 3)
+        top.addWidget(demos, 1)
+        sides = QSplitter(Qt.Orientation.Horizontal)
+        sides.addWidget(self.left)
+        sides.addWidget(self.right)
+        sides.setChildrenCollapsible(False)
+        compare = QWidget()
+        page = QVBoxLayout(compare)
+        page.addWidget(self.top)
+        page.addWidget(self.caption)
+        page.addWidget(self.show_ids)
+        page.addWidget(sides, 1)
+
+        self.languages = LanguagesView()
+        self.replay = MergeReplayView(self.sources)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(compare, "Side by side")
+        self.tabs.addTab(self.languages, "Languages")
+        self.tabs.addTab(self.replay, "Merge replay")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.tabs)
+
+        self._typing = QTimer(self)
+        self._typing.setSingleShot(True)
+        self._typing.setInterval(150)
+        self._typing.timeout.connect(self._on_text_settled)
+        self._lesson_moved = QTimer(self)
+        self._lesson_moved.setSingleShot(True)
+        self._lesson_moved.setInterval(30)
+        self._lesson_moved.timeout.connect(self._on_lesson_moved)
+
+        self.editor.textChanged.connect(self._typing.start)
+        self.show_ids.toggled.connect(self._on_show_ids)
+        self.left.source_changed.connect(self._on_source_changed)
+        self.right.source_changed.connect(self._on_source_changed)
+        self.sources.ready.connect(self._on_source_ready)
+        self.tabs.currentChanged.connect(self._on_tab_changed)
+        self.languages.sample_chosen.connect(self._on_sample_chosen)
+        # coalesced: a playing lesson moves many steps a second, the explorer redraws once per burst
+        session.step_changed.connect(lambda *_: self._lesson_moved.start())
+        session.lesson_changed.connect(self._lesson_moved.start)
+        for side in (self.left, self.right):
+            side.set_text(DEFAULT_TEXT)
+        self._apply_fonts()
+        self.set_theme(self.theme)
+
+    # -- first show: start loading --------------------------------------------------------------
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if not self._shown_once:
+            self._shown_once = True
+            # after this first paint, not before it
+            QTimer.singleShot(0, self.activate)
+
+    def activate(self) -> None:
+        self.left.activate()
+        self.right.activate()
+        self._refresh_languages()
+
+    # -- text -----------------------------------------------------------------------------------
+
+    def set_text(self, text: str) -> None:
+        self.editor.setPlainText(text)
+        self._on_text_settled()
+
+    def _on_text_settled(self) -> None:
+        self._typing.stop()
+        text = self.editor.toPlainText()
+        self.left.set_text(text)
+        self.right.set_text(text)
+
+    def _on_show_ids(self, on: bool) -> None:
+        for side in (self.left, self.right):
+            side.view.set_show_ids(on)
+
+    def _on_sample_chosen(self, text: str) -> None:
+        self.set_text(text)
+        self.tabs.setCurrentIndex(0)
+
+    # -- following the lesson and the sources ---------------------------------------------------
+
+    def _on_lesson_moved(self) -> None:
+        for side in (self.left, self.right):
+            if side.key == LESSON:
+                side.refresh()
+        if LESSON in (self.left.key, self.right.key):
+            self._refresh_languages()
+
+    def _on_source_changed(self, _key: str) -> None:
+        self._refresh_languages()
+
+    def _on_source_ready(self, key: str) -> None:
+        if key in (self.left.key, self.right.key):
+            self._refresh_languages()
+        if self._pending_demo is not None:
+            self.run_demo(self._pending_demo)
+
+    def _on_tab_changed(self, _index: int) -> None:
+        if self.tabs.currentWidget() is self.languages and self._languages_stale:
+            self._refresh_languages()
+
+    def _refresh_languages(self) -> None:
+        if not self.left.active or self.tabs.currentWidget() is not self.languages:
+            self._languages_stale = True
+            return
+        self._languages_stale = False
+        keys = list(dict.fromkeys([self.left.key, self.right.key]))
+        self.languages.set_tokenizers([(self.sources.title(k), self.sources.get(k)) for k in keys])
+
+    # -- demonstrations -------------------------------------------------------------------------
+
+    def run_demo(self, name: str) -> None:
+        """One click: set up a demonstration (it waits for GPT-4's tokenizer if that still loads)."""
+        if name == "replay":
+            self._pending_demo = None
+            self.tabs.setCurrentWidget(self.replay)
+            self.replay.chooser.setCurrentIndex(self.replay.chooser.findData(CL100K))
+            self.replay.start(REPLAY_WORD)
+            return
+        key = CL100K_CHAT if name == "chat" else CL100K
+        self.tabs.setCurrentIndex(0)
+        self.activate()
+        tokenizer = self.sources.get(key)
+        if tokenizer is None:
+            self._pending_demo = name if not self.sources.error(key) else None
+            self.caption.setText(self.sources.error(key) or "Loading GPT-4's tokenizer…")
+            self.caption.setVisible(True)
+            return
+        self._pending_demo = None
+        demo = {"spelling": spelling_demo, "numbers": number_demo, "chat": chat_demo}[name](tokenizer)
+        if self.left.key != demo.tokenizer:
+            self.left.set_source(demo.tokenizer)
+        self.set_text(demo.text)
+        self.caption.setText(demo.caption)
+        self.caption.setVisible(True)
+
+    # -- looks: the classroom mode sets these ---------------------------------------------------
+
+    def set_scale(self, factor: float) -> None:
+        """Scale every font of the explorer (1.0 is the desktop size; 2.0 reads from the back of a room)."""
+        self.scale = max(0.5, min(float(factor), 5.0))
+        font = QFont(self.font())
+        font.setPointSizeF(self._base_point_size * self.scale)
+        self.setFont(font)
+        self._apply_fonts()
+        for side in (self.left, self.right):
+            side.view.set_scale(self.scale)
+        self.languages.set_scale(self.scale)
+        self.replay.set_scale(self.scale)
+
+    def _apply_fonts(self) -> None:
+        def sized(factor: float, bold: bool = False) -> QFont:
+            font = QFont(self.font())
+            font.setPointSizeF(self._base_point_size * self.scale * factor)
+            font.setBold(bold)
+            return font
+
+        self.editor.setFont(sized(1.35))
+        self.caption.setFont(sized(1.3))
+        for side in (self.left, self.right):
+            side.counts.setFont(sized(1.3))
+            side.chooser.setFont(sized(1.15, bold=True))
+        self.replay.caption.setFont(sized(1.3))
+        lines = QFontMetricsF(self.editor.font()).lineSpacing()
+        # four lines of text: enough to edit, and the tokens below keep the screen
+        self.top.setFixedHeight(int(lines * 4.2 + 16))
+
+    def set_theme(self, theme: str | ExplorerTheme) -> None:
+        """"light", "dark" or "high contrast" (or an ExplorerTheme)."""
+        self.theme = theme_named(theme) if isinstance(theme, str) else theme
+        t = self.theme
+        if t.name == "light":
+            self.setStyleSheet("#explorer #caption { background-color: #FFF4CC; border: 1px solid #AA8800; padding: 6px; }")
+        else:
+            weight = "bold" if t.bold else "normal"
+            self.setStyleSheet(
+                f"#explorer, #explorer QWidget {{ background-color: {t.background}; color: {t.text}; font-weight: {weight}; }}"
+                f"#explorer QPlainTextEdit, #explorer QLineEdit, #explorer QComboBox, #explorer QPushButton,"
+                f" #explorer QTableWidget, #explorer QGroupBox, #explorer QTabBar::tab"
+                f" {{ border: {max(1, round(t.outline_width))}px solid {t.text}; padding: 4px; }}"
+                f"#explorer QCheckBox::indicator {{ border: 2px solid {t.text}; width: 1em; height: 1em; }}"
+                f"#explorer QCheckBox::indicator:checked {{ background-color: {t.text}; }}"
+                f"#explorer #caption {{ border: 2px solid {t.text}; padding: 6px; }}"
+                f"#explorer QTabBar::tab:selected {{ background-color: {t.text}; color: {t.background}; }}"
+            )
+        for side in (self.left, self.right):
+            side.view.set_theme(t)
+        self.languages.set_theme(t)
+        self.replay.set_theme(t)
