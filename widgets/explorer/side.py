@@ -78,7 +78,7 @@ class SidePane(QFrame):
         key = self.chooser.itemData(index)
         if key == OPEN_FILE:
             path, _ = QFileDialog.getOpenFileName(
-                self, "Open a tokenizer", "", "Tokenizers (*.json *.txt *.tiktoken *.model);;All files (*)"
+                self, "Open a tokenizer", "", "Tokenizers and lessons (*.json *.txt *.tiktoken *.csv *.bpelab);;All files (*)"
             )
             if not path:
                 self._fill_chooser()

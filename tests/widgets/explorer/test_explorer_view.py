@@ -11,7 +11,10 @@ from PySide6.QtWidgets import QApplication, QToolTip
 from app.session import Session
 from engine.explorer import GAP, SPECIAL, SPLIT, load_languages
 from engine.formats.bpelab import save_tokenizer
+from engine.formats.hf import save_hf
+from engine.formats.tiktoken_file import save_tiktoken
 from engine.lesson import Lesson
+from engine.settings import Settings
 from widgets.explorer import ExplorerView
 from widgets.explorer.sources import CL100K, CL100K_CHAT, LESSON
 
@@ -144,6 +147,28 @@ def test_a_side_switches_to_a_saved_tokenizer_file(view, qtbot, tmp_path):
     assert view.right.chooser.currentText() == "cats.json"
     # the left side keeps its own tokenizer
     assert view.left.key == CL100K
+
+
+@pytest.mark.parametrize(
+    "saver, name, settings",
+    [
+        (save_tiktoken, "cats.tiktoken", Settings(units="bytes", split="gpt4")),
+        (save_hf, "tokenizer.json", Settings()),
+    ],
+)
+def test_a_side_opens_other_formats(view, qtbot, tmp_path, saver, name, settings):
+    trained = Lesson("the cat sat on the mat with the hat " * 3, settings=settings).train()
+    path = tmp_path / name
+    saver(trained.tokenizer, path)
+    text = "the cat sat on a café mat"
+    view.set_text(text)
+    view.left.open_file(str(path))
+    qtbot.waitUntil(lambda: view.left.split is not None, timeout=WAIT)
+    split = view.left.split
+    # the file holds the lesson's merges, so it cuts the text into the same tokens
+    assert [view.left.tokenizer.id_to_token(i) for i in split.ids] == list(trained.tokenizer.encode(text).tokens)
+    if settings.units == "bytes":
+        assert [p.text for p in split.pieces if p.kind == SPLIT] == ["é"]
 
 
 def test_a_broken_tokenizer_file_says_what_is_wrong(view, qtbot, tmp_path):
