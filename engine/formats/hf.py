@@ -332,7 +332,11 @@ def tokenizer_from_hf_data(data, source: str):
     base = [t for t in vocab if t not in made and t not in specials and t != model.get("unk_token")]
     marker, mark = (None, None) if units == "bytes" else _marker_of(data, split, base, source)
     if units == "bytes" and data.get("normalizer") is not None:
-        raise BpeLabError(f"{source}: a normalizer with a byte-level model is not one BPE Lab can reproduce")
+        kind = data["normalizer"].get("type") if isinstance(data["normalizer"], dict) else data["normalizer"]
+        raise BpeLabError(
+            f"{source}: normalizer {kind} is not one BPE Lab can reproduce with a byte-level model; "
+            "normalize the text yourself and remove the normalizer"
+        )
     settings = Settings(split=split, units=units, end_of_word=marker)
     return tokenizer_from_vocab(
         settings, vocab, merges, specials, model.get("unk_token"), source,

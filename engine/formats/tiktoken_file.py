@@ -127,13 +127,15 @@ def tiktoken_files(tokenizer, path: str | os.PathLike) -> dict:
         pattern = PATTERNS[settings.split]
     lines = [f"{base64.b64encode(token).decode('ascii')} {rank}" for token, rank in sorted(ranks.items(), key=lambda kv: kv[1])]
     name = Path(path).name.removesuffix(".tiktoken")
+    n_vocab = len(ranks) + len(specials)
     sidecar = {
         "format": SIDECAR_FORMAT,
         "version": 1,
         "name": name,
         "pat_str": pattern,
         "special_tokens": specials,
-        "explicit_n_vocab": len(ranks) + len(specials),
+        # tiktoken checks this only where the ids run without gaps (cl100k_base's do not)
+        "explicit_n_vocab": n_vocab if n_vocab == 1 + max([*ranks.values(), *specials.values()]) else None,
         "settings": settings.to_dict(),
     }
     return {path: "\n".join(lines) + "\n", sidecar_path(path): json.dumps(sidecar, ensure_ascii=False, indent=1) + "\n"}
@@ -192,12 +194,11 @@ def load_tiktoken(path: str | os.PathLike):
     missing = [b for b in range(256) if bytes([b]) not in ranks]
     if missing:
         raise BpeLabError(f"{source}: the single byte {missing[0]:#04x} has no rank; every byte needs one")
-    merges = recover_merges(ranks, source)
     vocab = {bytes_to_symbols(t): r for t, r in ranks.items()}
     for t, i in specials.items():
         vocab[t] = i
-    pairs = [(bytes_to_symbols(a), bytes_to_symbols(b)) for a, b in merges]
     try:
+        pairs = [(bytes_to_symbols(a), bytes_to_symbols(b)) for a, b in recover_merges(ranks, source)]
         tokenizer = tokenizer_from_vocab(settings, vocab, pairs, specials, None, source, where=lambda i: f"rank of merge {i + 1}")
         check_rank_rule(tokenizer)
         return tokenizer

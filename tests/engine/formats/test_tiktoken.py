@@ -1,0 +1,145 @@
+""".tiktoken: tiktoken.Encoding built from the export gives BPE Lab's ids, or the export refuses."""
+
+import json
+import random
+
+import pytest
+import tiktoken
+from tiktoken.load import load_tiktoken_bpe
+
+import base64
+
+from engine.bytelevel import BASE_ORDER, symbols_to_bytes
+from engine.errors import BpeLabError
+from engine.formats.load import load_any
+from engine.formats.tiktoken_file import check_rank_rule, load_tiktoken, save_tiktoken, tiktoken_files
+from engine.settings import Settings
+from engine.tokenizer import RankTokenizer, Tokenizer
+from tests.engine.formats.samples import BYTE_MODES, MODES, TEXT, TEXTS, trained
+
+
+def encoding_from(path):
+    """What a user builds from the two files."""
+    side = json.loads(open(str(path) + ".json", encoding="utf-8").read())
+    return tiktoken.Encoding(
+        name=side["name"], pat_str=side["pat_str"], mergeable_ranks=load_tiktoken_bpe(str(path)),
+        special_tokens=side["special_tokens"], explicit_n_vocab=side["explicit_n_vocab"],
+    )
+
+
+@pytest.mark.parametrize("mode", BYTE_MODES)
+def test_tiktoken_gives_bpe_labs_ids(mode, tmp_path):
+    tok, _ = trained(**MODES[mode])
+    path = tmp_path / "mine.tiktoken"
+    save_tiktoken(tok, path)
+    enc = encoding_from(path)
+    for text in TEXTS + [TEXT]:
+        assert enc.encode(text, allowed_special="all") == list(tok.encode(text).ids), text
+
+
+@pytest.mark.parametrize("mode", BYTE_MODES)
+def test_round_trip_gives_the_same_merges(mode, tmp_path):
+    tok, _ = trained(**MODES[mode])
+    path = tmp_path / "mine.tiktoken"
+    save_tiktoken(tok, path)
+    back = load_any(path)
+    assert isinstance(back, Tokenizer)
+    assert back.merges == tok.merges and back.vocab == tok.vocab
+    assert back.settings.split == tok.settings.split
+    assert back.encode(TEXT) == tok.encode(TEXT)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_trained_vocabularies_agree_with_tiktoken_on_random_text(seed, tmp_path):
+    rng = random.Random(seed)
+    alphabet = "aab cde  éü日本🙂\n\t"
+    corpus = "".join(rng.choice(alphabet) for _ in range(3000))
+    tok, _ = trained(corpus, merges=300, specials=(), units="bytes", split=rng.choice(["gpt2", "gpt4", "none"]))
+    save_tiktoken(tok, tmp_path / "r.tiktoken")
+    enc = encoding_from(tmp_path / "r.tiktoken")
+    for _ in range(20):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 200)))
+        assert enc.encode(text) == list(tok.encode(text).ids), text
+
+
+def _bytes_tokenizer(merges):
+    return Tokenizer(Settings(units="bytes", split="gpt2"), BASE_ORDER, merges)
+
+
+def test_two_merges_making_the_same_token_are_refused(tmp_path):
+    tok = _bytes_tokenizer([("a", "b"), ("ab", "c"), ("b", "c"), ("a", "bc")])
+    with pytest.raises(BpeLabError, match="merges 2 and 4 both make 'abc'.*--format hf"):
+        save_tiktoken(tok, tmp_path / "x.tiktoken")
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_token_tiktoken_would_split_otherwise_is_refused_and_would_differ(tmp_path):
+    # "abc" is made as ab + c, but by rank tiktoken joins b + c first
+    tok = _bytes_tokenizer([("b", "c"), ("a", "b"), ("ab", "c")])
+    with pytest.raises(BpeLabError, match="merge 3 joins 'ab' \\+ 'c'.*'a' \\+ 'bc'"):
+        check_rank_rule(tok)
+    # the refusal is not overcautious: tiktoken really would give other ids for "abcabc"
+    ranks = {symbols_to_bytes(t): i for i, t in enumerate(tok.vocab)}
+    enc = tiktoken.Encoding("x", pat_str=r"\S+", mergeable_ranks=ranks, special_tokens={})
+    assert enc.encode("xabcab") != list(tok.encode("xabcab").ids)
+
+
+def test_chars_units_are_refused(tmp_path):
+    tok, _ = trained()
+    with pytest.raises(BpeLabError, match="--units bytes"):
+        tiktoken_files(tok, tmp_path / "x.tiktoken")
+
+
+def test_cl100k_exports_as_the_published_ranks(tmp_path):
+    cl100k = load_any("cl100k")
+    path = tmp_path / "cl100k.tiktoken"
+    save_tiktoken(cl100k, path)
+    enc = encoding_from(path)
+    for text in TEXTS:
+        assert enc.encode(text, allowed_special="all") == list(cl100k.encode(text).ids)
+
+
+def test_cl100k_lists_its_merges(tmp_path):
+    from engine.formats.listing import merges_of, vocabulary_of
+
+    cl100k = load_any("cl100k")
+    merges = merges_of(cl100k)
+    assert len(merges) == len(cl100k.ranks) - 256
+    # replaying the listed merges gives tiktoken's ids
+    replay = Tokenizer(Settings(units="bytes", split="gpt4"), [t for _, t in vocabulary_of(cl100k)[:256]], merges)
+    for text in TEXTS[:6]:
+        assert replay.encode(text).ids == cl100k.encode(text).ids
+
+
+def test_a_foreign_file_without_settings_is_read_with_the_gpt4_split(tmp_path):
+    tok, _ = trained(units="bytes", split="gpt4", specials=())
+    save_tiktoken(tok, tmp_path / "a.tiktoken")
+    (tmp_path / "a.tiktoken.json").unlink()
+    back = load_tiktoken(tmp_path / "a.tiktoken")
+    assert back.settings.split == "gpt4"
+    assert back.encode(TEXT).ids == tok.encode(TEXT).ids
+
+
+def test_ranks_a_merge_list_cannot_replay_stay_ranks(tmp_path):
+    # "abc" is ranked with neither "ab" nor "bc": no merge makes it, yet tiktoken takes the word whole
+    lines = [f"{base64.b64encode(bytes([b])).decode()} {b}" for b in range(256)]
+    lines.append(f"{base64.b64encode(b'abc').decode()} 256")
+    path = tmp_path / "odd.tiktoken"
+    path.write_text("\n".join(lines) + "\n")
+    tok = load_tiktoken(path)
+    assert isinstance(tok, RankTokenizer)
+    assert tok.encode_ids("abc abcd") == [256, 32, 97, 98, 99, 100]
+
+
+def test_bad_base64_names_the_line(tmp_path):
+    path = tmp_path / "bad.tiktoken"
+    path.write_text("IQ== 0\nIg== 1\n!!notbase64 2\n")
+    with pytest.raises(BpeLabError, match=r"bad\.tiktoken, line 3: '!!notbase64' is not valid base64"):
+        load_tiktoken(path)
+
+
+def test_a_rank_used_twice_names_both_lines(tmp_path):
+    path = tmp_path / "dup.tiktoken"
+    path.write_text("IQ== 0\nIg== 0\n")
+    with pytest.raises(BpeLabError, match="line 2: rank 0 is already used on line 1"):
+        load_tiktoken(path)
