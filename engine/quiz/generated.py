@@ -58,7 +58,7 @@ MISCONCEPTIONS = {
 
 
 @dataclass
-class LessonState:
+class LiveLesson:
     """The lesson on screen: what the generators read. Segmentations are cached per step."""
 
     corpus: Corpus
@@ -111,7 +111,7 @@ def _times(n: int) -> str:
     return "once" if n == 1 else f"{n} times"
 
 
-def _counted(state: LessonState) -> str:
+def _counted(state: LiveLesson) -> str:
     extra = []
     if state.corpus.settings.special_tokens:
         extra.append("the special tokens")
@@ -120,7 +120,7 @@ def _counted(state: LessonState) -> str:
     return f" (the base symbols, the merged tokens and {' and '.join(extra)})" if extra else ""
 
 
-def _tie_rule(state: LessonState) -> str:
+def _tie_rule(state: LiveLesson) -> str:
     if state.corpus.settings.tie_break == "hf":
         return "a tie goes to the pair whose tokens have the smaller ids"
     return "a tie goes to the pair met first when reading the words in order, each left to right"
@@ -134,7 +134,7 @@ def _shuffled(options: list[Option], rng: random.Random) -> tuple[Option, ...]:
 # -- the generators -------------------------------------------------------------------------------
 
 
-def next_pair(state: LessonState, rng: random.Random) -> Question | None:
+def next_pair(state: LiveLesson, rng: random.Random) -> Question | None:
     """"Which pair merges next?" — the winner, its tied rivals, then the strongest other pairs."""
     k = state.step
     if k >= state.last_step:
@@ -169,7 +169,7 @@ def next_pair(state: LessonState, rng: random.Random) -> Question | None:
     )
 
 
-def pair_count(state: LessonState, rng: random.Random) -> Question | None:
+def pair_count(state: LiveLesson, rng: random.Random) -> Question | None:
     """"How many times does pair X occur now?" — with where the count comes from."""
     k = state.step
     counts = state.pair_counts(k)
@@ -211,7 +211,7 @@ def pair_count(state: LessonState, rng: random.Random) -> Question | None:
     )
 
 
-def word_split(state: LessonState, rng: random.Random) -> Question | None:
+def word_split(state: LiveLesson, rng: random.Random) -> Question | None:
     """"Into how many tokens does word W split after step t?" — t a few steps ahead."""
     k = state.step
     if not len(state.corpus):
@@ -247,7 +247,7 @@ def word_split(state: LessonState, rng: random.Random) -> Question | None:
     )
 
 
-def vocab_size(state: LessonState, rng: random.Random) -> Question | None:
+def vocab_size(state: LiveLesson, rng: random.Random) -> Question | None:
     """"What is the vocabulary size after m more merges?"."""
     k = state.step
     if k >= state.last_step:
@@ -279,7 +279,7 @@ def vocab_size(state: LessonState, rng: random.Random) -> Question | None:
     )
 
 
-def in_pieces(state: LessonState, rng: random.Random) -> Question | None:
+def in_pieces(state: LiveLesson, rng: random.Random) -> Question | None:
     """"Which word is still in pieces, and why?" — at this step, or at the end if no word is whole yet."""
     at = _first_whole_step(state, state.step)
     if at is None:
@@ -315,7 +315,7 @@ def in_pieces(state: LessonState, rng: random.Random) -> Question | None:
     )
 
 
-def _first_whole_step(state: LessonState, start: int) -> int | None:
+def _first_whole_step(state: LiveLesson, start: int) -> int | None:
     """The first step from ``start`` on at which some word is one token (once whole, a word stays whole)."""
     def any_whole(step: int) -> bool:
         return any(len(t) == 1 for t in state.tokens_at(step))
@@ -332,7 +332,7 @@ def _first_whole_step(state: LessonState, start: int) -> int | None:
     return lo
 
 
-def _next_join(state: LessonState, index: int, after: int) -> int | None:
+def _next_join(state: LiveLesson, index: int, after: int) -> int | None:
     """The first step after ``after`` at which this word's pieces join (token counts only fall)."""
     start = len(state.word_tokens(index, after))
     lo, hi = after + 1, state.last_step
@@ -347,7 +347,7 @@ def _next_join(state: LessonState, index: int, after: int) -> int | None:
     return lo
 
 
-GENERATORS: dict[str, Callable[[LessonState, random.Random], Question | None]] = {
+GENERATORS: dict[str, Callable[[LiveLesson, random.Random], Question | None]] = {
     "next-pair": next_pair,
     "pair-count": pair_count,
     "word-split": word_split,
@@ -356,12 +356,12 @@ GENERATORS: dict[str, Callable[[LessonState, random.Random], Question | None]] =
 }
 
 
-def generate(state: LessonState, kind: str, seed: int = 0) -> Question | None:
+def generate(state: LiveLesson, kind: str, seed: int = 0) -> Question | None:
     """One question of ``kind`` (a key of GENERATORS) about the state, or None if it cannot be asked there."""
     return GENERATORS[kind](state, random.Random(f"{kind}:{state.step}:{seed}"))
 
 
-def generate_all(state: LessonState, seed: int = 0) -> list[Question]:
+def generate_all(state: LiveLesson, seed: int = 0) -> list[Question]:
     """One question of each kind that can be asked at this step."""
     out = []
     for kind in GENERATORS:

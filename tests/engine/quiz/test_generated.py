@@ -11,7 +11,7 @@ import pytest
 
 from engine import Corpus, Settings, Tokenizer, train
 from engine.quiz import grade
-from engine.quiz.generated import MISCONCEPTIONS, GENERATORS, LessonState, generate, generate_all
+from engine.quiz.generated import MISCONCEPTIONS, GENERATORS, LiveLesson, generate, generate_all
 from engine.textbook import get_stats, merge
 
 CORPORA = {
@@ -45,7 +45,7 @@ def states(name):
     corpus, steps, tokenizer = lesson(name)
     assert steps, name
     for k in sorted({0, 1, len(steps) // 2, len(steps) - 1, len(steps)}):
-        yield LessonState(corpus, steps, tokenizer, k)
+        yield LiveLesson(corpus, steps, tokenizer, k)
 
 
 def correct_texts(q):
@@ -135,7 +135,7 @@ def test_in_pieces_names_a_word_in_pieces_among_whole_ones(name):
 
 def test_in_pieces_explains_the_next_join_on_the_classic_corpus():
     corpus, steps, tokenizer = lesson("classic")
-    state = LessonState(corpus, steps, tokenizer, 0)
+    state = LiveLesson(corpus, steps, tokenizer, 0)
     q = generate(state, "in-pieces")
     # no word is whole at step 0, so the question moves to the first step where one is
     at = q.reveal_step
@@ -154,7 +154,7 @@ def test_generate_all_at_every_step_gives_right_answers_by_grading():
     corpus, steps, tokenizer = lesson("paragraph")
     rng = random.Random(1)
     for k in range(len(steps) + 1):
-        for q in generate_all(LessonState(corpus, steps, tokenizer, k), seed=rng.randrange(100)):
+        for q in generate_all(LiveLesson(corpus, steps, tokenizer, k), seed=rng.randrange(100)):
             if hasattr(q, "answer"):
                 assert grade(q, q.answer).correct
             else:

@@ -1,0 +1,322 @@
+"""The quiz panel: answering with the keyboard alone, feedback, teacher mode, lesson questions,
+progress saved through the lesson file."""
+
+import json
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+
+from engine import Corpus, Settings, Tokenizer, train
+from engine.formats.lesson_file import LessonFile, lesson_from_data
+from engine.quiz import grade, pack_from_data
+from engine.quiz.packs import FORMAT
+from widgets.quiz_panel import LESSON, QuizPanel
+
+MD_PACK = Path(__file__).parents[1] / "engine" / "quiz" / "data" / "concepts.md"
+
+PACK = {
+    "format": FORMAT, "version": 1, "title": "Test pack",
+    "misconceptions": [{"id": "token-is-word", "title": "A token is a word", "text": "It is a piece.", "fix": "Count tiles."}],
+    "questions": [
+        {"id": "n", "kind": "number", "title": "Count", "prompt": "How many times does `s t` occur?", "answer": 9,
+         "hint": "Weight by count.", "explanation": "6 + 3 = 9.", "wrong": [{"answer": 1, "misconception": "token-is-word"}]},
+        {"id": "one", "kind": "choose", "prompt": "Pick the second.",
+         "options": [{"text": "first", "misconception": "token-is-word"}, {"text": "second", "correct": True}, {"text": "third"}]},
+        {"id": "many", "kind": "choose", "multiple": True, "prompt": "Pick first and third.",
+         "options": [{"text": "first", "correct": True}, {"text": "second"}, {"text": "third", "correct": True}]},
+        {"id": "gaps", "kind": "fill", "text": "A [[1]] is not a [[2]].", "blanks": [["token"], ["word"]]},
+        {"id": "order", "kind": "order", "prompt": "Order them.", "items": ["alpha", "beta", "gamma", "delta"]},
+    ],
+    "examples": [{"id": "ex", "title": "An example", "steps": ["one", "two", "three"]}],
+}
+
+
+@pytest.fixture
+def panel(qtbot):
+    p = QuizPanel(pack_from_data(PACK, "test.json"))
+    qtbot.addWidget(p)
+    p.resize(1000, 700)
+    p.show()
+    qtbot.waitExposed(p)
+    p.activateWindow()
+    return p
+
+
+def key(qtbot, panel, k, modifier=Qt.KeyboardModifier.NoModifier):
+    """A key press on whatever has the focus, as a person at the keyboard would."""
+    target = panel.focusWidget() or panel
+    qtbot.keyClick(target, k, modifier)
+
+
+def test_number_by_keyboard_right_then_return_moves_on(qtbot, panel):
+    assert panel.current_question().id == "n"
+    qtbot.keyClicks(panel.focusWidget(), "9")
+    key(qtbot, panel, Qt.Key.Key_Return)
+    assert panel.verdict.text().startswith("✔")
+    assert "6 + 3 = 9" in panel.why.text()
+    assert panel.score() == (1.0, 1)
+    key(qtbot, panel, Qt.Key.Key_Return)
+    assert panel.current_question().id == "one"
+
+
+def test_wrong_number_shows_the_misconception_and_why(qtbot, panel):
+    qtbot.keyClicks(panel.focusWidget(), "1")
+    key(qtbot, panel, Qt.Key.Key_Return)
+    assert panel.verdict.text().startswith("✘")
+    assert "9" in panel.why.text()
+    assert "A token is a word" in panel.misconception.text() and "Count tiles." in panel.misconception.text()
+    assert panel.score() == (0.0, 1)
+
+
+def test_an_empty_answer_is_not_counted(qtbot, panel):
+    key(qtbot, panel, Qt.Key.Key_Return)
+    assert panel.score() == (0.0, 0)
+    assert "number" in panel.verdict.text().lower()
+    assert panel.check_button.isEnabled()
+
+
+def test_hint_on_request(qtbot, panel):
+    assert not panel.hint.isVisible()
+    key(qtbot, panel, Qt.Key.Key_H, Qt.KeyboardModifier.ControlModifier)
+    assert panel.hint.isVisible() and "Weight by count." in panel.hint.text()
+
+
+def test_choose_one_with_digit_keys(qtbot, panel):
+    panel.go_to(1)
+    key(qtbot, panel, Qt.Key.Key_1)
+    key(qtbot, panel, Qt.Key.Key_2)
+    assert panel.editor.answer() == [1]
+    key(qtbot, panel, Qt.Key.Key_Return)
+    assert panel.verdict.text().startswith("✔")
+
+
+def test_choose_one_wrong_option_names_its_misconception(qtbot, panel):
+    panel.go_to(1)
+    key(qtbot, panel, Qt.Key.Key_1)
+    key(qtbot, panel, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert "A token is a word" in panel.misconception.text()
+
+
+def test_choose_many_part_marks_by_keyboard(qtbot, panel):
+    panel.go_to(2)
+    key(qtbot, panel, Qt.Key.Key_1)
+    key(qtbot, panel, Qt.Key.Key_2)
+    key(qtbot, panel, Qt.Key.Key_2)  # toggled off again
+    assert panel.editor.answer() == [0]
+    key(qtbot, panel, Qt.Key.Key_Return)
+    assert panel.score() == (0.5, 1)
+    assert "Partly" in panel.verdict.text()
+    assert "(missed)" in panel.editor.buttons[2].text()
+
+
+def test_choose_by_mouse(qtbot, panel):
+    panel.go_to(1)
+    qtbot.mouseClick(panel.editor.buttons[1], Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(panel.check_button, Qt.MouseButton.LeftButton)
+    assert panel.score() == (1.0, 1)
+
+
+def test_fill_by_keyboard_return_moves_to_the_next_gap(qtbot, panel):
+    panel.go_to(3)
+    qtbot.keyClicks(panel.focusWidget(), "Token")
+    key(qtbot, panel, Qt.Key.Key_Return)
+    assert panel.focusWidget() is panel.editor.edits[1]
+    qtbot.keyClicks(panel.focusWidget(), "word")
+    key(qtbot, panel, Qt.Key.Key_Return)
+    assert panel.verdict.text().startswith("✔") and panel.score() == (1.0, 1)
+
+
+def test_order_by_keyboard_alone(qtbot, panel):
+    panel.go_to(4)
+    editor = panel.editor
+    assert editor.answer() != [0, 1, 2, 3]  # shown shuffled
+    # selection sort with Alt+arrows: bring each item up to its place
+    for target in range(4):
+        row = editor.answer().index(target)
+        editor.list.setCurrentRow(row)
+        for _ in range(row - target):
+            key(qtbot, panel, Qt.Key.Key_Up, Qt.KeyboardModifier.AltModifier)
+    assert editor.answer() == [0, 1, 2, 3]
+    key(qtbot, panel, Qt.Key.Key_Return)
+    assert panel.verdict.text().startswith("✔")
+
+
+def test_order_arrow_keys_select_and_ctrl_moves(qtbot, panel):
+    panel.go_to(4)
+    editor = panel.editor
+    editor.list.setFocus()
+    editor.list.setCurrentRow(0)
+    first = editor.answer()[0]
+    key(qtbot, panel, Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)
+    assert editor.answer()[1] == first and editor.list.currentRow() == 1
+    key(qtbot, panel, Qt.Key.Key_Down)
+    assert editor.list.currentRow() == 2 and editor.answer()[1] == first
+
+
+def test_order_move_buttons_for_the_mouse(qtbot, panel):
+    panel.go_to(4)
+    editor = panel.editor
+    editor.list.setCurrentRow(1)
+    second = editor.answer()[1]
+    up = next(b for b in editor.findChildren(type(panel.check_button)) if b.text() == "Move up")
+    qtbot.mouseClick(up, Qt.MouseButton.LeftButton)
+    assert editor.answer()[0] == second
+
+
+def test_locked_after_checking(qtbot, panel):
+    panel.go_to(1)
+    key(qtbot, panel, Qt.Key.Key_2)
+    panel.check()
+    key(qtbot, panel, Qt.Key.Key_1)
+    assert panel.editor.answer() == [1]
+    assert not panel.check_button.isEnabled()
+    assert panel.check() is None and panel.score() == (1.0, 1)
+
+
+def test_teacher_mode_hides_feedback_until_revealed(qtbot, panel):
+    panel.teacher_box.setChecked(True)
+    qtbot.keyClicks(panel.focusWidget(), "1")
+    key(qtbot, panel, Qt.Key.Key_Return)
+    assert "checked" in panel.verdict.text().lower()
+    assert "9" not in panel.why.text() and not panel.misconception.isVisible()
+    assert panel.feedback.property("verdict") == "hidden"
+    # Return now reveals (the reveal button has the focus), it does not skip the question
+    key(qtbot, panel, Qt.Key.Key_Return)
+    assert panel.verdict.text().startswith("✘") and "A token is a word" in panel.misconception.text()
+    assert panel.current_question().id == "n"
+
+
+def test_teacher_reveal_shortcut(qtbot, panel):
+    panel.set_teacher_mode(True)
+    qtbot.keyClicks(panel.focusWidget(), "9")
+    panel.check()
+    assert not panel.verdict.text().startswith("✔")
+    key(qtbot, panel, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)
+    assert panel.verdict.text().startswith("✔")
+
+
+def test_full_screen_and_back(qtbot):
+    from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+    host = QWidget()
+    qtbot.addWidget(host)
+    panel = QuizPanel(pack_from_data(PACK, "t.json"))
+    QVBoxLayout(host).addWidget(panel)
+    host.show()
+    panel.set_full_screen(True)
+    assert panel.isWindow() and not panel.chrome.isVisible()
+    qtbot.keyClick(panel, Qt.Key.Key_Escape)
+    assert not panel.isWindow() and panel.parent() is host and panel.chrome.isVisible()
+
+
+def test_worked_examples_step_with_arrows(qtbot, panel):
+    panel.show_examples()
+    view = panel.example_view
+    assert view.counter.text() == "Step 1 of 3"
+    qtbot.keyClick(view, Qt.Key.Key_Right)
+    qtbot.keyClick(view, Qt.Key.Key_Right)
+    assert view.counter.text() == "Step 3 of 3" and "three" in view.text.text()
+    qtbot.keyClick(view, Qt.Key.Key_Escape)
+    assert panel.current_question() is not None and panel.buttons.isVisible()
+
+
+def test_a_malformed_pack_loads_what_it_can_and_says_what_is_wrong(qtbot, panel):
+    assert panel.open_pack(str(MD_PACK))
+    assert len(panel.pack.questions) == 5
+    assert "5 problems" in panel.notice.text() and "bad-json" in panel.notice.text()
+    assert panel.current_question().id == "count-st"
+
+
+def test_a_pack_with_nothing_good_is_refused(qtbot, panel, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"format": FORMAT, "version": 1, "questions": [{"id": "x", "kind": "order", "items": []}]}))
+    assert not panel.open_pack(str(bad))
+    assert "no question" in panel.notice.text() and panel.source != f"file:{bad}"
+
+
+# -- questions from the lesson ----------------------------------------------------------------
+
+
+def classic_lesson():
+    corpus = Corpus.from_word_counts("low 5\nlower 2\nnewest 6\nwidest 3\n", Settings())
+    trainer, steps = train(corpus)
+    return corpus, steps, Tokenizer.from_trainer(trainer)
+
+
+def right_answer(question):
+    if hasattr(question, "answer"):
+        return question.answer
+    return [i for i, o in enumerate(question.options) if o.correct]
+
+
+def test_lesson_questions_ask_about_the_current_step_and_reveal_on_the_tiles(qtbot, panel):
+    corpus, steps, tokenizer = classic_lesson()
+    panel.set_lesson(corpus, steps, tokenizer, 0)
+    panel.set_source(LESSON)
+    question = panel.current_question()
+    assert question.title == "Which pair merges next?" and "step 0" in question.prompt
+    assert not panel.tiles_button.isEnabled()  # not before answering: it would give the answer away
+    key(qtbot, panel, Qt.Key.Key_1 + [o.correct for o in question.options].index(True))
+    key(qtbot, panel, Qt.Key.Key_Return)
+    assert panel.verdict.text().startswith("✔")
+    with qtbot.waitSignal(panel.step_requested) as signal:
+        key(qtbot, panel, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier)
+    assert signal.args == [1]
+
+
+def test_lesson_questions_follow_the_step_and_cycle_kinds(qtbot, panel):
+    corpus, steps, tokenizer = classic_lesson()
+    panel.set_lesson(corpus, steps, tokenizer, 0)
+    panel.set_source(LESSON)
+    panel.set_current_step(4)
+    titles = set()
+    for _ in range(5):
+        panel.next_question()
+        q = panel.current_question()
+        titles.add(q.title)
+        assert grade(q, right_answer(q), panel.pack.misconceptions).correct
+    assert len(titles) == 5
+    assert "step 4" in panel.current_question().prompt or panel.current_question().reveal_step >= 4
+
+
+def test_lesson_source_without_a_lesson_says_so(qtbot, panel):
+    panel.set_source(LESSON)
+    assert panel.current_question() is None
+    assert "lesson" in panel.message.text().lower()
+    corpus, steps, tokenizer = classic_lesson()
+    panel.set_lesson(corpus, steps, tokenizer, 2)
+    assert panel.current_question() is not None
+
+
+# -- progress ----------------------------------------------------------------------------------
+
+
+def test_score_and_position_survive_a_lesson_file_round_trip(qtbot, panel):
+    qtbot.keyClicks(panel.focusWidget(), "9")
+    panel.check()
+    panel.next_question()
+    key(qtbot, panel, Qt.Key.Key_1)
+    panel.check()
+    panel.next_question()
+    panel.next_question()
+    panel.set_teacher_mode(True)
+    assert panel.score() == (1.0, 2)
+
+    saved = LessonFile("low 5\n", word_counts=True, quiz=panel.progress()).to_json()
+    loaded = lesson_from_data(json.loads(saved), "lesson.bpelab")
+
+    again = QuizPanel(pack_from_data(PACK, "test.json"))
+    qtbot.addWidget(again)
+    again.restore_progress(loaded.quiz)
+    assert again.score() == (1.0, 2)
+    assert again.current_question().id == "gaps"
+    assert again.teacher_box.isChecked()
+    assert "1 of 2" in again.score_label.text()
+
+
+def test_restore_ignores_damaged_progress(qtbot, panel):
+    panel.restore_progress({"answers": {"n": {"score": "lots"}, "one": {"score": 1}, "x": 3},
+                            "position": "far", "source": "file:/nowhere.json"})
+    assert panel.score() == (1.0, 1)
+    assert panel.source == "bundled" and panel.current_question().id == "n"

@@ -1,0 +1,615 @@
+"""The quiz panel: one question at a time, large, answered with mouse or keyboard alone.
+
+Questions come from a pack (the bundled one, or a file a teacher opens) or are generated from the
+lesson on screen. The panel never moves the lesson itself: to show a generated question's answer on
+the tiles it emits ``step_requested(step)``, and whoever owns the lesson decides. The lesson comes
+in through ``set_lesson`` and ``set_current_step``; progress goes out through ``progress()`` (a
+JSON-ready dict the lesson file keeps under "quiz") and comes back through ``restore_progress``.
+
+Keys: Return checks the answer, then moves on; Ctrl+H hint; Ctrl+Return check; Ctrl+N next;
+Ctrl+R reveal (teacher mode); Ctrl+T show on the tiles; F11 full screen, Esc to leave it.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.errors import BpeLabError
+from engine.quiz.grading import Result, grade
+from engine.quiz.questions import Pack, Question
+from widgets.quiz.answers import AnswerEditor, editor_for
+from widgets.quiz.example_view import ExampleView
+
+PROGRESS_VERSION = 1
+BUNDLED, LESSON = "bundled", "lesson"
+# a cycle through the generators, so "Next" on the lesson asks something different each time
+LESSON_KINDS = ("next-pair", "pair-count", "word-split", "vocab-size", "in-pieces")
+
+STYLE = """
+QWidget {{ font-size: {base}pt; }}
+QLabel#title {{ font-size: {title}pt; font-weight: bold; }}
+QLabel#prompt, QLabel#fillText, QLabel#exampleStep {{ font-size: {prompt}pt; }}
+QLabel#note, QLabel#notice {{ font-size: {small}pt; color: palette(window-text); font-style: italic; }}
+QLabel#score {{ font-size: {base}pt; font-weight: bold; }}
+QLabel#hint {{ font-size: {base}pt; border: 2px dashed #7a6300; border-radius: 6px; padding: 8px;
+              background: #fff7d6; color: #111111; }}
+QFrame#feedback {{ border-radius: 8px; padding: 6px; }}
+QFrame#feedback[verdict="right"] {{ border: 4px solid #1b6e2a; background: #e3f4e1; }}
+QFrame#feedback[verdict="partly"] {{ border: 4px dotted #8a5300; background: #fff1d0; }}
+QFrame#feedback[verdict="wrong"] {{ border: 4px dashed #b0182b; background: #fbe3e6; }}
+QFrame#feedback[verdict="hidden"] {{ border: 4px solid #555555; background: #eeeeee; }}
+QFrame#feedback QLabel {{ color: #111111; font-size: {base}pt; }}
+QFrame#feedback QLabel#verdict {{ font-size: {prompt}pt; font-weight: bold; }}
+QRadioButton, QCheckBox, QListWidget, QLineEdit {{ font-size: {option}pt; }}
+QRadioButton, QCheckBox {{ padding: 4px; }}
+QRadioButton::indicator, QCheckBox::indicator {{ width: {box}px; height: {box}px; }}
+QListWidget::item {{ padding: 6px; border-bottom: 1px solid palette(mid); color: palette(text); }}
+QListWidget::item:selected {{ background: #d6e4fb; color: #111111; border: 3px solid #2a5db0; }}
+QPushButton {{ font-size: {base}pt; padding: 6px 14px; }}
+"""
+
+
+class QuizPanel(QWidget):
+    # ask the lesson to go to a step (to show a generated question's answer on the tiles)
+    step_requested = Signal(int)
+    # the score or position changed: the lesson file has something new to save
+    progress_changed = Signal()
+
+    def __init__(self, pack: Pack | None = None, parent: QWidget | None = None, scale: float = 1.0):
+        super().__init__(parent)
+        if pack is None:
+            from resources.quiz import bundled_pack
+
+            pack = bundled_pack()
+        self._packs: dict[str, Pack] = {BUNDLED: pack}
+        self._source = BUNDLED
+        self._questions: list[Question] = list(pack.questions)
+        self._index = 0
+        self._answers: dict[str, dict] = {}
+        self._result: Result | None = None
+        self._revealed = False
+        self._hinted = False
+        self._teacher = False
+        self._live = None
+        self._lesson_count = 0
+        self._editor: AnswerEditor | None = None
+        self._scale = scale
+        self._build()
+        self.set_scale(scale)
+        self._show_question()
+
+    # -- building -----------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.source_box = QComboBox()
+        self.source_box.setAccessibleName("Questions from")
+        self.source_box.addItem(f"Pack: {self._packs[BUNDLED].title or 'bundled'}", BUNDLED)
+        self.source_box.addItem("From this lesson", LESSON)
+        self.source_box.activated.connect(lambda i: self.set_source(self.source_box.itemData(i)))
+        open_button = QPushButton("Open pack…")
+        open_button.clicked.connect(self._ask_pack_file)
+        self.examples_button = QPushButton("Worked examples")
+        self.examples_button.clicked.connect(self.show_examples)
+        self.teacher_box = QCheckBox("Teacher mode")
+        self.teacher_box.setToolTip("Hide the answer feedback until you reveal it (Ctrl+R)")
+        self.teacher_box.toggled.connect(self.set_teacher_mode)
+        self.full_button = QPushButton("Full screen")
+        self.full_button.setToolTip("Show this question full screen (F11; Esc to leave)")
+        self.full_button.clicked.connect(lambda: self.set_full_screen(not self.is_full_screen()))
+        self.chrome = QWidget()
+        top = QHBoxLayout(self.chrome)
+        top.setContentsMargins(0, 0, 0, 0)
+        top.addWidget(QLabel("Questions:"))
+        top.addWidget(self.source_box, 1)
+        top.addWidget(open_button)
+        top.addWidget(self.examples_button)
+        top.addStretch(1)
+        top.addWidget(self.teacher_box)
+        top.addWidget(self.full_button)
+
+        self.notice = QLabel()
+        self.notice.setObjectName("notice")
+        self.notice.setWordWrap(True)
+        self.notice.hide()
+        self.position_label = QLabel()
+        self.position_label.setObjectName("score")
+        self.score_label = QLabel()
+        self.score_label.setObjectName("score")
+        status = QHBoxLayout()
+        status.addWidget(self.position_label)
+        status.addStretch(1)
+        status.addWidget(self.score_label)
+
+        self.title = QLabel()
+        self.title.setObjectName("title")
+        self.title.setWordWrap(True)
+        self.prompt = QLabel()
+        self.prompt.setObjectName("prompt")
+        self.prompt.setTextFormat(Qt.TextFormat.MarkdownText)
+        self.prompt.setWordWrap(True)
+        self.editor_holder = QVBoxLayout()
+        self.hint = QLabel()
+        self.hint.setObjectName("hint")
+        self.hint.setWordWrap(True)
+        self.hint.hide()
+        self.feedback = QFrame()
+        self.feedback.setObjectName("feedback")
+        self.verdict = QLabel()
+        self.verdict.setObjectName("verdict")
+        self.verdict.setWordWrap(True)
+        self.why = QLabel()
+        self.why.setWordWrap(True)
+        self.why.setTextFormat(Qt.TextFormat.MarkdownText)
+        self.misconception = QLabel()
+        self.misconception.setWordWrap(True)
+        self.misconception.setTextFormat(Qt.TextFormat.MarkdownText)
+        box = QVBoxLayout(self.feedback)
+        box.addWidget(self.verdict)
+        box.addWidget(self.why)
+        box.addWidget(self.misconception)
+        self.feedback.hide()
+
+        page = QWidget()
+        body = QVBoxLayout(page)
+        body.addWidget(self.title)
+        body.addWidget(self.prompt)
+        body.addSpacing(8)
+        body.addLayout(self.editor_holder)
+        body.addWidget(self.hint)
+        body.addWidget(self.feedback)
+        body.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(page)
+        self.message = QLabel()
+        self.message.setObjectName("prompt")
+        self.message.setWordWrap(True)
+        self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.example_view = ExampleView()
+        self.example_view.closed.connect(self._close_examples)
+        self.stack = QStackedWidget()
+        self.stack.addWidget(scroll)
+        self.stack.addWidget(self.message)
+        self.stack.addWidget(self.example_view)
+
+        self.hint_button = QPushButton("Hint")
+        self.hint_button.setToolTip("Ctrl+H")
+        self.hint_button.clicked.connect(self.show_hint)
+        self.check_button = QPushButton("Check")
+        self.check_button.setToolTip("Return or Ctrl+Return")
+        self.check_button.clicked.connect(self.check)
+        self.reveal_button = QPushButton("Reveal answer")
+        self.reveal_button.setToolTip("Ctrl+R: show the class whether it was right")
+        self.reveal_button.clicked.connect(self.reveal)
+        self.tiles_button = QPushButton("Show on the tiles")
+        self.tiles_button.setToolTip("Ctrl+T: step the lesson to where the answer shows")
+        self.tiles_button.clicked.connect(self.show_on_tiles)
+        self.next_button = QPushButton("Next question")
+        self.next_button.setToolTip("Ctrl+N")
+        self.next_button.clicked.connect(self.next_question)
+        self.buttons = QWidget()
+        row = QHBoxLayout(self.buttons)
+        row.setContentsMargins(0, 0, 0, 0)
+        for b in (self.hint_button, self.check_button, self.reveal_button, self.tiles_button, self.next_button):
+            b.setAutoDefault(True)  # Return presses the focused button, as Space does
+        for b in (self.hint_button, self.check_button, self.reveal_button, self.tiles_button):
+            row.addWidget(b)
+        row.addStretch(1)
+        row.addWidget(self.next_button)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.chrome)
+        layout.addWidget(self.notice)
+        layout.addLayout(status)
+        layout.addWidget(self.stack, 1)
+        layout.addWidget(self.buttons)
+
+        keys = {
+            "Ctrl+Return": self.check, "Ctrl+Enter": self.check, "Ctrl+H": self.show_hint,
+            "Ctrl+N": self.next_question, "Ctrl+R": self.reveal, "Ctrl+T": self.show_on_tiles,
+            "F11": lambda: self.set_full_screen(not self.is_full_screen()),
+        }
+        for key, slot in keys.items():
+            QShortcut(QKeySequence(key), self, context=Qt.ShortcutContext.WidgetWithChildrenShortcut).activated.connect(slot)
+
+    def set_scale(self, scale: float) -> None:
+        """Type size: 1 is already large (read from the back of a class); the projector may go higher."""
+        self._scale = scale
+
+        def pt(n: float) -> int:
+            return max(8, round(n * scale))
+
+        self.setStyleSheet(STYLE.format(base=pt(15), title=pt(24), prompt=pt(20), option=pt(18), small=pt(12),
+                                        box=pt(22)))
+
+    # -- sources ------------------------------------------------------------------------------
+
+    @property
+    def pack(self) -> Pack:
+        """The pack whose questions are shown (for the lesson: its generated misconceptions)."""
+        if self._source == LESSON:
+            from engine.quiz.generated import MISCONCEPTIONS
+
+            return Pack("From this lesson", tuple(self._questions), dict(MISCONCEPTIONS))
+        return self._packs[self._source]
+
+    def add_pack(self, pack: Pack, key: str | None = None) -> None:
+        """Offer a pack and switch to it. Its problems, if any, show above the question."""
+        key = key or f"file:{pack.source}"
+        if key not in self._packs:
+            self.source_box.addItem(f"Pack: {pack.title or Path(pack.source).name}", key)
+        self._packs[key] = pack
+        self.set_source(key)
+        if pack.errors:
+            shown = "\n".join(pack.errors[:4]) + (f"\n… and {len(pack.errors) - 4} more" if len(pack.errors) > 4 else "")
+            self._say(f"{len(pack.questions)} questions loaded; {len(pack.errors)} problem"
+                      f"{'s' if len(pack.errors) != 1 else ''}:\n{shown}")
+
+    def open_pack(self, path: str) -> bool:
+        """Load a pack file (JSON or Markdown); a file with no good question is refused with the reason."""
+        from engine.quiz.packs import load_pack
+
+        try:
+            pack = load_pack(path)
+        except BpeLabError as exc:
+            self._say(str(exc))
+            return False
+        if not pack.questions:
+            self._say(f"{path}: no question could be loaded. " + " ".join(pack.errors[:3]))
+            return False
+        self.add_pack(pack, f"file:{path}")
+        return True
+
+    def _ask_pack_file(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open a quiz pack", "", "Quiz packs (*.json *.md);;All files (*)")
+        if path:
+            self.open_pack(path)
+
+    def set_source(self, key: str) -> None:
+        if key not in self._packs and key != LESSON:
+            return
+        self._source = key
+        self.source_box.setCurrentIndex(self.source_box.findData(key))
+        self._say("")
+        if key == LESSON:
+            self._questions = []
+            self._index = 0
+            self._add_lesson_question()
+        else:
+            self._questions = list(self._packs[key].questions)
+            self._index = 0
+        self.examples_button.setVisible(bool(self.pack.examples))
+        self._show_question()
+        self.progress_changed.emit()
+
+    @property
+    def source(self) -> str:
+        return self._source
+
+    # -- the lesson ---------------------------------------------------------------------------
+
+    def set_lesson(self, corpus, steps, tokenizer, current_step: int = 0) -> None:
+        """The lesson on screen: its corpus, every training step, the full tokenizer, and where it is."""
+        from engine.quiz.generated import LiveLesson
+
+        self._live = LiveLesson(corpus, list(steps), tokenizer, current_step) if corpus is not None else None
+        if self._source == LESSON:
+            # questions about the old corpus would now be wrong
+            self._questions = []
+            self._index = 0
+            self._add_lesson_question()
+            self._show_question()
+
+    def set_current_step(self, k: int) -> None:
+        if self._live is None:
+            return
+        self._live.step = max(0, min(k, self._live.last_step))
+        if self._source == LESSON and not self._questions:
+            self._add_lesson_question()
+            self._show_question()
+
+    def _add_lesson_question(self) -> bool:
+        from engine.quiz.generated import generate
+
+        if self._live is None:
+            return False
+        for attempt in range(len(LESSON_KINDS)):
+            kind = LESSON_KINDS[(self._lesson_count + attempt) % len(LESSON_KINDS)]
+            question = generate(self._live, kind, seed=self._lesson_count)
+            if question is not None:
+                self._lesson_count += attempt + 1
+                self._questions.append(question)
+                return True
+        return False
+
+    # -- showing a question -------------------------------------------------------------------
+
+    def current_question(self) -> Question | None:
+        return self._questions[self._index] if 0 <= self._index < len(self._questions) else None
+
+    @property
+    def editor(self) -> AnswerEditor | None:
+        return self._editor
+
+    def _show_question(self) -> None:
+        if self._editor is not None:
+            self._editor.setParent(None)
+            self._editor.deleteLater()
+            self._editor = None
+        self._result = None
+        self._revealed = False
+        self._hinted = False
+        self.hint.hide()
+        self.feedback.hide()
+        question = self.current_question()
+        if question is None:
+            if self._source == LESSON:
+                self.message.setText("Open or train a lesson first: the questions are built from its corpus and merges."
+                                     if self._live is None else "No question can be asked at this step.")
+            else:
+                self.message.setText("This pack has no questions.")
+            self.stack.setCurrentWidget(self.message)
+            self._update_buttons()
+            self._update_status()
+            return
+        self.stack.setCurrentIndex(0)
+        self.title.setText(question.title or "Question")
+        self.prompt.setText(question.prompt)
+        self.prompt.setVisible(bool(question.prompt))
+        self._editor = editor_for(question, seed=self._index)
+        self._editor.submitted.connect(self._on_submitted)
+        self.editor_holder.addWidget(self._editor)
+        # shown now, not on the next event-loop turn: its keys and focus must work at once
+        self._editor.show()
+        self._update_buttons()
+        self._update_status()
+        self._editor.focus_first()
+
+    def _update_status(self) -> None:
+        if self._source == LESSON:
+            self.position_label.setText(f"Lesson question {self._index + 1}" if self._questions else "")
+        else:
+            self.position_label.setText(f"Question {self._index + 1} of {len(self._questions)}" if self._questions else "")
+        score, answered = self.score()
+        self.score_label.setText(f"Score: {_points(score)} of {answered}" if answered else "Score: nothing answered yet")
+
+    def _update_buttons(self) -> None:
+        question = self.current_question()
+        checked = self._result is not None
+        self.hint_button.setEnabled(question is not None and bool(question.hint) and not self._hinted)
+        self.check_button.setEnabled(question is not None and not checked)
+        self.reveal_button.setVisible(self._teacher)
+        self.reveal_button.setEnabled(checked and not self._revealed)
+        on_tiles = question is not None and question.reveal_step is not None
+        self.tiles_button.setVisible(on_tiles)
+        self.tiles_button.setEnabled(on_tiles and checked and self._revealed)
+        more = self._source == LESSON or self._index + 1 < len(self._questions)
+        self.next_button.setEnabled(question is not None and more)
+        self.next_button.setText("Next question" if self._source == LESSON or more else "Last question")
+
+    def _say(self, text: str) -> None:
+        self.notice.setText(text)
+        self.notice.setVisible(bool(text))
+
+    # -- answering ----------------------------------------------------------------------------
+
+    @Slot()
+    def _on_submitted(self) -> None:
+        if self._result is None:
+            self.check()
+        elif self._teacher and not self._revealed:
+            self.reveal()
+        else:
+            self.next_question()
+
+    def check(self) -> Result | None:
+        question = self.current_question()
+        if question is None or self._editor is None or self._result is not None:
+            return None
+        result = grade(question, self._editor.answer(), self.pack.misconceptions)
+        if not result.valid:
+            self._show_feedback(result, hidden=False)
+            return result
+        self._result = result
+        self._answers.setdefault(question.id, {"score": result.score, "correct": result.correct})
+        self._editor.set_locked(True)
+        self._revealed = not self._teacher
+        self._show_feedback(result, hidden=self._teacher)
+        self._update_buttons()
+        self._update_status()
+        (self.reveal_button if self._teacher else self.next_button).setFocus()
+        self.progress_changed.emit()
+        return result
+
+    def _show_feedback(self, result: Result, hidden: bool) -> None:
+        question = self.current_question()
+        if not result.valid:
+            self._set_verdict("hidden", result.message, "", "")
+            return
+        if hidden:
+            self._set_verdict("hidden", "Answer checked.", "Press Reveal answer (Ctrl+R) to show the class.", "")
+            return
+        if result.correct:
+            verdict, mark = "right", "✔ Right!"
+        elif result.score > 0:
+            verdict, mark = "partly", f"◐ Partly right ({_points(result.score)} of 1)"
+        else:
+            verdict, mark = "wrong", "✘ Not quite"
+        message = result.message
+        for lead in ("Right.", "Right:", "Not quite:", "Partly right:"):
+            if message.startswith(lead):
+                message = message[len(lead):].strip()
+                message = message[:1].upper() + message[1:]
+        why = "\n\n".join(t for t in (message, question.explanation) if t)
+        mis = ""
+        if result.misconception is not None and not result.correct:
+            m = result.misconception
+            mis = f"**This answer fits a common idea: “{m.title}”.** {m.text}"
+            if m.fix:
+                mis += f"\n\n**Try this:** {m.fix}"
+        self._set_verdict(verdict, mark, why, mis)
+        if self._editor is not None and result.parts:
+            self._editor.show_parts(result.parts)
+
+    def _set_verdict(self, verdict: str, mark: str, why: str, mis: str) -> None:
+        self.feedback.setProperty("verdict", verdict)
+        self.feedback.style().unpolish(self.feedback)
+        self.feedback.style().polish(self.feedback)
+        self.verdict.setText(mark)
+        self.why.setText(why)
+        self.why.setVisible(bool(why))
+        self.misconception.setText(mis)
+        self.misconception.setVisible(bool(mis))
+        self.feedback.show()
+
+    def show_hint(self) -> None:
+        question = self.current_question()
+        if question is None or not question.hint:
+            return
+        self._hinted = True
+        self.hint.setText(f"Hint: {question.hint}")
+        self.hint.show()
+        self._update_buttons()
+
+    def reveal(self) -> None:
+        if self._result is None or self._revealed:
+            return
+        self._revealed = True
+        self._show_feedback(self._result, hidden=False)
+        self._update_buttons()
+        self.next_button.setFocus()
+
+    def show_on_tiles(self) -> None:
+        question = self.current_question()
+        if question is None or question.reveal_step is None or self._result is None or not self._revealed:
+            return
+        self.step_requested.emit(question.reveal_step)
+
+    def next_question(self) -> None:
+        if self._source == LESSON:
+            if self._add_lesson_question():
+                self._index = len(self._questions) - 1
+        elif self._index + 1 < len(self._questions):
+            self._index += 1
+        else:
+            return
+        self._show_question()
+        self.progress_changed.emit()
+
+    def go_to(self, index: int) -> None:
+        if self._source != LESSON and 0 <= index < len(self._questions):
+            self._index = index
+            self._show_question()
+
+    def score(self) -> tuple[float, int]:
+        """(points, questions answered): each question counts its first checked answer, 0 to 1."""
+        return sum(a["score"] for a in self._answers.values()), len(self._answers)
+
+    # -- teacher mode and full screen ---------------------------------------------------------
+
+    def set_teacher_mode(self, on: bool) -> None:
+        self._teacher = bool(on)
+        if self.teacher_box.isChecked() != self._teacher:
+            self.teacher_box.setChecked(self._teacher)
+        if not self._teacher and self._result is not None and not self._revealed:
+            self.reveal()
+        self._update_buttons()
+
+    def is_full_screen(self) -> bool:
+        return bool(self.windowFlags() & Qt.WindowType.Window) and self.parent() is not None or (
+            self.parent() is None and self.isFullScreen())
+
+    def set_full_screen(self, on: bool) -> None:
+        """The question alone on the whole screen, for the class; Esc (or F11) brings it back."""
+        if on == self.is_full_screen():
+            return
+        self.chrome.setVisible(not on)
+        if self.parent() is None:
+            self.showFullScreen() if on else self.showNormal()
+        else:
+            # a child widget becomes its own window and back, keeping its place in the layout
+            self.setWindowFlag(Qt.WindowType.Window, on)
+            self.showFullScreen() if on else self.show()
+        self.set_scale(self._scale * (1.4 if on else 1 / 1.4))
+
+    def keyPressEvent(self, event) -> None:
+        if event.key() == Qt.Key.Key_Escape and self.is_full_screen():
+            self.set_full_screen(False)
+            return
+        super().keyPressEvent(event)
+
+    # -- worked examples ----------------------------------------------------------------------
+
+    def show_examples(self) -> None:
+        examples = self.pack.examples
+        if not examples:
+            return
+        self.example_view.set_examples(examples)
+        self.stack.setCurrentWidget(self.example_view)
+        self.buttons.hide()
+        self.example_view.setFocus()
+
+    def _close_examples(self) -> None:
+        self.buttons.show()
+        self._show_question()
+
+    # -- progress -----------------------------------------------------------------------------
+
+    def progress(self) -> dict:
+        """What the lesson file keeps under "quiz": source, position, each answered question's score."""
+        return {
+            "version": PROGRESS_VERSION,
+            "source": self._source if not self._source.startswith("file:") else self._source,
+            "position": self._index if self._source != LESSON else 0,
+            "answers": {k: dict(v) for k, v in self._answers.items()},
+            "teacher_mode": self._teacher,
+        }
+
+    def restore_progress(self, data: dict) -> None:
+        """Take back what ``progress()`` gave; anything malformed is left out, never an error."""
+        if not isinstance(data, dict) or not data:
+            return
+        answers = {}
+        raw = data.get("answers")
+        if isinstance(raw, dict):
+            for key, entry in raw.items():
+                if not isinstance(key, str) or not isinstance(entry, dict):
+                    continue
+                score = entry.get("score")
+                if isinstance(score, (int, float)) and not isinstance(score, bool) and math.isfinite(score):
+                    answers[key] = {"score": min(1.0, max(0.0, float(score))), "correct": bool(entry.get("correct"))}
+        self._answers = answers
+        self.set_teacher_mode(bool(data.get("teacher_mode", False)))
+        source = data.get("source", BUNDLED)
+        if isinstance(source, str) and source.startswith("file:") and source not in self._packs:
+            if not self.open_pack(source[len("file:"):]):
+                source = BUNDLED
+        if source not in self._packs and source != LESSON:
+            source = BUNDLED
+        self.set_source(source)
+        position = data.get("position", 0)
+        if source != LESSON and isinstance(position, int) and not isinstance(position, bool):
+            self.go_to(position)
+        self._update_status()
+
+
+def _points(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:.2f}".rstrip("0").rstrip(".")
