@@ -1,0 +1,72 @@
+"""Token colours and row geometry: the parts of the tile view that need no window."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QColor
+
+from engine.bytelevel import bytes_to_symbols
+from widgets.tiles.layout import KEPT, LEFT, RIGHT, RowMerge, lay_out, token_offsets
+from widgets.tiles.palette import BYTE, MARKER, ORDINARY, TOKEN_FILLS, UNKNOWN, tile_look, tile_text, token_colour
+
+
+def grey(c: QColor) -> float:
+    return 0.299 * c.redF() + 0.587 * c.greenF() + 0.114 * c.blueF()
+
+
+def test_a_token_keeps_one_colour():
+    assert token_colour("est</w>") == token_colour("est</w>")
+    assert token_colour("es").name().upper() in TOKEN_FILLS
+    assert {token_colour(t).name() for t in ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"]} != {token_colour("a").name()}
+
+
+def test_special_tiles_have_their_own_look_and_read_in_grey():
+    marker = tile_look("</w>", marker="</w>")
+    unknown = tile_look("<unk>", marker="</w>", unknown="<unk>")
+    byte = tile_look(bytes_to_symbols(b"\xe2"), units="bytes")
+    whole = tile_look(bytes_to_symbols("é".encode()), units="bytes")
+    assert (marker.kind, unknown.kind, byte.kind, whole.kind) == (MARKER, UNKNOWN, BYTE, ORDINARY)
+    # ordinary tokens are light with black text; the marker is dark with white text
+    lightest_dark = max(grey(marker.fill), grey(unknown.fill))
+    assert all(grey(QColor(c)) > lightest_dark + 0.2 for c in TOKEN_FILLS)
+    assert grey(marker.text) > 0.9 and grey(tile_look("ab").text) < 0.1
+    # shape cues that survive a grey print: hatching for unknown, dashes for bytes
+    assert unknown.hatched and byte.dashed and not tile_look("ab").dashed
+    assert tile_look("est</w>", marker="</w>").ends_word and not tile_look("est", marker="</w>").ends_word
+
+
+def test_tile_text_shows_bytes_and_spaces():
+    assert tile_text(bytes_to_symbols(b" the"), units="bytes") == "␣the"
+    assert tile_text(bytes_to_symbols(b"\xe2\x82"), units="bytes") == "<E2><82>"
+    assert tile_text("a b") == "a␣b"
+
+
+def test_offsets_follow_base_symbols_whatever_their_length():
+    symbols = ["a", "<", "/", "w", ">", "</w>"]  # a word that spells the marker, then the marker
+    assert token_offsets(["a<", "/w>", "</w>"], symbols) == [0, 2, 5]
+    assert token_offsets(["a", "<", "/", "w", "></w>"], symbols) == [0, 1, 2, 3, 4]
+
+
+def test_a_row_through_one_merge():
+    symbols = ["n", "e", "w", "e", "s", "t", "</w>"]
+    width = lambda token: 10.0 * len(token)  # noqa: E731
+    before = lay_out(2, ["n", "e", "w", "e", "s", "t", "</w>"], symbols, width, 2)
+    after = lay_out(2, ["n", "e", "w", "es", "t", "</w>"], symbols, width, 2)
+    merge = RowMerge.match(before, after, {3})
+    assert merge.role == (KEPT, KEPT, KEPT, LEFT, RIGHT, KEPT, KEPT)
+    assert merge.target == (0, 1, 2, 3, 3, 4, 5)
+    start, end = merge.frames(0.0), merge.frames(1.0)
+    assert [(f.token, f.x) for f in start] == list(zip(before.tokens, before.xs))
+    assert [(f.token, f.x, f.width) for f in end] == list(zip(after.tokens, after.xs, after.widths))
+    # just before fusing, the two tiles touch: no gap left between them
+    e, s = merge.frames(0.5999)[3:5]
+    assert abs((e.x + e.width) - s.x) < 0.5
+    # the fused tile has its moment of emphasis, then settles
+    assert merge.frames(0.7)[3].emphasis > 0.3
+    assert merge.frames(1.0)[3].emphasis == 0
+
+
+def test_long_rows_draw_only_their_visible_slice():
+    symbols = list("ab" * 500)
+    row = lay_out(0, symbols, symbols, lambda t: 10.0, 0)
+    assert list(row.visible_range(2000, 2100)) == list(range(200, 211))
+    assert row.tile_at(15) == 1 and row.tile_at(-3) == -1

@@ -1,0 +1,733 @@
+"""The scrolling surface that paints the words as rows of tiles and plays the merges.
+
+Only the rows inside the viewport are laid out and painted; a row's layout is cached for the
+current step and dropped when a step touches its word, so a corpus of any size costs the same per
+frame. The lesson state always holds the step the session is at; a running merge is a film laid
+over it (``Transition``) that can be dropped at any moment, which is how a step requested
+mid-animation finishes the running one cleanly: the rows underneath are already right.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import QElapsedTimer, QEvent, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import (QBrush, QColor, QFont, QFontDatabase, QFontMetricsF, QGuiApplication, QPainter,
+                           QPen)
+from PySide6.QtWidgets import QAbstractScrollArea, QToolTip
+
+from engine.trainer import MergeStep
+from widgets.tiles.layout import FUSE_AT, Frame, RowLayout, RowMerge, lay_out
+from widgets.tiles.palette import MARKER, MARKER_FILL, TileLook, tile_look, tile_text
+from widgets.tiles.theme import TileTheme
+
+ORDERS = ("appearance", "frequency")
+# layouts kept for the current step; the visible rows need a few dozen, so this only bounds memory
+LAYOUT_CACHE = 2048
+
+
+@dataclass
+class Transition:
+    """One merge being played: step ``step.step`` made (forward) or undone (backward)."""
+
+    step: MergeStep
+    forward: bool
+    sweep_positions: int = 0  # the counting window's stops; 0 when counting is not shown
+    progress: float = 0.0  # merge progress: 0 = pair apart, 1 = fused (runs 1 -> 0 for a split)
+    sweep: float = -1.0  # counting window position while counting, else -1
+    rows: dict[int, RowMerge] = field(default_factory=dict)
+
+    def places_in(self, word: int) -> set[int]:
+        places = self.step.places
+        i = bisect_left(places, (word, -1))
+        found = set()
+        while i < len(places) and places[i][0] == word:
+            found.add(places[i][1])
+            i += 1
+        return found
+
+    @property
+    def fused(self) -> bool:
+        return self.sweep < 0 and self.progress >= FUSE_AT
+
+
+class TileCanvas(QAbstractScrollArea):
+    animation_started = Signal()
+    animation_finished = Signal()
+    # what the rows show changed in a way a caption should follow (step, counts, selection)
+    display_changed = Signal()
+    scale_changed = Signal(float)
+
+    def __init__(self, session, parent=None):
+        super().__init__(parent)
+        self.session = session
+        self.theme = TileTheme.from_palette(self.palette())
+        self.scale = 1.0
+        self.order = "appearance"
+        self.reduce_motion = False
+        self.show_counting = False
+        self.merge_ms = 700
+        self.sweep_ms = 260
+        self.rows_built = 0  # layouts ever built: lets a test prove big corpora stay lazy
+        self._layouts: dict[int, RowLayout] = {}
+        self._widths: dict[str, float] = {}
+        self._texts: dict[str, str] = {}
+        self._looks: dict[str, TileLook] = {}
+        self._order: list[int] = []
+        self._made_by: dict[str, MergeStep] = {}
+        self._selected = session.selected_token if hasattr(session, "selected_token") else ""
+        self._transition: Transition | None = None
+        self._widest = 0.0
+        self._tied: tuple[int, set] = (-1, set())
+        self._timer = QTimer(self)
+        self._timer.setInterval(15)
+        self._timer.timeout.connect(self._on_tick)
+        self._clock = QElapsedTimer()
+        self._frozen = False
+        self.viewport().setAutoFillBackground(False)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self._apply_metrics()
+        session.lesson_changed.connect(self._on_lesson_changed)
+        session.step_changed.connect(self._on_step_changed)
+        session.token_selected.connect(self._on_token_selected)
+        self._on_lesson_changed()
+
+    # -- settings -------------------------------------------------------------------------------
+
+    def set_theme(self, theme: TileTheme) -> None:
+        self.theme = theme
+        self.viewport().update()
+        self.display_changed.emit()
+
+    def set_scale(self, scale: float) -> None:
+        scale = max(0.5, min(4.0, float(scale)))
+        if scale == self.scale:
+            return
+        self.scale = scale
+        self._apply_metrics()
+        self.scale_changed.emit(scale)
+
+    def set_order(self, order: str) -> None:
+        if order not in ORDERS:
+            raise ValueError(f"unknown row order '{order}': choose one of {', '.join(ORDERS)}")
+        if order != self.order:
+            self.order = order
+            self._build_order()
+            self.verticalScrollBar().setValue(0)
+            self.viewport().update()
+
+    def set_reduce_motion(self, on: bool) -> None:
+        self.reduce_motion = bool(on)
+        if self.reduce_motion:
+            self.finish_animation()
+
+    def set_show_counting(self, on: bool) -> None:
+        self.show_counting = bool(on)
+
+    def set_merge_duration(self, ms: int) -> None:
+        """How long one merge takes to play; the timeline's speed sets it."""
+        self.merge_ms = max(1, int(ms))
+
+    def motion_allowed(self) -> bool:
+        if self.reduce_motion:
+            return False
+        hints = QGuiApplication.styleHints()
+        accessibility = hints.accessibility() if hasattr(hints, "accessibility") else None
+        if accessibility is not None and hasattr(accessibility, "motionPreference"):
+            return accessibility.motionPreference() != Qt.MotionPreference.ReducedMotion
+        return True
+
+    # -- what the view shows (also what the tests read) -----------------------------------------
+
+    @property
+    def animating(self) -> bool:
+        return self._transition is not None
+
+    @property
+    def transition(self) -> Transition | None:
+        return self._transition
+
+    def row_order(self) -> list[int]:
+        return self._order
+
+    def row_tiles(self, word: int) -> tuple[str, ...]:
+        """The tiles the row of ``word`` shows at rest (the current step)."""
+        return self._layout(word).tokens
+
+    def frame_tiles(self, word: int) -> list[Frame]:
+        """The row of ``word`` as painted at this very moment, mid-merge included."""
+        return self._frames(word)
+
+    def visible_rows(self) -> range:
+        return self._rows_in(self.viewport().height(), self.verticalScrollBar().value())
+
+    def displayed_total(self) -> int:
+        """The corpus total the rows show: during a merge it changes at the moment of fusion."""
+        state = self.session.state
+        if state is None:
+            return 0
+        t = self._transition
+        if t is None:
+            return state.total_tokens
+        return t.step.tokens_after if t.fused else t.step.tokens_before
+
+    def hidden_below(self) -> int:
+        """Words below the last row in view: the summary line counts them."""
+        rows = self.visible_rows()
+        return max(0, len(self._order) - rows.stop)
+
+    def selected_token(self) -> str:
+        return self._selected
+
+    # -- session signals ------------------------------------------------------------------------
+
+    def _on_lesson_changed(self) -> None:
+        self._drop_transition(emit=True)
+        lesson = self.session.lesson
+        self._layouts.clear()
+        self._texts.clear()
+        self._widths.clear()
+        self._looks.clear()
+        self._widest = 0.0
+        self._made_by = {}
+        self._tied = (-1, set())
+        if lesson is not None and lesson.trained:
+            for step in reversed(lesson.steps):
+                self._made_by[step.token] = step
+        self._build_order()
+        self._measure_badges()
+        self._update_scrollbars()
+        self.verticalScrollBar().setValue(0)
+        self.viewport().update()
+        self.display_changed.emit()
+
+    def _on_step_changed(self, new: int, previous: int) -> None:
+        # a merge still playing ends here, whole: its rows are already right underneath
+        self._drop_transition(emit=True)
+        changed = self.session.last_changed
+        if len(changed) >= len(self._layouts):
+            self._layouts.clear()
+        else:
+            for w in changed:
+                self._layouts.pop(w, None)
+        if abs(new - previous) == 1 and self.motion_allowed() and self.isVisible():
+            self._start(new, previous)
+        self.viewport().update()
+        self.display_changed.emit()
+
+    def _on_token_selected(self, token: str) -> None:
+        self._selected = token
+        self.viewport().update()
+        self.display_changed.emit()
+
+    # -- the animation --------------------------------------------------------------------------
+
+    def _start(self, new: int, previous: int) -> None:
+        made = max(new, previous)
+        step = self.session.lesson.steps[made - 1]
+        forward = new > previous
+        t = Transition(step, forward, progress=0.0 if forward else 1.0)
+        if forward and self.show_counting:
+            longest = max((len(self._before_tokens(t, self._order[r])) for r in self.visible_rows()), default=0)
+            t.sweep_positions = max(0, longest - 1)
+            t.sweep = 0.0 if t.sweep_positions else -1.0
+        self._transition = t
+        self._frozen = False
+        self._clock.start()
+        self._timer.start()
+        self.animation_started.emit()
+
+    def _durations(self, t: Transition) -> tuple[int, int]:
+        return t.sweep_positions * self.sweep_ms, self.merge_ms
+
+    def _on_tick(self) -> None:
+        t = self._transition
+        if t is None or self._frozen:
+            self._timer.stop()
+            return
+        self._set_time(t, self._clock.elapsed())
+
+    def _set_time(self, t: Transition, ms: float) -> None:
+        sweep_ms, merge_ms = self._durations(t)
+        was_fused = t.fused
+        if ms < sweep_ms:
+            t.sweep = ms / self.sweep_ms
+        else:
+            t.sweep = -1.0
+            p = min(1.0, (ms - sweep_ms) / merge_ms)
+            t.progress = p if t.forward else 1.0 - p
+            if p >= 1.0:
+                self.finish_animation()
+                return
+        self.viewport().update()
+        if t.fused != was_fused:
+            self.display_changed.emit()
+
+    def seek(self, fraction: float) -> None:
+        """Hold the running merge at a fraction of its length (for pictures and tests)."""
+        t = self._transition
+        if t is None:
+            return
+        self._frozen = True
+        self._timer.stop()
+        sweep_ms, merge_ms = self._durations(t)
+        self._set_time(t, max(0.0, min(1.0, fraction)) * (sweep_ms + merge_ms) - 1e-6)
+
+    def finish_animation(self) -> None:
+        """Jump the running merge to its end (nothing if none runs)."""
+        self._drop_transition(emit=True)
+        self.viewport().update()
+
+    def _drop_transition(self, emit: bool) -> None:
+        if self._transition is None:
+            return
+        self._timer.stop()
+        self._transition = None
+        self._frozen = False
+        if emit:
+            self.animation_finished.emit()
+            self.display_changed.emit()
+
+    def _before_tokens(self, t: Transition, word: int) -> tuple[str, ...]:
+        m = self._merge_of(t, word)
+        return m.before.tokens if m is not None else self._layout(word).tokens
+
+    def _merge_of(self, t: Transition, word: int) -> RowMerge | None:
+        """The row's before/after pair for this merge, or None when the merge does not touch it."""
+        found = t.rows.get(word)
+        if found is None:
+            places = t.places_in(word)
+            if not places:
+                return None
+            lesson = self.session.lesson
+            made = t.step.step
+            symbols = lesson.corpus.symbols(word)
+            before = lay_out(word, lesson.tokens_of(word, made - 1), symbols, self._measure, self.gap)
+            after = lay_out(word, lesson.tokens_of(word, made), symbols, self._measure, self.gap)
+            found = t.rows[word] = RowMerge.match(before, after, places)
+        return found
+
+    def _frames(self, word: int) -> list[Frame]:
+        t = self._transition
+        if t is not None:
+            m = self._merge_of(t, word)
+            if m is not None:
+                if t.sweep >= 0:
+                    return m.frames(0.0)
+                return m.frames(t.progress)
+        layout = self._layout(word)
+        return [Frame(tok, x, w) for tok, x, w in zip(layout.tokens, layout.xs, layout.widths)]
+
+    def _frames_in(self, word: int, left: float, right: float) -> tuple[list[Frame], int, float]:
+        """The frames of a row that can show between left and right, its tile count and its end.
+
+        A resting row builds frames only for its visible slice: with split "none" a row can hold
+        the whole text.
+        """
+        t = self._transition
+        if t is None or self._merge_of(t, word) is None:
+            layout = self._layout(word)
+            span = layout.visible_range(left, right)
+            frames = [Frame(layout.tokens[i], layout.xs[i], layout.widths[i]) for i in span]
+            return frames, len(layout.tokens), layout.width
+        frames = self._frames(word)
+        end = frames[-1].x + frames[-1].width if frames else 0.0
+        merged = t.fused
+        m = t.rows[word]
+        return frames, len((m.after if merged else m.before).tokens), end
+
+    # -- metrics and layouts --------------------------------------------------------------------
+
+    def _apply_metrics(self) -> None:
+        s = self.scale
+        font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        font.setPixelSize(max(8, round(22 * s)))
+        self.tile_font = font
+        label = QFont(self.font())
+        label.setPixelSize(max(8, round(18 * s)))
+        self.label_font = label
+        bold = QFont(label)
+        bold.setBold(True)
+        self.badge_font = bold
+        self._tile_metrics = QFontMetricsF(font)
+        self._label_metrics = QFontMetricsF(label)
+        self.tile_h = self._tile_metrics.height() + 12 * s
+        self.pad = 9 * s
+        self.gap = 7 * s
+        self.row_h = self.tile_h + 36 * s
+        self.margin = 14 * s
+        self.top = 8 * s
+        self.radius = 6 * s
+        self.footer_h = self._label_metrics.height() + 14 * s
+        self._widths.clear()
+        self._layouts.clear()
+        self._widest = 0.0
+        self._measure_badges()
+        self._update_scrollbars()
+        self.viewport().update()
+
+    def _measure_badges(self) -> None:
+        lesson = self.session.lesson
+        biggest = max(lesson.corpus.counts, default=1) if lesson is not None else 1
+        self.badge_w = QFontMetricsF(self.badge_font).horizontalAdvance(f"×{biggest:,}") + 6 * self.scale
+        self.tiles_x = self.margin + self.badge_w + 14 * self.scale
+
+    def _build_order(self) -> None:
+        lesson = self.session.lesson
+        n = len(lesson.corpus) if lesson is not None and self.session.state is not None else 0
+        if self.order == "frequency":
+            counts = lesson.corpus.counts
+            self._order = sorted(range(n), key=lambda w: (-counts[w], w))
+        else:
+            self._order = list(range(n))
+        self._update_scrollbars()
+
+    def display_text(self, token: str) -> str:
+        text = self._texts.get(token)
+        if text is None:
+            settings = self.session.lesson.settings
+            text = self._texts[token] = tile_text(token, settings.marker, settings.units)
+        return text
+
+    def _look(self, token: str) -> TileLook:
+        look = self._looks.get(token)
+        if look is None:
+            lesson = self.session.lesson
+            unknown = None
+            if lesson.tokenizer is not None and lesson.tokenizer.unknown_id is not None:
+                unknown = lesson.tokenizer.id_to_token(lesson.tokenizer.unknown_id)
+            look = self._looks[token] = tile_look(token, lesson.settings.marker, lesson.settings.units, unknown)
+        return look
+
+    def _measure(self, token: str) -> float:
+        w = self._widths.get(token)
+        if w is None:
+            w = self._tile_metrics.horizontalAdvance(self.display_text(token)) + 2 * self.pad
+            if self._look(token).ends_word:
+                w += 8 * self.scale  # room for the end-of-word bar
+            w = self._widths[token] = max(w, self.tile_h * 0.8)
+        return w
+
+    def _layout(self, word: int) -> RowLayout:
+        layout = self._layouts.get(word)
+        if layout is None:
+            if len(self._layouts) >= LAYOUT_CACHE:
+                self._layouts.clear()
+            state = self.session.state
+            layout = lay_out(word, state.tokens(word), state.corpus.symbols(word), self._measure, self.gap)
+            self._layouts[word] = layout
+            self.rows_built += 1
+        return layout
+
+    def _tile_top(self) -> float:
+        # the tiles sit high in their row: the space below holds the brackets of tied pairs
+        return 10 * self.scale
+
+    def _rows_in(self, height: float, scroll: float) -> range:
+        n = len(self._order)
+        if n == 0:
+            return range(0)
+        first = max(0, int((scroll - self.top) // self.row_h))
+        last = min(n, int((scroll + height - self.top) // self.row_h) + 1)
+        return range(first, max(first, last))
+
+    def _update_scrollbars(self) -> None:
+        if not hasattr(self, "row_h"):
+            return
+        vp = self.viewport()
+        content_h = self.top + len(self._order) * self.row_h + self.footer_h
+        bar = self.verticalScrollBar()
+        bar.setRange(0, max(0, int(content_h - vp.height())))
+        bar.setPageStep(max(1, vp.height()))
+        bar.setSingleStep(max(1, int(self.row_h / 2)))
+        hbar = self.horizontalScrollBar()
+        hbar.setRange(0, max(0, int(self.tiles_x + self._widest + 140 * self.scale - vp.width())))
+        hbar.setPageStep(max(1, vp.width()))
+        hbar.setSingleStep(max(1, int(self.row_h / 2)))
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._update_scrollbars()
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:
+        self.viewport().update()
+        self.display_changed.emit()
+
+    # -- painting -------------------------------------------------------------------------------
+
+    def paintEvent(self, event) -> None:
+        painter = QPainter(self.viewport())
+        vp = self.viewport()
+        widest = self.paint_rows(painter, vp.width(), vp.height(),
+                                 self.horizontalScrollBar().value(), self.verticalScrollBar().value())
+        painter.end()
+        if widest > self._widest:
+            self._widest = widest
+            # changing a scroll range inside a paint would re-enter it: do it right after
+            QTimer.singleShot(0, self._update_scrollbars)
+
+    def paint_rows(self, p: QPainter, width: float, height: float, sx: float, sy: float) -> float:
+        """Paint the rows in view onto any device (screen, image, SVG); returns the widest row drawn."""
+        theme = self.theme
+        p.fillRect(QRectF(0, 0, width, height), theme.color("background"))
+        state = self.session.state
+        if state is None or not self._order:
+            p.setPen(theme.color("muted"))
+            p.setFont(self.label_font)
+            p.drawText(QRectF(0, 0, width, height), Qt.AlignmentFlag.AlignCenter,
+                       "No trained lesson yet: type or open a training text.")
+            return 0.0
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+        rows = self._rows_in(height, sy)
+        t = self._transition
+        counts = state.corpus.counts
+        widest = 0.0
+        nxt = state.next_step() if t is None else None
+        stripe = theme.color("stripe")
+        sweeping = t is not None and t.sweep >= 0
+        sweep_rows = []
+        for r in rows:
+            word = self._order[r]
+            y = self.top + r * self.row_h - sy
+            if r % 2:
+                p.fillRect(QRectF(0, y, width, self.row_h), stripe)
+            ty = y + self._tile_top()
+            p.setFont(self.badge_font)
+            p.setPen(theme.color("muted"))
+            p.drawText(QRectF(self.margin - sx, ty, self.badge_w, self.tile_h),
+                       Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"×{counts[word]:,}")
+            ox = self.tiles_x - sx
+            frames, n, end = self._frames_in(word, -ox - self.row_h, width - ox + self.row_h)
+            widest = max(widest, end)
+            if nxt is not None:
+                self._paint_next(p, word, ox, ty)
+            self._paint_tiles(p, frames, ox, ty, width)
+            if sweeping:
+                sweep_rows.append((word, frames, ox, ty))
+            p.setFont(self.label_font)
+            p.setPen(theme.color("muted"))
+            p.drawText(QRectF(ox + end + 14 * self.scale, ty, 240 * self.scale, self.tile_h),
+                       Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                       f"{n} token" + ("" if n == 1 else "s"))
+        if sweeping:
+            self._paint_sweep(p, t, sweep_rows, width)
+        below = max(0, len(self._order) - rows.stop)
+        if below:
+            self._paint_footer(p, width, height, below)
+        return widest
+
+    def _paint_tiles(self, p: QPainter, frames: list[Frame], ox: float, ty: float, width: float) -> None:
+        theme = self.theme
+        s = self.scale
+        selected = self._selected
+        outline = QPen(theme.color("outline"), theme.outline_width * s)
+        dashed = QPen(outline)
+        dashed.setStyle(Qt.PenStyle.DashLine)
+        select_pen = QPen(theme.color("selection"), 4.5 * s)
+        moving_pen = QPen(theme.color("winner"), 3.5 * s)
+        p.setFont(self.tile_font)
+        left = -ox - self.row_h
+        right = width - ox + self.row_h
+        for f in frames:
+            if f.x + f.width < left or f.x > right:
+                continue
+            look = self._look(f.token)
+            rect = QRectF(ox + f.x, ty, f.width, self.tile_h)
+            if f.emphasis > 0:
+                grow = 1 + 0.22 * f.emphasis
+                c = rect.center()
+                rect = QRectF(c.x() - rect.width() * grow / 2, c.y() - rect.height() * grow / 2,
+                              rect.width() * grow, rect.height() * grow)
+                glow = QColor(theme.sweep)
+                glow.setAlphaF(0.55 * f.emphasis)
+                p.setPen(QPen(glow, 8 * s * f.emphasis + 1))
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.drawRoundedRect(rect.adjusted(-4 * s, -4 * s, 4 * s, 4 * s), self.radius + 4 * s, self.radius + 4 * s)
+            dim = bool(selected) and f.token != selected
+            if dim:
+                p.setOpacity(0.32)
+            p.setBrush(look.fill)
+            p.setPen(dashed if look.dashed else outline)
+            p.drawRoundedRect(rect, self.radius, self.radius)
+            if look.hatched:
+                p.setBrush(QBrush(QColor(255, 255, 255, 110), Qt.BrushStyle.BDiagPattern))
+                p.setPen(Qt.PenStyle.NoPen)
+                p.drawRoundedRect(rect, self.radius, self.radius)
+            if look.ends_word:
+                bar = 5 * s
+                p.fillRect(QRectF(rect.right() - bar - 3 * s, rect.top() + 4 * s, bar, rect.height() - 8 * s),
+                           QColor(MARKER_FILL))
+            p.setPen(look.text)
+            p.drawText(rect, Qt.AlignmentFlag.AlignCenter, self.display_text(f.token))
+            if dim:
+                p.setOpacity(1.0)
+            if f.moving and f.emphasis == 0:
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.setPen(moving_pen)
+                p.drawRoundedRect(rect.adjusted(-3 * s, -3 * s, 3 * s, 3 * s), self.radius + 2 * s, self.radius + 2 * s)
+            if selected and f.token == selected:
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.setPen(select_pen)
+                p.drawRoundedRect(rect.adjusted(-4 * s, -4 * s, 4 * s, 4 * s), self.radius + 3 * s, self.radius + 3 * s)
+
+    def highlights(self, word: int) -> tuple[list[int], list[int]]:
+        """Tile indices (left tile of each pair) where the next merge happens, and where a tied pair sits."""
+        state = self.session.state
+        nxt = state.next_step() if state is not None and self._transition is None else None
+        if nxt is None:
+            return [], []
+        layout = self._layout(word)
+        if self._tied[0] != nxt.step:
+            self._tied = (nxt.step, set(nxt.tied) - {nxt.pair})
+        tied = self._tied[1]
+        ties = [i for i, pair in enumerate(zip(layout.tokens, layout.tokens[1:])) if pair in tied]
+        winners = []
+        places = nxt.places
+        i = bisect_left(places, (word, -1))
+        while i < len(places) and places[i][0] == word:
+            k = layout.index_of_offset(places[i][1])
+            if 0 <= k < len(layout.tokens) - 1:
+                winners.append(k)
+            i += 1
+        return winners, ties
+
+    def tile_rect(self, word: int, index: int) -> QRectF:
+        """Where a tile of the resting row sits in the viewport (for hit tests and pictures)."""
+        r = self._order.index(word)
+        layout = self._layout(word)
+        y = self.top + r * self.row_h - self.verticalScrollBar().value() + self._tile_top()
+        x = self.tiles_x - self.horizontalScrollBar().value() + layout.xs[index]
+        return QRectF(x, y, layout.widths[index], self.tile_h)
+
+    def _paint_next(self, p, word, ox: float, ty: float) -> None:
+        """Frame the places where the next merge happens (solid) and bracket the tied pairs (dashed)."""
+        s = self.scale
+        layout = self._layout(word)
+        winners, ties = self.highlights(word)
+        pen = QPen(self.theme.color("tie"), 3.5 * s)
+        pen.setStyle(Qt.PenStyle.DashLine)
+        pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+        p.setPen(pen)
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        for level, i in enumerate(ties):
+            # a bracket under the pair; neighbouring tied pairs share a tile, so they alternate
+            # in depth and both stay readable
+            y = ty + self.tile_h + (10 + 9 * (level % 2)) * s
+            x1 = ox + layout.xs[i] + 4 * s
+            x2 = ox + layout.xs[i + 1] + layout.widths[i + 1] - 4 * s
+            rise = y - (ty + self.tile_h + 2 * s)
+            p.drawPolyline([QPointF(x1, y - rise), QPointF(x1, y), QPointF(x2, y), QPointF(x2, y - rise)])
+        p.setPen(QPen(self.theme.color("winner"), 4 * s))
+        for k in winners:
+            x1 = ox + layout.xs[k] - 5 * s
+            x2 = ox + layout.xs[k + 1] + layout.widths[k + 1] + 5 * s
+            p.drawRoundedRect(QRectF(x1, ty - 5 * s, x2 - x1, self.tile_h + 10 * s), self.radius + 4 * s, self.radius + 4 * s)
+
+    def _paint_sweep(self, p: QPainter, t: Transition, rows, width: float) -> None:
+        """The counting window on every row, and the tally of the pairs it has passed so far."""
+        s = self.scale
+        pos = int(t.sweep)
+        tally: dict[tuple[str, str], int] = {}
+        counts = self.session.lesson.corpus.counts
+        pen = QPen(self.theme.color("sweep"), 5 * s)
+        for word, frames, ox, ty in rows:
+            tokens = [f.token for f in frames]
+            for i, pair in enumerate(zip(tokens, tokens[1:pos + 2])):
+                tally[pair] = tally.get(pair, 0) + counts[word]
+            if pos + 1 < len(frames):
+                a, b = frames[pos], frames[pos + 1]
+                p.setPen(pen)
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.drawRoundedRect(QRectF(ox + a.x - 6 * s, ty - 6 * s, b.x + b.width - a.x + 12 * s, self.tile_h + 12 * s),
+                                  self.radius + 5 * s, self.radius + 5 * s)
+        top = sorted(tally.items(), key=lambda item: -item[1])[:6]
+        line_h = self._label_metrics.height() + 4 * s
+        box_w = 300 * s
+        box = QRectF(width - box_w - 12 * s, 10 * s, box_w, line_h * (len(top) + 1) + 16 * s)
+        p.setPen(QPen(self.theme.color("outline"), 1.5 * s))
+        p.setBrush(self.theme.color("panel"))
+        p.drawRoundedRect(box, 8 * s, 8 * s)
+        p.setFont(self.badge_font)
+        p.setPen(self.theme.color("text"))
+        shown = "all words" if len(rows) == len(self._order) else "words in view"
+        p.drawText(QRectF(box.left() + 10 * s, box.top() + 6 * s, box_w - 20 * s, line_h),
+                   Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, f"Counting pairs ({shown})")
+        p.setFont(self.label_font)
+        for k, (pair, n) in enumerate(top):
+            y = box.top() + 6 * s + line_h * (k + 1)
+            label = f"{self.display_text(pair[0])} + {self.display_text(pair[1])}"
+            p.drawText(QRectF(box.left() + 10 * s, y, box_w * 0.7, line_h),
+                       Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, label)
+            p.drawText(QRectF(box.left(), y, box_w - 12 * s, line_h),
+                       Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"{n:,}")
+
+    def _paint_footer(self, p: QPainter, width: float, height: float, below: int) -> None:
+        band = QRectF(0, height - self.footer_h, width, self.footer_h)
+        bg = QColor(self.theme.panel)
+        bg.setAlphaF(0.94)
+        p.fillRect(band, bg)
+        p.setPen(self.theme.color("muted"))
+        p.setFont(self.badge_font)
+        word = "word" if below == 1 else "words"
+        p.drawText(band.adjusted(self.margin, 0, 0, 0), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                   f"… and {below:,} more {word} below")
+
+    # -- hover and click ------------------------------------------------------------------------
+
+    def token_at(self, pos: QPointF) -> tuple[int, str] | None:
+        """(word, token) under a viewport point, or None."""
+        if self.session.state is None:
+            return None
+        y = pos.y() + self.verticalScrollBar().value() - self.top
+        r = int(y // self.row_h)
+        if r < 0 or r >= len(self._order):
+            return None
+        ty = self._tile_top()
+        if not ty <= y - r * self.row_h <= ty + self.tile_h:
+            return None
+        word = self._order[r]
+        layout = self._layout(word)
+        i = layout.tile_at(pos.x() + self.horizontalScrollBar().value() - self.tiles_x)
+        return (word, layout.tokens[i]) if i >= 0 else None
+
+    def describe(self, token: str) -> str:
+        """Tooltip text: id, the step that made the token, its count then, and its parents."""
+        lesson = self.session.lesson
+        tokenizer = lesson.tokenizer
+        token_id = tokenizer.token_to_id(token) if tokenizer is not None else None
+        shown = self.display_text(token)
+        head = f"{shown}   id {token_id}" if token_id is not None else shown
+        step = self._made_by.get(token)
+        if step is None:
+            kind = "end-of-word marker" if self._look(token).kind == MARKER else "base symbol"
+            return f"{head}\n{kind}: in the vocabulary from the start"
+        a, b = (self.display_text(x) for x in step.pair)
+        return (f"{head}\nmade by merge {step.step} of {lesson.last_step}\n"
+                f"parents: {a} + {b}\ncount then: {step.count:,}")
+
+    def viewportEvent(self, event) -> bool:
+        if event.type() == QEvent.Type.ToolTip:
+            found = self.token_at(QPointF(event.pos()))
+            if found is None:
+                QToolTip.hideText()
+            else:
+                QToolTip.showText(event.globalPos(), self.describe(found[1]), self.viewport())
+            return True
+        return super().viewportEvent(event)
+
+    def mousePressEvent(self, event) -> None:
+        if event.button() != Qt.MouseButton.LeftButton:
+            return super().mousePressEvent(event)
+        found = self.token_at(event.position())
+        token = found[1] if found is not None else ""
+        if token == self._selected:
+            token = ""  # a second click on the chosen token lets it go
+        self.session.request_token_selection(token)
+
+    def wheelEvent(self, event) -> None:
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            self.set_scale(self.scale * (1.1 if event.angleDelta().y() > 0 else 1 / 1.1))
+            return
+        super().wheelEvent(event)

@@ -1,0 +1,87 @@
+"""One colour per token, the same in every panel, and the looks of the special tiles.
+
+A token's colour comes from its text alone (a stable checksum), so the tile view, the tokenize
+panel and an exported picture agree without sharing any state. The fills are Paul Tol's "light"
+scheme, made for labelled cells read with black text: its hues stay apart for the common kinds of
+colour blindness, and they spread over several grey levels. Colour is never the only cue: every
+tile has an outline and a gap to its neighbours, so a grey print still shows where tiles part.
+
+Three kinds of tile look different from ordinary tokens, in shape as well as colour:
+the end-of-word marker (dark indigo, white text), a byte that is not whole UTF-8 text (pale grey,
+dashed outline, hex digits) and an unknown character (red with white text and hatching).
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+
+from PySide6.QtGui import QColor
+
+from engine.bytelevel import readable, symbols_to_bytes, visible_whitespace
+
+# Tol's light scheme without its pale grey, which the byte tiles keep for themselves
+TOKEN_FILLS: tuple[str, ...] = (
+    "#77AADD",  # light blue
+    "#EE8866",  # orange
+    "#EEDD88",  # light yellow
+    "#FFAABB",  # pink
+    "#99DDFF",  # light cyan
+    "#44BB99",  # mint
+    "#BBCC33",  # pear
+    "#AAAA00",  # olive
+)
+MARKER_FILL = "#332288"
+BYTE_FILL = "#DDDDDD"
+UNKNOWN_FILL = "#CC3311"
+
+ORDINARY, MARKER, BYTE, UNKNOWN = "token", "marker", "byte", "unknown"
+
+
+@dataclass(frozen=True)
+class TileLook:
+    """How one tile is painted: fill, text colour, outline style and whether it is hatched."""
+
+    kind: str
+    fill: QColor
+    text: QColor
+    dashed: bool = False
+    hatched: bool = False
+    # a token that ends a word carries a marker-coloured bar on its right edge
+    ends_word: bool = False
+
+
+def token_colour(token: str) -> QColor:
+    """The fill of an ordinary token: the same colour for the same text, in every panel."""
+    return QColor(TOKEN_FILLS[zlib.crc32(token.encode("utf-8")) % len(TOKEN_FILLS)])
+
+
+def tile_look(token: str, marker: str | None = None, units: str = "chars", unknown: str | None = None) -> TileLook:
+    """The look of ``token`` given the lesson's marker, units and unknown token."""
+    black, white = QColor("#000000"), QColor("#FFFFFF")
+    if unknown is not None and token == unknown:
+        return TileLook(UNKNOWN, QColor(UNKNOWN_FILL), white, hatched=True)
+    if marker is not None and token == marker:
+        return TileLook(MARKER, QColor(MARKER_FILL), white)
+    if units == "bytes" and not _whole_text(token):
+        return TileLook(BYTE, QColor(BYTE_FILL), black, dashed=True)
+    ends = marker is not None and token.endswith(marker)
+    return TileLook(ORDINARY, token_colour(token), black, ends_word=ends)
+
+
+def _whole_text(token: str) -> bool:
+    try:
+        symbols_to_bytes(token).decode("utf-8")
+    except (KeyError, UnicodeDecodeError):
+        return False
+    return True
+
+
+def tile_text(token: str, marker: str | None = None, units: str = "chars") -> str:
+    """The label on a tile: bytes as readable text (or hex when not whole UTF-8), spaces visible."""
+    if units == "bytes":
+        try:
+            return readable(token)
+        except KeyError:
+            return visible_whitespace(token)
+    return visible_whitespace(token)

@@ -1,0 +1,235 @@
+"""The tile view: every word of the corpus as a row of tiles, following the session step by step.
+
+``TileView(session)`` is a caption (step, corpus total, the next merge and its ties), a strip of
+options, and the canvas that paints and animates the rows. Everything the projector mode needs is
+settable: ``set_scale``, ``set_theme``, ``set_controls_visible``.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QFont, QFontMetrics, QImage, QPainter
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QFileDialog, QHBoxLayout, QLabel, QMessageBox,
+                               QToolButton, QVBoxLayout, QWidget)
+
+from engine.errors import BpeLabError
+from widgets.tiles.canvas import ORDERS, TileCanvas
+from widgets.tiles.theme import TileTheme
+
+ORDER_LABELS = {"appearance": "first appearance", "frequency": "frequency"}
+
+
+class TileView(QWidget):
+    # re-announced from the canvas so the window can wire them without reaching inside
+    animation_finished = Signal()
+
+    def __init__(self, session, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.session = session
+        self.canvas = TileCanvas(session, self)
+        self.caption = QLabel()
+        self.caption.setTextFormat(Qt.TextFormat.RichText)
+        self.caption.setWordWrap(True)
+        self.caption.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
+
+        self.order_box = QComboBox()
+        for key in ORDERS:
+            self.order_box.addItem(ORDER_LABELS[key], key)
+        self.order_box.setToolTip("Order the rows by how often each word occurs, or by where it first appears")
+        self.counting_box = QCheckBox("Show counting")
+        self.counting_box.setToolTip("Before each merge, sweep a two-tile window along the words while the pair tallies grow")
+        self.motion_box = QCheckBox("Reduce motion")
+        self.motion_box.setToolTip("Show each merge at once, without animation")
+        zoom_out = QToolButton(text="−", toolTip="Smaller tiles (Ctrl+wheel)")
+        zoom_in = QToolButton(text="+", toolTip="Larger tiles (Ctrl+wheel)")
+        export = QToolButton(text="Export…", toolTip="Save the rows in view as a PNG or SVG picture")
+        self.controls = QWidget()
+        strip = QHBoxLayout(self.controls)
+        strip.setContentsMargins(0, 0, 0, 0)
+        strip.addWidget(QLabel("Rows by"))
+        strip.addWidget(self.order_box)
+        strip.addSpacing(12)
+        strip.addWidget(self.counting_box)
+        strip.addWidget(self.motion_box)
+        strip.addStretch(1)
+        strip.addWidget(QLabel("Zoom"))
+        strip.addWidget(zoom_out)
+        strip.addWidget(zoom_in)
+        strip.addWidget(export)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.caption)
+        layout.addWidget(self.controls)
+        layout.addWidget(self.canvas, 1)
+
+        self.order_box.currentIndexChanged.connect(lambda _: self.set_order(self.order_box.currentData()))
+        self.counting_box.toggled.connect(self.canvas.set_show_counting)
+        self.motion_box.toggled.connect(self.canvas.set_reduce_motion)
+        zoom_in.clicked.connect(lambda: self.set_scale(self.canvas.scale * 1.15))
+        zoom_out.clicked.connect(lambda: self.set_scale(self.canvas.scale / 1.15))
+        export.clicked.connect(self._on_export_clicked)
+        self.canvas.display_changed.connect(self._update_caption)
+        self.canvas.scale_changed.connect(lambda _: self._update_caption())
+        self.canvas.animation_finished.connect(self.animation_finished)
+        self._update_caption()
+
+    def sizeHint(self) -> QSize:
+        return QSize(900, 560)
+
+    # -- settings (the window and the projector mode call these) --------------------------------
+
+    def set_scale(self, scale: float) -> None:
+        self.canvas.set_scale(scale)
+
+    def set_theme(self, theme: TileTheme | str) -> None:
+        self.canvas.set_theme(TileTheme.named(theme) if isinstance(theme, str) else theme)
+        self._update_caption()
+
+    def set_order(self, order: str) -> None:
+        self.canvas.set_order(order)
+        i = self.order_box.findData(order)
+        if i != self.order_box.currentIndex():
+            self.order_box.setCurrentIndex(i)
+
+    def set_reduce_motion(self, on: bool) -> None:
+        self.motion_box.setChecked(on)
+        self.canvas.set_reduce_motion(on)
+
+    def set_show_counting(self, on: bool) -> None:
+        self.counting_box.setChecked(on)
+        self.canvas.set_show_counting(on)
+
+    def set_merge_duration(self, ms: int) -> None:
+        self.canvas.set_merge_duration(ms)
+
+    def set_controls_visible(self, on: bool) -> None:
+        self.controls.setVisible(on)
+
+    def finish_animation(self) -> None:
+        self.canvas.finish_animation()
+
+    # -- caption --------------------------------------------------------------------------------
+
+    def caption_text(self) -> str:
+        """The caption as plain words (the label shows the same with emphasis)."""
+        return self._caption(plain=True)
+
+    def _caption(self, plain: bool) -> str:
+        """Two lines: where the lesson is, then what happens next (or what is happening)."""
+        state = self.session.state
+        lesson = self.session.lesson
+        if state is None:
+            return "No trained lesson yet."
+        esc = (lambda x: x) if plain else _escape
+
+        def b(text: str) -> str:
+            return text if plain else f"<b>{_escape(text)}</b>"
+
+        text = self.canvas.display_text
+        first = (f"Step {state.step} of {lesson.last_step} · {b(format(self.canvas.displayed_total(), ','))} "
+                 f"tokens in the corpus (from {lesson.initial_tokens:,})")
+        if self.canvas.selected_token():
+            first += f" · selected: {b(text(self.canvas.selected_token()))}"
+        nxt = state.next_step() if not self.canvas.animating else None
+        if nxt is not None:
+            pair = f"{text(nxt.pair[0])} + {text(nxt.pair[1])}"
+            second = f"Next merge: {b(pair)} ×{nxt.count:,} (framed)"
+            others = [p for p in nxt.tied if p != nxt.pair]
+            if others:
+                ties = ", ".join(f"{text(a)} + {text(c)}" for a, c in others[:4])
+                if len(others) > 4:
+                    ties += f" and {len(others) - 4} more"
+                rule = "met first" if lesson.settings.tie_break == "first" else "of smaller ids"
+                second += esc(f", tied with {ties} (underlined): the rule picks the pair {rule}")
+        elif self.canvas.animating:
+            t = self.canvas.transition
+            pair = f"{text(t.step.pair[0])} + {text(t.step.pair[1])}"
+            if t.sweep >= 0:
+                second = "Counting every pair of neighbouring tiles, word by word…"
+            elif t.forward:
+                second = f"Merging {b(pair)} into {b(text(t.step.token))} ({t.step.count:,} times)"
+            else:
+                second = f"Undoing merge {t.step.step}: {b(text(t.step.token))} splits into {b(pair)}"
+        else:
+            second = esc(f"Done: {lesson.stop_reason}." if lesson.stop_reason else "")
+        return first + ("\n" if plain else "<br>") + second
+
+    def _update_caption(self) -> None:
+        font = QFont(self.font())
+        font.setPixelSize(max(10, round(17 * self.canvas.scale)))
+        self.caption.setFont(font)
+        theme = self.canvas.theme
+        self.caption.setStyleSheet(f"color: {theme.text}; background: {theme.background}; padding: 4px;")
+        self.caption.setMinimumHeight(int(QFontMetrics(font).lineSpacing() * 2 + 12))
+        self.caption.setText(self._caption(plain=False))
+
+    # -- export ---------------------------------------------------------------------------------
+
+    def render_image(self, resolution: float = 2.0) -> QImage:
+        """The rows in view, with the caption above them, at ``resolution`` pixels per screen pixel."""
+        w, h, caption_h = self._export_size()
+        image = QImage(int(w * resolution), int(h * resolution), QImage.Format.Format_ARGB32_Premultiplied)
+        image.setDevicePixelRatio(resolution)
+        painter = QPainter(image)
+        self._paint_export(painter, w, h, caption_h)
+        painter.end()
+        return image
+
+    def export_png(self, path: str, resolution: float = 2.0) -> None:
+        if not self.render_image(resolution).save(path, "PNG"):
+            raise BpeLabError(f"could not write the picture to {path}: check the folder exists and is writable")
+
+    def export_svg(self, path: str) -> None:
+        try:
+            from PySide6.QtSvg import QSvgGenerator
+        except ImportError:  # PySide6-Essentials ships QtSvg; guard for trimmed installs
+            raise BpeLabError("SVG export needs the QtSvg module of PySide6: install PySide6-Essentials") from None
+        w, h, caption_h = self._export_size()
+        generator = QSvgGenerator()
+        generator.setFileName(path)
+        generator.setSize(QSize(int(w), int(h)))
+        generator.setViewBox(QRectF(0, 0, w, h))
+        generator.setTitle("BPE Lab tile view")
+        generator.setDescription(self.caption_text())
+        painter = QPainter()
+        if not painter.begin(generator):
+            raise BpeLabError(f"could not write the picture to {path}: check the folder exists and is writable")
+        self._paint_export(painter, w, h, caption_h)
+        painter.end()
+
+    def _export_size(self) -> tuple[float, float, float]:
+        vp = self.canvas.viewport()
+        caption_h = self.canvas._label_metrics.height() * 2 + 12 * self.canvas.scale
+        return float(vp.width()), float(vp.height()) + caption_h, caption_h
+
+    def _paint_export(self, painter: QPainter, w: float, h: float, caption_h: float) -> None:
+        canvas = self.canvas
+        theme = canvas.theme
+        painter.fillRect(QRectF(0, 0, w, h), theme.color("background"))
+        painter.setPen(theme.color("text"))
+        painter.setFont(canvas.label_font)
+        painter.drawText(QRectF(canvas.margin, 0, w - 2 * canvas.margin, caption_h),
+                         Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap,
+                         self.caption_text())
+        painter.translate(0, caption_h)
+        painter.setClipRect(QRectF(0, 0, w, h - caption_h))
+        canvas.paint_rows(painter, w, h - caption_h, canvas.horizontalScrollBar().value(),
+                          canvas.verticalScrollBar().value())
+
+    def _on_export_clicked(self) -> None:
+        path, chosen = QFileDialog.getSaveFileName(self, "Export the tile view", "tiles.png",
+                                                   "PNG picture (*.png);;SVG drawing (*.svg)")
+        if not path:
+            return
+        try:
+            if path.lower().endswith(".svg") or (chosen.startswith("SVG") and "." not in path.rsplit("/", 1)[-1]):
+                self.export_svg(path if path.lower().endswith(".svg") else path + ".svg")
+            else:
+                self.export_png(path if path.lower().endswith(".png") else path + ".png")
+        except BpeLabError as exc:
+            QMessageBox.warning(self, "BPE Lab", str(exc))
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
