@@ -45,7 +45,6 @@ class LanguagesView(QWidget):
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.hideButtons()
         self.plot.getPlotItem().invertY(True)
-        self.legend = self.plot.getPlotItem().addLegend(offset=(-10, 10))
         self.table = QTableWidget(0, 6)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -57,10 +56,12 @@ class LanguagesView(QWidget):
         splitter.addWidget(self.table)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
-        splitter.setSizes([1100, 800])
+        splitter.setSizes([1200, 700])
         layout = QVBoxLayout(self)
         layout.addWidget(self.title)
         layout.addWidget(self.caption)
+        self.key = QLabel()
+        layout.addWidget(self.key)
         layout.addWidget(splitter, 1)
         self._apply_fonts()
 
@@ -84,6 +85,7 @@ class LanguagesView(QWidget):
 
     def set_theme(self, theme: ExplorerTheme) -> None:
         self.theme = theme
+        self._apply_fonts()
         self._redraw()
 
     def _font(self, points: float, bold: bool = False) -> QFont:
@@ -95,8 +97,10 @@ class LanguagesView(QWidget):
     def _apply_fonts(self) -> None:
         self.title.setFont(self._font(17, bold=True))
         self.caption.setFont(self._font(14))
-        self.table.setFont(self._font(12))
-        self.table.horizontalHeader().setFont(self._font(12, bold=True))
+        self.key.setFont(self._font(14, bold=True))
+        self.table.setFont(self._font(11))
+        self.table.horizontalHeader().setFont(self._font(11, bold=True))
+        self.table.resizeRowsToContents()
 
     # -- drawing ------------------------------------------------------------------------------
 
@@ -124,11 +128,13 @@ class LanguagesView(QWidget):
                 plot.addItem(label)
             top = max(top, max(values, default=0))
         legend_font = self._font(12)
-        self.legend.clear()
-        self.legend.setLabelTextColor(theme.text)
-        self.legend.setLabelTextSize(f"{12 * self.scale:.0f}pt")
-        for title, bars in legend_entries:
-            self.legend.addItem(bars, title)
+        # the key sits above the chart, where no bar can run under it
+        self.key.setText(
+            "Tokens per language: "
+            + " &nbsp; ".join(
+                f"<span style='color:{SERIES[k % len(SERIES)]}'>■</span> {title}" for k, (title, _) in enumerate(legend_entries)
+            )
+        )
         for side in ("left", "bottom"):
             axis = item.getAxis(side)
             axis.setTextPen(theme.text)
@@ -157,22 +163,31 @@ class LanguagesView(QWidget):
         )
 
     def _fill_table(self, shown) -> None:
-        headers = ["Language", "Script", "Characters"] + [f"Tokens: {t}" for t, _ in shown]
+        headers = ["Language", "Characters"] + [f"Tokens\n{_short(t)}" for t, _ in shown]
         if shown:
-            headers.append(f"× English ({shown[0][0]})")
+            headers.append(f"× English\n{_short(shown[0][0])}")
         self.table.setColumnCount(len(headers))
         self.table.setHorizontalHeaderLabels(headers)
         self.table.setRowCount(len(self.samples))
         base = next((i for i, s in enumerate(self.samples) if s.code == "en"), 0)
         for row, sample in enumerate(self.samples):
-            cells = [f"{sample.name} · {sample.native}", sample.script, str(len(sample.text))]
+            name = sample.name if sample.native in sample.name else f"{sample.name} · {sample.native}"
+            cells = [name, str(len(sample.text))]
             cells += [str(values[row]) for _, values in shown]
             if shown and shown[0][1][base]:
                 cells.append(f"{shown[0][1][row] / shown[0][1][base]:.1f}")
             for col, text in enumerate(cells):
                 cell = QTableWidgetItem(text)
-                if col >= 2:
+                if col == 0:
+                    cell.setToolTip(f"{sample.name}: {sample.script} script")
+                if col >= 1:
                     cell.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(row, col, cell)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.resizeRowsToContents()
+
+
+def _short(title: str) -> str:
+    """A column heading from a tokenizer's title: "GPT-4 (cl100k_base)" -> "GPT-4"."""
+    return title.split(" (")[0].split(",")[0]

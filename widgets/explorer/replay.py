@@ -92,8 +92,8 @@ class ReplayRows(QWidget):
                 painter.setBrush(QColor(fill))
                 fresh = k == row.merged_at
                 # the tile this merge just made gets a heavy frame, which reads in grey too
-                width = (4.0 if fresh else theme.outline_width) * self.scale
-                painter.setPen(QPen(QColor(theme.text if fresh else theme.outline), width))
+                width = (5.0 if fresh else theme.outline_width) * self.scale
+                painter.setPen(QPen(QColor(theme.special_fill if fresh else theme.outline), width))
                 painter.drawRoundedRect(rect, 5 * self.scale, 5 * self.scale)
                 painter.setPen(QColor(theme.token_text))
                 painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, token)
@@ -116,7 +116,7 @@ class MergeReplayView(QWidget):
         self.caption = QLabel()
         self.caption.setWordWrap(True)
         self.rows = ReplayRows()
-        scroll = QScrollArea()
+        self.scroll = scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.rows)
         head = QHBoxLayout()
@@ -169,6 +169,9 @@ class MergeReplayView(QWidget):
 
     def _advance(self) -> None:
         self.rows.reveal(self.rows.revealed + 1)
+        # keep the newest merge on screen when large type pushes it below the fold
+        bottom = int(self.rows._row_height() * (self.rows.revealed + 0.5))
+        self.scroll.ensureVisible(0, bottom, 0, 0)
         if self.rows.revealed >= len(self.rows.rows):
             self.timer.stop()
             self.replay_finished.emit()

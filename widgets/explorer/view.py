@@ -11,10 +11,12 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFont, QFontMetricsF
 from PySide6.QtWidgets import (
     QCheckBox,
+    QComboBox,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
@@ -225,6 +227,7 @@ class ExplorerView(QWidget):
         font.setPointSizeF(self._base_point_size * self.scale)
         self.setFont(font)
         self._apply_fonts()
+        self._apply_style()
         for side in (self.left, self.right):
             side.view.set_scale(self.scale)
         self.languages.set_scale(self.scale)
@@ -234,9 +237,13 @@ class ExplorerView(QWidget):
         def sized(factor: float, bold: bool = False) -> QFont:
             font = QFont(self.font())
             font.setPointSizeF(self._base_point_size * self.scale * factor)
-            font.setBold(bold)
+            font.setBold(bold or self.theme.bold)
             return font
 
+        # style sheets stop fonts from flowing down to children, so each control gets its own
+        for kind in (QPushButton, QCheckBox, QGroupBox, QLabel, QLineEdit, QComboBox):
+            for control in self.findChildren(kind):
+                control.setFont(sized(1.0))
         self.editor.setFont(sized(1.35))
         self.caption.setFont(sized(1.3))
         for side in (self.left, self.right):
@@ -247,24 +254,41 @@ class ExplorerView(QWidget):
         # four lines of text: enough to edit, and the tokens below keep the screen
         self.top.setFixedHeight(int(lines * 4.2 + 16))
 
-    def set_theme(self, theme: str | ExplorerTheme) -> None:
-        """"light", "dark" or "high contrast" (or an ExplorerTheme)."""
-        self.theme = theme_named(theme) if isinstance(theme, str) else theme
+    def _apply_style(self) -> None:
         t = self.theme
+        # with any style sheet in force a tab bar takes its font from its ::tab rule only
+        tab_points = self._base_point_size * self.scale * 1.15
+        # and a widget whose rules name no font property drops the scaled font it inherits
+        weight = "bold" if t.bold else "normal"
+        sheet = (
+            f"#explorer, #explorer QWidget {{ font-weight: {weight}; }}"
+            f"#explorer QTabBar::tab {{ font-size: {tab_points:.1f}pt; font-weight: bold; padding: 4px 12px; }}"
+        )
         if t.name == "light":
-            self.setStyleSheet("#explorer #caption { background-color: #FFF4CC; border: 1px solid #AA8800; padding: 6px; }")
+            sheet += "#explorer #caption { background-color: #FFF4CC; border: 1px solid #AA8800; padding: 6px; }"
         else:
-            weight = "bold" if t.bold else "normal"
-            self.setStyleSheet(
-                f"#explorer, #explorer QWidget {{ background-color: {t.background}; color: {t.text}; font-weight: {weight}; }}"
+            sheet += (
+                f"#explorer, #explorer QWidget {{ background-color: {t.background}; color: {t.text}; }}"
                 f"#explorer QPlainTextEdit, #explorer QLineEdit, #explorer QComboBox, #explorer QPushButton,"
                 f" #explorer QTableWidget, #explorer QGroupBox, #explorer QTabBar::tab"
-                f" {{ border: {max(1, round(t.outline_width))}px solid {t.text}; padding: 4px; }}"
+                f" {{ border: {max(1, round(t.outline_width))}px solid {t.text}; padding: 4px 12px; }}"
                 f"#explorer QCheckBox::indicator {{ border: 2px solid {t.text}; width: 1em; height: 1em; }}"
                 f"#explorer QCheckBox::indicator:checked {{ background-color: {t.text}; }}"
                 f"#explorer #caption {{ border: 2px solid {t.text}; padding: 6px; }}"
                 f"#explorer QTabBar::tab:selected {{ background-color: {t.text}; color: {t.background}; }}"
             )
+        self.setStyleSheet(sheet)
+
+    def set_theme(self, theme: str | ExplorerTheme) -> None:
+        """"light", "dark" or "high contrast" (or an ExplorerTheme)."""
+        self.theme = theme_named(theme) if isinstance(theme, str) else theme
+        t = self.theme
+        # bold through fonts, not the style sheet: a style sheet font would undo the scale
+        font = QFont(self.font())
+        font.setBold(t.bold)
+        self.setFont(font)
+        self._apply_fonts()
+        self._apply_style()
         for side in (self.left, self.right):
             side.view.set_theme(t)
         self.languages.set_theme(t)
