@@ -1,0 +1,77 @@
+"""The vocabulary CSV: readable columns, counts from the training, and an exact way back."""
+
+import csv
+import io
+
+import pytest
+
+from engine.errors import BpeLabError
+from engine.formats.csv_vocab import COLUMNS, load_csv, save_csv, vocabulary_csv
+from tests.engine.formats.samples import MODES, TEXT, trained
+
+
+def rows(text):
+    lines = text.split("\n", 1)[1]
+    return list(csv.DictReader(io.StringIO(lines)))
+
+
+def test_worked_example_rows():
+    tok, steps = trained("low " * 5 + "lower " * 2 + "newest " * 6 + "widest " * 3, merges=5, specials=())
+    table = rows(vocabulary_csv(tok, steps))
+    assert list(table[0]) == COLUMNS
+    made = [r for r in table if r["kind"] == "merge"]
+    assert [(r["token"], r["left"], r["right"], r["count"]) for r in made] == [
+        ("es", "e", "s", "9"), ("est", "es", "t", "9"), ("est</w>", "est", "</w>", "9"),
+        ("lo", "l", "o", "7"), ("low", "lo", "w", "7"),
+    ]
+    est = next(r for r in table if r["token"] == "est")
+    assert est["step"] == "2" and bytes.fromhex(est["bytes_hex"]) == b"est"
+    assert int(est["left_id"]) == tok.token_to_id("es")
+    assert [r["kind"] for r in table if r["token"] in ("</w>", "<unk>")] == ["marker", "unknown"]
+
+
+def test_counts_are_blank_without_a_training_history():
+    tok, _ = trained(merges=20)
+    made = [r for r in rows(vocabulary_csv(tok)) if r["kind"] == "merge"]
+    assert len(made) == 20 and all(r["count"] == "" for r in made)
+
+
+def test_byte_tokens_are_readable_and_exact():
+    tok, steps = trained(units="bytes", split="gpt2", merges=60)
+    table = rows(vocabulary_csv(tok, steps))
+    space = next(r for r in table if r["bytes_hex"] == "20")
+    assert space["token"] == "␣"
+    nul = next(r for r in table if r["bytes_hex"] == "00")
+    assert nul["token"] == "<00>"
+    for r in table:
+        if r["kind"] == "merge":
+            assert bytes.fromhex(r["bytes_hex"]) == bytes.fromhex(table[int(r["left_id"])]["bytes_hex"]) + bytes.fromhex(
+                table[int(r["right_id"])]["bytes_hex"]
+            )
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_round_trip_gives_the_same_merges(mode, tmp_path):
+    tok, steps = trained(**MODES[mode])
+    save_csv(tok, tmp_path / "v.csv", steps)
+    back = load_csv(tmp_path / "v.csv")
+    assert back.merges == tok.merges and back.vocab == tok.vocab
+    assert back.encode(TEXT) == tok.encode(TEXT)
+
+
+@pytest.mark.parametrize(
+    "edit, needle",
+    [
+        (lambda t: t.replace("6c6f", "6c6g", 1), "line \\d+: bytes_hex '6c6g' is not hexadecimal"),
+        (lambda t: t.replace("\n0,", "\n1,", 1), "line 3: id 1 is used twice|line 4: id 1 is used twice"),
+        (lambda t: t.replace("# BPE Lab vocabulary; settings: {", "# BPE Lab vocabulary; settings: {{", 1), "line 1"),
+        (lambda t: "id,token\n" + t, "line 1: not a BPE Lab vocabulary CSV"),
+    ],
+)
+def test_bad_rows_are_named(edit, needle, tmp_path):
+    tok, steps = trained("low " * 5 + "lower " * 2, merges=3, specials=())
+    path = tmp_path / "v.csv"
+    save_csv(tok, path, steps)
+    path.write_text(edit(path.read_text(encoding="utf-8")), encoding="utf-8")
+    with pytest.raises(BpeLabError, match=needle):
+        load_csv(path)
