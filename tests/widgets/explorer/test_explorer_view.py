@@ -218,3 +218,13 @@ def test_scale_and_theme_for_the_classroom(view):
     assert view.replay.rows.theme.name == "high contrast"
     with pytest.raises(ValueError):
         view.set_theme("neon")
+
+
+def test_double_clicking_a_language_shows_it_side_by_side(view, qtbot, reference):
+    view.tabs.setCurrentWidget(view.languages)
+    samples = load_languages()
+    row = next(i for i, s in enumerate(samples) if s.code == "ta")
+    view.languages.table.cellDoubleClicked.emit(row, 0)
+    assert view.tabs.currentIndex() == 0
+    assert view.editor.toPlainText() == samples[row].text
+    assert view.left.split.ids == reference.encode(samples[row].text)
