@@ -15,6 +15,18 @@ def _has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
+def make_application(argv: Sequence[str] = ()):
+    """The one QApplication, named so QSettings and QStandardPaths find BPE Lab's folders."""
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication([sys.argv[0], *argv])
+    app.setApplicationName("BPE Lab")
+    app.setOrganizationName("BPE Lab")
+    # Fusion draws the same on every platform and follows the theme's palette fully
+    app.setStyle("Fusion")
+    return app
+
+
 def run_window(argv: Sequence[str]) -> int:
     """``bpe-lab [FILE]``: the main window, on FILE or on the default lesson."""
     if not _has_display():
@@ -24,13 +36,12 @@ def run_window(argv: Sequence[str]) -> int:
             file=sys.stderr,
         )
         return 2
-    from PySide6.QtWidgets import QApplication
+    app = make_application(argv)
 
     from app.window import MainWindow
 
-    app = QApplication.instance() or QApplication([sys.argv[0], *argv])
-    app.setApplicationName("BPE Lab")
-    app.setOrganizationName("BPE Lab")
     window = MainWindow(path=argv[0] if argv else None)
     window.show()
+    if not argv:
+        window.offer_recovery()
     return app.exec()

@@ -3,6 +3,9 @@
 Widgets receive the session in ``__init__``, read ``session.lesson`` and ``session.state``, and
 subscribe; user intent comes back through the ``request_*`` slots. A widget never reaches into
 another widget.
+
+``session.state`` is None while the lesson has no trained history: an empty corpus. Views show a
+hint then, not an error.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal, Slot
 
 from engine.lesson import Lesson, LessonState
+from widgets.describe import show
 
 DEFAULT_TEXT = "low 5\nlower 2\nnewest 6\nwidest 3\n"
 
@@ -21,6 +25,10 @@ class Session(QObject):
     step_changed = Signal(int, int)
     # a token was picked somewhere (tile, vocabulary row, tokenize panel); "" clears the selection
     token_selected = Signal(str)
+    # a training run in the background: started, progress (merges done, merges expected or 0), ended
+    training_started = Signal()
+    training_progressed = Signal(int, int)
+    training_ended = Signal()
 
     def __init__(self, lesson: Lesson | None = None, parent: QObject | None = None):
         super().__init__(parent)
@@ -32,16 +40,33 @@ class Session(QObject):
         self.state = LessonState(lesson) if lesson.trained else None
         self.last_changed: list[int] = []
         self.selected_token = ""
+        self.training = False
 
     @property
     def step(self) -> int:
         return self.state.step if self.state else 0
 
-    def set_lesson(self, lesson: Lesson, step: int = 0) -> None:
-        """Show a trained lesson (the worker trains it first), at the given step."""
+    @property
+    def last_step(self) -> int:
+        return self.lesson.last_step if self.state else 0
+
+    def show(self, token: str) -> str:
+        """A token as people read it (byte-level tokens as text with a visible space)."""
+        return show(self.lesson.settings, token)
+
+    def set_lesson(self, lesson: Lesson, step: int = 0, state: LessonState | None = None) -> None:
+        """Show a lesson (trained, or empty) at the given step.
+
+        A worker may pass the state it built off the GUI thread, so a large corpus costs nothing here.
+        """
+        if state is None and lesson.trained:
+            state = LessonState(lesson, step)
+        elif state is not None and state.step != step:
+            state.go_to(step)
         self.lesson = lesson
-        self.state = LessonState(lesson, step) if lesson.trained else None
+        self.state = state
         self.last_changed = []
+        self.selected_token = ""
         self.lesson_changed.emit()
 
     @Slot(int)
@@ -52,6 +77,14 @@ class Session(QObject):
         self.last_changed = self.state.go_to(k)
         if self.state.step != previous:
             self.step_changed.emit(self.state.step, previous)
+
+    @Slot()
+    def request_next(self) -> None:
+        self.request_step(self.step + 1)
+
+    @Slot()
+    def request_previous(self) -> None:
+        self.request_step(self.step - 1)
 
     @Slot(str)
     def request_token_selection(self, token: str) -> None:

@@ -1,0 +1,54 @@
+"""Autosave and recovery: the lesson is written now and then to the application data folder.
+
+A clean exit removes the file; finding it at start-up means the last run ended without one (a
+crash, a power cut), so the window offers to bring the lesson back.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.errors import BpeLabError
+from engine.formats.lesson_file import LessonFile, load_lesson, save_lesson
+
+FILE_NAME = "autosave.bpelab"
+# how often the window writes an unsaved lesson
+INTERVAL_MS = 30_000
+
+
+def default_folder() -> Path:
+    from PySide6.QtCore import QStandardPaths
+
+    return Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation))
+
+
+class Autosave:
+    def __init__(self, folder: str | Path | None = None):
+        self.folder = Path(folder) if folder is not None else default_folder()
+        self.path = self.folder / FILE_NAME
+
+    def write(self, lesson: LessonFile) -> None:
+        """Write the lesson; a failure is silent on purpose (the user's own file is what matters)."""
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            save_lesson(lesson, self.path)
+        except (OSError, BpeLabError):
+            pass
+
+    def pending(self) -> LessonFile | None:
+        """The lesson a crashed run left behind, or None; an unreadable one is thrown away."""
+        if not self.path.exists():
+            return None
+        try:
+            return load_lesson(self.path)
+        except BpeLabError:
+            self.clear()
+            return None
+
+    def clear(self) -> None:
+        try:
+            self.path.unlink()
+        except FileNotFoundError:
+            pass
+        except OSError:
+            pass

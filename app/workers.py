@@ -1,0 +1,170 @@
+"""Training off the GUI thread: a worker that yields progress and stops when asked.
+
+The worker builds the corpus, trains the full history and builds the lesson state at the
+requested step, all in its own thread; the window receives a finished lesson and only swaps it
+in. Stopping is cooperative: the loop checks a flag between merges, so a cancelled run leaves
+the current lesson untouched.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from PySide6.QtCore import QObject, QThread, Signal, Slot
+
+from engine.errors import BpeLabError
+from engine.formats.lesson_file import LessonFile
+from engine.lesson import Lesson, LessonState
+
+# below this many characters a lesson trains on the spot: a thread would only add a flicker
+SMALL_TEXT = 20_000
+# progress reaches the GUI at most this often, so a fast run does not flood the event loop
+PROGRESS_INTERVAL = 0.05
+
+
+class Cancelled(Exception):
+    pass
+
+
+def build_lesson(source: LessonFile, should_stop=lambda: False, progress=lambda done, total: None):
+    """(lesson, state) for a source: corpus, full training, and the state at the source's step."""
+    lesson = Lesson.from_file(source)
+    if lesson.is_empty:
+        return lesson, None
+    total = lesson.target_merges() or 0
+    last = 0.0
+    for step in lesson.training():
+        if should_stop():
+            raise Cancelled
+        now = time.monotonic()
+        if now - last >= PROGRESS_INTERVAL:
+            last = now
+            progress(step.step, total)
+    return lesson, LessonState(lesson, source.step)
+
+
+class TrainingWorker(QObject):
+    """Trains one source; lives in its own QThread."""
+
+    yielded = Signal(int, int)  # merges done, merges expected (0: until no pair repeats)
+    finished = Signal(object, object)  # lesson, state (None for an empty corpus)
+    errored = Signal(str)
+    cancelled = Signal()
+
+    def __init__(self, source: LessonFile):
+        super().__init__()
+        self.source = source
+        self._stop = threading.Event()
+
+    def stop(self) -> None:
+        """Ask the run to end at the next merge; safe from any thread."""
+        self._stop.set()
+
+    @Slot()
+    def run(self) -> None:
+        try:
+            lesson, state = build_lesson(self.source, self._stop.is_set, self.yielded.emit)
+        except Cancelled:
+            self.cancelled.emit()
+        except BpeLabError as exc:
+            self.errored.emit(str(exc))
+        except MemoryError:
+            self.errored.emit("the corpus is too large for the memory available: try a smaller text")
+        else:
+            self.finished.emit(lesson, state)
+
+
+class TrainingRunner(QObject):
+    """Starts training runs, one at a time: a new run cancels the one before it.
+
+    ``done(lesson, state, source)``, ``failed(message, source)``, ``cancelled()``, and while a run
+    lasts ``progressed(done, total)``.
+    """
+
+    started = Signal()
+    progressed = Signal(int, int)
+    done = Signal(object, object, object)
+    failed = Signal(str, object)
+    cancelled = Signal()
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self._thread: QThread | None = None
+        self._worker: TrainingWorker | None = None
+        self._source: LessonFile | None = None
+        # every thread started and not yet ended: a QThread deleted while running aborts the process
+        self._threads: list[tuple[QThread, TrainingWorker]] = []
+
+    @property
+    def busy(self) -> bool:
+        return self._worker is not None
+
+    def start(self, source: LessonFile, background: bool | None = None) -> None:
+        """Train ``source``; small texts train at once unless ``background`` says otherwise."""
+        self.cancel(quietly=True)
+        if background is None:
+            background = len(source.text) >= SMALL_TEXT
+        if not background:
+            try:
+                lesson, state = build_lesson(source)
+            except BpeLabError as exc:
+                self.failed.emit(str(exc), source)
+            else:
+                self.done.emit(lesson, state, source)
+            return
+        thread = QThread()
+        worker = TrainingWorker(source)
+        worker.moveToThread(thread)
+        thread.started.connect(worker.run)
+        worker.yielded.connect(self.progressed)
+        worker.finished.connect(self._on_finished)
+        worker.errored.connect(self._on_errored)
+        worker.cancelled.connect(self._on_cancelled)
+        for signal in (worker.finished, worker.errored, worker.cancelled):
+            signal.connect(thread.quit)
+        thread.finished.connect(self._reap)
+        self._thread, self._worker, self._source = thread, worker, source
+        self._threads.append((thread, worker))
+        self.started.emit()
+        thread.start()
+
+    def cancel(self, quietly: bool = False) -> None:
+        worker = self._worker
+        if worker is None:
+            return
+        worker.stop()
+        self._worker = self._thread = self._source = None
+        if not quietly:
+            self.cancelled.emit()
+
+    def wait(self, ms: int = 60_000) -> None:
+        """Block until every thread has ended (closing the window, tests)."""
+        for thread, _ in self._threads:
+            thread.wait(ms)
+        self._reap()
+
+    def _current(self) -> bool:
+        return self.sender() is self._worker
+
+    @Slot(object, object)
+    def _on_finished(self, lesson, state) -> None:
+        if self._current():
+            source = self._source
+            self._worker = self._thread = self._source = None
+            self.done.emit(lesson, state, source)
+
+    @Slot(str)
+    def _on_errored(self, message: str) -> None:
+        if self._current():
+            source = self._source
+            self._worker = self._thread = self._source = None
+            self.failed.emit(message, source)
+
+    @Slot()
+    def _on_cancelled(self) -> None:
+        pass  # a cancelled run was already forgotten when it was asked to stop
+
+    @Slot()
+    def _reap(self) -> None:
+        self._threads = [(t, w) for t, w in self._threads if not t.isFinished()]

@@ -1,0 +1,318 @@
+"""The main window: keys, edits that retrain and undo, lesson files, bad input, look."""
+
+import json
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDropEvent, QFontDatabase, QFontInfo, QImage, QPainter
+from PySide6.QtWidgets import QMessageBox
+
+from engine.formats.lesson_file import LessonFile, load_lesson, save_lesson
+from engine.settings import Settings
+
+B = QMessageBox.StandardButton
+CLASSIC = "low 5\nlower 2\nnewest 6\nwidest 3\n"
+
+
+def type_corpus(window, text):
+    window.corpus_panel.editor.setPlainText(text)
+    window.corpus_panel.flush()
+
+
+@pytest.fixture
+def window(make_window, qtbot):
+    w = make_window()
+    w.show()
+    qtbot.waitExposed(w)
+    w.activateWindow()
+    w.tabs.currentWidget().setFocus()
+    return w
+
+
+# -- keys and timeline --------------------------------------------------------------------------
+
+
+def test_timeline_keys_step_play_and_jump(window, qtbot):
+    s = window.session
+    qtbot.keyClick(window.tabs.currentWidget(), Qt.Key.Key_Right)
+    qtbot.keyClick(window.tabs.currentWidget(), Qt.Key.Key_Right)
+    assert s.step == 2
+    qtbot.keyClick(window.tabs.currentWidget(), Qt.Key.Key_Left)
+    assert s.step == 1
+    qtbot.keyClick(window.tabs.currentWidget(), Qt.Key.Key_End)
+    assert s.step == s.lesson.last_step > 5
+    assert "Training stopped: nothing left to merge" in window.timeline.status.text()
+    qtbot.keyClick(window.tabs.currentWidget(), Qt.Key.Key_Home)
+    assert s.step == 0
+    qtbot.keyClick(window.tabs.currentWidget(), Qt.Key.Key_Space)
+    assert window.timeline.playing
+    qtbot.waitUntil(lambda: s.step >= 1)
+    qtbot.keyClick(window.tabs.currentWidget(), Qt.Key.Key_Space)
+    assert not window.timeline.playing
+
+
+def test_arrow_keys_move_the_cursor_while_typing_not_the_lesson(window, qtbot):
+    editor = window.corpus_panel.editor
+    editor.setFocus()
+    qtbot.keyClick(editor, Qt.Key.Key_Right)
+    assert window.session.step == 0
+    assert editor.textCursor().position() == 1
+
+
+def test_slider_and_status_line_follow_the_step(window):
+    window.timeline.slider.setValue(1)
+    assert window.session.step == 1
+    assert window.timeline.status.text().startswith("Merged e + s into es: it appeared 9 times, tied with s + t")
+    window.session.request_step(3)
+    assert window.timeline.slider.value() == 3
+    assert window.timeline.step_label.text() == f"Step 3 of {window.session.last_step}"
+
+
+def test_play_stops_at_the_end(window, qtbot):
+    window.timeline.speed.setCurrentIndex(window.timeline.speed.count() - 1)
+    window.session.request_step(window.session.last_step - 2)
+    window.timeline.play()
+    qtbot.waitUntil(lambda: not window.timeline.playing)
+    assert window.session.step == window.session.last_step
+
+
+# -- edits, retraining, undo --------------------------------------------------------------------
+
+
+def test_editing_the_corpus_retrains_from_step_zero_and_undo_brings_it_back(window):
+    s = window.session
+    s.request_step(4)
+    type_corpus(window, "tea 2\nteam 1\nteams 1\nsteam 1\nseat 1")
+    assert s.step == 0
+    assert s.lesson.corpus.words == ("tea", "team", "teams", "steam", "seat")
+    assert window.dirty
+    window.undo_stack.undo()
+    assert s.lesson.text == CLASSIC
+    assert s.step == 4  # undo returns to where the class was
+    assert window.corpus_panel.editor.toPlainText() == CLASSIC
+    window.undo_stack.redo()
+    assert s.lesson.corpus.words[0] == "tea"
+
+
+def test_changing_a_setting_retrains_and_is_undoable(window):
+    form = window.corpus_panel.settings_form
+    form.marker.setCurrentIndex(form.marker.findData(None))
+    assert window.session.lesson.settings.marker is None
+    assert window.session.lesson.initial_tokens == 95 - 16
+    window.undo_stack.undo()
+    assert window.session.lesson.settings.marker == "</w>"
+    assert form.marker.currentData() == "</w>"
+
+
+def test_switching_to_running_text_reads_the_counts_as_words(window):
+    window.corpus_panel.running.setChecked(True)
+    assert "5" in window.session.lesson.corpus.words
+
+
+def test_presets_load_as_one_undoable_step(window):
+    window.load_preset("tea")
+    lesson = window.session.lesson
+    assert [s.token for s in lesson.steps] == ["ea", "tea", "team"]
+    assert lesson.held_out
+    window.undo_stack.undo()
+    assert window.session.lesson.text == CLASSIC
+
+
+def test_empty_or_blank_corpus_disables_stepping_and_says_why(window):
+    for text, words in (("", "empty"), ("   \n\t  ", "only spaces")):
+        type_corpus(window, text)
+        assert window.session.state is None
+        assert not window.timeline.forward_button.isEnabled()
+        assert not window.timeline.play_button.isEnabled()
+        assert words in window.corpus_panel.hint.text()
+        window.session.request_next()  # the → key: nothing happens, nothing breaks
+        assert window.session.step == 0
+        assert "empty" in window.timeline.status.text()
+
+
+def test_a_bad_word_count_line_is_explained_and_keeps_the_lesson(window):
+    type_corpus(window, "low 5\nlower two words")
+    assert "line 2" in window.corpus_panel.hint.text()
+    assert window.session.lesson.text == CLASSIC
+
+
+# -- lesson files --------------------------------------------------------------------------------
+
+
+def test_save_and_open_round_trip(window, make_window, tmp_path):
+    window.load_preset("paragraph")
+    window.session.request_step(7)
+    path = tmp_path / "lesson.bpelab"
+    window.choose_save_path = lambda: str(tmp_path / "lesson")  # the suffix is added
+    assert window.save_as()
+    assert not window.dirty
+    assert window.windowTitle().startswith("lesson.bpelab")
+    other = make_window()
+    assert other.open_path(path)
+    assert other.session.lesson.text == window.session.lesson.text
+    assert other.session.lesson.settings.resolved() == window.session.lesson.settings.resolved()
+    assert other.session.lesson.held_out == window.session.lesson.held_out
+    assert other.session.step == 7
+    assert other.path == path
+    assert not other.dirty
+    assert other.recent_files()[0] == str(path.resolve())
+
+
+def test_a_corrupt_lesson_file_leaves_the_current_lesson_alone(window, tmp_path):
+    window.session.request_step(2)
+    bad = tmp_path / "broken.bpelab"
+    bad.write_text('{"format": "bpe-lab-lesson", "version": 1, "corpus": ', encoding="utf-8")
+    assert not window.open_path(bad)
+    assert "not valid JSON" in window.told[-1]
+    assert window.session.lesson.text == CLASSIC and window.session.step == 2
+
+
+def test_a_lesson_from_a_newer_version_is_refused_with_a_reason(window, tmp_path):
+    newer = tmp_path / "newer.bpelab"
+    data = json.loads(LessonFile("a b").to_json())
+    data["version"] = 99
+    newer.write_text(json.dumps(data), encoding="utf-8")
+    assert not window.open_path(newer)
+    assert "newer BPE Lab" in window.told[-1]
+    assert window.session.lesson.text == CLASSIC
+
+
+def test_a_failed_save_says_so_and_leaves_the_old_file_whole(window, tmp_path, monkeypatch):
+    path = tmp_path / "kept.bpelab"
+    save_lesson(LessonFile("old text"), path)
+    before = path.read_bytes()
+    window.path = path
+    type_corpus(window, "new text here")
+
+    def refuse(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("engine.files.os.replace", refuse)
+    assert not window.save()
+    assert "not saved" in window.told[-1] and "No space left" in window.told[-1]
+    assert path.read_bytes() == before
+    assert window.dirty
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".kept")] == []
+
+
+def test_a_binary_file_is_refused_unless_asked_to_replace_bytes(window, tmp_path):
+    binary = tmp_path / "picture.png"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
+    window.answers = [B.Cancel]
+    assert not window.open_path(binary)
+    assert "binary" in window.asked[-1]
+    assert window.session.lesson.text == CLASSIC
+    latin = tmp_path / "latin1.txt"
+    latin.write_bytes("café café crème".encode("latin-1"))
+    window.answers = [B.Open]
+    assert window.open_path(latin)
+    assert "not UTF-8" in window.asked[-1]
+    assert window.session.lesson.text == "caf\ufffd caf\ufffd cr\ufffdme"
+    assert window.path is None and window.dirty  # Save must ask where: the text file is not overwritten
+
+
+def test_dropping_a_text_file_opens_it(window, tmp_path):
+    dropped = tmp_path / "words.txt"
+    dropped.write_text("hug hug pug pun bun", encoding="utf-8")
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(dropped))])
+    event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                       Qt.KeyboardModifier.NoModifier)
+    window.dropEvent(event)
+    assert window.session.lesson.corpus.words[:2] == ("hug", "pug")
+
+
+def test_closing_with_unsaved_changes_asks(window):
+    type_corpus(window, "one two two")
+    window.answers = [B.Cancel]
+    assert not window.close()
+    assert "not saved" in window.asked[-1]
+    assert window.isVisible()
+    window.answers = [B.Discard]
+    assert window.close()
+
+
+# -- autosave ------------------------------------------------------------------------------------
+
+
+def test_autosave_is_offered_back_after_a_crash(make_window, tmp_path):
+    first = make_window()
+    type_corpus(first, "recover 3\nme 2")
+    first.session.request_step(1)
+    first.write_autosave()
+    assert first.autosave.path.exists()
+    # a crash: the window never closes, so the autosave stays
+    second = make_window()
+    second.answers = [B.Yes]
+    assert second.offer_recovery()
+    assert second.session.lesson.text == "recover 3\nme 2"
+    assert second.session.step == 1
+    assert second.dirty and second.path is None
+
+
+def test_declining_recovery_throws_the_autosave_away(make_window):
+    first = make_window()
+    type_corpus(first, "a b a b")
+    first.write_autosave()
+    second = make_window()
+    second.answers = [B.No]
+    assert not second.offer_recovery()
+    assert not second.autosave.path.exists()
+    assert second.session.lesson.text == CLASSIC
+
+
+def test_a_clean_close_removes_the_autosave(make_window):
+    window = make_window()
+    type_corpus(window, "x y x y")
+    window.write_autosave()
+    window.answers = [B.Discard]
+    window.close()
+    assert not window.autosave.path.exists()
+
+
+# -- look ----------------------------------------------------------------------------------------
+
+
+def test_zoom_scales_every_panel_and_theme_and_zoom_persist(make_window, qtbot):
+    window = make_window()
+    window.show()
+    qtbot.waitExposed(window)
+    labels = [window.timeline.status, window.pairs_panel.heading, window.corpus_panel.hint,
+              window.tokenize_panel.summary, window.vocabulary_panel.heading]
+    before = [label.font().pointSizeF() for label in labels]
+    window.zoom_in_action.trigger()
+    window.zoom_in_action.trigger()
+    after = [label.font().pointSizeF() for label in labels]
+    assert all(a > b * 1.2 for a, b in zip(after, before))
+    window.dark_action.trigger()
+    assert window.theme == "dark"
+    window.close()
+    again = make_window()
+    assert again.theme == "dark" and again.zoom == pytest.approx(window.zoom)
+    again.zoom_reset_action.trigger()
+    assert again.timeline.status.font().pointSizeF() == pytest.approx(before[0])
+
+
+def test_text_is_drawn_with_a_real_font(window):
+    families = QFontDatabase.families()
+    assert families, "Qt found no font at all: install one (fonts-dejavu-core)"
+    info = QFontInfo(window.timeline.status.font())
+    assert info.family() in families
+    image = QImage(200, 60, QImage.Format.Format_RGB32)
+    image.fill(0xFFFFFF)
+    painter = QPainter(image)
+    painter.setFont(window.timeline.status.font())
+    painter.drawText(10, 40, "BPE Lab")
+    painter.end()
+    inked = sum(1 for x in range(200) for y in range(60) if image.pixel(x, y) & 0xFFFFFF != 0xFFFFFF)
+    assert inked > 100, "the text left no ink: the font has no glyphs"
+
+
+def test_the_central_area_takes_views_from_factories(make_window):
+    from PySide6.QtWidgets import QLabel
+
+    window = make_window(views=[("One", lambda s: QLabel(f"step {s.step}")), ("Two", lambda s: QLabel("two"))])
+    assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == ["One", "Two"]
+    window.add_view("Three", lambda s: QLabel("three"))
+    assert window.tabs.count() == 3 and window.views["Three"].text() == "three"

@@ -1,0 +1,215 @@
+"""The corpus panel: the training text (or words with counts), its word table, presets, settings.
+
+The panel never trains. It announces what the user did (``corpus_edited``, ``settings_edited``,
+``preset_requested``, ``open_requested``, ``file_dropped``) and the window turns that into an
+undoable change of lesson. ``show_source`` puts a lesson's text back (undo, open, preset).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QButtonGroup, QComboBox, QGroupBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QRadioButton,
+    QSplitter, QVBoxLayout, QWidget,
+)
+
+from engine.formats.lesson_file import LessonFile
+from resources.presets import PRESETS
+from widgets.models import WordsModel
+from widgets.models.words import TOKENS
+from widgets.settings_form import SettingsForm
+from widgets.tables import make_table
+
+# typing pauses this long before the lesson retrains
+EDIT_DELAY_MS = 500
+# past this size the editor shows the start of the text only: laying out megabytes would freeze it
+EDITOR_LIMIT = 1_000_000
+PREVIEW = 100_000
+
+
+class CorpusEditor(QPlainTextEdit):
+    """A text box that hands a huge paste to the lesson instead of laying it out itself."""
+
+    large_text_pasted = Signal(str)
+
+    def insertFromMimeData(self, source) -> None:  # noqa: N802 (Qt's name)
+        text = source.text() if source.hasText() else ""
+        if len(text) > EDITOR_LIMIT:
+            self.large_text_pasted.emit(text)
+            return
+        super().insertFromMimeData(source)
+
+
+class CorpusPanel(QWidget):
+    corpus_edited = Signal(str, bool)  # text, word_counts
+    settings_edited = Signal(object)
+    preset_requested = Signal(str)
+    open_requested = Signal()
+    large_text_pasted = Signal(str)
+
+    def __init__(self, session, parent=None):
+        super().__init__(parent)
+        self.session = session
+        lesson = session.lesson
+
+        self.presets = QComboBox()
+        self.presets.setObjectName("presets")
+        self.presets.addItem("Start from a preset…", "")
+        for p in PRESETS:
+            self.presets.addItem(p.title, p.key)
+            self.presets.setItemData(self.presets.count() - 1, p.about, Qt.ItemDataRole.ToolTipRole)
+        self.presets.activated.connect(self._on_preset_picked)
+        self.open_button = QPushButton("Open…")
+        self.open_button.setToolTip("Open a lesson (.bpelab) or a UTF-8 text file; you can also drop a file here")
+        self.open_button.clicked.connect(self.open_requested)
+
+        self.running = QRadioButton("Running text")
+        self.running.setToolTip("Any text: it is cut into words and each word counted")
+        self.counted = QRadioButton("Words with counts")
+        self.counted.setToolTip("One word per line with its count, like: low 5")
+        self.mode = QButtonGroup(self)
+        self.mode.addButton(self.running)
+        self.mode.addButton(self.counted)
+        self.mode.buttonToggled.connect(self._on_mode_toggled)
+
+        self.editor = CorpusEditor()
+        self.editor.setObjectName("corpusEditor")
+        self.editor.setPlaceholderText("Type or paste training text here, or pick a preset above.")
+        # one undo history for the whole lesson: the window's Edit > Undo, not the text box's own
+        self.editor.setUndoRedoEnabled(False)
+        self.editor.setAcceptDrops(False)
+        self.editor.large_text_pasted.connect(self.large_text_pasted)
+        self.hint = QLabel()
+        self.hint.setObjectName("hint")
+        self.hint.setWordWrap(True)
+
+        self.words = WordsModel(session, self)
+        self.table = make_table(self.words, stretch_column=TOKENS)
+
+        self.settings_form = SettingsForm(lesson.settings)
+        self.settings_form.settings_edited.connect(self.settings_edited)
+        settings_box = QGroupBox("Settings")
+        box_layout = QVBoxLayout(settings_box)
+        box_layout.addWidget(self.settings_form)
+
+        top = QHBoxLayout()
+        top.addWidget(self.presets, 1)
+        top.addWidget(self.open_button)
+        modes = QHBoxLayout()
+        modes.addWidget(self.running)
+        modes.addWidget(self.counted)
+        modes.addStretch(1)
+        text_part = QWidget()
+        text_layout = QVBoxLayout(text_part)
+        text_layout.setContentsMargins(0, 0, 0, 0)
+        text_layout.addLayout(modes)
+        text_layout.addWidget(self.editor, 1)
+        text_layout.addWidget(self.hint)
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.addWidget(text_part)
+        self.splitter.addWidget(self.table)
+        self.splitter.addWidget(settings_box)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.setStretchFactor(0, 2)
+        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setStretchFactor(2, 0)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addLayout(top)
+        layout.addWidget(self.splitter, 1)
+
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(EDIT_DELAY_MS)
+        self._timer.timeout.connect(self._on_typing_paused)
+        self.editor.textChanged.connect(self._on_text_changed)
+        self._full_text: str | None = None  # the whole text when the editor shows only its start
+        self._showing = False
+        self.show_source(lesson.to_file())
+        session.lesson_changed.connect(self._on_lesson_changed)
+        self._on_lesson_changed()
+
+    # -- from the window -----------------------------------------------------------------------
+
+    def show_source(self, source: LessonFile) -> None:
+        """Show a lesson's text, mode and settings without announcing an edit."""
+        self._showing = True
+        try:
+            (self.counted if source.word_counts else self.running).setChecked(True)
+            text = source.text
+            if len(text) > EDITOR_LIMIT:
+                self._full_text = text
+                if self.editor.toPlainText()[:PREVIEW] != text[:PREVIEW] or not self.editor.isReadOnly():
+                    self.editor.setPlainText(text[:PREVIEW])
+                self.editor.setReadOnly(True)
+            else:
+                self._full_text = None
+                self.editor.setReadOnly(False)
+                if self.editor.toPlainText() != text:
+                    self.editor.setPlainText(text)
+            self.settings_form.show_settings(source.settings)
+        finally:
+            self._showing = False
+        self._timer.stop()
+        self._on_lesson_changed()
+
+    def text(self) -> str:
+        return self._full_text if self._full_text is not None else self.editor.toPlainText()
+
+    def show_problem(self, message: str) -> None:
+        self.hint.setText(message)
+        self.hint.setProperty("problem", True)
+        self._repolish(self.hint)
+
+    # -- from the user -------------------------------------------------------------------------
+
+    def _on_text_changed(self) -> None:
+        if not self._showing:
+            self._timer.start()
+
+    def _on_typing_paused(self) -> None:
+        self.corpus_edited.emit(self.text(), self.counted.isChecked())
+
+    def flush(self) -> None:
+        """Announce typing that is still waiting for its pause (before saving, for instance)."""
+        if self._timer.isActive():
+            self._timer.stop()
+            self._on_typing_paused()
+
+    def _on_mode_toggled(self, button, checked: bool) -> None:
+        if checked and not self._showing:
+            self._timer.stop()
+            self.corpus_edited.emit(self.text(), self.counted.isChecked())
+
+    def _on_preset_picked(self, index: int) -> None:
+        key = self.presets.itemData(index)
+        self.presets.setCurrentIndex(0)
+        if key:
+            self.preset_requested.emit(key)
+
+    # -- following the session ----------------------------------------------------------------
+
+    def _on_lesson_changed(self) -> None:
+        lesson = self.session.lesson
+        problem = False
+        if lesson.is_empty:
+            if lesson.text.strip():
+                text = "No words found: the text holds only separators. Type some words."
+            elif lesson.text:
+                text = "The corpus is only spaces: type some words, or pick a preset above. Stepping is off until then."
+            else:
+                text = "The corpus is empty: type some words, or pick a preset above. Stepping is off until then."
+            problem = True
+        else:
+            corpus = lesson.corpus
+            text = f"{len(corpus):,} distinct words, {sum(corpus.counts):,} in all, {lesson.initial_tokens:,} symbols to start."
+            if self._full_text is not None:
+                text += f" The box shows the first {PREVIEW // 1000} KB of {len(self._full_text) / 1e6:.1f} MB; it is read-only."
+        self.hint.setText(text)
+        self.hint.setProperty("problem", problem)
+        self._repolish(self.hint)
+
+    @staticmethod
+    def _repolish(widget) -> None:
+        widget.style().unpolish(widget)
+        widget.style().polish(widget)

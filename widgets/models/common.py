@@ -1,0 +1,28 @@
+"""What the models share: custom roles and turning changed rows into as few signals as possible."""
+
+from __future__ import annotations
+
+from typing import Iterable, Iterator
+
+from PySide6.QtCore import Qt
+
+# the raw tokens of a row (a list of str), for delegates that draw tiles
+TokensRole = Qt.ItemDataRole.UserRole + 1
+# the row's token as the engine spells it (vocabulary), or its pair (pairs)
+KeyRole = Qt.ItemDataRole.UserRole + 2
+# the word's frequency in the corpus (words)
+CountRole = Qt.ItemDataRole.UserRole + 3
+
+
+def runs(rows: Iterable[int]) -> Iterator[tuple[int, int]]:
+    """Sorted row numbers as (first, last) runs: [1, 2, 3, 7] -> (1, 3), (7, 7)."""
+    first = last = None
+    for r in rows:
+        if last is not None and r == last + 1:
+            last = r
+            continue
+        if first is not None:
+            yield first, last
+        first = last = r
+    if first is not None:
+        yield first, last

@@ -1,0 +1,127 @@
+"""The pairs at the current step, best first, with ties marked and where each count comes from."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+
+from widgets.models.common import KeyRole, runs
+
+RANK, PAIR, COUNT, TIE, SOURCES = range(5)
+HEADERS = ("#", "Pair", "Count", "Tie", "From")
+# a classroom reads the top of the list; counting every pair of a large corpus is the engine's job
+DEFAULT_LIMIT = 100
+SOURCES_SHOWN = 4
+
+
+class PairsModel(QAbstractTableModel):
+    def __init__(self, session, limit: int = DEFAULT_LIMIT, parent=None):
+        super().__init__(parent)
+        self.session = session
+        self.limit = limit
+        self._rows: list[tuple[tuple[str, str], int]] = self._ranked()
+        self._shared: set[int] = self._shared_counts()
+        session.lesson_changed.connect(self._on_lesson_changed)
+        session.step_changed.connect(self._on_step_changed)
+
+    def _ranked(self) -> list[tuple[tuple[str, str], int]]:
+        state = self.session.state
+        return state.ranked_pairs(self.limit) if state is not None else []
+
+    def _shared_counts(self) -> set[int]:
+        seen: dict[int, int] = {}
+        for _, count in self._rows:
+            seen[count] = seen.get(count, 0) + 1
+        return {c for c, n in seen.items() if n > 1}
+
+    def _on_lesson_changed(self) -> None:
+        self.beginResetModel()
+        self._rows = self._ranked()
+        self._shared = self._shared_counts()
+        self.endResetModel()
+
+    def _on_step_changed(self, new: int, previous: int) -> None:
+        old = self._rows
+        rows = self._ranked()
+        if len(rows) < len(old):
+            self.beginRemoveRows(QModelIndex(), len(rows), len(old) - 1)
+            self._rows = old[: len(rows)]
+            self.endRemoveRows()
+        elif len(rows) > len(old):
+            self.beginInsertRows(QModelIndex(), len(old), len(rows) - 1)
+            self._rows = old + rows[len(old):]
+            self.endInsertRows()
+        n = min(len(old), len(rows))
+        old_ties = [self.tie_text(r) for r in range(n)]
+        self._rows = rows
+        self._shared = self._shared_counts()
+        # a row changes when its pair or count moved, or when its tie mark did
+        changed = [r for r in range(n) if old[r] != rows[r] or old_ties[r] != self.tie_text(r)]
+        for first, last in runs(changed):
+            self.dataChanged.emit(self.index(first, 0), self.index(last, len(HEADERS) - 1))
+
+    def pair_at(self, row: int) -> tuple[str, str]:
+        return self._rows[row][0]
+
+    def tie_text(self, row: int) -> str:
+        pair, count = self._rows[row]
+        top = self._rows[0][1]
+        if row == 0:
+            return "★ next" if count not in self._shared else "★ next, tie"
+        if count == top:
+            return "tie for 1st"
+        return "tie" if count in self._shared else ""
+
+    def sources_text(self, pair: tuple[str, str]) -> str:
+        session = self.session
+        corpus = session.lesson.corpus
+        sources = session.state.pair_sources(pair)
+        parts = []
+        for w, occurrences in sources[:SOURCES_SHOWN]:
+            word = session.show(corpus.words[w])
+            part = f"{word} ×{corpus.counts[w]}"
+            if occurrences > 1:
+                part += f" ({occurrences} times in it)"
+            parts.append(part)
+        if len(sources) > SOURCES_SHOWN:
+            parts.append(f"and {len(sources) - SOURCES_SHOWN:,} more words")
+        return ", ".join(parts)
+
+    # -- Qt's model interface ------------------------------------------------------------------
+
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(HEADERS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return HEADERS[section]
+        return None
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        row, col = index.row(), index.column()
+        pair, count = self._rows[row]
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == RANK:
+                return row + 1
+            if col == PAIR:
+                show = self.session.show
+                return f"{show(pair[0])} + {show(pair[1])}"
+            if col == COUNT:
+                return count
+            if col == TIE:
+                return self.tie_text(row)
+            if col == SOURCES:
+                return self.sources_text(pair)
+        elif role == Qt.ItemDataRole.ToolTipRole:
+            return f"{count} = " + " + ".join(
+                f"{occ}×{self.session.lesson.corpus.counts[w]}" for w, occ in self.session.state.pair_sources(pair)[:30]
+            )
+        elif role == KeyRole:
+            return pair
+        elif role == Qt.ItemDataRole.TextAlignmentRole and col in (RANK, COUNT):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None

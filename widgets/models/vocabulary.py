@@ -1,0 +1,121 @@
+"""The vocabulary at the current step: the base symbols, then each learned token in merge order.
+
+Stepping forward inserts the new tokens' rows at the end; stepping back removes them. The row of
+the token selected anywhere in the window is highlighted.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtGui import QColor
+
+from widgets.models.common import KeyRole
+
+ID, TOKEN, MADE, PARENTS, COUNT = range(5)
+HEADERS = ("Id", "Token", "Step", "From", "Count")
+# readable on light and dark backgrounds alike
+SELECTED = QColor(255, 196, 0, 110)
+
+
+class VocabularyModel(QAbstractTableModel):
+    def __init__(self, session, parent=None):
+        super().__init__(parent)
+        self.session = session
+        self._base: list[str] = []
+        self._rows = 0
+        self._row_of: dict[str, int] = {}
+        self._load()
+        session.lesson_changed.connect(self._on_lesson_changed)
+        session.step_changed.connect(self._on_step_changed)
+        session.token_selected.connect(self._on_token_selected)
+        self._selected = session.selected_token
+
+    def _load(self) -> None:
+        lesson = self.session.lesson
+        self._base = lesson.base_vocabulary if self.session.state is not None else []
+        self._row_of = {t: r for r, t in enumerate(self._base)}
+        for i, step in enumerate(lesson.steps if self.session.state is not None else []):
+            self._row_of.setdefault(step.token, len(self._base) + i)
+        self._rows = len(self._base) + self.session.step
+
+    def _on_lesson_changed(self) -> None:
+        self.beginResetModel()
+        self._load()
+        self._selected = self.session.selected_token
+        self.endResetModel()
+
+    def _on_step_changed(self, new: int, previous: int) -> None:
+        base = len(self._base)
+        if new > previous:
+            self.beginInsertRows(QModelIndex(), base + previous, base + new - 1)
+            self._rows = base + new
+            self.endInsertRows()
+        elif new < previous:
+            self.beginRemoveRows(QModelIndex(), base + new, base + previous - 1)
+            self._rows = base + new
+            self.endRemoveRows()
+
+    def _on_token_selected(self, token: str) -> None:
+        old, self._selected = self._selected, token
+        for t in (old, token):
+            row = self._row_of.get(t)
+            if row is not None and row < self._rows:
+                self.dataChanged.emit(self.index(row, 0), self.index(row, len(HEADERS) - 1),
+                                      [Qt.ItemDataRole.BackgroundRole])
+
+    def token_at(self, row: int) -> str:
+        base = len(self._base)
+        return self._base[row] if row < base else self.session.lesson.steps[row - base].token
+
+    def row_of(self, token: str) -> int | None:
+        row = self._row_of.get(token)
+        return row if row is not None and row < self._rows else None
+
+    def learned_count(self) -> int:
+        return self._rows - len(self._base)
+
+    def base_count(self) -> int:
+        return len(self._base)
+
+    # -- Qt's model interface ------------------------------------------------------------------
+
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else self._rows
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(HEADERS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return HEADERS[section]
+        return None
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        row, col = index.row(), index.column()
+        base = len(self._base)
+        session = self.session
+        step = session.lesson.steps[row - base] if row >= base else None
+        token = self._base[row] if step is None else step.token
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == ID:
+                return session.lesson.tokenizer.token_to_id(token)
+            if col == TOKEN:
+                return session.show(token)
+            if col == MADE:
+                return "base" if step is None else step.step
+            if col == PARENTS:
+                return "" if step is None else f"{session.show(step.pair[0])} + {session.show(step.pair[1])}"
+            if col == COUNT:
+                return "" if step is None else step.count
+        elif role == KeyRole:
+            return token
+        elif role == Qt.ItemDataRole.BackgroundRole:
+            if token and token == self._selected:
+                return SELECTED
+        elif role == Qt.ItemDataRole.ToolTipRole and step is not None:
+            return f"Made at step {step.step} from {session.show(step.pair[0])} + {session.show(step.pair[1])}, which appeared {step.count} times then"
+        elif role == Qt.ItemDataRole.TextAlignmentRole and col in (ID, COUNT):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None

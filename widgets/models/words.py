@@ -1,0 +1,66 @@
+"""The corpus words: one row per distinct word, with its count and its tokens at the current step."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+
+from widgets.models.common import CountRole, TokensRole, runs
+
+WORD, COUNT, TOKENS, LENGTH = range(4)
+HEADERS = ("Word", "Count", "Tokens now", "Tokens")
+
+
+class WordsModel(QAbstractTableModel):
+    def __init__(self, session, parent=None):
+        super().__init__(parent)
+        self.session = session
+        session.lesson_changed.connect(self._on_lesson_changed)
+        session.step_changed.connect(self._on_step_changed)
+
+    def _on_lesson_changed(self) -> None:
+        self.beginResetModel()
+        self.endResetModel()
+
+    def _on_step_changed(self, new: int, previous: int) -> None:
+        # only the words the merges touched change; one signal per run of neighbouring rows
+        for first, last in runs(self.session.last_changed):
+            self.dataChanged.emit(self.index(first, TOKENS), self.index(last, LENGTH),
+                                  [Qt.ItemDataRole.DisplayRole, TokensRole])
+
+    # -- Qt's model interface ------------------------------------------------------------------
+
+    def rowCount(self, parent=QModelIndex()) -> int:
+        if parent.isValid() or self.session.state is None:
+            return 0
+        return len(self.session.lesson.corpus)
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(HEADERS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return HEADERS[section]
+        return None
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        session = self.session
+        w, col = index.row(), index.column()
+        corpus = session.lesson.corpus
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == WORD:
+                return session.show(corpus.words[w]) if session.lesson.settings.units == "bytes" else corpus.words[w]
+            if col == COUNT:
+                return corpus.counts[w]
+            if col == TOKENS:
+                return " · ".join(session.show(t) for t in session.state.tokens(w))
+            if col == LENGTH:
+                return session.state.token_count(w)
+        elif role == TokensRole:
+            return session.state.tokens(w)
+        elif role == CountRole:
+            return corpus.counts[w]
+        elif role == Qt.ItemDataRole.TextAlignmentRole and col in (COUNT, LENGTH):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None

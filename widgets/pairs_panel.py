@@ -1,0 +1,79 @@
+"""The pairs panel: every pair of neighbours at this step, most frequent first, ties marked."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from widgets.describe import times
+from widgets.models import PairsModel
+from widgets.models.pairs import PAIR, SOURCES
+from widgets.tables import make_table
+
+
+class PairsPanel(QWidget):
+    def __init__(self, session, parent=None):
+        super().__init__(parent)
+        self.session = session
+        self.model = PairsModel(session, parent=self)
+        self.heading = QLabel()
+        self.heading.setObjectName("panelHeading")
+        self.heading.setWordWrap(True)
+        self.count_label = QLabel()
+        self.count_label.setObjectName("hint")
+        self.count_label.setWordWrap(True)
+        self.table = make_table(self.model, stretch_column=SOURCES)
+        self.details = QLabel()
+        self.details.setObjectName("details")
+        self.details.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.count_label)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.details)
+        self.table.selectionModel().currentRowChanged.connect(self._on_row_picked)
+        session.lesson_changed.connect(self._refresh)
+        session.step_changed.connect(self._refresh)
+        self._refresh()
+
+    def _refresh(self, *_args) -> None:
+        session = self.session
+        state = session.state
+        if state is None:
+            self.heading.setText("No pairs: the corpus is empty.")
+            self.count_label.setText("")
+            self.details.setText("")
+            return
+        n = len(state.pair_counts())
+        if self.model.rowCount():
+            pair, count = self.model.pair_at(0), self.model.index(0, 2).data()
+            tied = sum(1 for r in range(self.model.rowCount()) if self.model.index(r, 2).data() == count)
+            text = f"Next: {session.show(pair[0])} + {session.show(pair[1])}, {times(count)}"
+            if tied > 1:
+                text += f" (tie of {tied})"
+            self.heading.setText(text)
+            self.count_label.setText(
+                f"{n:,} different pairs now."
+                + (" Equal counts: the pair met first in the words wins." if tied > 1 else "")
+            )
+        else:
+            self.heading.setText("No pairs left: every word is one token.")
+            self.count_label.setText("")
+        self._show_details(self.table.currentIndex().row())
+
+    def _on_row_picked(self, current, _previous) -> None:
+        self._show_details(current.row())
+
+    def _show_details(self, row: int) -> None:
+        if row < 0 or row >= self.model.rowCount():
+            self.details.setText("Pick a pair to see which words its count comes from.")
+            return
+        session = self.session
+        pair = self.model.pair_at(row)
+        corpus = session.lesson.corpus
+        sources = session.state.pair_sources(pair)
+        parts = [f"{occ}×{corpus.counts[w]} ({session.show(corpus.words[w])})" for w, occ in sources[:8]]
+        if len(sources) > 8:
+            parts.append(f"… {len(sources) - 8:,} more words")
+        total = session.state.pair_count(pair)
+        self.details.setText(f"{self.model.index(row, PAIR).data()} = " + " + ".join(parts) + f" = {total:,}")

@@ -1,0 +1,173 @@
+"""The engine's settings as a form, each with one short line saying what it changes.
+
+The form never trains: it announces ``settings_edited(Settings)`` and the window decides (it
+retrains, restarts at step 0 and records the change for undo).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
+
+from engine.errors import BpeLabError
+from engine.settings import Settings
+
+SPLITS = (
+    ("whitespace", "Spaces", "Words are cut at spaces; a merge never crosses a space."),
+    ("gpt2", "GPT-2 rule", "GPT-2's pattern: a space stays at the front of the next word."),
+    ("gpt4", "GPT-4 rule", "GPT-4's pattern: like GPT-2, numbers in groups of up to three."),
+    ("none", "No split", "The whole text is one sequence: merges may cross spaces."),
+)
+UNITS = (
+    ("chars", "Characters", "Start from letters; a letter never seen becomes <unk>."),
+    ("bytes", "Bytes", "Start from the 256 UTF-8 bytes: nothing is ever unknown."),
+)
+MARKERS = (("</w>", "</w>"), ("_", "_"), (None, "none"))
+STOPS = (
+    ("repeat", "until no pair repeats"),
+    ("merges", "after this many merges"),
+    ("vocab", "at this vocabulary size"),
+)
+TIES = (
+    ("first", "pair met first", "Equal counts go to the pair met first, reading the words in order."),
+    ("hf", "smaller ids", "Equal counts go to the pair of smaller token ids (Hugging Face's rule)."),
+)
+
+
+class SettingsForm(QWidget):
+    settings_edited = Signal(object)
+
+    def __init__(self, settings: Settings, parent=None):
+        super().__init__(parent)
+        self.split = QComboBox()
+        for key, text, tip in SPLITS:
+            self.split.addItem(text, key)
+            self.split.setItemData(self.split.count() - 1, tip, 3)  # 3: ToolTipRole
+        self.units = QComboBox()
+        for key, text, tip in UNITS:
+            self.units.addItem(text, key)
+        self.marker = QComboBox()
+        for key, text in MARKERS:
+            self.marker.addItem(text, key)
+        self.lowercase = QCheckBox("lowercase first")
+        self.min_frequency = QSpinBox()
+        self.min_frequency.setRange(1, 1_000_000)
+        self.stop = QComboBox()
+        for key, text in STOPS:
+            self.stop.addItem(text, key)
+        self.size = QSpinBox()
+        self.size.setRange(0, 1_000_000)
+        self.size.setSingleStep(10)
+        self.tie = QComboBox()
+        for key, text, tip in TIES:
+            self.tie.addItem(text, key)
+        self.explain = QLabel()
+        self.explain.setObjectName("hint")
+        self.explain.setWordWrap(True)
+
+        form = QFormLayout()
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        form.addRow("Split", self.split)
+        form.addRow("Units", self.units)
+        form.addRow("End of word", self.marker)
+        form.addRow("", self.lowercase)
+        form.addRow("Min count", self.min_frequency)
+        stop_row = QHBoxLayout()
+        stop_row.addWidget(self.stop, 1)
+        stop_row.addWidget(self.size)
+        form.addRow("Stop", stop_row)
+        form.addRow("Ties", self.tie)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(form)
+        layout.addWidget(self.explain)
+
+        self.split.setToolTip("How the text is cut into words before any merge")
+        self.units.setToolTip("What a word starts as: characters or UTF-8 bytes")
+        self.marker.setToolTip("A symbol added at the end of each word, so 'est' at the end differs from 'est' inside")
+        self.lowercase.setToolTip("Treat 'The' and 'the' as the same word")
+        self.min_frequency.setToolTip("Stop when the best pair occurs fewer times than this (2: until no pair repeats)")
+        self.size.setToolTip("The number of merges, or the vocabulary size, to stop at")
+        self.tie.setToolTip("Which pair wins when several have the same count")
+
+        self._settings = settings
+        self.show_settings(settings)
+        for combo in (self.split, self.units, self.marker, self.stop, self.tie):
+            combo.currentIndexChanged.connect(self._on_edited)
+        self.lowercase.toggled.connect(self._on_edited)
+        self.min_frequency.valueChanged.connect(self._on_edited)
+        self.size.valueChanged.connect(self._on_edited)
+
+    def show_settings(self, s: Settings) -> None:
+        """Show settings without announcing an edit (a new lesson, an undo)."""
+        self._settings = s
+        widgets = (self.split, self.units, self.marker, self.lowercase, self.min_frequency, self.stop, self.size, self.tie)
+        for w in widgets:
+            w.blockSignals(True)
+        self.split.setCurrentIndex(self.split.findData(s.split))
+        self.units.setCurrentIndex(self.units.findData(s.units))
+        marker = s.marker
+        i = self.marker.findData(marker)
+        if i < 0:
+            self.marker.addItem(marker, marker)
+            i = self.marker.count() - 1
+        self.marker.setCurrentIndex(i)
+        self.lowercase.setChecked(s.lowercase)
+        self.min_frequency.setValue(s.min_frequency)
+        if s.merges is not None:
+            self.stop.setCurrentIndex(1)
+            self.size.setValue(s.merges)
+        elif s.vocab_size is not None:
+            self.stop.setCurrentIndex(2)
+            self.size.setValue(s.vocab_size)
+        else:
+            self.stop.setCurrentIndex(0)
+        self.tie.setCurrentIndex(self.tie.findData(s.tie_break))
+        for w in widgets:
+            w.blockSignals(False)
+        self._update_enabled()
+        self._explain()
+
+    def _update_enabled(self) -> None:
+        # a marker only makes sense for character units: bytes keep the space in the next word
+        self.marker.setEnabled(self.units.currentData() == "chars")
+        self.size.setEnabled(self.stop.currentData() != "repeat")
+
+    def _explain(self) -> None:
+        split = SPLITS[self.split.currentIndex()][2]
+        units = UNITS[self.units.currentIndex()][2]
+        tie = TIES[self.tie.currentIndex()][2]
+        self.explain.setText(f"{split} {units} {tie}")
+
+    def current(self) -> Settings:
+        stop = self.stop.currentData()
+        size = self.size.value()
+        units = self.units.currentData()
+        marker = self.marker.currentData() if units == "chars" else None
+        return Settings(
+            split=self.split.currentData(),
+            units=units,
+            end_of_word=marker,
+            lowercase=self.lowercase.isChecked(),
+            min_frequency=self.min_frequency.value(),
+            merges=size if stop == "merges" else None,
+            vocab_size=max(1, size) if stop == "vocab" else None,
+            special_tokens=self._settings.special_tokens,
+            tie_break=self.tie.currentData(),
+        )
+
+    def _on_edited(self, *_args) -> None:
+        if self.stop.currentData() == "vocab" and self.size.value() == 0:
+            self.size.blockSignals(True)
+            self.size.setValue(max(300 if self.units.currentData() == "bytes" else 50, 1))
+            self.size.blockSignals(False)
+        self._update_enabled()
+        self._explain()
+        try:
+            settings = self.current()
+        except BpeLabError as exc:
+            self.explain.setText(str(exc))
+            return
+        if settings.resolved() != self._settings.resolved():
+            self._settings = settings
+            self.settings_edited.emit(settings)

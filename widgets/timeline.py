@@ -1,0 +1,191 @@
+"""The timeline: step, play, jump; the status line in plain words; training progress and Cancel.
+
+The keys (→ ← Space Home End) are the window's actions, so they work from any panel that is not
+busy typing; the buttons here trigger the same requests.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QComboBox, QHBoxLayout, QLabel, QProgressBar, QPushButton, QSlider, QToolButton, QVBoxLayout, QWidget,
+)
+
+from widgets.describe import describe_position
+
+SPEEDS = (("½ step/s", 0.5), ("1 step/s", 1.0), ("2 steps/s", 2.0), ("4 steps/s", 4.0), ("10 steps/s", 10.0), ("30 steps/s", 30.0))
+
+
+class Timeline(QWidget):
+    cancel_requested = Signal()
+
+    def __init__(self, session, parent=None):
+        super().__init__(parent)
+        self.session = session
+        self.setObjectName("timeline")
+        self.timer = QTimer(self)
+        self.timer.timeout.connect(self._on_tick)
+
+        def button(text: str, tip: str) -> QToolButton:
+            b = QToolButton()
+            b.setText(text)
+            b.setToolTip(tip)
+            b.setObjectName("timelineButton")
+            b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            return b
+
+        self.home_button = button("|◀", "Back to the start (Home)")
+        self.back_button = button("◀", "One step back (←)")
+        self.play_button = button("▶ Play", "Play or pause (Space)")
+        self.play_button.setObjectName("playButton")
+        self.forward_button = button("▶", "One step forward (→)")
+        self.end_button = button("▶|", "Go to the end (End)")
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setObjectName("stepSlider")
+        self.slider.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.slider.setPageStep(10)
+        self.slider.setMinimumWidth(120)
+        self.step_label = QLabel()
+        self.step_label.setObjectName("stepLabel")
+        self.speed = QComboBox()
+        self.speed.setToolTip("How fast Play moves")
+        self.speed.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        for text, value in SPEEDS:
+            self.speed.addItem(text, value)
+        self.speed.setCurrentIndex(2)
+        self.speed.currentIndexChanged.connect(self._on_speed_changed)
+        self.status = QLabel()
+        self.status.setObjectName("statusLine")
+        self.status.setWordWrap(True)
+        self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.progress = QProgressBar()
+        self.progress.setObjectName("trainingProgress")
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setToolTip("Stop training; the lesson shown stays as it is")
+        self.cancel_button.clicked.connect(self.cancel_requested)
+        self.progress_row = QWidget()
+        row = QHBoxLayout(self.progress_row)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.progress_label = QLabel("Training…")
+        row.addWidget(self.progress_label)
+        row.addWidget(self.progress, 1)
+        row.addWidget(self.cancel_button)
+        self.progress_row.hide()
+
+        controls = QHBoxLayout()
+        for b in (self.home_button, self.back_button, self.play_button, self.forward_button, self.end_button):
+            controls.addWidget(b)
+        controls.addWidget(self.slider, 1)
+        controls.addWidget(self.step_label)
+        status_row = QHBoxLayout()
+        status_row.addWidget(self.status, 1)
+        status_row.addWidget(self.speed, 0, Qt.AlignmentFlag.AlignTop)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 4, 8, 4)
+        layout.addLayout(controls)
+        layout.addLayout(status_row)
+        layout.addWidget(self.progress_row)
+
+        self.home_button.clicked.connect(lambda: session.request_step(0))
+        self.back_button.clicked.connect(session.request_previous)
+        self.forward_button.clicked.connect(session.request_next)
+        self.end_button.clicked.connect(lambda: session.request_step(session.last_step))
+        self.play_button.clicked.connect(self.toggle_play)
+        self.slider.valueChanged.connect(self._on_slider_moved)
+        session.lesson_changed.connect(self._on_lesson_changed)
+        session.step_changed.connect(self._on_step_changed)
+        session.training_started.connect(self._on_training_started)
+        session.training_progressed.connect(self._on_training_progressed)
+        session.training_ended.connect(self._on_training_ended)
+        self._on_lesson_changed()
+
+    # -- playing -------------------------------------------------------------------------------
+
+    @property
+    def playing(self) -> bool:
+        return self.timer.isActive()
+
+    def toggle_play(self) -> None:
+        if self.playing:
+            self.pause()
+        else:
+            self.play()
+
+    def play(self) -> None:
+        session = self.session
+        if session.state is None or session.last_step == 0:
+            return
+        if session.step >= session.last_step:
+            session.request_step(0)  # playing from the end starts again
+        self.timer.start(self._interval())
+        self.play_button.setText("⏸ Pause")
+
+    def pause(self) -> None:
+        self.timer.stop()
+        self.play_button.setText("▶ Play")
+
+    def _interval(self) -> int:
+        return int(1000 / self.speed.currentData())
+
+    def _on_speed_changed(self) -> None:
+        if self.playing:
+            self.timer.setInterval(self._interval())
+
+    def _on_tick(self) -> None:
+        session = self.session
+        if session.step >= session.last_step:
+            self.pause()
+            return
+        session.request_next()
+        if session.step >= session.last_step:
+            self.pause()
+
+    # -- following the session ----------------------------------------------------------------
+
+    def _on_slider_moved(self, value: int) -> None:
+        if value != self.session.step:
+            self.session.request_step(value)
+
+    def _on_lesson_changed(self) -> None:
+        self.pause()
+        self.slider.blockSignals(True)
+        self.slider.setRange(0, self.session.last_step)
+        self.slider.blockSignals(False)
+        self._show_step()
+
+    def _on_step_changed(self, new: int, previous: int) -> None:
+        self._show_step()
+
+    def _show_step(self) -> None:
+        session = self.session
+        step, last = session.step, session.last_step
+        self.slider.blockSignals(True)
+        self.slider.setValue(step)
+        self.slider.blockSignals(False)
+        self.step_label.setText(f"Step {step} of {last}")
+        empty = session.state is None
+        self.home_button.setEnabled(step > 0)
+        self.back_button.setEnabled(step > 0)
+        self.forward_button.setEnabled(not empty and step < last)
+        self.end_button.setEnabled(not empty and step < last)
+        self.play_button.setEnabled(not empty and last > 0)
+        self.slider.setEnabled(not empty and last > 0)
+        # a word joiner after each slash keeps a marker such as </w> on one line
+        self.status.setText(describe_position(session.lesson, step).replace("/", "/\u2060"))
+
+    def _on_training_started(self) -> None:
+        self.progress.setRange(0, 0)
+        self.progress_label.setText("Training…")
+        self.progress_row.show()
+
+    def _on_training_progressed(self, done: int, total: int) -> None:
+        if total:
+            self.progress.setRange(0, total)
+            self.progress.setValue(done)
+            self.progress_label.setText(f"Training: {done:,} of {total:,} merges")
+        else:
+            self.progress.setRange(0, 0)
+            self.progress_label.setText(f"Training: {done:,} merges so far")
+
+    def _on_training_ended(self) -> None:
+        self.progress_row.hide()

@@ -1,0 +1,71 @@
+"""The vocabulary and merges panel: base symbols, then each learned token with its parents."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from widgets.models import VocabularyModel
+from widgets.models.common import KeyRole
+from widgets.models.vocabulary import PARENTS
+from widgets.tables import make_table
+
+
+class VocabularyPanel(QWidget):
+    def __init__(self, session, parent=None):
+        super().__init__(parent)
+        self.session = session
+        self.model = VocabularyModel(session, self)
+        self.heading = QLabel()
+        self.heading.setObjectName("panelHeading")
+        self.heading.setWordWrap(True)
+        self.table = make_table(self.model, stretch_column=PARENTS)
+        self.tree = QLabel()
+        self.tree.setObjectName("details")
+        self.tree.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.tree)
+        self.table.clicked.connect(self._on_clicked)
+        session.lesson_changed.connect(self._refresh)
+        session.step_changed.connect(self._on_step_changed)
+        session.token_selected.connect(self._on_token_selected)
+        self._refresh()
+
+    def _on_clicked(self, index) -> None:
+        self.session.request_token_selection(index.data(KeyRole))
+
+    def _on_step_changed(self, new: int, previous: int) -> None:
+        self._refresh()
+        if new > previous:
+            # the newest token is what the class is looking at
+            self.table.scrollToBottom()
+
+    def _refresh(self, *_args) -> None:
+        m = self.model
+        if self.session.state is None:
+            self.heading.setText("No vocabulary yet: the corpus is empty.")
+        else:
+            base, learned = m.base_count(), m.learned_count()
+            self.heading.setText(f"{base + learned:,} tokens: {base:,} base symbols + {learned:,} learned")
+        self._on_token_selected(self.session.selected_token)
+
+    def _on_token_selected(self, token: str) -> None:
+        session = self.session
+        row = self.model.row_of(token) if token else None
+        if row is None:
+            self.tree.setText("Click a token to see how it was built.")
+            return
+        self.table.scrollTo(self.model.index(row, 0))
+        self.tree.setText(f"{session.show(token)} = " + self._tree(token))
+
+    def _tree(self, token: str, depth: int = 0) -> str:
+        """A token's merge tree as nested brackets: est</w> = ((e + s) + t) + </w>."""
+        for step in self.session.lesson.steps[: self.session.step]:
+            if step.token == token and depth < 12:
+                a, b = step.pair
+                left = self._tree(a, depth + 1)
+                right = self._tree(b, depth + 1)
+                return f"({left} + {right})" if depth else f"{left} + {right}"
+        return self.session.show(token)
