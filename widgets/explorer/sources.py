@@ -120,8 +120,15 @@ class TokenizerSources(QObject):
         loader.loaded.connect(self._on_loaded)
         loader.failed.connect(self._on_failed)
         _RUNNING.add(loader)
-        loader.finished.connect(lambda: _RUNNING.discard(loader))
+        # a slot of this object runs in the GUI thread, after the loader's own thread has let go
+        loader.finished.connect(self._on_loader_finished)
         loader.start()
+
+    @Slot()
+    def _on_loader_finished(self) -> None:
+        for loader in [t for t in _RUNNING if t.isFinished()]:
+            loader.wait()
+            _RUNNING.discard(loader)
 
     @Slot(str, object)
     def _on_loaded(self, key: str, tokenizer) -> None:
