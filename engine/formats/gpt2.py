@@ -63,8 +63,11 @@ def folder_files(tokenizer, folder: str | os.PathLike) -> dict:
 
 
 def save_gpt2(tokenizer, folder: str | os.PathLike) -> None:
-    """Write the three files into ``folder`` (made if missing), all or none."""
+    """Write the three files into ``folder`` (made if missing), all or none, once checked in `tokenizers`."""
+    from engine.formats.verify import check_gpt2_files
+
     files = folder_files(tokenizer, folder)
+    check_gpt2_files(tokenizer, *(files[Path(folder) / name] for name in (VOCAB, MERGES, SIDECAR)))
     p = Path(folder)
     if p.exists() and not p.is_dir():
         raise BpeLabError(f"{p} is a file; the gpt2 format writes a folder: give a folder name")

@@ -176,7 +176,11 @@ def tokenizer_json(tokenizer) -> str:
 
 
 def save_hf(tokenizer, path: str | os.PathLike) -> None:
+    """Write tokenizer.json once the tokenizers library, given it, gives BPE Lab's ids."""
+    from engine.formats.verify import check_tokenizer_json
+
     text = tokenizer_json(tokenizer)
+    check_tokenizer_json(tokenizer, text)
     write_files({path: text})
 
 

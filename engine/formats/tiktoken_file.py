@@ -142,7 +142,12 @@ def tiktoken_files(tokenizer, path: str | os.PathLike) -> dict:
 
 
 def save_tiktoken(tokenizer, path: str | os.PathLike) -> None:
-    write_files(tiktoken_files(tokenizer, path))
+    """Write the two files once tiktoken, given them, gives BPE Lab's ids."""
+    from engine.formats.verify import check_tiktoken_files
+
+    files = tiktoken_files(tokenizer, path)
+    check_tiktoken_files(tokenizer, files[path], files[sidecar_path(path)])
+    write_files(files)
 
 
 def read_ranks(text: str, source: str) -> dict[bytes, int]:

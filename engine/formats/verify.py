@@ -1,0 +1,110 @@
+"""Every export is loaded in the library it targets before it is written, and must give BPE Lab's ids.
+
+The check text mixes scripts, emoji, code, whitespace runs, the tokenizer's special tokens, a
+character no vocabulary holds, every base token and the text of the learned tokens, so each merge
+gets a chance to apply. A library that is not installed is skipped: the files are then written
+unchecked, which is what the same export would be with the check switched off.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+
+from engine.bytelevel import symbols_to_bytes
+from engine.errors import BpeLabError
+
+SAMPLE = (
+    "The lowest newer widest. I'll pay 1234567 dollars, they've WE'RE 3.14159 x=42; Größe, straße! été ΟΔΟΣ Привет, мир! مرحبا 日本語のテキスト 中文 한국어 "
+    "🙂🎸 👩\u200d👩\u200d👧 🇫🇷 def f(x):\n\treturn x ** 2  # square\n\n\n    \u3000\xa0 end  \x00\ue000\U0010fffd"
+)
+
+
+def check_text(tokenizer, limit: int = 4000) -> str:
+    parts = [SAMPLE, "".join(tokenizer.special_ids)]
+    vocab = getattr(tokenizer, "vocab", None)
+    if vocab is not None:
+        specials = set(tokenizer.special_ids)
+        words = []
+        for token in vocab[:limit]:
+            if token in specials:
+                continue
+            if tokenizer.settings.units == "bytes":
+                try:
+                    token = symbols_to_bytes(token).decode("utf-8", errors="replace")
+                except KeyError:
+                    continue
+            elif tokenizer.settings.marker is not None:
+                # a token ending in the marker is the end of a word
+                token = token.replace(tokenizer.settings.marker, " ")
+            words.append(token)
+        # a line break before each token keeps a token without a leading space whole in the gpt splits
+        parts.append("\n".join(words))
+    return " ".join(parts)
+
+
+def _compare(name: str, library_ids, tokenizer, text: str) -> None:
+    ours = list(tokenizer.encode_ids(text))
+    theirs = list(library_ids(text))
+    if ours != theirs:
+        at = next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b), min(len(ours), len(theirs)))
+        raise BpeLabError(
+            f"checked in {name}, the export gives other ids than BPE Lab from token {at} on "
+            f"(BPE Lab {ours[at:at + 3]}, {name} {theirs[at:at + 3]}), so nothing was written: "
+            "export with --format bpelab, and please report this"
+        )
+
+
+def check_tokenizer_json(tokenizer, text_json: str) -> None:
+    try:
+        from tokenizers import Tokenizer as Library
+    except ImportError:
+        return
+    try:
+        library = Library.from_str(text_json)
+    except Exception as exc:  # the library's own complaint, whatever its type
+        raise BpeLabError(f"the tokenizers library refuses the export ({exc}), so nothing was written") from None
+    text = check_text(tokenizer)
+    _compare("tokenizers", lambda t: library.encode(t).ids, tokenizer, text)
+
+
+def check_gpt2_files(tokenizer, vocab_json: str, merges_txt: str, sidecar_json: str) -> None:
+    from engine.formats.gpt2 import read_merges
+
+    side = json.loads(sidecar_json)
+    merges, _ = read_merges(merges_txt, "merges.txt")
+    data = {
+        "version": "1.0", "truncation": None, "padding": None,
+        "added_tokens": [
+            {"id": i, "content": t, "single_word": False, "lstrip": False, "rstrip": False,
+             "normalized": False, "special": True}
+            for t, i in side["special_tokens"].items()
+        ],
+        "normalizer": side["normalizer"], "pre_tokenizer": side["pre_tokenizer"], "post_processor": None,
+        "decoder": side["decoder"],
+        "model": {"type": "BPE", "dropout": None, "unk_token": side["unk_token"], "continuing_subword_prefix": None,
+                  "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False, "ignore_merges": False,
+                  "vocab": json.loads(vocab_json), "merges": [list(m) for m in merges]},
+    }
+    check_tokenizer_json(tokenizer, json.dumps(data, ensure_ascii=False))
+
+
+def check_tiktoken_files(tokenizer, ranks_text: str, sidecar_json: str) -> None:
+    try:
+        import tiktoken
+    except ImportError:
+        return
+    side = json.loads(sidecar_json)
+    ranks = {}
+    for line in ranks_text.splitlines():
+        token, rank = line.split()
+        ranks[base64.b64decode(token)] = int(rank)
+    try:
+        encoding = tiktoken.Encoding(
+            name=side["name"], pat_str=side["pat_str"], mergeable_ranks=ranks,
+            special_tokens=side["special_tokens"], explicit_n_vocab=side["explicit_n_vocab"],
+        )
+    except Exception as exc:  # the library's own complaint, whatever its type
+        raise BpeLabError(f"tiktoken refuses the export ({exc!r}), so nothing was written") from None
+    text = check_text(tokenizer)
+    _compare("tiktoken", lambda t: encoding.encode(t, allowed_special="all"), tokenizer, text)
