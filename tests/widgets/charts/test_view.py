@@ -1,0 +1,93 @@
+"""The Charts tab: exports, themes, the history model, a new lesson."""
+
+import csv
+import xml.dom.minidom
+
+from PySide6.QtTest import QAbstractItemModelTester
+
+from engine.errors import BpeLabError
+from engine.lesson import Lesson
+from engine.settings import Settings
+from widgets.charts import GROWTH, PAIRS, ChartTheme
+from widgets.models.history_model import HistoryModel
+
+from .conftest import HELD_OUT, PROSE
+
+
+def test_exports_write_png_svg_and_csv(tmp_path, make_view, classic_session):
+    view = make_view(classic_session)
+    classic_session.request_step(3)
+    for chart in (GROWTH, PAIRS):
+        png, svg, table = (tmp_path / f"{chart}.{k}" for k in ("png", "svg", "csv"))
+        view.export(chart, str(png))
+        view.export(chart, str(svg))
+        view.export(chart, str(table))
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 5000
+        doc = xml.dom.minidom.parse(str(svg))
+        assert doc.documentElement.tagName == "svg"
+        assert doc.getElementsByTagName("path") or doc.getElementsByTagName("polyline")
+        rows = list(csv.DictReader(table.open(encoding="utf-8")))
+        assert rows
+    growth_rows = list(csv.DictReader((tmp_path / "growth.csv").open(encoding="utf-8")))
+    lesson = classic_session.lesson
+    assert [int(r["tokens"]) for r in growth_rows] == [lesson.initial_tokens] + [s.tokens_after for s in lesson.steps]
+    assert [int(r["held_out_tokens"]) for r in growth_rows] == [
+        len(lesson.tokenizer_at(k).encode(lesson.held_out)) for k in range(lesson.last_step + 1)
+    ]
+    pair_rows = list(csv.DictReader((tmp_path / "pairs.csv").open(encoding="utf-8")))
+    assert pair_rows[0]["pair"] == "l + o" and pair_rows[0]["sources"] == "low ×5 + lower ×2 = 7"
+    assert pair_rows[0]["merges_next"] == "1"
+
+
+def test_export_refuses_an_unknown_format(tmp_path, make_view, classic_session):
+    view = make_view(classic_session)
+    try:
+        view.export(GROWTH, str(tmp_path / "chart.jpg"))
+    except BpeLabError as exc:
+        assert ".png or .svg" in str(exc)
+    else:
+        raise AssertionError("a .jpg export should be refused")
+
+
+def test_themes_change_the_drawing(make_view, classic_session):
+    view = make_view(classic_session)
+    light = view.growth.plot.grab().toImage()
+    view.set_theme(ChartTheme.dark())
+    dark = view.growth.plot.grab().toImage()
+    corner = (5, 5)
+    assert light.pixelColor(*corner).lightness() > 200
+    assert dark.pixelColor(*corner).lightness() < 60
+    view.set_theme(ChartTheme.projector())
+    assert view.growth.plot.getPlotItem().getAxis("left").style["tickFont"].pointSize() == 20
+
+
+def test_a_new_lesson_replots_with_its_own_held_out_text(qtbot, make_view, classic_session):
+    view = make_view(classic_session)
+    classic_session.set_lesson(Lesson(PROSE, held_out=HELD_OUT).train())
+    assert view.held_out_box.toPlainText() == HELD_OUT
+    assert list(view.model.tokens) == [classic_session.lesson.initial_tokens] + [
+        s.tokens_after for s in classic_session.lesson.steps
+    ]
+    assert view.model.held_out.tokens[0] == len(classic_session.lesson.tokenizer_at(0).encode(HELD_OUT))
+
+
+def test_history_model_passes_qt_checks(qtbot, prose_session):
+    model = HistoryModel(prose_session)
+    QAbstractItemModelTester(model, QAbstractItemModelTester.FailureReportingMode.Fatal)
+    assert model.rowCount() == prose_session.lesson.last_step + 1
+    assert model.data(model.index(0, 2)) == prose_session.lesson.initial_tokens
+    prose_session.set_lesson(Lesson("tea tea team teams steam seat", settings=Settings(end_of_word=None)).train())
+    # the six tea words: 24 symbols, then e+a, t+ea, tea+m: four rows, steps 0 to 3
+    assert model.rowCount() == 4
+    assert [model.data(model.index(r, 2)) for r in range(4)] == [24, 18, 13, 10]
+
+
+def test_long_held_out_text_is_counted_off_the_gui_thread(qtbot, prose_session, monkeypatch):
+    import widgets.models.history_model as history_model
+
+    monkeypatch.setattr(history_model, "SYNC_LIMIT", 10)
+    model = HistoryModel(prose_session)
+    with qtbot.waitSignal(model.held_out_changed, timeout=5000):
+        model.set_held_out(HELD_OUT * 3)
+    lesson = prose_session.lesson
+    assert model.held_out.tokens[-1] == len(lesson.tokenizer.encode(HELD_OUT * 3))

@@ -1,0 +1,77 @@
+"""Saving a chart as PNG or SVG (drawn in its theme) and its numbers as CSV."""
+
+from __future__ import annotations
+
+import csv
+import os
+import sys
+
+import pyqtgraph as pg
+import pyqtgraph.exporters  # noqa: F401  (the exporters are a submodule pyqtgraph does not import)
+
+from engine.errors import BpeLabError
+
+FORMATS = ("png", "svg", "csv")
+
+
+def _accept_closed_paths() -> None:
+    """Let pyqtgraph's SVG exporter read the paths Qt 6.11 writes.
+
+    Qt now ends a closed path with a separate "Z"; pyqtgraph 0.14 expects every token of a path to
+    be an "x,y" pair and stops with a ValueError. Every such path already returns to its start, so
+    the "Z" is dropped before pyqtgraph moves the coordinates.
+    """
+    module = sys.modules["pyqtgraph.exporters.SVGExporter"]
+    original = module.correctCoordinates
+    if getattr(original, "accepts_closed_paths", False):
+        return
+
+    def correct(node, defs, item, options):
+        for path in node.getElementsByTagName("path"):
+            d = path.getAttribute("d")
+            if "Z" in d or "z" in d:
+                tokens = [t.rstrip("Zz") for t in d.split()]
+                path.setAttribute("d", " ".join(t for t in tokens if t))
+        return original(node, defs, item, options)
+
+    correct.accepts_closed_paths = True
+    module.correctCoordinates = correct
+
+
+_accept_closed_paths()
+
+
+def export_image(plot: pg.PlotWidget, path: str, width: int = 1600) -> None:
+    """Write the plot to ``path``; the file's ending (.png or .svg) picks the format.
+
+    The whole scene is exported, not only the plot item, so views laid over it (a second y axis)
+    come along.
+    """
+    kind = os.path.splitext(path)[1].lower().lstrip(".")
+    scene = plot.scene()
+    if kind == "png":
+        exporter = pg.exporters.ImageExporter(scene)
+        exporter.parameters()["width"] = width
+        exporter.parameters()["antialias"] = True
+        exporter.export(path)
+    elif kind == "svg":
+        pg.exporters.SVGExporter(scene).export(path)
+    else:
+        raise BpeLabError(f"'{path}': a chart is saved as .png or .svg; use .csv for its numbers")
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
+        raise BpeLabError(f"could not write '{path}': check the folder exists and you may write to it")
+
+
+def export_rows(rows: list[dict], path: str) -> None:
+    """Write rows (all with the same keys) as CSV with a header line."""
+    try:
+        with open(path, "w", newline="", encoding="utf-8") as f:
+            if not rows:
+                f.write("")
+                return
+            out = csv.DictWriter(f, fieldnames=list(rows[0]))
+            out.writeheader()
+            for row in rows:
+                out.writerow({k: (f"{v:.4f}" if isinstance(v, float) else ("" if v is None else v)) for k, v in row.items()})
+    except OSError as exc:
+        raise BpeLabError(f"could not write '{path}': {exc.strerror}") from exc

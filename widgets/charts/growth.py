@@ -1,0 +1,352 @@
+"""The growth chart: the corpus gets shorter in tokens while the vocabulary grows.
+
+Tokens (training text, and a held-out text) on the left axis, the vocabulary size on the right
+one, characters per token on an optional third axis. The x axis counts merges or, switched, the
+vocabulary size. A vertical line marks the current step: dragging it (or clicking the chart)
+asks the session to go there, and every step moves it. A dashed line marks where training
+stopped and why.
+"""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from engine.trainer import TARGET_REACHED
+from widgets.charts.axes import CountAxis, short_number
+from widgets.charts.theme import ChartTheme
+from widgets.models.history_model import HistoryModel
+
+MERGES, VOCABULARY = "merges", "vocabulary"
+TOKENS, PERCENT = "tokens", "percent"
+# headroom above the highest curve for the legend
+HEADROOM = 1.22
+
+
+class GrowthChart(QWidget):
+    """Token totals and vocabulary size over the whole history, with the current step on it."""
+
+    def __init__(self, session, model: HistoryModel, theme: ChartTheme | None = None, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.session = session
+        self.model = model
+        self.theme = theme or ChartTheme.light()
+        self.x_mode = MERGES
+        self.y_mode = TOKENS
+        self.show_per_token = False
+        self._placing = False
+        self.hover_step: int | None = None
+
+        self.plot = pg.PlotWidget(
+            axisItems={"bottom": CountAxis("bottom"), "left": CountAxis("left"), "right": CountAxis("right")}
+        )
+        item = self.plot.getPlotItem()
+        item.hideButtons()
+        item.setMenuEnabled(False)
+        item.setMouseEnabled(False, False)
+        item.showAxis("right")
+        # the vocabulary and characters-per-token curves need scales of their own: two more views
+        # laid over the main one, sharing its x axis
+        self.vocabulary_view = pg.ViewBox(enableMouse=False)
+        item.scene().addItem(self.vocabulary_view)
+        item.getAxis("right").linkToView(self.vocabulary_view)
+        self.vocabulary_view.setXLink(item.vb)
+        self.per_token_axis = CountAxis("right", fractions=True)
+        item.layout.addItem(self.per_token_axis, 2, 3)
+        self.per_token_view = pg.ViewBox(enableMouse=False)
+        item.scene().addItem(self.per_token_view)
+        self.per_token_axis.linkToView(self.per_token_view)
+        self.per_token_view.setXLink(item.vb)
+        item.vb.sigResized.connect(self._sync_views)
+
+        # the legend sits above the plot, in the row a title would take, so it never hides a curve
+        self.legend = pg.LegendItem(offset=None)
+        self.legend.setParentItem(item)
+        self.legend.anchor(itemPos=(0.5, 0), parentPos=(0.5, 0), offset=(0, 2))
+        self.legend.setColumnCount(3)
+
+        self.training_curve = pg.PlotDataItem(name="Training tokens")
+        self.held_out_curve = pg.PlotDataItem(name="Held-out tokens")
+        self.vocabulary_curve = pg.PlotDataItem(name="Vocabulary size")
+        self.per_token_curve = pg.PlotDataItem(name="Characters/token")
+        self.held_out_per_token_curve = pg.PlotDataItem(name="Held-out characters/token")
+        for curve in (self.training_curve, self.held_out_curve):
+            item.addItem(curve)
+        self.vocabulary_view.addItem(self.vocabulary_curve)
+        self.per_token_view.addItem(self.per_token_curve)
+        self.per_token_view.addItem(self.held_out_per_token_curve)
+        for curve in self._curves():
+            curve.setClipToView(True)
+            curve.setDownsampling(auto=True, method="peak")
+
+        self.stop_line = pg.InfiniteLine(angle=90, movable=False, label="", labelOpts={"position": 0.55, "anchors": [(1, 0.5), (1, 0.5)]})
+        self.step_line = pg.InfiniteLine(angle=90, movable=True, label="", labelOpts={"position": 0.93, "anchors": [(0, 0.5), (0, 0.5)]})
+        self.step_line.setZValue(20)
+        item.addItem(self.stop_line, ignoreBounds=True)
+        item.addItem(self.step_line, ignoreBounds=True)
+        self.markers = pg.ScatterPlotItem(size=12)
+        self.markers.setZValue(15)
+        item.addItem(self.markers, ignoreBounds=True)
+        self.step_line.sigPositionChanged.connect(self._on_line_dragged)
+        self.step_line.sigPositionChangeFinished.connect(lambda _: self._place_step_line(self.session.step))
+
+        self.readout = QLabel(" ")
+        self.readout.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.plot, 1)
+        layout.addWidget(self.readout)
+
+        self.plot.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        self.plot.scene().sigMouseClicked.connect(self._on_mouse_clicked)
+        session.step_changed.connect(self._on_step_changed)
+        model.modelReset.connect(self.replot)
+        model.held_out_changed.connect(self.replot)
+        self.apply_theme(self.theme)
+
+    def _curves(self):
+        return (self.training_curve, self.held_out_curve, self.vocabulary_curve, self.per_token_curve,
+                self.held_out_per_token_curve)
+
+    def _sync_views(self) -> None:
+        vb = self.plot.getPlotItem().vb
+        for view in (self.vocabulary_view, self.per_token_view):
+            view.setGeometry(vb.sceneBoundingRect())
+            view.linkedViewChanged(vb, view.XAxis)
+
+    # -- switches -------------------------------------------------------------------------------
+
+    def set_x_mode(self, mode: str) -> None:
+        """MERGES or VOCABULARY: what the x axis counts."""
+        if mode not in (MERGES, VOCABULARY):
+            raise ValueError(f"x axis is '{MERGES}' or '{VOCABULARY}', not '{mode}'")
+        self.x_mode = mode
+        self.replot()
+
+    def set_y_mode(self, mode: str) -> None:
+        """TOKENS (counts) or PERCENT (of each text's tokens before any merge)."""
+        if mode not in (TOKENS, PERCENT):
+            raise ValueError(f"y axis is '{TOKENS}' or '{PERCENT}', not '{mode}'")
+        self.y_mode = mode
+        self.replot()
+
+    def set_per_token_visible(self, visible: bool) -> None:
+        self.show_per_token = visible
+        self.replot()
+
+    # -- what is plotted ------------------------------------------------------------------------
+
+    def x_values(self) -> list[int]:
+        return list(self.model.vocabulary if self.x_mode == VOCABULARY else self.model.merges)
+
+    def x_of(self, step: int) -> float:
+        values = self.model.vocabulary if self.x_mode == VOCABULARY else self.model.merges
+        if not values:
+            return 0.0
+        return float(values[max(0, min(step, len(values) - 1))])
+
+    def step_at(self, x: float) -> int:
+        """The step a point on the x axis stands for."""
+        model = self.model
+        if self.x_mode == VOCABULARY:
+            return model.step_at_vocabulary(x)
+        return max(0, min(int(round(x)), model.last_step))
+
+    def _scaled(self, tokens) -> list[float]:
+        if self.y_mode == PERCENT and tokens and tokens[0]:
+            start = tokens[0]
+            return [100.0 * t / start for t in tokens]
+        return list(tokens)
+
+    def replot(self) -> None:
+        model = self.model
+        item = self.plot.getPlotItem()
+        x = self.x_values()
+        held = list(model.held_out.tokens) if model.held_out is not None else []
+        self.training_curve.setData(x, self._scaled(model.tokens))
+        self.held_out_curve.setData(x if held else [], self._scaled(held))
+        self.held_out_curve.setVisible(bool(held))
+        by_vocabulary = self.x_mode == VOCABULARY
+        self.vocabulary_curve.setData([] if by_vocabulary else x, [] if by_vocabulary else model.vocabulary)
+        self.vocabulary_curve.setVisible(not by_vocabulary)
+        item.getAxis("right").setVisible(not by_vocabulary)
+        per_token = model.characters_per_token() if self.show_per_token else []
+        held_per_token = model.held_out_characters_per_token() if self.show_per_token else []
+        self.per_token_curve.setData(x if per_token else [], per_token)
+        self.held_out_per_token_curve.setData(x if held_per_token else [], held_per_token)
+        self.per_token_curve.setVisible(bool(per_token))
+        self.held_out_per_token_curve.setVisible(bool(held_per_token))
+        self.per_token_axis.setVisible(self.show_per_token)
+        self._fill_legend(bool(held), not by_vocabulary, self.show_per_token)
+
+        theme = self.theme
+        item.setLabel("bottom", "Vocabulary size" if by_vocabulary else "Merges", color=theme.foreground)
+        item.setLabel("left", "Tokens (% of the start)" if self.y_mode == PERCENT else "Tokens", color=theme.foreground)
+        item.getAxis("right").setLabel("Vocabulary size", color=theme.vocabulary)
+        self.per_token_axis.setLabel("Characters per token", color=theme.per_token)
+
+        # ranges: the whole history, from zero tokens up, room above for the legend
+        if x:
+            lo, hi = x[0], x[-1]
+            if hi <= lo:
+                hi = lo + 1
+            item.setXRange(lo, hi, padding=0.02)
+        top = max(self._scaled(model.tokens) + self._scaled(held) + [1])
+        item.setYRange(0, top * HEADROOM, padding=0)
+        self.vocabulary_view.setYRange(0, max(model.vocabulary + [1]) * HEADROOM, padding=0)
+        self.per_token_view.setYRange(0, max(per_token + held_per_token + [1.0]) * HEADROOM, padding=0)
+        self._place_stop_line()
+        self._place_step_line(self.session.step)
+        self._show_readout(self.hover_step if self.hover_step is not None else self.session.step)
+        self._sync_views()
+
+    def _fill_legend(self, held: bool, vocabulary: bool, per_token: bool) -> None:
+        self.legend.clear()
+        self.legend.addItem(self.training_curve, self.training_curve.name())
+        if held:
+            self.legend.addItem(self.held_out_curve, self.held_out_curve.name())
+        if vocabulary:
+            self.legend.addItem(self.vocabulary_curve, self.vocabulary_curve.name())
+        if per_token:
+            self.legend.addItem(self.per_token_curve, self.per_token_curve.name())
+            if held:
+                self.legend.addItem(self.held_out_per_token_curve, self.held_out_per_token_curve.name())
+        self.legend.updateSize()
+        self.plot.getPlotItem().layout.setRowFixedHeight(0, self.legend.boundingRect().height() + 4)
+
+    def stop_label(self) -> str:
+        lesson = self.session.lesson
+        if self.session.state is None:
+            return ""
+        settings = lesson.settings
+        if lesson.stop_reason == TARGET_REACHED:
+            if settings.vocab_size is not None and settings.merges is None:
+                return f"stop: vocabulary {settings.vocab_size:,}"
+            return f"stop: {lesson.last_step:,} merges"
+        text = f"stop: {lesson.stop_reason or 'end'}"
+        target = lesson.target_merges()
+        if target is not None and target > lesson.last_step:
+            text += f" (target {target:,} merges not reached)"
+        return text
+
+    def _place_stop_line(self) -> None:
+        self.stop_line.setValue(self.x_of(self.model.last_step))
+        self.stop_line.label.setFormat(self.stop_label())
+        self.stop_line.setVisible(self.session.state is not None)
+
+    def _place_step_line(self, step: int) -> None:
+        self._placing = True
+        try:
+            self.step_line.setValue(self.x_of(step))
+            self.step_line.label.setFormat(f"step {step:,}")
+        finally:
+            self._placing = False
+
+    # -- following the session and the mouse ----------------------------------------------------
+
+    def _on_step_changed(self, new: int, previous: int) -> None:
+        self._place_step_line(new)
+        if self.hover_step is None:
+            self._show_readout(new)
+
+    def _on_line_dragged(self, line) -> None:
+        if self._placing:
+            return
+        step = self.step_at(line.value())
+        self.step_line.label.setFormat(f"step {step:,}")
+        if step != self.session.step:
+            self.session.request_step(step)
+
+    def _on_mouse_clicked(self, event) -> None:
+        vb = self.plot.getPlotItem().vb
+        if event.button() != Qt.MouseButton.LeftButton or not vb.sceneBoundingRect().contains(event.scenePos()):
+            return
+        step = self.step_at(vb.mapSceneToView(event.scenePos()).x())
+        self.session.request_step(step)
+
+    def _on_mouse_moved(self, pos) -> None:
+        vb = self.plot.getPlotItem().vb
+        if not self.model.merges or not vb.sceneBoundingRect().contains(pos):
+            self.hover_step = None
+            self.markers.setData([], [])
+            self._show_readout(self.session.step)
+            return
+        self.hover_step = self.step_at(vb.mapSceneToView(pos).x())
+        self._show_readout(self.hover_step)
+
+    def readout_text(self, step: int) -> str:
+        model = self.model
+        if not model.merges:
+            return "Type or open some training text to see the chart."
+        k = max(0, min(step, model.last_step))
+        tokens = model.tokens[k]
+        saved = 100.0 * (1 - tokens / model.tokens[0]) if model.tokens[0] else 0.0
+        parts = [f"Step {k:,}", f"vocabulary {model.vocabulary[k]:,}", f"tokens {tokens:,} (−{saved:.0f}%)"]
+        if model.held_out is not None:
+            held = model.held_out.tokens
+            held_saved = 100.0 * (1 - held[k] / held[0]) if held[0] else 0.0
+            parts.append(f"held-out {held[k]:,} (−{held_saved:.0f}%)")
+        if self.show_per_token:
+            parts.append(f"{model.characters / tokens if tokens else 0:.2f} characters per token")
+        return "  ·  ".join(parts)
+
+    def _show_readout(self, step: int) -> None:
+        self.readout.setText(self.readout_text(step))
+        model = self.model
+        if self.hover_step is None or not model.merges:
+            self.markers.setData([], [])
+            return
+        k = max(0, min(step, model.last_step))
+        x = self.x_of(k)
+        spots = [{"pos": (x, self._scaled(model.tokens)[k]), "brush": pg.mkBrush(self.theme.training)}]
+        if model.held_out is not None:
+            spots.append({"pos": (x, self._scaled(model.held_out.tokens)[k]), "brush": pg.mkBrush(self.theme.held_out)})
+        self.markers.setData(spots)
+
+    # -- theme ----------------------------------------------------------------------------------
+
+    def apply_theme(self, theme: ChartTheme) -> None:
+        self.theme = theme
+        self.plot.setBackground(theme.background)
+        item = self.plot.getPlotItem()
+        for axis in (item.getAxis("left"), item.getAxis("bottom"), item.getAxis("right"), self.per_token_axis):
+            axis.setPen(pg.mkPen(theme.muted))
+            axis.setTextPen(pg.mkPen(theme.foreground))
+            axis.setStyle(tickFont=theme.font(), tickTextOffset=6)
+            axis.label.setFont(theme.font())
+        item.getAxis("right").setTextPen(pg.mkPen(theme.vocabulary))
+        self.per_token_axis.setTextPen(pg.mkPen(theme.per_token))
+        item.showGrid(x=True, y=True, alpha=theme.grid)
+        width = theme.line_width
+        self.training_curve.setPen(theme.pen(theme.training, width * 1.3))
+        self.held_out_curve.setPen(theme.pen(theme.held_out, width * 1.3, Qt.PenStyle.DashLine))
+        self.vocabulary_curve.setPen(theme.pen(theme.vocabulary, width, Qt.PenStyle.DotLine))
+        self.per_token_curve.setPen(theme.pen(theme.per_token, width, Qt.PenStyle.DashDotLine))
+        self.held_out_per_token_curve.setPen(theme.pen(theme.per_token, width * 0.8, Qt.PenStyle.DashDotDotLine))
+        self.step_line.setPen(theme.pen(theme.step, width * 1.2))
+        self.step_line.setHoverPen(theme.pen(theme.held_out, width * 1.8))
+        self.stop_line.setPen(theme.pen(theme.target, width, Qt.PenStyle.DashLine))
+        for line, colour in ((self.step_line, theme.step), (self.stop_line, theme.target)):
+            line.label.setColor(colour)
+            line.label.setFont(theme.font(bold=True))
+            line.label.fill = pg.mkBrush(theme.background)
+        self.legend.setLabelTextColor(theme.foreground)
+        self.legend.setLabelTextSize(f"{theme.font_size}pt")
+        self.legend.setBrush(pg.mkBrush(None))
+        self.legend.setPen(pg.mkPen(None))
+        self.readout.setStyleSheet(f"color: {theme.foreground}; font-size: {theme.font_size}pt;")
+        self.replot()
+
+    def rows(self) -> list[dict]:
+        """The plotted history as rows for a CSV file."""
+        from widgets.models.history_model import COLUMNS
+
+        keys = [c.replace(" ", "_").replace("-", "_") for c in COLUMNS]
+        return [
+            {key: self.model.value(row, col) for col, key in enumerate(keys)}
+            for row in range(self.model.rowCount())
+        ]
+
+
+__all__ = ["GrowthChart", "MERGES", "VOCABULARY", "TOKENS", "PERCENT", "short_number"]

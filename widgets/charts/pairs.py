@@ -1,0 +1,273 @@
+"""Bars of the most frequent pairs at the current step: the ties lit, the winner marked.
+
+A step forward or back glides from the old bars to the new ones: each pair keeps its bar, so a pair
+that climbs the ranking slides up, the merged pair shrinks away and a new pair grows in.
+"""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtCore import QEasingCurve, QVariantAnimation, Signal
+from PySide6.QtGui import QColor, QFontMetricsF
+from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
+
+from widgets.charts.axes import CountAxis
+from widgets.charts.pair_data import PairBar, pair_label, sources_text, step_caption, top_pairs
+from widgets.charts.theme import ChartTheme
+
+BAR_HEIGHT = 0.72
+# room right of the longest bar for its count and mark
+LABEL_ROOM = 1.45
+
+
+class PairCountChart(QWidget):
+    """Horizontal bars, one per pair, the pair that merges next on top."""
+
+    # the bars reached the step (animation over): tests and exports wait for it
+    settled = Signal()
+
+    def __init__(self, session, theme: ChartTheme | None = None, limit: int = 10, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.session = session
+        self.theme = theme or ChartTheme.light()
+        self.limit = limit
+        self.bars: list[PairBar] = []
+        self.hovered: PairBar | None = None
+        # pair -> (slot, count) where the animation starts and ends
+        self._from: dict[tuple[str, str], tuple[float, float]] = {}
+        self._to: dict[tuple[str, str], tuple[float, float]] = {}
+        self._shown: dict[tuple[str, str], tuple[float, float]] = {}
+        self._x_from = self._x_to = 1.0
+        self._kinds: dict[tuple[str, str], PairBar] = {}
+
+        self.plot = pg.PlotWidget(axisItems={"bottom": CountAxis("bottom"), "left": pg.AxisItem("left")})
+        item = self.plot.getPlotItem()
+        item.hideButtons()
+        item.setMenuEnabled(False)
+        item.setMouseEnabled(False, False)
+        item.vb.invertY(True)
+        item.setLabel("bottom", "How often the pair occurs")
+        self.bar_item = pg.BarGraphItem(x0=[], y=[], height=BAR_HEIGHT, width=[])
+        item.addItem(self.bar_item)
+        self._labels: list[pg.TextItem] = []
+        self.caption = QLabel()
+        self.caption.setWordWrap(True)
+        self.readout = QLabel(" ")
+        self.readout.setWordWrap(True)
+        self.readout.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.plot, 1)
+        layout.addWidget(self.caption)
+        layout.addWidget(self.readout)
+
+        self.animation = QVariantAnimation(self)
+        self.animation.setStartValue(0.0)
+        self.animation.setEndValue(1.0)
+        self.animation.setDuration(220)
+        self.animation.setEasingCurve(QEasingCurve.Type.OutCubic)
+        self.animation.valueChanged.connect(self._draw)
+        self.animation.finished.connect(self._on_animation_finished)
+
+        self.plot.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        self.plot.getPlotItem().vb.sigResized.connect(self._on_resized)
+        session.step_changed.connect(self._on_step_changed)
+        session.lesson_changed.connect(self._on_lesson_changed)
+        self.apply_theme(self.theme)
+        self.refresh(animate=False)
+
+    # -- following the session ------------------------------------------------------------------
+
+    def _on_step_changed(self, new: int, previous: int) -> None:
+        self.refresh(animate=True)
+
+    def _on_lesson_changed(self) -> None:
+        self._shown = {}
+        self.refresh(animate=False)
+
+    def refresh(self, animate: bool = True) -> None:
+        """Rank the pairs at the session's step and move the bars there."""
+        state = self.session.state
+        self.bars = top_pairs(state, self.limit) if state is not None else []
+        self.caption.setText(step_caption(state, self.bars) if state is not None else "Type or open some training text.")
+        self._from = dict(self._shown)
+        self._to = {b.pair: (float(slot), float(b.count)) for slot, b in enumerate(self.bars)}
+        for pair, (slot, _) in self._to.items():
+            self._from.setdefault(pair, (slot, 0.0))
+        for pair, (slot, _) in self._from.items():
+            self._to.setdefault(pair, (slot, 0.0))
+        self._x_from = self._x_to if self._shown else self._x_range()
+        self._x_to = self._x_range()
+        self._kinds = {b.pair: b for b in self.bars}
+        self._fit_left_axis()
+        self._set_hover(None)
+        self.animation.stop()
+        if animate and self.animation.duration() > 0 and self.isVisible():
+            self.animation.start()
+        else:
+            self._on_animation_finished()
+
+    def _on_resized(self) -> None:
+        if self.animation.state() != QVariantAnimation.State.Running:
+            self._x_from = self._x_to = self._x_range()
+            self._draw(1.0)
+
+    def finish_animation(self) -> None:
+        """Jump to the end of a running glide."""
+        if self.animation.state() == QVariantAnimation.State.Running:
+            self.animation.stop()
+            self._draw(1.0)
+            self._on_animation_finished()
+
+    def _x_range(self) -> float:
+        """Right end of the x axis: the longest bar plus room, in pixels, for its count and mark."""
+        top = max(max((b.count for b in self.bars), default=1), 1)
+        width = self.plot.getPlotItem().vb.width()
+        metrics = QFontMetricsF(self.theme.font())
+        room = metrics.horizontalAdvance(f"{top:,}  ◀ merges next") + 16
+        if width < 3 * room:
+            return top * LABEL_ROOM
+        return top * width / (width - room)
+
+    def _fit_left_axis(self) -> None:
+        settings = self.session.lesson.settings
+        metrics = QFontMetricsF(self.theme.font())
+        widest = max((metrics.horizontalAdvance(pair_label(settings, b.pair)) for b in self.bars), default=40)
+        self.plot.getPlotItem().getAxis("left").setWidth(int(widest) + 24)
+
+    def _on_animation_finished(self) -> None:
+        # pairs that left the top are gone for good once their bars have shrunk away
+        self._from = {p: v for p, v in self._to.items() if p in self._kinds}
+        self._to = dict(self._from)
+        self._x_from = self._x_to
+        self._draw(1.0)
+        self.settled.emit()
+
+    # -- drawing --------------------------------------------------------------------------------
+
+    def _draw(self, t) -> None:
+        t = float(t)
+        theme = self.theme
+        ys, widths, brushes, pens, ticks = [], [], [], [], []
+        shown = {}
+        for pair, (slot0, count0) in self._from.items():
+            slot1, count1 = self._to[pair]
+            slot = slot0 + (slot1 - slot0) * t
+            count = count0 + (count1 - count0) * t
+            shown[pair] = (slot, count)
+            bar = self._kinds.get(pair)
+            ys.append(slot)
+            widths.append(count)
+            if bar is not None and bar.winner:
+                colour, outline = theme.bar_winner, theme.foreground
+            elif bar is not None and bar.tied:
+                colour, outline = theme.bar_tied, theme.foreground
+            else:
+                colour, outline = theme.bar, theme.muted
+            brushes.append(pg.mkBrush(colour))
+            pens.append(pg.mkPen(outline, width=2))
+            # a pair on its way out gives up its label halfway, so two labels never share a slot
+            if bar is not None and (count0 > 0 or t >= 0.5):
+                ticks.append((slot, pair_label(self.session.lesson.settings, pair)))
+            elif bar is None and t < 0.5:
+                ticks.append((slot, pair_label(self.session.lesson.settings, pair)))
+        self._shown = shown
+        if ys:
+            self.bar_item.setOpts(x0=[0.0] * len(ys), y=ys, width=widths, height=BAR_HEIGHT, brushes=brushes, pens=pens)
+        else:
+            # pyqtgraph 0.14 fails on an empty list of pens: no bars, no per-bar styles
+            self.bar_item.setOpts(x0=[], y=[], width=[], height=BAR_HEIGHT, brushes=None, pens=None, pen=None)
+        self.plot.getPlotItem().getAxis("left").setTicks([ticks, []])
+        self._draw_count_labels(shown)
+        item = self.plot.getPlotItem()
+        item.setYRange(-0.6, max(self.limit, len(self.bars)) - 0.4, padding=0)
+        item.setXRange(0, self._x_from + (self._x_to - self._x_from) * t, padding=0)
+
+    def _draw_count_labels(self, shown: dict) -> None:
+        theme = self.theme
+        plot_item = self.plot.getPlotItem()
+        while len(self._labels) < len(self.bars):
+            label = pg.TextItem(anchor=(0, 0.5))
+            label.setFont(theme.font())
+            plot_item.addItem(label, ignoreBounds=True)
+            self._labels.append(label)
+        for label, bar in zip(self._labels, self.bars):
+            slot, count = shown[bar.pair]
+            text = f"{bar.count:,}"
+            if bar.winner:
+                text += "  ◀ merges next"
+            elif bar.tied:
+                text += "  tie"
+            label.setText(text, color=QColor(theme.foreground))
+            label.setPos(count, slot)
+            label.setVisible(True)
+        for label in self._labels[len(self.bars):]:
+            label.setVisible(False)
+
+    # -- hover ----------------------------------------------------------------------------------
+
+    def _on_mouse_moved(self, pos) -> None:
+        vb = self.plot.getPlotItem().vb
+        if not vb.sceneBoundingRect().contains(pos):
+            self._set_hover(None)
+            return
+        y = vb.mapSceneToView(pos).y()
+        slot = int(round(y))
+        self._set_hover(self.bars[slot] if 0 <= slot < len(self.bars) else None)
+
+    def hover_slot(self, slot: int) -> str:
+        """Show the read-out of the bar in ``slot`` (0 = top), as the mouse does; returns its text."""
+        self._set_hover(self.bars[slot] if 0 <= slot < len(self.bars) else None)
+        return self.readout.text()
+
+    def _set_hover(self, bar: PairBar | None) -> None:
+        self.hovered = bar
+        state = self.session.state
+        if bar is None or state is None:
+            self.readout.setText("Point at a bar to see where its count comes from.")
+            return
+        settings = self.session.lesson.settings
+        self.readout.setText(f"{pair_label(settings, bar.pair)}:  {sources_text(state, bar.pair)}")
+
+    # -- theme and export -----------------------------------------------------------------------
+
+    def apply_theme(self, theme: ChartTheme) -> None:
+        self.theme = theme
+        self.plot.setBackground(theme.background)
+        item = self.plot.getPlotItem()
+        for name in ("left", "bottom"):
+            axis = item.getAxis(name)
+            axis.setPen(pg.mkPen(theme.muted))
+            axis.setTextPen(pg.mkPen(theme.foreground))
+            axis.setStyle(tickFont=theme.font(), tickTextOffset=6)
+            axis.label.setFont(theme.font())
+        item.getAxis("bottom").setLabel("How often the pair occurs", color=theme.foreground)
+        item.showGrid(x=True, y=False, alpha=theme.grid)
+        for label in self._labels:
+            label.setFont(theme.font())
+        self._fit_left_axis()
+        if self.animation.state() != QVariantAnimation.State.Running:
+            self._x_from = self._x_to = self._x_range()
+        style = f"color: {theme.foreground}; font-size: {theme.font_size}pt;"
+        self.caption.setStyleSheet(style + " font-weight: bold;")
+        self.readout.setStyleSheet(style)
+        self._draw(1.0 if self.animation.state() != QVariantAnimation.State.Running else self.animation.currentValue())
+
+    def rows(self) -> list[dict]:
+        """The bars as rows for a CSV file."""
+        state = self.session.state
+        settings = self.session.lesson.settings
+        return [
+            {
+                "rank": rank,
+                "left": bar.pair[0],
+                "right": bar.pair[1],
+                "pair": pair_label(settings, bar.pair),
+                "count": bar.count,
+                "tied": int(bar.tied),
+                "merges_next": int(bar.winner),
+                "sources": sources_text(state, bar.pair, most=50),
+            }
+            for rank, bar in enumerate(self.bars, start=1)
+        ]

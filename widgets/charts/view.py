@@ -1,0 +1,189 @@
+"""The Charts tab: the growth chart and the pair-count bars, their switches, the held-out text box."""
+
+from __future__ import annotations
+
+import os
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QMessageBox,
+    QPlainTextEdit,
+    QSplitter,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.errors import BpeLabError
+from widgets.charts.export import export_image, export_rows
+from widgets.charts.growth import MERGES, PERCENT, TOKENS, VOCABULARY, GrowthChart
+from widgets.charts.pairs import PairCountChart
+from widgets.charts.theme import ChartTheme
+from widgets.models.history_model import HistoryModel
+
+GROWTH, PAIRS = "growth", "pairs"
+
+
+class ChartsView(QWidget):
+    """Both charts of a lesson, fed by the session."""
+
+    # the user pasted or typed a held-out text (the window may keep it in the lesson file)
+    held_out_edited = Signal(str)
+
+    def __init__(self, session, theme: ChartTheme | None = None, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.session = session
+        self.theme = theme or ChartTheme.light()
+        self.model = HistoryModel(session, self)
+        self.growth = GrowthChart(session, self.model, self.theme)
+        self.pairs = PairCountChart(session, self.theme)
+
+        self.x_choice = QComboBox()
+        self.x_choice.addItem("Merges", MERGES)
+        self.x_choice.addItem("Vocabulary size", VOCABULARY)
+        self.x_choice.setToolTip("What the x axis counts: merges made, or the size of the vocabulary")
+        self.x_choice.currentIndexChanged.connect(lambda _: self.growth.set_x_mode(self.x_choice.currentData()))
+        self.y_choice = QComboBox()
+        self.y_choice.addItem("Tokens", TOKENS)
+        self.y_choice.addItem("% of starting tokens", PERCENT)
+        self.y_choice.setToolTip("Percent puts texts of different lengths on one scale, to compare them")
+        self.y_choice.currentIndexChanged.connect(lambda _: self.growth.set_y_mode(self.y_choice.currentData()))
+        self.per_token_box = QCheckBox("Characters per token")
+        self.per_token_box.toggled.connect(self.growth.set_per_token_visible)
+
+        controls = QHBoxLayout()
+        self._control_labels = [QLabel("x axis:"), QLabel("y axis:")]
+        controls.addWidget(self._control_labels[0])
+        controls.addWidget(self.x_choice)
+        controls.addSpacing(12)
+        controls.addWidget(self._control_labels[1])
+        controls.addWidget(self.y_choice)
+        controls.addSpacing(12)
+        controls.addWidget(self.per_token_box)
+        controls.addStretch(1)
+        self.growth_export = self._export_button("Save growth chart", GROWTH)
+        self.pairs_export = self._export_button("Save pair chart", PAIRS)
+        controls.addWidget(self.growth_export)
+        controls.addWidget(self.pairs_export)
+
+        self.held_out_box = QPlainTextEdit()
+        self.held_out_box.setPlaceholderText(
+            "Held-out text: paste text the tokenizer was not trained on to see how well the vocabulary carries over"
+        )
+        self.held_out_box.setMaximumHeight(90)
+        self.held_out_box.setPlainText(self.model.held_out_text)
+        self._held_out_timer = QTimer(self)
+        self._held_out_timer.setSingleShot(True)
+        self._held_out_timer.setInterval(300)
+        self._held_out_timer.timeout.connect(self._apply_held_out)
+        self.held_out_box.textChanged.connect(self._held_out_timer.start)
+        self.model.modelReset.connect(self._on_model_reset)
+
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addWidget(self.growth, 1)
+        self.held_out_label = QLabel("Held-out text (not used for training):")
+        left_layout.addWidget(self.held_out_label)
+        left_layout.addWidget(self.held_out_box)
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(left)
+        splitter.addWidget(self.pairs)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(controls)
+        layout.addWidget(splitter, 1)
+        self.set_theme(self.theme)
+
+    # -- held-out text --------------------------------------------------------------------------
+
+    def set_held_out(self, text: str) -> None:
+        """Count ``text`` as the held-out text now (the box shows it too)."""
+        self._held_out_timer.stop()
+        if self.held_out_box.toPlainText() != text:
+            self.held_out_box.blockSignals(True)
+            self.held_out_box.setPlainText(text)
+            self.held_out_box.blockSignals(False)
+        self.model.set_held_out(text)
+
+    def _apply_held_out(self) -> None:
+        text = self.held_out_box.toPlainText()
+        self.model.set_held_out(text)
+        self.held_out_edited.emit(text)
+
+    def _on_model_reset(self) -> None:
+        # a new lesson may bring its own held-out text
+        text = self.session.lesson.held_out or self.model.held_out_text
+        if self.held_out_box.toPlainText() != text:
+            self.held_out_box.blockSignals(True)
+            self.held_out_box.setPlainText(text)
+            self.held_out_box.blockSignals(False)
+
+    # -- export ---------------------------------------------------------------------------------
+
+    def _export_button(self, text: str, chart: str) -> QToolButton:
+        button = QToolButton()
+        button.setText(text)
+        button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(button)
+        for kind, title in (("png", "Picture (PNG)"), ("svg", "Drawing (SVG)"), ("csv", "Numbers (CSV)")):
+            action = menu.addAction(title)
+            action.triggered.connect(lambda _=False, k=kind: self._ask_and_export(chart, k))
+        button.setMenu(menu)
+        return button
+
+    def _ask_and_export(self, chart: str, kind: str) -> None:
+        name = f"{chart}-step-{self.session.step}.{kind}"
+        path, _ = QFileDialog.getSaveFileName(self, "Save chart", name, f"{kind.upper()} (*.{kind})")
+        if not path:
+            return
+        try:
+            self.export(chart, path)
+        except BpeLabError as exc:
+            QMessageBox.warning(self, "BPE Lab", str(exc))
+
+    def export(self, chart: str, path: str) -> None:
+        """Save the GROWTH or PAIRS chart: .png and .svg as drawn, .csv as its numbers."""
+        if chart not in (GROWTH, PAIRS):
+            raise BpeLabError(f"there is no '{chart}' chart: choose {GROWTH} or {PAIRS}")
+        widget = self.growth if chart == GROWTH else self.pairs
+        kind = os.path.splitext(path)[1].lower()
+        if chart == PAIRS:
+            self.pairs.finish_animation()
+        if kind == ".csv":
+            export_rows(widget.rows(), path)
+        else:
+            export_image(widget.plot, path)
+
+    # -- theme ----------------------------------------------------------------------------------
+
+    def set_theme(self, theme: ChartTheme) -> None:
+        """Light, dark or projector (large type, high contrast): both charts and their controls."""
+        self.theme = theme
+        self.growth.apply_theme(theme)
+        self.pairs.apply_theme(theme)
+        text = f"font-size: {theme.font_size}pt; color: {theme.foreground};"
+        for widget in (self.per_token_box, self.held_out_label, *self._control_labels):
+            widget.setStyleSheet(text)
+        boxed = f"{text} background-color: {theme.panel}; border: 1px solid {theme.muted}; padding: 2px 6px;"
+        for widget in (self.x_choice, self.y_choice, self.growth_export, self.pairs_export, self.held_out_box):
+            widget.setStyleSheet(boxed)
+        self.setAutoFillBackground(True)
+        palette = self.palette()
+        palette.setColor(QPalette.ColorRole.Window, QColor(theme.background))
+        palette.setColor(QPalette.ColorRole.WindowText, QColor(theme.foreground))
+        palette.setColor(QPalette.ColorRole.Base, QColor(theme.panel))
+        palette.setColor(QPalette.ColorRole.Text, QColor(theme.foreground))
+        palette.setColor(QPalette.ColorRole.Button, QColor(theme.panel))
+        palette.setColor(QPalette.ColorRole.ButtonText, QColor(theme.foreground))
+        palette.setColor(QPalette.ColorRole.PlaceholderText, QColor(theme.muted))
+        self.setPalette(palette)
