@@ -13,9 +13,10 @@ Ctrl+R reveal (teacher mode); Ctrl+T show on the tiles; F11 full screen, Esc to 
 from __future__ import annotations
 
 import math
+import threading
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import QObject, Qt, Signal, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -36,9 +37,12 @@ from engine.quiz.grading import Result, grade
 from engine.quiz.questions import Pack, Question
 from widgets.quiz.answers import AnswerEditor, editor_for
 from widgets.quiz.example_view import ExampleView
+from widgets.quiz.text import markdown_text
 
 PROGRESS_VERSION = 1
 BUNDLED, LESSON = "bundled", "lesson"
+# lessons with more base symbols than this (in their distinct words) build questions in a thread
+LARGE_LESSON = 50_000
 # a cycle through the generators, so "Next" on the lesson asks something different each time
 LESSON_KINDS = ("next-pair", "pair-count", "word-split", "vocab-size", "in-pieces")
 
@@ -66,6 +70,12 @@ QPushButton {{ font-size: {base}pt; padding: 6px 14px; }}
 """
 
 
+class _Bridge(QObject):
+    """Carries a question built in a worker thread back to the GUI thread (a queued signal)."""
+
+    generated = Signal(int, object, int, object)
+
+
 class QuizPanel(QWidget):
     # ask the lesson to go to a step (to show a generated question's answer on the tiles)
     step_requested = Signal(int)
@@ -89,6 +99,10 @@ class QuizPanel(QWidget):
         self._teacher = False
         self._live = None
         self._lesson_count = 0
+        self._ticket = 0  # each lesson question asked for gets one; late answers with old ones are dropped
+        self._pending = False
+        self._bridge = _Bridge(self)
+        self._bridge.generated.connect(self._on_generated)
         self._editor: AnswerEditor | None = None
         self._scale = scale
         self._build()
@@ -289,15 +303,12 @@ class QuizPanel(QWidget):
         self._source = key
         self.source_box.setCurrentIndex(self.source_box.findData(key))
         self._say("")
-        if key == LESSON:
-            self._questions = []
-            self._index = 0
-            self._add_lesson_question()
-        else:
-            self._questions = list(self._packs[key].questions)
-            self._index = 0
+        self._questions = [] if key == LESSON else list(self._packs[key].questions)
+        self._index = 0
         self.examples_button.setVisible(bool(self.pack.examples))
         self._show_question()
+        if key == LESSON:
+            self._ask_lesson()
         self.progress_changed.emit()
 
     @property
@@ -311,34 +322,72 @@ class QuizPanel(QWidget):
         from engine.quiz.generated import LiveLesson
 
         self._live = LiveLesson(corpus, list(steps), tokenizer, current_step) if corpus is not None else None
+        self._ticket += 1  # a question still being built is about the old lesson
+        self._pending = False
         if self._source == LESSON:
             # questions about the old corpus would now be wrong
             self._questions = []
             self._index = 0
-            self._add_lesson_question()
             self._show_question()
+            self._ask_lesson()
 
     def set_current_step(self, k: int) -> None:
         if self._live is None:
             return
         self._live.step = max(0, min(k, self._live.last_step))
-        if self._source == LESSON and not self._questions:
-            self._add_lesson_question()
-            self._show_question()
+        if self._source == LESSON and not self._questions and not self._pending:
+            self._ask_lesson()
 
-    def _add_lesson_question(self) -> bool:
-        from engine.quiz.generated import generate
+    def _ask_lesson(self) -> None:
+        """Build the next lesson question: here for a small lesson, in a thread for a large one."""
+        from engine.quiz.generated import next_in_cycle
 
         if self._live is None:
-            return False
-        for attempt in range(len(LESSON_KINDS)):
-            kind = LESSON_KINDS[(self._lesson_count + attempt) % len(LESSON_KINDS)]
-            question = generate(self._live, kind, seed=self._lesson_count)
-            if question is not None:
-                self._lesson_count += attempt + 1
-                self._questions.append(question)
-                return True
-        return False
+            return
+        self._ticket += 1
+        ticket, count = self._ticket, self._lesson_count
+        live = self._live.at_step(self._live.step)
+        if live.size() < LARGE_LESSON:
+            question, moved = next_in_cycle(live, count, LESSON_KINDS)
+            self._on_generated(ticket, question, moved, live)
+            return
+        self._pending = True
+        self._update_buttons()
+        if self.current_question() is None:
+            self.message.setText("Building a question from the lesson…")
+            self.stack.setCurrentWidget(self.message)
+        bridge = self._bridge
+
+        def work() -> None:
+            try:
+                question, moved = next_in_cycle(live, count, LESSON_KINDS)
+            except Exception as exc:  # noqa: BLE001 (reported in the panel, never lost in a thread)
+                question, moved = exc, 0
+            bridge.generated.emit(ticket, question, moved, live)
+
+        threading.Thread(target=work, name="quiz-question", daemon=True).start()
+
+    @Slot(int, object, int, object)
+    def _on_generated(self, ticket: int, question, moved: int, live) -> None:
+        if ticket != self._ticket or self._source != LESSON:
+            return
+        self._pending = False
+        if self._live is not None and self._live._merged is None:
+            self._live._merged = live._merged  # keep the record the worker built
+        if isinstance(question, Exception):
+            self._say(f"Could not build a question from the lesson: {question}")
+            self._update_buttons()
+            return
+        self._lesson_count += moved
+        if question is None:
+            if not self._questions:
+                self._show_question()
+            self._update_buttons()
+            return
+        self._questions.append(question)
+        self._index = len(self._questions) - 1
+        self._show_question()
+        self.progress_changed.emit()
 
     # -- showing a question -------------------------------------------------------------------
 
@@ -362,8 +411,12 @@ class QuizPanel(QWidget):
         question = self.current_question()
         if question is None:
             if self._source == LESSON:
-                self.message.setText("Open or train a lesson first: the questions are built from its corpus and merges."
-                                     if self._live is None else "No question can be asked at this step.")
+                if self._live is None:
+                    self.message.setText("Open or train a lesson first: the questions are built from its corpus and merges.")
+                elif self._pending:
+                    self.message.setText("Building a question from the lesson…")
+                else:
+                    self.message.setText("No question can be asked at this step.")
             else:
                 self.message.setText("This pack has no questions.")
             self.stack.setCurrentWidget(self.message)
@@ -372,7 +425,7 @@ class QuizPanel(QWidget):
             return
         self.stack.setCurrentIndex(0)
         self.title.setText(question.title or "Question")
-        self.prompt.setText(question.prompt)
+        self.prompt.setText(markdown_text(question.prompt))
         self.prompt.setVisible(bool(question.prompt))
         self._editor = editor_for(question, seed=self._index)
         self._editor.submitted.connect(self._on_submitted)
@@ -402,7 +455,7 @@ class QuizPanel(QWidget):
         self.tiles_button.setVisible(on_tiles)
         self.tiles_button.setEnabled(on_tiles and checked and self._revealed)
         more = self._source == LESSON or self._index + 1 < len(self._questions)
-        self.next_button.setEnabled(question is not None and more)
+        self.next_button.setEnabled(question is not None and more and not self._pending)
         self.next_button.setText("Next question" if self._source == LESSON or more else "Last question")
 
     def _say(self, text: str) -> None:
@@ -465,7 +518,7 @@ class QuizPanel(QWidget):
             mis = f"**This answer fits a common idea: “{m.title}”.** {m.text}"
             if m.fix:
                 mis += f"\n\n**Try this:** {m.fix}"
-        self._set_verdict(verdict, mark, why, mis)
+        self._set_verdict(verdict, mark, markdown_text(why), markdown_text(mis))
         if self._editor is not None and result.parts:
             self._editor.show_parts(result.parts)
 
@@ -505,9 +558,10 @@ class QuizPanel(QWidget):
 
     def next_question(self) -> None:
         if self._source == LESSON:
-            if self._add_lesson_question():
-                self._index = len(self._questions) - 1
-        elif self._index + 1 < len(self._questions):
+            if not self._pending:
+                self._ask_lesson()
+            return
+        if self._index + 1 < len(self._questions):
             self._index += 1
         else:
             return

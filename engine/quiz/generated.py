@@ -13,6 +13,7 @@ Left out: questions about text outside the corpus (the bundled pack covers unsee
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
@@ -59,13 +60,19 @@ MISCONCEPTIONS = {
 
 @dataclass
 class LiveLesson:
-    """The lesson on screen: what the generators read. Segmentations are cached per step."""
+    """The lesson on screen: what the generators read.
+
+    A word's tokens at any step come from the steps' own record of where each merge applied
+    (``MergeStep.places``): one pass over the history, instead of replaying merges word by word.
+    """
 
     corpus: Corpus
     steps: Sequence[MergeStep]
     tokenizer: object  # engine.tokenizer.Tokenizer with every merge of the run
     step: int = 0
     _tokens: dict[int, list[list[str]]] = field(default_factory=dict, repr=False)
+    _merged: list[list[tuple[int, int]]] | None = field(default=None, repr=False)
+    _stats: tuple | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self.step = max(0, min(self.step, len(self.steps)))
@@ -74,20 +81,61 @@ class LiveLesson:
     def last_step(self) -> int:
         return len(self.steps)
 
+    def merges_in(self, index: int) -> list[tuple[int, int]]:
+        """(step, offset of the left base symbol) of every merge that applied inside a word, in order."""
+        if self._merged is None:
+            merged: list[list[tuple[int, int]]] = [[] for _ in range(len(self.corpus))]
+            for number, step in enumerate(self.steps, start=1):
+                for word, offset in step.places:
+                    merged[word].append((number, offset))
+            self._merged = merged
+        return self._merged[index]
+
+    def token_count(self, index: int, step: int) -> int:
+        """How many tokens a word is after ``step`` merges: each merge inside it removes one."""
+        return len(self.corpus.symbols(index)) - bisect_right(self.merges_in(index), (step, 1 << 62))
+
     def word_tokens(self, index: int, step: int) -> list[str]:
-        return self.tokenizer.merge_symbols(self.corpus.symbols(index), step)
+        symbols = self.corpus.symbols(index)
+        starts = list(range(len(symbols)))
+        for number, offset in self.merges_in(index):
+            if number > step:
+                break
+            # the token starting at offset swallows the one after it
+            del starts[bisect_right(starts, offset)]
+        ends = starts[1:] + [len(symbols)]
+        return ["".join(symbols[a:b]) for a, b in zip(starts, ends)]
+
+    def whole_step(self, index: int) -> int | None:
+        """The step at which a word becomes one token, or None if it never does."""
+        need = len(self.corpus.symbols(index)) - 1
+        if need == 0:
+            return 0
+        merges = self.merges_in(index)
+        return merges[need - 1][0] if len(merges) >= need else None
 
     def tokens_at(self, step: int) -> list[list[str]]:
         """Every corpus word's tokens after ``step`` merges."""
         if step not in self._tokens:
-            if len(self._tokens) > 8:
+            if len(self._tokens) > 4:
                 self._tokens.clear()
             self._tokens[step] = [self.word_tokens(i, step) for i in range(len(self.corpus))]
         return self._tokens[step]
 
     def pair_counts(self, step: int) -> dict[tuple[str, str], int]:
         """Pair -> weighted count after ``step`` merges, in the order a merge round meets them."""
-        return get_stats(self.tokens_at(step), self.corpus.counts)
+        if self._stats is None or self._stats[0] != step:
+            self._stats = (step, get_stats(self.tokens_at(step), self.corpus.counts))
+        return self._stats[1]
+
+    def size(self) -> int:
+        """Base symbols in the distinct words: what building a question costs grows with it."""
+        extra = 1 if self.corpus.settings.marker is not None else 0
+        return sum(len(w) + extra for w in self.corpus.words)
+
+    def at_step(self, step: int) -> "LiveLesson":
+        """The same lesson at another step, sharing the record of merges (a snapshot for a worker)."""
+        return LiveLesson(self.corpus, self.steps, self.tokenizer, step, _merged=self._merged)
 
     def vocab_size_at(self, step: int) -> int:
         if step == 0:
@@ -217,11 +265,12 @@ def word_split(state: LiveLesson, rng: random.Random) -> Question | None:
     if not len(state.corpus):
         return None
     target = min(state.last_step, k + rng.randint(1, 3))
-    now, later = state.tokens_at(k), state.tokens_at(target)
-    changing = [i for i in range(len(state.corpus)) if len(later[i]) != len(now[i])]
-    pool = changing or [i for i in range(len(state.corpus)) if len(later[i]) > 1] or list(range(len(state.corpus)))
+    # the words these merges touch: asking about them makes the class apply the merges
+    changing = sorted({w for step in state.steps[k:target] for w, _ in step.places})
+    pool = changing or [i for i in range(len(state.corpus)) if state.token_count(i, target) > 1] or list(range(len(state.corpus)))
     index = rng.choice(pool[:50])
-    tokens = later[index]
+    tokens = state.word_tokens(index, target)
+    now = state.word_tokens(index, k)
     word = state.show(state.corpus.words[index])
     marker = state.corpus.settings.marker
     note = f" Count the end-of-word marker {marker} as a token when it stands alone." if marker else ""
@@ -236,7 +285,7 @@ def word_split(state: LiveLesson, rng: random.Random) -> Question | None:
         id=f"lesson:word-split:{target}:{index}",
         title="How many tokens?",
         prompt=f"Into how many tokens does the word “{word}” split after step {target}?{note}",
-        hint=f"Start from its tiles at step {k}: {state.show_tokens(now[index])}. Apply merges {k + 1} to {target} in order."
+        hint=f"Start from its tiles at step {k}: {state.show_tokens(now)}. Apply merges {k + 1} to {target} in order."
         if target > k else "Look at its tiles now and count them.",
         explanation=f"{when.capitalize()} “{word}” is {state.show_tokens(tokens)}: {len(tokens)} "
         f"token{'s' if len(tokens) != 1 else ''}.",
@@ -284,9 +333,9 @@ def in_pieces(state: LiveLesson, rng: random.Random) -> Question | None:
     at = _first_whole_step(state, state.step)
     if at is None:
         return None
-    tokens = state.tokens_at(at)
-    whole = [i for i, t in enumerate(tokens) if len(t) == 1]
-    pieces = [i for i, t in enumerate(tokens) if len(t) > 1]
+    counts = [state.token_count(i, at) for i in range(len(state.corpus))]
+    whole = [i for i, n in enumerate(counts) if n == 1]
+    pieces = [i for i, n in enumerate(counts) if n > 1]
     if not whole or not pieces:
         return None
     answer = rng.choice(pieces[:50])
@@ -295,7 +344,7 @@ def in_pieces(state: LiveLesson, rng: random.Random) -> Question | None:
     options += [Option(state.show(state.corpus.words[i]), False) for i in others]
     word = state.show(state.corpus.words[answer])
     join = _next_join(state, answer, at)
-    why = f"After step {at} “{word}” is still {state.show_tokens(tokens[answer])}, while the others are one token each. "
+    why = f"After step {at} “{word}” is still {state.show_tokens(state.word_tokens(answer, at))}, while the others are one token each. "
     if join is not None:
         step = state.steps[join - 1]
         why += (f"Its next merge is {state.show_pair(step.pair)} at step {join}: that pair occurs {_times(step.count)}, "
@@ -317,34 +366,13 @@ def in_pieces(state: LiveLesson, rng: random.Random) -> Question | None:
 
 def _first_whole_step(state: LiveLesson, start: int) -> int | None:
     """The first step from ``start`` on at which some word is one token (once whole, a word stays whole)."""
-    def any_whole(step: int) -> bool:
-        return any(len(t) == 1 for t in state.tokens_at(step))
-
-    lo, hi = start, state.last_step
-    if not any_whole(hi):
-        return None
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if any_whole(mid):
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
+    steps = [w for w in (state.whole_step(i) for i in range(len(state.corpus))) if w is not None]
+    return max(start, min(steps)) if steps else None
 
 
 def _next_join(state: LiveLesson, index: int, after: int) -> int | None:
-    """The first step after ``after`` at which this word's pieces join (token counts only fall)."""
-    start = len(state.word_tokens(index, after))
-    lo, hi = after + 1, state.last_step
-    if lo > hi or len(state.word_tokens(index, hi)) == start:
-        return None
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if len(state.word_tokens(index, mid)) < start:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
+    """The first step after ``after`` at which a merge applies inside this word."""
+    return next((number for number, _ in state.merges_in(index) if number > after), None)
 
 
 GENERATORS: dict[str, Callable[[LiveLesson, random.Random], Question | None]] = {
@@ -359,6 +387,17 @@ GENERATORS: dict[str, Callable[[LiveLesson, random.Random], Question | None]] = 
 def generate(state: LiveLesson, kind: str, seed: int = 0) -> Question | None:
     """One question of ``kind`` (a key of GENERATORS) about the state, or None if it cannot be asked there."""
     return GENERATORS[kind](state, random.Random(f"{kind}:{state.step}:{seed}"))
+
+
+def next_in_cycle(state: LiveLesson, count: int, kinds: Sequence[str] = tuple(GENERATORS)) -> tuple[Question | None, int]:
+    """The next question in a round of ``kinds``, starting at question number ``count``:
+    (the question or None, how far the round moved). A kind that cannot be asked here is skipped."""
+    for attempt in range(len(kinds)):
+        kind = kinds[(count + attempt) % len(kinds)]
+        question = generate(state, kind, seed=count)
+        if question is not None:
+            return question, attempt + 1
+    return None, len(kinds)
 
 
 def generate_all(state: LiveLesson, seed: int = 0) -> list[Question]:

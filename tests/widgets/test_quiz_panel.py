@@ -320,3 +320,37 @@ def test_restore_ignores_damaged_progress(qtbot, panel):
                             "position": "far", "source": "file:/nowhere.json"})
     assert panel.score() == (1.0, 1)
     assert panel.source == "bundled" and panel.current_question().id == "n"
+
+
+def test_a_large_lesson_builds_its_questions_in_a_thread(qtbot, panel, monkeypatch):
+    import widgets.quiz_panel as quiz_panel
+
+    monkeypatch.setattr(quiz_panel, "LARGE_LESSON", 0)
+    corpus, steps, tokenizer = classic_lesson()
+    panel.set_lesson(corpus, steps, tokenizer, 2)
+    panel.set_source(LESSON)
+    assert panel.current_question() is None and "Building" in panel.message.text()
+    assert not panel.next_button.isEnabled()
+    qtbot.waitUntil(lambda: panel.current_question() is not None)
+    first = panel.current_question()
+    assert "step 2" in first.prompt and panel.next_button.isEnabled()
+    panel.next_question()
+    qtbot.waitUntil(lambda: panel.current_question() is not first)
+    assert panel.current_question().title != first.title
+
+
+def test_explanations_keep_tokens_that_look_like_tags(qtbot, panel):
+    from PySide6.QtGui import QTextDocument
+
+    corpus, steps, tokenizer = classic_lesson()
+    panel.set_lesson(corpus, steps, tokenizer, 2)  # est + </w> merges next
+    panel.set_source(LESSON)
+    question = panel.current_question()
+    panel.editor.buttons[[o.correct for o in question.options].index(True)].setChecked(True)
+    panel.check()
+    shown = QTextDocument()
+    shown.setMarkdown(panel.why.text())
+    assert "est + </w> occurs 9 times" in shown.toPlainText()
+    prompt = QTextDocument()
+    prompt.setMarkdown(panel.prompt.text())
+    assert prompt.toPlainText().strip() == question.prompt

@@ -6,6 +6,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from engine.quiz.questions import WorkedExample
+from widgets.quiz.text import markdown_text
 
 
 class ExampleView(QWidget):
@@ -66,11 +67,11 @@ class ExampleView(QWidget):
             return
         example = self.examples[self.index]
         self.step = max(0, min(step, len(example.steps) - 1))
-        self.body.setText(example.body)
+        self.body.setText(markdown_text(example.body))
         self.body.setVisible(bool(example.body))
         self.counter.setText(f"Step {self.step + 1} of {len(example.steps)}")
         # show the steps so far, so the class keeps the thread
-        self.text.setText("\n\n".join(f"{i + 1}. {s}" for i, s in enumerate(example.steps[: self.step + 1])))
+        self.text.setText(markdown_text("\n\n".join(f"{i + 1}. {s}" for i, s in enumerate(example.steps[: self.step + 1]))))
         self.previous.setEnabled(self.step > 0)
         self.next.setEnabled(self.step < len(example.steps) - 1)
 

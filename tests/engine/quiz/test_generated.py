@@ -164,3 +164,18 @@ def test_generate_all_at_every_step_gives_right_answers_by_grading():
 
 def test_every_generator_is_named():
     assert set(GENERATORS) == {"next-pair", "pair-count", "word-split", "vocab-size", "in-pieces"}
+
+
+@pytest.mark.parametrize("name", CORPORA)
+def test_tokens_from_the_steps_record_match_the_tokenizer_at_every_step(name):
+    corpus, steps, tokenizer = lesson(name)
+    state = LiveLesson(corpus, steps, tokenizer)
+    for k in range(len(steps) + 1):
+        for i in range(len(corpus)):
+            expected = tokenizer.merge_symbols(corpus.symbols(i), k)
+            assert state.word_tokens(i, k) == expected
+            assert state.token_count(i, k) == len(expected)
+    for i in range(len(corpus)):
+        whole = state.whole_step(i)
+        counts = [state.token_count(i, k) for k in range(len(steps) + 1)]
+        assert whole == (counts.index(1) if 1 in counts else None)
