@@ -39,7 +39,7 @@ class ExplorerTheme:
     outline: str
     special_fill: str
     special_text: str
-    unknown_fill: str
+    unknown_fill: str  # darker than every token fill, so it parts from the orange one in grey too
     unknown_text: str
     outline_width: float = 1.2
     bold: bool = False
@@ -52,13 +52,13 @@ class ExplorerTheme:
     @classmethod
     def dark(cls) -> "ExplorerTheme":
         return cls("dark", "#1E1F22", "#F2F2F2", "#9A9A9A", "#000000", "#0A0A0A",
-                   "#AA99FF", "#000000", "#FF7755", "#000000")
+                   "#AA99FF", "#000000", "#CC3311", "#FFFFFF")
 
     @classmethod
     def high_contrast(cls) -> "ExplorerTheme":
         """For a projector: black ground, white text, heavy outlines, bold type."""
         return cls("high contrast", "#000000", "#FFFFFF", "#D0D0D0", "#000000", "#FFFFFF",
-                   "#FFFF00", "#000000", "#FF5555", "#000000", outline_width=3.0, bold=True)
+                   "#FFFF00", "#000000", "#CC3311", "#FFFFFF", outline_width=3.0, bold=True)
 
 
 THEMES = {
