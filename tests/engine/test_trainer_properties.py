@@ -1,0 +1,65 @@
+"""The incremental trainer gives exactly the textbook loop's merges, ties and all."""
+
+from hypothesis import HealthCheck, given, settings as hyp_settings, strategies as st
+
+from engine import Corpus, Settings, Tokenizer, train
+from engine.textbook import textbook_merges
+
+# a tiny alphabet makes ties, overlapping runs (aaaa) and repeated strings (a+bc, ab+c) common
+words = st.text(alphabet="abc", min_size=1, max_size=7)
+word_counts = st.lists(st.tuples(words, st.integers(1, 4)), min_size=1, max_size=12)
+settings_strategy = st.builds(
+    Settings,
+    split=st.sampled_from(["whitespace", "none"]),
+    end_of_word=st.sampled_from(["auto", None, "_", "</w>"]),
+    min_frequency=st.integers(1, 3),
+    tie_break=st.sampled_from(["first", "hf"]),
+    merges=st.one_of(st.none(), st.integers(0, 30)),
+)
+
+
+def _corpus(pairs, settings):
+    if settings.split == "none":
+        text = " ".join(w for w, c in pairs for _ in range(c))
+        return Corpus.from_text(text, settings)
+    return Corpus.from_word_counts("\n".join(f"{w} {c}" for w, c in pairs), settings)
+
+
+@hyp_settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(word_counts, settings_strategy)
+def test_incremental_equals_textbook(pairs, settings):
+    corpus = _corpus(pairs, settings)
+    trainer, steps = train(corpus)
+    expected = list(textbook_merges(corpus))
+    assert [(s.pair, s.count, list(s.tied)) for s in steps] == expected
+
+
+@hyp_settings(max_examples=200, deadline=None)
+@given(word_counts, settings_strategy)
+def test_step_records_add_up(pairs, settings):
+    corpus = _corpus(pairs, settings)
+    trainer, steps = train(corpus)
+    total = corpus.total_symbols()
+    tokenizer = Tokenizer.from_trainer(trainer)
+    for s in steps:
+        assert s.tokens_before == total
+        # every place merged removes one token per occurrence of its word
+        assert s.tokens_before - s.tokens_after == sum(corpus.counts[w] for w, _ in s.places)
+        assert s.tokens_after < s.tokens_before
+        assert s.tied[0] == s.pair
+        total = s.tokens_after
+    # the words' final tokens, replayed by the tokenizer, add up to the last total
+    final = sum(len(tokenizer.merge_symbols(corpus.symbols(w))) * c for w, c in enumerate(corpus.counts))
+    assert final == total
+    assert steps[-1].vocab_size == tokenizer.get_vocab_size() if steps else True
+
+
+def test_repeated_strings_keep_one_id():
+    # "ab"+"c" and "a"+"bc" both make "abc": the vocabulary holds it once, as tokenizers does
+    corpus = Corpus.from_word_counts("abc 3\nbcx 4\nabz 4", Settings(end_of_word=None, merges=4, min_frequency=1))
+    trainer, steps = train(corpus)
+    tokens = [s.token for s in steps]
+    assert len(trainer.vocab) == len(set(trainer.vocab))
+    assert [s.vocab_size for s in steps][-1] == len(trainer.vocab) + 1
+    assert [(s.pair, s.count) for s in steps] == [(p, c) for p, c, _ in textbook_merges(corpus)]
+    assert len(tokens) == 4
