@@ -258,12 +258,7 @@ class ExplorerView(QWidget):
         t = self.theme
         # with any style sheet in force a tab bar takes its font from its ::tab rule only
         tab_points = self._base_point_size * self.scale * 1.15
-        # and a widget whose rules name no font property drops the scaled font it inherits
-        weight = "bold" if t.bold else "normal"
-        sheet = (
-            f"#explorer, #explorer QWidget {{ font-weight: {weight}; }}"
-            f"#explorer QTabBar::tab {{ font-size: {tab_points:.1f}pt; font-weight: bold; padding: 4px 12px; }}"
-        )
+        sheet = f"#explorer QTabBar::tab {{ font-size: {tab_points:.1f}pt; font-weight: bold; padding: 4px 12px; }}"
         if t.name == "light":
             sheet += "#explorer #caption { background-color: #FFF4CC; border: 1px solid #AA8800; padding: 6px; }"
         else:
