@@ -10,6 +10,7 @@ SPECIALS = ("<|endoftext|>", "<|im_start|>", "<|im_end|>")
 TRAINING = (
     "low " * 5 + "lower " * 2 + "newest " * 6 + "widest " * 3
     + "def area(r):\n    return 3.14159 * r ** 2  # circle\n\n\nfor i in range(10):\n\tprint(area(i))\n" * 3
+    + "snake_case_name = other_name_ " * 2
     + "Größe straße café naïve ÉTÉ été " * 3
     + "日本語のテキストです。日本 " * 2
     + "Привет, мир! мир " * 2
@@ -28,7 +29,7 @@ TEXTS = [
     "def g(y):\n\t\treturn  y   \n\n   x = [1, 2, 3]  # list\r\n",
     "a" + " " * 40 + "b\t\t\t\tc\n\n\n\n\nd" + "\u3000" * 5 + "e\x1cf\x85g\u2028h\xa0i\u2009j",
     "<|endoftext|>tail<|im_start|>user\nhello<|im_end|><|endoftext|><|endoftext|>",
-    "literal </w> and <unk> and \ue000\ue001 private use",
+    "literal </w> and <unk> and \ue000\ue001 private use, snake_case_ _ __",
     "   leading and trailing spaces   ",
     "",
     " ",
@@ -41,6 +42,7 @@ TEXT = " ".join(TEXTS)
 MODES = {
     "chars-marker": dict(),
     "chars-marker-underscore": dict(end_of_word="_"),
+    "chars-marker-space": dict(end_of_word=" "),
     "chars-no-marker": dict(end_of_word=None),
     "chars-none-split": dict(split="none", end_of_word=None),
     "chars-none-split-marker": dict(split="none", end_of_word="</w>"),

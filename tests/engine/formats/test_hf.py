@@ -203,3 +203,18 @@ def test_a_key_given_twice_is_refused(tmp_path):
     path.write_text('{"model": {"type": "BPE", "vocab": {"a": 0, "a": 1}, "merges": []}}', encoding="utf-8")
     with pytest.raises(BpeLabError, match='key "a" appears twice'):
         load_hf(path)
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_random_text_gives_the_same_ids(mode, tmp_path):
+    import random
+
+    tok, _ = trained(**MODES[mode])
+    save_hf(tok, tmp_path / "t.json")
+    hf = HFTokenizer.from_file(str(tmp_path / "t.json"))
+    rng = random.Random(mode)
+    pieces = list("lowestrainé日本мир🙂_<>/'0123456789.,;") + [" ", "  ", "\n", "\t", "\r\n", "\u3000", "\x85", "\xa0",
+                                                          "'ll", "<|endoftext|>", "<|im_end|>", "\ue000", "ζ"]
+    for _ in range(60):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 80)))
+        assert hf.encode(text).ids == list(tok.encode(text).ids), repr(text)
