@@ -61,7 +61,7 @@ QFrame#feedback[verdict="wrong"] {{ border: 4px dashed #b0182b; background: #fbe
 QFrame#feedback[verdict="hidden"] {{ border: 4px solid #555555; background: #eeeeee; }}
 QFrame#feedback QLabel {{ color: #111111; font-size: {base}pt; }}
 QFrame#feedback QLabel#verdict {{ font-size: {prompt}pt; font-weight: bold; }}
-QRadioButton, QCheckBox, QListWidget, QLineEdit {{ font-size: {option}pt; }}
+QRadioButton, QCheckBox, QListWidget, QLineEdit, QLabel#option {{ font-size: {option}pt; }}
 QRadioButton, QCheckBox {{ padding: 4px; }}
 QRadioButton::indicator, QCheckBox::indicator {{ width: {box}px; height: {box}px; }}
 QListWidget::item {{ padding: 6px; border-bottom: 1px solid palette(mid); color: palette(text); }}
@@ -105,6 +105,7 @@ class QuizPanel(QWidget):
         self._bridge.generated.connect(self._on_generated)
         self._editor: AnswerEditor | None = None
         self._scale = scale
+        self._full = False
         self._build()
         self.set_scale(scale)
         self._show_question()
@@ -191,6 +192,7 @@ class QuizPanel(QWidget):
         body.addStretch(1)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setWidget(page)
         self.message = QLabel()
@@ -588,13 +590,13 @@ class QuizPanel(QWidget):
         self._update_buttons()
 
     def is_full_screen(self) -> bool:
-        return bool(self.windowFlags() & Qt.WindowType.Window) and self.parent() is not None or (
-            self.parent() is None and self.isFullScreen())
+        return self._full
 
     def set_full_screen(self, on: bool) -> None:
         """The question alone on the whole screen, for the class; Esc (or F11) brings it back."""
-        if on == self.is_full_screen():
+        if on == self._full:
             return
+        self._full = on
         self.chrome.setVisible(not on)
         if self.parent() is None:
             self.showFullScreen() if on else self.showNormal()
@@ -631,7 +633,7 @@ class QuizPanel(QWidget):
         """What the lesson file keeps under "quiz": source, position, each answered question's score."""
         return {
             "version": PROGRESS_VERSION,
-            "source": self._source if not self._source.startswith("file:") else self._source,
+            "source": self._source,
             "position": self._index if self._source != LESSON else 0,
             "answers": {k: dict(v) for k, v in self._answers.items()},
             "teacher_mode": self._teacher,

@@ -107,14 +107,19 @@ def test_choose_many_part_marks_by_keyboard(qtbot, panel):
     key(qtbot, panel, Qt.Key.Key_Return)
     assert panel.score() == (0.5, 1)
     assert "Partly" in panel.verdict.text()
-    assert "(missed)" in panel.editor.buttons[2].text()
+    assert "(missed)" in panel.editor.labels[2].text()
 
 
-def test_choose_by_mouse(qtbot, panel):
+def test_choose_by_mouse_on_the_button_or_its_text(qtbot, panel):
     panel.go_to(1)
+    qtbot.mouseClick(panel.editor.labels[0], Qt.MouseButton.LeftButton)
+    assert panel.editor.answer() == [0]
     qtbot.mouseClick(panel.editor.buttons[1], Qt.MouseButton.LeftButton)
+    assert panel.editor.answer() == [1]
     qtbot.mouseClick(panel.check_button, Qt.MouseButton.LeftButton)
     assert panel.score() == (1.0, 1)
+    qtbot.mouseClick(panel.editor.labels[0], Qt.MouseButton.LeftButton)
+    assert panel.editor.answer() == [1]  # locked once checked
 
 
 def test_fill_by_keyboard_return_moves_to_the_next_gap(qtbot, panel):

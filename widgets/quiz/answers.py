@@ -19,13 +19,13 @@ from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
     QFormLayout,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QListWidget,
     QPushButton,
     QRadioButton,
-    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -40,6 +40,17 @@ WRONG_MARK = "✘"
 def plain(text: str) -> str:
     """Option text without Markdown code marks (buttons show plain text)."""
     return text.replace("`", "")
+
+
+class ClickLabel(QLabel):
+    """An option's text: clicking it picks the option, as clicking its button does."""
+
+    clicked = Signal()
+
+    def mousePressEvent(self, event) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            self.clicked.emit()
+        super().mousePressEvent(event)
 
 
 class AnswerEditor(QWidget):
@@ -110,18 +121,27 @@ class ChooseEditor(AnswerEditor):
             note.setObjectName("note")
             layout.addWidget(note)
         self.buttons: list[QAbstractButton] = []
+        self.labels: list[QLabel] = []
+        grid = QGridLayout()
+        grid.setColumnStretch(1, 1)
         for i, text in enumerate(self.texts):
-            button = QCheckBox(self._label(i, "")) if self.multiple else QRadioButton(self._label(i, ""))
-            button.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+            # the button carries the number and the mark; a label beside it wraps long options
+            button = QCheckBox(f"{i + 1}.") if self.multiple else QRadioButton(f"{i + 1}.")
+            button.setAccessibleName(text)
+            label = ClickLabel(text)
+            label.setWordWrap(True)
+            label.setObjectName("option")
+            label.clicked.connect(lambda i=i: self._press(i))
             self.group.addButton(button, i)
             self.buttons.append(button)
-            layout.addWidget(button)
+            self.labels.append(label)
+            grid.addWidget(button, i, 0, Qt.AlignmentFlag.AlignTop)
+            grid.addWidget(label, i, 1)
+        layout.addLayout(grid)
         for i in range(min(9, len(self.buttons))):
             shortcut = QShortcut(QKeySequence(str(i + 1)), self, context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
             shortcut.activated.connect(lambda i=i: self._press(i))
 
-    def _label(self, i: int, mark: str, note: str = "") -> str:
-        return f"{mark + ' ' if mark else ''}{i + 1}.  {self.texts[i]}{note}"
 
     def _press(self, i: int) -> None:
         button = self.buttons[i]
@@ -153,9 +173,10 @@ class ChooseEditor(AnswerEditor):
             ok = parts[i] if i < len(parts) else True
             right_option = ok == chosen
             if right_option:
-                button.setText(self._label(i, RIGHT_MARK, "" if chosen else "   (missed)"))
+                button.setText(f"{RIGHT_MARK} {i + 1}.")
+                self.labels[i].setText(self.texts[i] + ("" if chosen else "   (missed)"))
             elif chosen:
-                button.setText(self._label(i, WRONG_MARK))
+                button.setText(f"{WRONG_MARK} {i + 1}.")
 
 
 class FillEditor(AnswerEditor):
@@ -215,6 +236,9 @@ class OrderList(QListWidget):
         self.setDefaultDropAction(Qt.DropAction.MoveAction)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setWordWrap(True)
+        self.setResizeMode(QListWidget.ResizeMode.Adjust)
 
     def keyPressEvent(self, event) -> None:
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
@@ -288,6 +312,10 @@ class OrderEditor(AnswerEditor):
         super().changeEvent(event)
         if event.type() in (event.Type.FontChange, event.Type.StyleChange):
             self._fit()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit()  # wrapped items grow taller as the list narrows
 
     def answer(self):
         return [self.list.item(r).data(Qt.ItemDataRole.UserRole) for r in range(self.list.count())]
