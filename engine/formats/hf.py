@@ -145,6 +145,10 @@ def tokenizer_json_data(tokenizer) -> dict:
          "normalized": False, "special": True}
         for t, i in sorted(table.special_ids.items(), key=lambda kv: kv[1])
     ]
+    merges = [[spelt[m.left], spelt[m.right]] for m in table.merges]
+    if not any(" " in part for pair in merges for part in pair):
+        # "a b" strings load in every version of the library; pairs are needed only for tokens with spaces
+        merges = [" ".join(pair) for pair in merges]
     model = {
         "type": "BPE",
         "dropout": None,
@@ -155,7 +159,7 @@ def tokenizer_json_data(tokenizer) -> dict:
         "byte_fallback": False,
         "ignore_merges": False,
         "vocab": {t: i for i, t in enumerate(spelt)},
-        "merges": [[spelt[m.left], spelt[m.right]] for m in table.merges],
+        "merges": merges,
     }
     parts = pipeline(table.settings, mark, stray)
     return {
