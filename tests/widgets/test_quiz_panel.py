@@ -359,3 +359,35 @@ def test_explanations_keep_tokens_that_look_like_tags(qtbot, panel):
     prompt = QTextDocument()
     prompt.setMarkdown(panel.prompt.text())
     assert prompt.toPlainText().strip() == question.prompt
+
+
+def test_following_the_session_both_ways(qtbot):
+    from app.session import Session
+    from engine.lesson import Lesson
+    from widgets.quiz.session_link import quiz_view
+
+    session = Session(Lesson("low 5\nlower 2\nnewest 6\nwidest 3\n", word_counts=True))
+    panel = quiz_view(session)
+    qtbot.addWidget(panel)
+    panel.set_source(LESSON)
+    assert "step 0" in panel.current_question().prompt
+    session.request_step(3)
+    panel.next_question()
+    question = panel.current_question()
+    assert question.reveal_step is not None and question.reveal_step >= 3
+    panel.editor.set_locked(False)
+    answer = right_answer(question)
+    if isinstance(answer, list):
+        panel.editor.buttons[answer[0]].setChecked(True)
+    else:
+        panel.editor.edit.setText(str(int(answer)))
+    panel.check()
+    panel.show_on_tiles()
+    assert session.step == question.reveal_step
+    tea = Lesson("tea tea team teams steam seat").train()
+    session.set_lesson(tea)
+    # questions about the old corpus are gone: the new one is about the tea words at step 0
+    assert len(panel._questions) == 1 and panel._live.corpus is tea.corpus and panel._live.step == 0
+    assert panel.current_question().reveal_step <= tea.last_step
+    session.set_lesson(Lesson(""))
+    assert panel.current_question() is None and "lesson" in panel.message.text().lower()

@@ -1,0 +1,32 @@
+"""Wiring a quiz panel to the session every panel shares: one call, both directions.
+
+The panel itself knows nothing of the session (it takes plain engine objects); this keeps it
+usable alone, in tests and in a presentation window.
+"""
+
+from __future__ import annotations
+
+
+def follow_session(panel, session) -> None:
+    """Keep ``panel`` on ``session``'s lesson and step; its "show on the tiles" moves the session."""
+
+    def on_lesson_changed() -> None:
+        lesson = session.lesson
+        if session.state is not None and lesson.trained and not lesson.is_empty:
+            panel.set_lesson(lesson.corpus, lesson.steps, lesson.tokenizer, session.step)
+        else:
+            panel.set_lesson(None, [], None, 0)
+
+    session.lesson_changed.connect(on_lesson_changed)
+    session.step_changed.connect(lambda step, _previous: panel.set_current_step(step))
+    panel.step_requested.connect(session.request_step)
+    on_lesson_changed()
+
+
+def quiz_view(session):
+    """A quiz panel following the session: a factory for the window's list of views."""
+    from widgets.quiz_panel import QuizPanel
+
+    panel = QuizPanel()
+    follow_session(panel, session)
+    return panel
