@@ -105,8 +105,11 @@ def split_sections(text: str) -> list[Section]:
     while i < len(lines):
         line = lines[i]
         m = _FENCE.match(line)
-        if m and (fence is None or m.group(1).startswith(fence)):
-            fence = m.group(1)[:3] if fence is None else None
+        if m and fence is None:
+            fence = m.group(1)[:3]
+        elif m and m.group(1).startswith(fence) and not m.group(2):
+            # a closing fence has no info string
+            fence = None
         elif fence is None and line.strip() == "---":
             found = _front_matter(lines, i)
             if found:

@@ -104,3 +104,10 @@ id: "inside-a-fence"
     p = pack_from_markdown(text, "page.md")
     assert [q.id for q in p.questions] == ["q"] and p.errors == ()
     assert "inside-a-fence" in p.questions[0].prompt
+
+
+def test_windows_line_endings_and_unquoted_values():
+    text = PACK.read_text(encoding="utf-8").replace('kind: "question"', "kind: question").replace("\n", "\r\n")
+    p = pack_from_markdown(text, "page.md")
+    assert [q.id for q in p.questions] == [q.id for q in pack().questions]
+    assert len(p.errors) == len(pack().errors)
