@@ -439,10 +439,17 @@ class QuizPanel(QWidget):
         self._editor.focus_first()
 
     def _update_status(self) -> None:
-        if self._source == LESSON:
-            self.position_label.setText(f"Lesson question {self._index + 1}" if self._questions else "")
+        question = self.current_question()
+        if question is None:
+            position = ""
+        elif self._source == LESSON:
+            position = f"Lesson question {self._index + 1}"
         else:
-            self.position_label.setText(f"Question {self._index + 1} of {len(self._questions)}" if self._questions else "")
+            position = f"Question {self._index + 1} of {len(self._questions)}"
+        if question is not None and question.id in self._answers and self._result is None:
+            # a second try is welcome, but the score keeps the first
+            position += " · answered before"
+        self.position_label.setText(position)
         score, answered = self.score()
         self.score_label.setText(f"Score: {_points(score)} of {answered}" if answered else "Score: nothing answered yet")
 

@@ -316,6 +316,11 @@ def test_score_and_position_survive_a_lesson_file_round_trip(qtbot, panel):
     again.restore_progress(loaded.quiz)
     assert again.score() == (1.0, 2)
     assert again.current_question().id == "gaps"
+    again.go_to(0)
+    assert "answered before" in again.position_label.text()
+    again.editor.edit.setText("1")
+    again.check()
+    assert again.score() == (1.0, 2)  # the first answer's score stands
     assert again.teacher_box.isChecked()
     assert "1 of 2" in again.score_label.text()
 
