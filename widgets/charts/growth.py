@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from engine.trainer import TARGET_REACHED
-from widgets.charts.axes import CountAxis, short_number
+from widgets.charts.axes import CountAxis, GridLines, short_number
 from widgets.charts.theme import ChartTheme
 from widgets.models.history_model import HistoryModel
 
@@ -59,6 +60,8 @@ class GrowthChart(QWidget):
         self.per_token_axis.linkToView(self.per_token_view)
         self.per_token_view.setXLink(item.vb)
         item.vb.sigResized.connect(self._sync_views)
+        self.grid = GridLines()
+        item.addItem(self.grid, ignoreBounds=True)
 
         # the legend sits above the plot, in the row a title would take, so it never hides a curve
         self.legend = pg.LegendItem(offset=None)
@@ -78,6 +81,8 @@ class GrowthChart(QWidget):
         self.per_token_view.addItem(self.held_out_per_token_curve)
         for curve in self._curves():
             curve.setClipToView(True)
+            # about one point per pixel: 10,000 steps on a 700-pixel chart draw as 1,400 points
+            curve.opts["autoDownsampleFactor"] = 1.0
             curve.setDownsampling(auto=True, method="peak")
 
         self.stop_line = pg.InfiniteLine(angle=90, movable=False, label="", labelOpts={"position": 0.55, "anchors": [(1, 0.5), (1, 0.5)]})
@@ -110,10 +115,12 @@ class GrowthChart(QWidget):
                 self.held_out_per_token_curve)
 
     def _sync_views(self) -> None:
-        vb = self.plot.getPlotItem().vb
+        item = self.plot.getPlotItem()
+        vb = item.vb
         for view in (self.vocabulary_view, self.per_token_view):
             view.setGeometry(vb.sceneBoundingRect())
             view.linkedViewChanged(vb, view.XAxis)
+        self.grid.place(vb, item.getAxis("bottom"), item.getAxis("left"))
 
     # -- switches -------------------------------------------------------------------------------
 
@@ -317,7 +324,9 @@ class GrowthChart(QWidget):
             axis.label.setFont(theme.font())
         item.getAxis("right").setTextPen(pg.mkPen(theme.vocabulary))
         self.per_token_axis.setTextPen(pg.mkPen(theme.per_token))
-        item.showGrid(x=True, y=True, alpha=theme.grid)
+        grid = QColor(theme.foreground)
+        grid.setAlphaF(theme.grid)
+        self.grid.setPen(pg.mkPen(grid, width=1))
         width = theme.line_width
         self.training_curve.setPen(theme.pen(theme.training, width * 1.3))
         self.held_out_curve.setPen(theme.pen(theme.held_out, width * 1.3, Qt.PenStyle.DashLine))

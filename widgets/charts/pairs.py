@@ -11,7 +11,7 @@ from PySide6.QtCore import QEasingCurve, QVariantAnimation, Signal
 from PySide6.QtGui import QColor, QFontMetricsF
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from widgets.charts.axes import CountAxis
+from widgets.charts.axes import CountAxis, GridLines
 from widgets.charts.pair_data import PairBar, pair_label, sources_text, step_caption, top_pairs
 from widgets.charts.theme import ChartTheme
 
@@ -49,6 +49,8 @@ class PairCountChart(QWidget):
         item.setLabel("bottom", "How often the pair occurs")
         self.bar_item = pg.BarGraphItem(x0=[], y=[], height=BAR_HEIGHT, width=[])
         item.addItem(self.bar_item)
+        self.grid = GridLines()
+        item.addItem(self.grid, ignoreBounds=True)
         self._labels: list[pg.TextItem] = []
         self.caption = QLabel()
         self.caption.setWordWrap(True)
@@ -80,7 +82,9 @@ class PairCountChart(QWidget):
     # -- following the session ------------------------------------------------------------------
 
     def _on_step_changed(self, new: int, previous: int) -> None:
-        self.refresh(animate=True)
+        # one step glides; a jump or a drag of the step line shows the new bars at once, so the
+        # bars keep up with the line
+        self.refresh(animate=abs(new - previous) == 1)
 
     def _on_lesson_changed(self) -> None:
         self._shown = {}
@@ -117,7 +121,6 @@ class PairCountChart(QWidget):
         """Jump to the end of a running glide."""
         if self.animation.state() == QVariantAnimation.State.Running:
             self.animation.stop()
-            self._draw(1.0)
             self._on_animation_finished()
 
     def _x_range(self) -> float:
@@ -183,6 +186,7 @@ class PairCountChart(QWidget):
         item = self.plot.getPlotItem()
         item.setYRange(-0.6, max(self.limit, len(self.bars)) - 0.4, padding=0)
         item.setXRange(0, self._x_from + (self._x_to - self._x_from) * t, padding=0)
+        self.grid.place(item.vb, item.getAxis("bottom"), None)
 
     def _draw_count_labels(self, shown: dict) -> None:
         theme = self.theme
@@ -199,7 +203,8 @@ class PairCountChart(QWidget):
                 text += "  ◀ merges next"
             elif bar.tied:
                 text += "  tie"
-            label.setText(text, color=QColor(theme.foreground))
+            if label.toPlainText() != text:
+                label.setText(text, color=QColor(theme.foreground))
             label.setPos(count, slot)
             label.setVisible(True)
         for label in self._labels[len(self.bars):]:
@@ -243,9 +248,12 @@ class PairCountChart(QWidget):
             axis.setStyle(tickFont=theme.font(), tickTextOffset=6)
             axis.label.setFont(theme.font())
         item.getAxis("bottom").setLabel("How often the pair occurs", color=theme.foreground)
-        item.showGrid(x=True, y=False, alpha=theme.grid)
+        grid = QColor(theme.foreground)
+        grid.setAlphaF(theme.grid)
+        self.grid.setPen(pg.mkPen(grid, width=1))
         for label in self._labels:
             label.setFont(theme.font())
+            label.setColor(QColor(theme.foreground))
         self._fit_left_axis()
         if self.animation.state() != QVariantAnimation.State.Running:
             self._x_from = self._x_to = self._x_range()

@@ -57,18 +57,31 @@ def test_hover_lists_where_the_count_comes_from(make_view, classic_session):
     assert state.pair_count(("a", "n")) == 7
 
 
-def test_bars_follow_steps_forward_and_back(qtbot, make_view, prose_session):
+def _assert_bars_at_step(chart, session):
+    expected = top_pairs(session.state, chart.limit)
+    assert chart.bars == expected
+    widths = chart.bar_item.opts["width"]
+    ys = chart.bar_item.opts["y"]
+    assert sorted(zip(ys, widths)) == [(float(i), float(b.count)) for i, b in enumerate(expected)]
+
+
+def test_bars_glide_one_step_forward_and_back(qtbot, make_view, prose_session):
     chart = make_view(prose_session).pairs
-    for k in (1, 5, 2, 0, prose_session.lesson.last_step, 3):
+    for k in (1, 2, 3, 2, 1, 0):
         prose_session.request_step(k)
         assert chart.animation.state() == chart.animation.State.Running
         with qtbot.waitSignal(chart.settled, timeout=2000):
             pass
-        expected = top_pairs(prose_session.state, chart.limit)
-        assert chart.bars == expected
-        widths = chart.bar_item.opts["width"]
-        ys = chart.bar_item.opts["y"]
-        assert sorted(zip(ys, widths)) == [(float(i), float(b.count)) for i, b in enumerate(expected)]
+        _assert_bars_at_step(chart, prose_session)
+
+
+def test_bars_jump_with_the_step_line(make_view, prose_session):
+    chart = make_view(prose_session).pairs
+    for k in (5, 2, prose_session.lesson.last_step, 0):
+        prose_session.request_step(k)
+        # a jump (or a drag of the step line) does not wait for a glide
+        assert chart.animation.state() != chart.animation.State.Running
+        _assert_bars_at_step(chart, prose_session)
 
 
 def test_the_end_has_no_winner(make_view, qtbot):
