@@ -13,10 +13,9 @@ Ctrl+R reveal (teacher mode); Ctrl+T show on the tiles; F11 full screen, Esc to 
 from __future__ import annotations
 
 import math
-import threading
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -37,43 +36,14 @@ from engine.quiz.grading import Result, grade
 from engine.quiz.questions import Pack, Question
 from widgets.quiz.answers import AnswerEditor, editor_for
 from widgets.quiz.example_view import ExampleView
+from widgets.quiz.feedback import FeedbackBox, points
+from widgets.quiz.lesson_questions import LessonQuestions
+from widgets.quiz.style import style_sheet
 from widgets.quiz.text import markdown_text
 
 PROGRESS_VERSION = 1
 BUNDLED, LESSON = "bundled", "lesson"
-# lessons with more base symbols than this (in their distinct words) build questions in a thread
-LARGE_LESSON = 50_000
-# a cycle through the generators, so "Next" on the lesson asks something different each time
-LESSON_KINDS = ("next-pair", "pair-count", "word-split", "vocab-size", "in-pieces")
 
-STYLE = """
-QWidget {{ font-size: {base}pt; }}
-QLabel#title {{ font-size: {title}pt; font-weight: bold; }}
-QLabel#prompt, QLabel#fillText, QLabel#exampleStep {{ font-size: {prompt}pt; }}
-QLabel#note, QLabel#notice {{ font-size: {small}pt; color: palette(window-text); font-style: italic; }}
-QLabel#score {{ font-size: {base}pt; font-weight: bold; }}
-QLabel#hint {{ font-size: {base}pt; border: 2px dashed #7a6300; border-radius: 6px; padding: 8px;
-              background: #fff7d6; color: #111111; }}
-QFrame#feedback {{ border-radius: 8px; padding: 6px; }}
-QFrame#feedback[verdict="right"] {{ border: 4px solid #1b6e2a; background: #e3f4e1; }}
-QFrame#feedback[verdict="partly"] {{ border: 4px dotted #8a5300; background: #fff1d0; }}
-QFrame#feedback[verdict="wrong"] {{ border: 4px dashed #b0182b; background: #fbe3e6; }}
-QFrame#feedback[verdict="hidden"] {{ border: 4px solid #555555; background: #eeeeee; }}
-QFrame#feedback QLabel {{ color: #111111; font-size: {base}pt; }}
-QFrame#feedback QLabel#verdict {{ font-size: {prompt}pt; font-weight: bold; }}
-QRadioButton, QCheckBox, QListWidget, QLineEdit, QLabel#option {{ font-size: {option}pt; }}
-QRadioButton, QCheckBox {{ padding: 4px; }}
-QRadioButton::indicator, QCheckBox::indicator {{ width: {box}px; height: {box}px; }}
-QListWidget::item {{ padding: 6px; border-bottom: 1px solid palette(mid); color: palette(text); }}
-QListWidget::item:selected {{ background: #d6e4fb; color: #111111; border: 3px solid #2a5db0; }}
-QPushButton {{ font-size: {base}pt; padding: 6px 14px; }}
-"""
-
-
-class _Bridge(QObject):
-    """Carries a question built in a worker thread back to the GUI thread (a queued signal)."""
-
-    generated = Signal(int, object, int, object)
 
 
 class QuizPanel(QWidget):
@@ -97,12 +67,10 @@ class QuizPanel(QWidget):
         self._revealed = False
         self._hinted = False
         self._teacher = False
-        self._live = None
-        self._lesson_count = 0
-        self._ticket = 0  # each lesson question asked for gets one; late answers with old ones are dropped
-        self._pending = False
-        self._bridge = _Bridge(self)
-        self._bridge.generated.connect(self._on_generated)
+        self.lesson_questions = LessonQuestions(self)
+        self.lesson_questions.ready.connect(self._on_lesson_question)
+        self.lesson_questions.exhausted.connect(self._on_lesson_exhausted)
+        self.lesson_questions.failed.connect(self._say)
         self._editor: AnswerEditor | None = None
         self._scale = scale
         self._full = False
@@ -164,22 +132,9 @@ class QuizPanel(QWidget):
         self.hint.setObjectName("hint")
         self.hint.setWordWrap(True)
         self.hint.hide()
-        self.feedback = QFrame()
-        self.feedback.setObjectName("feedback")
-        self.verdict = QLabel()
-        self.verdict.setObjectName("verdict")
-        self.verdict.setWordWrap(True)
-        self.why = QLabel()
-        self.why.setWordWrap(True)
-        self.why.setTextFormat(Qt.TextFormat.MarkdownText)
-        self.misconception = QLabel()
-        self.misconception.setWordWrap(True)
-        self.misconception.setTextFormat(Qt.TextFormat.MarkdownText)
-        box = QVBoxLayout(self.feedback)
-        box.addWidget(self.verdict)
-        box.addWidget(self.why)
-        box.addWidget(self.misconception)
-        self.feedback.hide()
+        self.feedback = FeedbackBox()
+        # the parts, for tests and for whoever reads the panel aloud
+        self.verdict, self.why, self.misconception = self.feedback.verdict, self.feedback.why, self.feedback.misconception
 
         page = QWidget()
         body = QVBoxLayout(page)
@@ -249,12 +204,7 @@ class QuizPanel(QWidget):
     def set_scale(self, scale: float) -> None:
         """Type size: 1 is already large (read from the back of a class); the projector may go higher."""
         self._scale = scale
-
-        def pt(n: float) -> int:
-            return max(8, round(n * scale))
-
-        self.setStyleSheet(STYLE.format(base=pt(15), title=pt(24), prompt=pt(20), option=pt(18), small=pt(12),
-                                        box=pt(22)))
+        self.setStyleSheet(style_sheet(scale))
 
     # -- sources ------------------------------------------------------------------------------
 
@@ -321,75 +271,40 @@ class QuizPanel(QWidget):
 
     def set_lesson(self, corpus, steps, tokenizer, current_step: int = 0) -> None:
         """The lesson on screen: its corpus, every training step, the full tokenizer, and where it is."""
-        from engine.quiz.generated import LiveLesson
-
-        self._live = LiveLesson(corpus, list(steps), tokenizer, current_step) if corpus is not None else None
-        self._ticket += 1  # a question still being built is about the old lesson
-        self._pending = False
+        self.lesson_questions.set_lesson(corpus, steps, tokenizer, current_step)
         if self._source == LESSON:
             # questions about the old corpus would now be wrong
             self._questions = []
             self._index = 0
-            self._show_question()
             self._ask_lesson()
 
     def set_current_step(self, k: int) -> None:
-        if self._live is None:
-            return
-        self._live.step = max(0, min(k, self._live.last_step))
-        if self._source == LESSON and not self._questions and not self._pending:
+        self.lesson_questions.set_step(k)
+        if self._source == LESSON and not self._questions and not self.lesson_questions.pending:
             self._ask_lesson()
 
     def _ask_lesson(self) -> None:
-        """Build the next lesson question: here for a small lesson, in a thread for a large one."""
-        from engine.quiz.generated import next_in_cycle
+        self.lesson_questions.ask()
+        self._refresh_lesson_view()
 
-        if self._live is None:
-            return
-        self._ticket += 1
-        ticket, count = self._ticket, self._lesson_count
-        live = self._live.at_step(self._live.step)
-        if live.size() < LARGE_LESSON:
-            question, moved = next_in_cycle(live, count, LESSON_KINDS)
-            self._on_generated(ticket, question, moved, live)
-            return
-        self._pending = True
-        self._update_buttons()
-        if self.current_question() is None:
-            self.message.setText("Building a question from the lesson…")
-            self.stack.setCurrentWidget(self.message)
-        bridge = self._bridge
-
-        def work() -> None:
-            try:
-                question, moved = next_in_cycle(live, count, LESSON_KINDS)
-            except Exception as exc:  # noqa: BLE001 (reported in the panel, never lost in a thread)
-                question, moved = exc, 0
-            bridge.generated.emit(ticket, question, moved, live)
-
-        threading.Thread(target=work, name="quiz-question", daemon=True).start()
-
-    @Slot(int, object, int, object)
-    def _on_generated(self, ticket: int, question, moved: int, live) -> None:
-        if ticket != self._ticket or self._source != LESSON:
-            return
-        self._pending = False
-        if self._live is not None and self._live._merged is None:
-            self._live._merged = live._merged  # keep the record the worker built
-        if isinstance(question, Exception):
-            self._say(f"Could not build a question from the lesson: {question}")
-            self._update_buttons()
-            return
-        self._lesson_count += moved
-        if question is None:
-            if not self._questions:
-                self._show_question()
-            self._update_buttons()
+    def _on_lesson_question(self, question: Question) -> None:
+        if self._source != LESSON:
             return
         self._questions.append(question)
         self._index = len(self._questions) - 1
         self._show_question()
         self.progress_changed.emit()
+
+    def _on_lesson_exhausted(self) -> None:
+        if self._source == LESSON:
+            self._refresh_lesson_view()
+
+    def _refresh_lesson_view(self) -> None:
+        """With no question yet, say why (no lesson, building, nothing to ask); else keep the one shown."""
+        if not self._questions:
+            self._show_question()
+        else:
+            self._update_buttons()
 
     # -- showing a question -------------------------------------------------------------------
 
@@ -413,9 +328,9 @@ class QuizPanel(QWidget):
         question = self.current_question()
         if question is None:
             if self._source == LESSON:
-                if self._live is None:
+                if self.lesson_questions.live is None:
                     self.message.setText("Open or train a lesson first: the questions are built from its corpus and merges.")
-                elif self._pending:
+                elif self.lesson_questions.pending:
                     self.message.setText("Building a question from the lesson…")
                 else:
                     self.message.setText("No question can be asked at this step.")
@@ -451,7 +366,7 @@ class QuizPanel(QWidget):
             position += " · answered before"
         self.position_label.setText(position)
         score, answered = self.score()
-        self.score_label.setText(f"Score: {_points(score)} of {answered}" if answered else "Score: nothing answered yet")
+        self.score_label.setText(f"Score: {points(score)} of {answered}" if answered else "Score: nothing answered yet")
 
     def _update_buttons(self) -> None:
         question = self.current_question()
@@ -464,7 +379,7 @@ class QuizPanel(QWidget):
         self.tiles_button.setVisible(on_tiles)
         self.tiles_button.setEnabled(on_tiles and checked and self._revealed)
         more = self._source == LESSON or self._index + 1 < len(self._questions)
-        self.next_button.setEnabled(question is not None and more and not self._pending)
+        self.next_button.setEnabled(question is not None and more and not self.lesson_questions.pending)
         self.next_button.setText("Next question" if self._source == LESSON or more else "Last question")
 
     def _say(self, text: str) -> None:
@@ -502,45 +417,14 @@ class QuizPanel(QWidget):
         return result
 
     def _show_feedback(self, result: Result, hidden: bool) -> None:
-        question = self.current_question()
         if not result.valid:
-            self._set_verdict("hidden", result.message, "", "")
-            return
-        if hidden:
-            self._set_verdict("hidden", "Answer checked.", "Press Reveal answer (Ctrl+R) to show the class.", "")
-            return
-        if result.correct:
-            verdict, mark = "right", "✔ Right!"
-        elif result.score > 0:
-            verdict, mark = "partly", f"◐ Partly right ({_points(result.score)} of 1)"
+            self.feedback.show_note(result.message)
+        elif hidden:
+            self.feedback.show_note("Answer checked.", "Press Reveal answer (Ctrl+R) to show the class.")
         else:
-            verdict, mark = "wrong", "✘ Not quite"
-        message = result.message
-        for lead in ("Right.", "Right:", "Not quite:", "Partly right:"):
-            if message.startswith(lead):
-                message = message[len(lead):].strip()
-                message = message[:1].upper() + message[1:]
-        why = "\n\n".join(t for t in (message, question.explanation) if t)
-        mis = ""
-        if result.misconception is not None and not result.correct:
-            m = result.misconception
-            mis = f"**This answer fits a common idea: “{m.title}”.** {m.text}"
-            if m.fix:
-                mis += f"\n\n**Try this:** {m.fix}"
-        self._set_verdict(verdict, mark, markdown_text(why), markdown_text(mis))
-        if self._editor is not None and result.parts:
-            self._editor.show_parts(result.parts)
-
-    def _set_verdict(self, verdict: str, mark: str, why: str, mis: str) -> None:
-        self.feedback.setProperty("verdict", verdict)
-        self.feedback.style().unpolish(self.feedback)
-        self.feedback.style().polish(self.feedback)
-        self.verdict.setText(mark)
-        self.why.setText(why)
-        self.why.setVisible(bool(why))
-        self.misconception.setText(mis)
-        self.misconception.setVisible(bool(mis))
-        self.feedback.show()
+            self.feedback.show_result(result, self.current_question())
+            if self._editor is not None and result.parts:
+                self._editor.show_parts(result.parts)
 
     def show_hint(self) -> None:
         question = self.current_question()
@@ -567,7 +451,7 @@ class QuizPanel(QWidget):
 
     def next_question(self) -> None:
         if self._source == LESSON:
-            if not self._pending:
+            if not self.lesson_questions.pending:
                 self._ask_lesson()
             return
         if self._index + 1 < len(self._questions):
@@ -673,6 +557,3 @@ class QuizPanel(QWidget):
             self.go_to(position)
         self._update_status()
 
-
-def _points(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else f"{value:.2f}".rstrip("0").rstrip(".")

@@ -133,6 +133,11 @@ class LiveLesson:
         extra = 1 if self.corpus.settings.marker is not None else 0
         return sum(len(w) + extra for w in self.corpus.words)
 
+    def share_record(self, other: "LiveLesson") -> None:
+        """Take over the record of merges another view of the same lesson has built."""
+        if self._merged is None:
+            self._merged = other._merged
+
     def at_step(self, step: int) -> "LiveLesson":
         """The same lesson at another step, sharing the record of merges (a snapshot for a worker)."""
         return LiveLesson(self.corpus, self.steps, self.tokenizer, step, _merged=self._merged)

@@ -333,9 +333,9 @@ def test_restore_ignores_damaged_progress(qtbot, panel):
 
 
 def test_a_large_lesson_builds_its_questions_in_a_thread(qtbot, panel, monkeypatch):
-    import widgets.quiz_panel as quiz_panel
+    import widgets.quiz.lesson_questions as lesson_questions
 
-    monkeypatch.setattr(quiz_panel, "LARGE_LESSON", 0)
+    monkeypatch.setattr(lesson_questions, "LARGE_LESSON", 0)
     corpus, steps, tokenizer = classic_lesson()
     panel.set_lesson(corpus, steps, tokenizer, 2)
     panel.set_source(LESSON)
@@ -392,7 +392,7 @@ def test_following_the_session_both_ways(qtbot):
     tea = Lesson("tea tea team teams steam seat").train()
     session.set_lesson(tea)
     # questions about the old corpus are gone: the new one is about the tea words at step 0
-    assert len(panel._questions) == 1 and panel._live.corpus is tea.corpus and panel._live.step == 0
+    assert len(panel._questions) == 1 and panel.lesson_questions.live.corpus is tea.corpus and panel.lesson_questions.live.step == 0
     assert panel.current_question().reveal_step <= tea.last_step
     session.set_lesson(Lesson(""))
     assert panel.current_question() is None and "lesson" in panel.message.text().lower()
