@@ -115,6 +115,9 @@ class Trainer:
         self.counts, self.where = counts, where
         self.heap = [self._entry(key) for key in counts]
         heapq.heapify(self.heap)
+        # entries of the pairs tied at the last step, kept off the heap; the pairs the last merge changed
+        self.tied: list[tuple] = []
+        self.touched: set[int] = set()
 
     # -- the tie rule ---------------------------------------------------------------------------
 
@@ -179,31 +182,55 @@ class Trainer:
             if limit is not None and len(self.merges) >= limit:
                 self.stop_reason = TARGET_REACHED
                 return
-            best = self._pop_best()
-            if best is None:
+            group = self._best_group()
+            if not group:
                 self.stop_reason = NOTHING_LEFT
                 return
-            count = -best[0]
+            count = -group[0][0]
             if count < min_frequency:
-                heapq.heappush(self.heap, best)
+                self.tied = group
                 self.stop_reason = NO_PAIR_REPEATS
                 return
-            tied = self._collect_ties(count)
-            yield self._merge(best[-1], count, tied)
+            best, self.tied = group[0], group[1:]
+            yield self._merge(best[-1], count, [e[-1] for e in self.tied])
 
-    def _collect_ties(self, count: int) -> list[int]:
-        """The other pairs at the winning count, in tie-rule order; they go back on the heap."""
+    def _best_group(self) -> list[tuple]:
+        """Current heap entries of every pair at the highest count, in tie-rule order.
+
+        The pairs tied at one step are kept aside rather than pushed back: most are still tied at
+        the next step, and only the pairs the last merge touched need checking again.
+        """
+        tied = []
+        for entry in self.tied:
+            if entry[-1] in self.touched:
+                self._requeue(entry[-1])
+            else:
+                tied.append(entry)
+        self.touched = set()
+        top = self._pop_best()
+        if top is None:
+            return tied
+        count = -top[0]
+        if tied and -tied[0][0] > count:
+            heapq.heappush(self.heap, top)
+            return tied
+        if tied and -tied[0][0] < count:
+            for entry in tied:
+                heapq.heappush(self.heap, entry)
+            tied = []
+        return sorted([top, *self._pop_ties(count), *tied])
+
+    def _pop_ties(self, count: int) -> list[tuple]:
+        """Pop the other current entries at ``count`` off the heap, in order."""
         heap = self.heap
-        tied_entries = []
+        found = []
         while heap and -heap[0][0] >= count:
             entry = heapq.heappop(heap)
             if self._is_current(entry):
-                tied_entries.append(entry)
+                found.append(entry)
             else:
                 self._requeue(entry[-1])
-        for entry in tied_entries:
-            heapq.heappush(heap, entry)
-        return [e[-1] for e in tied_entries]
+        return found
 
     def _merge(self, key: int, count: int, tied: list[int]) -> MergeStep:
         a, b = key >> _SHIFT, key & _LOW
@@ -219,9 +246,14 @@ class Trainer:
         self.merges.append((a, b))
 
         sym, nxt, prv, freq, counts, where = self.sym, self.nxt, self.prv, self.freq, self.counts, self.where
-        created: set[int] = set()
+        word_of, word_start = self.word_of, self.word_start
+        created: list[int] = []  # pairs first counted in this step
         places: list[tuple[int, int]] = []
         merged = 0
+        a_low = a
+        b_high = b << _SHIFT
+        new_high = new << _SHIFT
+        touched_add = self.touched.add
         for p in where.pop(key):
             if sym[p] != a:
                 continue
@@ -230,48 +262,58 @@ class Trainer:
                 continue
             f = freq[p]
             merged += f
-            w = self.word_of[p]
-            places.append((w, p - self.word_start[w]))
+            w = word_of[p]
+            places.append((w, p - word_start[w]))
             left = prv[p]
             right = nxt[q]
             if left >= 0:
-                old = sym[left] << _SHIFT | a
-                counts[old] -= f
-                fresh = sym[left] << _SHIFT | new
-                if fresh not in created:
-                    created.add(fresh)
-                    where.setdefault(fresh, [])
-                counts[fresh] = counts.get(fresh, 0) + f
-                where[fresh].append(left)
+                high = sym[left] << _SHIFT
+                counts[high | a_low] -= f
+                touched_add(high | a_low)
+                fresh = high | new
+                c = counts.get(fresh)
+                if c is None:
+                    counts[fresh] = f
+                    where[fresh] = [left]
+                    created.append(fresh)
+                else:
+                    counts[fresh] = c + f
+                    where[fresh].append(left)
             if right >= 0:
-                old = b << _SHIFT | sym[right]
-                counts[old] -= f
-                fresh = new << _SHIFT | sym[right]
-                if fresh not in created:
-                    created.add(fresh)
-                    where.setdefault(fresh, [])
-                counts[fresh] = counts.get(fresh, 0) + f
-                where[fresh].append(p)
+                low = sym[right]
+                counts[b_high | low] -= f
+                touched_add(b_high | low)
+                fresh = new_high | low
+                c = counts.get(fresh)
+                if c is None:
+                    counts[fresh] = f
+                    where[fresh] = [p]
+                    created.append(fresh)
+                else:
+                    counts[fresh] = c + f
+                    where[fresh].append(p)
                 prv[right] = p
             sym[p] = new
             sym[q] = -1
             nxt[p] = right
         del counts[key]
+        heap = self.heap
         for fresh in created:
             # a fresh pair may have been cancelled by a later place in the same word (a b a b)
             if counts[fresh] <= 0:
                 del counts[fresh]
                 del where[fresh]
-            elif reused:
-                where[fresh] = sorted(set(where[fresh]))
+            elif not reused:
+                heapq.heappush(heap, self._entry(fresh))
         if reused:
-            # pairs with an old token may have gained places: the one case where counts rise
+            # pairs with an old token may have gained places, out of reading order: the one case
+            # where counts rise, so the places are put back in order and the heap is rebuilt
+            for k in where:
+                if k >> _SHIFT == new or k & _LOW == new:
+                    where[k] = sorted(set(where[k]))
             self.heap = [self._entry(k) for k in counts if counts[k] > 0]
             heapq.heapify(self.heap)
-        else:
-            for fresh in created:
-                if fresh in counts:
-                    heapq.heappush(self.heap, self._entry(fresh))
+            self.tied = []
         before = self.total
         self.total -= merged
         pair = (vocab[a], vocab[b])
