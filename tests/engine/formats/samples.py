@@ -11,6 +11,7 @@ TRAINING = (
     "low " * 5 + "lower " * 2 + "newest " * 6 + "widest " * 3
     + "def area(r):\n    return 3.14159 * r ** 2  # circle\n\n\nfor i in range(10):\n\tprint(area(i))\n" * 3
     + "snake_case_name = other_name_ " * 2
+    + "1234 345 2024-11-29 1000000 34 34 34 " * 4
     + "Größe straße café naïve ÉTÉ été " * 3
     + "日本語のテキストです。日本 " * 2
     + "Привет, мир! мир " * 2
@@ -21,7 +22,7 @@ TRAINING = (
 
 # languages, emoji, code, long whitespace runs of several kinds, special tokens, unseen characters
 TEXTS = [
-    "lowest newer wider",
+    "lowest newer wider 1234567 12345 dollars, 3.14159 x=42 I'll they've WE'RE",
     "Größe, straße! ÉTÉ été naïveté — Ωμέγα ΟΔΟΣ",
     "日本語のテキストは読みにくい。中文也是。",
     "Привет, мир! مرحبا بالعالم שלום עולם",
