@@ -42,8 +42,8 @@ class TokenTable:
     def of(cls, tokenizer) -> "TokenTable":
         if not hasattr(tokenizer, "merges") or not hasattr(tokenizer, "base"):
             raise BpeLabError(
-                f"{getattr(tokenizer, 'name', 'this tokenizer')} is given as ranks, not merges: "
-                "export it with --format tiktoken, or import its .tiktoken file first"
+                f"{getattr(tokenizer, 'name', 'this tokenizer')} is a ranked vocabulary (tiktoken's form) that "
+                "this format cannot hold as a merge list: export it with --format tiktoken or csv"
             )
         find = tokenizer.token_to_id
         merges = []

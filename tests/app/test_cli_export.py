@@ -147,3 +147,9 @@ def test_a_read_only_folder_is_reported_and_the_old_file_kept(hf_file, tmp_path,
         one_line_error(code, stdout, err, "permission denied", "choose another folder")
     assert target.read_text() == "old contents"
     assert not (tmp_path / "keep.tiktoken").exists() and not (tmp_path / "vocab.json").exists()
+
+
+def test_cl100k_cannot_become_a_merge_list_file_and_says_which_formats_can(tmp_path, capsys):
+    code, out, err = run(capsys, "export", "cl100k", "--format", "hf", "--out", tmp_path / "t.json")
+    one_line_error(code, out, err, "--format tiktoken or csv")
+    assert not list(tmp_path.iterdir())
