@@ -9,12 +9,13 @@ mid-animation finishes the running one cleanly: the rows underneath are already 
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QElapsedTimer, QEvent, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (QBrush, QColor, QFont, QFontDatabase, QFontMetricsF, QGuiApplication, QPainter,
-                           QPen)
+                           QPen, QPixmap)
 from PySide6.QtWidgets import QAbstractScrollArea, QToolTip
 
 from engine.trainer import MergeStep
@@ -23,6 +24,8 @@ from widgets.tiles.palette import MARKER, MARKER_FILL, TileLook, tile_look, tile
 from widgets.tiles.theme import TileTheme
 
 ORDERS = ("appearance", "frequency")
+# the cached pictures of one token: as is, framed while it merges, chosen, and its glow ring
+PLAIN, FRAMED, CHOSEN, GLOW = range(4)
 # layouts kept for the current step; the visible rows need a few dozen, so this only bounds memory
 LAYOUT_CACHE = 2048
 
@@ -74,6 +77,9 @@ class TileCanvas(QAbstractScrollArea):
         self._widths: dict[str, float] = {}
         self._texts: dict[str, str] = {}
         self._looks: dict[str, TileLook] = {}
+        # finished tile pictures: a frame blits them instead of drawing rounded shapes and text
+        self._sprites: dict[tuple[str, int], QPixmap] = {}
+        self._vector = False  # set while painting an export, which wants shapes, not pictures
         self._order: list[int] = []
         self._made_by: dict[str, MergeStep] = {}
         self._selected = session.selected_token if hasattr(session, "selected_token") else ""
@@ -97,6 +103,7 @@ class TileCanvas(QAbstractScrollArea):
 
     def set_theme(self, theme: TileTheme) -> None:
         self.theme = theme
+        self._sprites.clear()
         self.viewport().update()
         self.display_changed.emit()
 
@@ -189,6 +196,7 @@ class TileCanvas(QAbstractScrollArea):
         self._texts.clear()
         self._widths.clear()
         self._looks.clear()
+        self._sprites.clear()
         self._widest = 0.0
         self._made_by = {}
         self._tied = (-1, set())
@@ -250,7 +258,7 @@ class TileCanvas(QAbstractScrollArea):
 
     def _set_time(self, t: Transition, ms: float) -> None:
         sweep_ms, merge_ms = self._durations(t)
-        was_fused = t.fused
+        was = (t.fused, t.sweep >= 0)
         if ms < sweep_ms:
             t.sweep = ms / self.sweep_ms
         else:
@@ -261,7 +269,7 @@ class TileCanvas(QAbstractScrollArea):
                 self.finish_animation()
                 return
         self.viewport().update()
-        if t.fused != was_fused:
+        if (t.fused, t.sweep >= 0) != was:
             self.display_changed.emit()
 
     def seek(self, fraction: float) -> None:
@@ -314,7 +322,9 @@ class TileCanvas(QAbstractScrollArea):
             m = self._merge_of(t, word)
             if m is not None:
                 if t.sweep >= 0:
-                    return m.frames(0.0)
+                    # while counting, the row simply shows its tiles before the merge
+                    b = m.before
+                    return [Frame(tok, x, w) for tok, x, w in zip(b.tokens, b.xs, b.widths)]
                 return m.frames(t.progress)
         layout = self._layout(word)
         return [Frame(tok, x, w) for tok, x, w in zip(layout.tokens, layout.xs, layout.widths)]
@@ -360,7 +370,9 @@ class TileCanvas(QAbstractScrollArea):
         self.top = 8 * s
         self.radius = 6 * s
         self.footer_h = self._label_metrics.height() + 14 * s
+        self._sprite_margin = math.ceil(10 * s) + 1
         self._widths.clear()
+        self._sprites.clear()
         self._layouts.clear()
         self._widest = 0.0
         self._measure_badges()
@@ -467,8 +479,19 @@ class TileCanvas(QAbstractScrollArea):
             # changing a scroll range inside a paint would re-enter it: do it right after
             QTimer.singleShot(0, self._update_scrollbars)
 
-    def paint_rows(self, p: QPainter, width: float, height: float, sx: float, sy: float) -> float:
-        """Paint the rows in view onto any device (screen, image, SVG); returns the widest row drawn."""
+    def paint_rows(self, p: QPainter, width: float, height: float, sx: float, sy: float, vector: bool = False) -> float:
+        """Paint the rows in view onto any device; returns the widest row drawn.
+
+        ``vector`` draws every tile as shapes and text (for SVG and high-resolution pictures)
+        instead of blitting the cached tile pictures the screen uses.
+        """
+        self._vector = vector
+        try:
+            return self._paint_rows(p, width, height, sx, sy)
+        finally:
+            self._vector = False
+
+    def _paint_rows(self, p: QPainter, width: float, height: float, sx: float, sy: float) -> float:
         theme = self.theme
         p.fillRect(QRectF(0, 0, width, height), theme.color("background"))
         state = self.session.state
@@ -480,13 +503,14 @@ class TileCanvas(QAbstractScrollArea):
             return 0.0
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+        p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
         rows = self._rows_in(height, sy)
         t = self._transition
         counts = state.corpus.counts
         widest = 0.0
         nxt = state.next_step() if t is None else None
         stripe = theme.color("stripe")
-        sweeping = t is not None and t.sweep >= 0
+        counting = t is not None and t.sweep_positions > 0
         sweep_rows = []
         for r in rows:
             word = self._order[r]
@@ -504,73 +528,120 @@ class TileCanvas(QAbstractScrollArea):
             if nxt is not None:
                 self._paint_next(p, word, ox, ty)
             self._paint_tiles(p, frames, ox, ty, width)
-            if sweeping:
-                sweep_rows.append((word, frames, ox, ty))
+            if counting:
+                sweep_rows.append((word, ox, ty))
             p.setFont(self.label_font)
             p.setPen(theme.color("muted"))
             p.drawText(QRectF(ox + end + 14 * self.scale, ty, 240 * self.scale, self.tile_h),
                        Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                        f"{n} token" + ("" if n == 1 else "s"))
-        if sweeping:
-            self._paint_sweep(p, t, sweep_rows, width)
+        if counting:
+            self._paint_counting(p, t, sweep_rows, width)
         below = max(0, len(self._order) - rows.stop)
         if below:
             self._paint_footer(p, width, height, below)
         return widest
 
     def _paint_tiles(self, p: QPainter, frames: list[Frame], ox: float, ty: float, width: float) -> None:
-        theme = self.theme
-        s = self.scale
+        """Paint a row's tiles: cached pictures on screen, shapes into an export.
+
+        Every tile keeps its own size through a merge (only positions move), so the screen path
+        is one unscaled blit per tile.
+        """
         selected = self._selected
-        outline = QPen(theme.color("outline"), theme.outline_width * s)
-        dashed = QPen(outline)
-        dashed.setStyle(Qt.PenStyle.DashLine)
-        select_pen = QPen(theme.color("selection"), 4.5 * s)
-        moving_pen = QPen(theme.color("winner"), 3.5 * s)
-        p.setFont(self.tile_font)
         left = -ox - self.row_h
         right = width - ox + self.row_h
+        sprites = not self._vector
+        if not sprites:
+            p.setFont(self.tile_font)
+        m = self._sprite_margin
+        hop = 6 * self.scale
         for f in frames:
             if f.x + f.width < left or f.x > right:
                 continue
-            look = self._look(f.token)
-            rect = QRectF(ox + f.x, ty, f.width, self.tile_h)
+            x, y = ox + f.x, ty - hop * f.emphasis
+            chosen = bool(selected) and f.token == selected
+            framed = f.moving and f.emphasis == 0
+            dim = bool(selected) and not chosen
             if f.emphasis > 0:
-                grow = 1 + 0.22 * f.emphasis
-                c = rect.center()
-                rect = QRectF(c.x() - rect.width() * grow / 2, c.y() - rect.height() * grow / 2,
-                              rect.width() * grow, rect.height() * grow)
-                glow = QColor(theme.sweep)
-                glow.setAlphaF(0.55 * f.emphasis)
-                p.setPen(QPen(glow, 8 * s * f.emphasis + 1))
-                p.setBrush(Qt.BrushStyle.NoBrush)
-                p.drawRoundedRect(rect.adjusted(-4 * s, -4 * s, 4 * s, 4 * s), self.radius + 4 * s, self.radius + 4 * s)
-            dim = bool(selected) and f.token != selected
+                p.setOpacity(f.emphasis)
+                if sprites:
+                    p.drawPixmap(QPointF(round(x - m), round(y - m)), self._sprite(f.token, GLOW))
+                else:
+                    self._draw_glow(p, QRectF(x, y, f.width, self.tile_h))
+                p.setOpacity(1.0)
             if dim:
                 p.setOpacity(0.32)
-            p.setBrush(look.fill)
-            p.setPen(dashed if look.dashed else outline)
-            p.drawRoundedRect(rect, self.radius, self.radius)
-            if look.hatched:
-                p.setBrush(QBrush(QColor(255, 255, 255, 110), Qt.BrushStyle.BDiagPattern))
-                p.setPen(Qt.PenStyle.NoPen)
-                p.drawRoundedRect(rect, self.radius, self.radius)
-            if look.ends_word:
-                bar = 5 * s
-                p.fillRect(QRectF(rect.right() - bar - 3 * s, rect.top() + 4 * s, bar, rect.height() - 8 * s),
-                           QColor(MARKER_FILL))
-            p.setPen(look.text)
-            p.drawText(rect, Qt.AlignmentFlag.AlignCenter, self.display_text(f.token))
+            if sprites:
+                variant = CHOSEN if chosen else FRAMED if framed else PLAIN
+                p.drawPixmap(QPointF(round(x - m), round(y - m)), self._sprite(f.token, variant))
+            else:
+                self._draw_tile(p, f.token, QRectF(x, y, f.width, self.tile_h), framed, chosen)
             if dim:
                 p.setOpacity(1.0)
-            if f.moving and f.emphasis == 0:
-                p.setBrush(Qt.BrushStyle.NoBrush)
-                p.setPen(moving_pen)
-                p.drawRoundedRect(rect.adjusted(-3 * s, -3 * s, 3 * s, 3 * s), self.radius + 2 * s, self.radius + 2 * s)
-            if selected and f.token == selected:
-                p.setBrush(Qt.BrushStyle.NoBrush)
-                p.setPen(select_pen)
-                p.drawRoundedRect(rect.adjusted(-4 * s, -4 * s, 4 * s, 4 * s), self.radius + 3 * s, self.radius + 3 * s)
+
+    def _sprite(self, token: str, variant: int) -> QPixmap:
+        key = (token, variant)
+        found = self._sprites.get(key)
+        if found is None:
+            if len(self._sprites) > 4096:
+                self._sprites.clear()
+            m = self._sprite_margin
+            w, h = self._measure(token), self.tile_h
+            ratio = self.viewport().devicePixelRatioF()
+            found = QPixmap(math.ceil((w + 2 * m) * ratio), math.ceil((h + 2 * m) * ratio))
+            found.setDevicePixelRatio(ratio)
+            found.fill(Qt.GlobalColor.transparent)
+            painter = QPainter(found)
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+            painter.setFont(self.tile_font)
+            rect = QRectF(m, m, w, h)
+            if variant == GLOW:
+                self._draw_glow(painter, rect)
+            else:
+                self._draw_tile(painter, token, rect, variant == FRAMED, variant == CHOSEN)
+            painter.end()
+            self._sprites[key] = found
+        return found
+
+    def _draw_tile(self, p: QPainter, token: str, rect: QRectF, framed: bool, chosen: bool) -> None:
+        """One tile as shapes: fill, outline, the special kinds' cues, label, and any frame around it."""
+        theme = self.theme
+        s = self.scale
+        look = self._look(token)
+        outline = QPen(theme.color("outline"), theme.outline_width * s)
+        if look.dashed:
+            outline.setStyle(Qt.PenStyle.DashLine)
+        p.setBrush(look.fill)
+        p.setPen(outline)
+        p.drawRoundedRect(rect, self.radius, self.radius)
+        if look.hatched:
+            p.setBrush(QBrush(QColor(255, 255, 255, 110), Qt.BrushStyle.BDiagPattern))
+            p.setPen(Qt.PenStyle.NoPen)
+            p.drawRoundedRect(rect, self.radius, self.radius)
+        if look.ends_word:
+            bar = 5 * s
+            p.fillRect(QRectF(rect.right() - bar - 3 * s, rect.top() + 4 * s, bar, rect.height() - 8 * s),
+                       QColor(MARKER_FILL))
+        p.setPen(look.text)
+        p.drawText(rect, Qt.AlignmentFlag.AlignCenter, self.display_text(token))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        if framed:
+            p.setPen(QPen(theme.color("winner"), 3.5 * s))
+            p.drawRoundedRect(rect.adjusted(-3 * s, -3 * s, 3 * s, 3 * s), self.radius + 2 * s, self.radius + 2 * s)
+        if chosen:
+            p.setPen(QPen(theme.color("selection"), 4.5 * s))
+            p.drawRoundedRect(rect.adjusted(-4 * s, -4 * s, 4 * s, 4 * s), self.radius + 3 * s, self.radius + 3 * s)
+
+    def _draw_glow(self, p: QPainter, rect: QRectF) -> None:
+        """A soft ring around a tile that has just fused (the caller fades it with opacity)."""
+        s = self.scale
+        glow = QColor(self.theme.sweep)
+        glow.setAlphaF(0.6)
+        p.setPen(QPen(glow, 7 * s))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawRoundedRect(rect.adjusted(-4 * s, -4 * s, 4 * s, 4 * s), self.radius + 4 * s, self.radius + 4 * s)
 
     def highlights(self, word: int) -> tuple[list[int], list[int]]:
         """Tile indices (left tile of each pair) where the next merge happens, and where a tied pair sits."""
@@ -625,25 +696,33 @@ class TileCanvas(QAbstractScrollArea):
             x2 = ox + layout.xs[k + 1] + layout.widths[k + 1] + 5 * s
             p.drawRoundedRect(QRectF(x1, ty - 5 * s, x2 - x1, self.tile_h + 10 * s), self.radius + 4 * s, self.radius + 4 * s)
 
-    def _paint_sweep(self, p: QPainter, t: Transition, rows, width: float) -> None:
-        """The counting window on every row, and the tally of the pairs it has passed so far."""
+    def _paint_counting(self, p: QPainter, t: Transition, rows, width: float) -> None:
+        """The counting window on every row, and the tally of the pairs it has passed so far.
+
+        Once the window has passed every tile the tally stays up during the merge, its winner framed.
+        """
         s = self.scale
-        pos = int(t.sweep)
+        sweeping = t.sweep >= 0
+        pos = int(t.sweep) if sweeping else t.sweep_positions
         tally: dict[tuple[str, str], int] = {}
         counts = self.session.lesson.corpus.counts
         pen = QPen(self.theme.color("sweep"), 5 * s)
-        for word, frames, ox, ty in rows:
-            tokens = [f.token for f in frames]
-            for i, pair in enumerate(zip(tokens, tokens[1:pos + 2])):
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        for word, ox, ty in rows:
+            m = self._merge_of(t, word)
+            layout = m.before if m is not None else self._layout(word)
+            tokens = layout.tokens
+            # rows first, then left to right: the tally meets pairs in reading order
+            for pair in zip(tokens, tokens[1:pos + 2]):
                 tally[pair] = tally.get(pair, 0) + counts[word]
-            if pos + 1 < len(frames):
-                a, b = frames[pos], frames[pos + 1]
+            if sweeping and pos + 1 < len(tokens):
+                x1 = layout.xs[pos]
+                x2 = layout.xs[pos + 1] + layout.widths[pos + 1]
                 p.setPen(pen)
-                p.setBrush(Qt.BrushStyle.NoBrush)
-                p.drawRoundedRect(QRectF(ox + a.x - 6 * s, ty - 6 * s, b.x + b.width - a.x + 12 * s, self.tile_h + 12 * s),
+                p.drawRoundedRect(QRectF(ox + x1 - 6 * s, ty - 6 * s, x2 - x1 + 12 * s, self.tile_h + 12 * s),
                                   self.radius + 5 * s, self.radius + 5 * s)
         top = sorted(tally.items(), key=lambda item: -item[1])[:6]
-        line_h = self._label_metrics.height() + 4 * s
+        line_h = self._label_metrics.height() + 6 * s
         box_w = 300 * s
         box = QRectF(width - box_w - 12 * s, 10 * s, box_w, line_h * (len(top) + 1) + 16 * s)
         p.setPen(QPen(self.theme.color("outline"), 1.5 * s))
@@ -654,9 +733,15 @@ class TileCanvas(QAbstractScrollArea):
         shown = "all words" if len(rows) == len(self._order) else "words in view"
         p.drawText(QRectF(box.left() + 10 * s, box.top() + 6 * s, box_w - 20 * s, line_h),
                    Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, f"Counting pairs ({shown})")
-        p.setFont(self.label_font)
         for k, (pair, n) in enumerate(top):
             y = box.top() + 6 * s + line_h * (k + 1)
+            won = not sweeping and pair == t.step.pair
+            if won:
+                p.setPen(QPen(self.theme.color("winner"), 3 * s))
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.drawRoundedRect(QRectF(box.left() + 4 * s, y, box_w - 8 * s, line_h), 5 * s, 5 * s)
+            p.setFont(self.badge_font if won else self.label_font)
+            p.setPen(self.theme.color("text"))
             label = f"{self.display_text(pair[0])} + {self.display_text(pair[1])}"
             p.drawText(QRectF(box.left() + 10 * s, y, box_w * 0.7, line_h),
                        Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, label)

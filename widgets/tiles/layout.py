@@ -130,12 +130,12 @@ class RowMerge:
                 if r == KEPT:
                     out.append(Frame(token, lerp(x, after.xs[j], p), before.widths[i]))
                     continue
-                left = i if r == LEFT else i - 1
-                pair_w = before.widths[left] + before.widths[left + 1]
-                # the pair closes its gap around the centre of the tile it becomes
-                goal = after.xs[j] + (after.widths[j] - pair_w) / 2
-                if r == RIGHT:
-                    goal += before.widths[left]
+                # the pair closes its gap inside the slot of the tile it becomes: the left tile
+                # to the slot's left edge, the right one to its right edge, pressing together
+                if r == LEFT:
+                    goal = after.xs[j]
+                else:
+                    goal = after.xs[j] + after.widths[j] - before.widths[i]
                 out.append(Frame(token, lerp(x, goal, p), before.widths[i], moving=True))
             return out
         q = (t - FUSE_AT) / (1 - FUSE_AT)
@@ -146,11 +146,8 @@ class RowMerge:
             if i is None:
                 out.append(Frame(token, after.xs[j], after.widths[j]))
                 continue
-            # the two widths become one tile's width early, then the tile swells and settles
-            pair_w = before.widths[i] + before.widths[i + 1]
-            w = lerp(pair_w, after.widths[j], smooth(min(1.0, q * 3)))
-            x = after.xs[j] + (after.widths[j] - w) / 2
-            out.append(Frame(token, x, w, emphasis=_pulse(q), moving=True))
+            # the fused tile has its moment: it hops and glows, then settles
+            out.append(Frame(token, after.xs[j], after.widths[j], emphasis=_pulse(q), moving=True))
         return out
 
 

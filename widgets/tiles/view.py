@@ -215,7 +215,7 @@ class TileView(QWidget):
         painter.translate(0, caption_h)
         painter.setClipRect(QRectF(0, 0, w, h - caption_h))
         canvas.paint_rows(painter, w, h - caption_h, canvas.horizontalScrollBar().value(),
-                          canvas.verticalScrollBar().value())
+                          canvas.verticalScrollBar().value(), vector=True)
 
     def _on_export_clicked(self) -> None:
         path, chosen = QFileDialog.getSaveFileName(self, "Export the tile view", "tiles.png",

@@ -57,9 +57,13 @@ def test_a_row_through_one_merge():
     start, end = merge.frames(0.0), merge.frames(1.0)
     assert [(f.token, f.x) for f in start] == list(zip(before.tokens, before.xs))
     assert [(f.token, f.x, f.width) for f in end] == list(zip(after.tokens, after.xs, after.widths))
-    # just before fusing, the two tiles touch: no gap left between them
+    # just before fusing, the two tiles press together inside the slot of the tile they become
     e, s = merge.frames(0.5999)[3:5]
-    assert abs((e.x + e.width) - s.x) < 0.5
+    assert e.x + e.width >= s.x - 0.5
+    slot = (after.xs[3], after.xs[3] + after.widths[3])
+    assert abs(e.x - slot[0]) < 0.5 and abs(s.x + s.width - slot[1]) < 0.5
+    # every tile keeps its size on the way: only positions move
+    assert [f.width for f in merge.frames(0.3)] == list(before.widths)
     # the fused tile has its moment of emphasis, then settles
     assert merge.frames(0.7)[3].emphasis > 0.3
     assert merge.frames(1.0)[3].emphasis == 0
