@@ -36,13 +36,10 @@ def symbols_to_bytes(text: str) -> bytes:
 
 
 def readable(token: str) -> str:
-    """A byte-level token as a person reads it: its text when it is whole UTF-8, with a space as ␣."""
-    data = symbols_to_bytes(token)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return "".join(f"<{b:02X}>" for b in data)
-    return visible_whitespace(text)
+    """A byte-level token as a person reads it: readable(bytes_to_symbols(" caf\xc3".encode("latin-1"))) == "␣caf<C3>"."""
+    # whole characters read as text; only the bytes of a character cut across tokens show as hex
+    text = symbols_to_bytes(token).decode("utf-8", errors="surrogateescape")
+    return "".join(f"<{ord(c) - 0xDC00:02X}>" if 0xDC80 <= ord(c) <= 0xDCFF else c for c in visible_whitespace(text))
 
 
 def visible_whitespace(text: str) -> str:
