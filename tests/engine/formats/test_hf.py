@@ -218,3 +218,16 @@ def test_random_text_gives_the_same_ids(mode, tmp_path):
     for _ in range(60):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 80)))
         assert hf.encode(text).ids == list(tok.encode(text).ids), repr(text)
+
+
+def test_two_merges_making_the_same_token_share_its_id(tmp_path):
+    from engine.settings import Settings
+    from engine.tokenizer import Tokenizer
+
+    # "abc" is made as ab + c and again as a + bc; BPE Lab keeps one id for it, and so does the file
+    tok = Tokenizer(Settings(end_of_word=None), list("abcd"), [("a", "b"), ("ab", "c"), ("b", "c"), ("a", "bc"), ("d", "a")])
+    save_hf(tok, tmp_path / "t.json")
+    hf = HFTokenizer.from_file(str(tmp_path / "t.json"))
+    for text in ["abc", "dabc", "bcabc dabcc", "aabcbc", "dbca"]:
+        assert hf.encode(text).ids == list(tok.encode(text).ids), text
+    assert load_hf(tmp_path / "t.json").merges == tok.merges
