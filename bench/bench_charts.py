@@ -6,8 +6,9 @@ and prints, against a 16 ms frame:
   for it (the dirty parts of both charts, as a screen refresh would); and a full repaint of both
   charts, the worst case;
 - one frame of the pair bars' glide, painted;
-- dragging the step line: each drag update (1 and 5 pixels of the chart), with the lesson's move
-  and the paint;
+- dragging the step line: each drag update (1 and 5 pixels of the chart, a mouse move every 8 ms),
+  with the lesson's move and the paint; the pair bars follow at most every 40 ms, so some updates
+  carry their redraw too (they show in the p95 and max);
 - once per lesson: the held-out curve for every step, and the replot when a lesson arrives.
 "Charts only" leaves out the lesson's own move (LessonState.go_to), which every view shares.
 Figures depend on the machine and on what else runs on it.
@@ -36,6 +37,7 @@ from engine.heldout import token_curve  # noqa: E402
 from engine.lesson import Lesson  # noqa: E402
 from engine.settings import Settings  # noqa: E402
 from widgets.charts import ChartsView  # noqa: E402
+from widgets.charts.pairs import THROTTLE_MS  # noqa: E402
 
 FRAME_MS = 16.0
 
@@ -136,6 +138,8 @@ def main() -> int:
         session.request_step(k - 1)
         pairs.finish_animation()
         app.processEvents()
+        # steps by key press come further apart than the bars' refresh limit
+        time.sleep(THROTTLE_MS / 1000)
         go_to_ms.clear()
         total = timed(lambda: session.request_step(k))
         step.append(total)
@@ -155,6 +159,7 @@ def main() -> int:
     session.request_step(4000)
     for i in range(60):
         pairs.finish_animation()
+        time.sleep(THROTTLE_MS / 1000)
         session.request_step(4001 + i)
         app.processEvents()
         glide.append(timed(lambda: pairs._draw(0.5)) + timed(paint))
@@ -179,7 +184,8 @@ def main() -> int:
             painted = timed(paint)
             drag.append(update + painted)
             drag_charts.append(update - sum(go_to_ms) + painted)
-            pairs.finish_animation()
+            # mouse moves arrive about every 8 ms; the bars catch up on their own timer
+            time.sleep(0.008)
         report(f"drag {pixels} px ({pixels * steps_per_pixel:.0f} steps): update + repaint", drag)
         report(f"drag {pixels} px: charts only (no lesson move)", drag_charts)
     view.close()

@@ -6,8 +6,10 @@ that climbs the ranking slides up, the merged pair shrinks away and a new pair g
 
 from __future__ import annotations
 
+import time
+
 import pyqtgraph as pg
-from PySide6.QtCore import QEasingCurve, QVariantAnimation, Signal
+from PySide6.QtCore import QEasingCurve, QTimer, QVariantAnimation, Signal
 from PySide6.QtGui import QColor, QFontMetricsF
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
@@ -18,6 +20,8 @@ from widgets.charts.theme import ChartTheme
 BAR_HEIGHT = 0.72
 # room right of the longest bar for its count and mark
 LABEL_ROOM = 1.45
+# the bars redraw at most this often while steps arrive faster (a dragged step line)
+THROTTLE_MS = 40
 
 
 class PairCountChart(QWidget):
@@ -71,6 +75,11 @@ class PairCountChart(QWidget):
         self.animation.setEasingCurve(QEasingCurve.Type.OutCubic)
         self.animation.valueChanged.connect(self._draw)
         self.animation.finished.connect(self._on_animation_finished)
+        self._last_refresh = 0.0
+        self._shown_step = 0
+        self._catch_up = QTimer(self)
+        self._catch_up.setSingleShot(True)
+        self._catch_up.timeout.connect(self._refresh_to_step)
 
         self.plot.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self.plot.getPlotItem().vb.sigResized.connect(self._on_resized)
@@ -82,17 +91,32 @@ class PairCountChart(QWidget):
     # -- following the session ------------------------------------------------------------------
 
     def _on_step_changed(self, new: int, previous: int) -> None:
-        # one step glides; a jump or a drag of the step line shows the new bars at once, so the
-        # bars keep up with the line
-        self.refresh(animate=abs(new - previous) == 1)
+        # Ranking the pairs and redrawing every bar costs several milliseconds on a large corpus;
+        # a dragged step line moves many times a frame. So the bars follow at most every
+        # THROTTLE_MS, always ending on the session's latest step.
+        if self._catch_up.isActive():
+            return
+        wait = self._last_refresh + THROTTLE_MS / 1000 - time.monotonic()
+        if wait > 0:
+            self._catch_up.start(max(1, int(wait * 1000)))
+        else:
+            self._refresh_to_step()
+
+    def _refresh_to_step(self) -> None:
+        step = self.session.step
+        # one step glides; a jump shows the new bars at once, so they keep up with the step line
+        self.refresh(animate=abs(step - self._shown_step) == 1)
 
     def _on_lesson_changed(self) -> None:
+        self._catch_up.stop()
         self._shown = {}
         self.refresh(animate=False)
 
     def refresh(self, animate: bool = True) -> None:
         """Rank the pairs at the session's step and move the bars there."""
         state = self.session.state
+        self._last_refresh = time.monotonic()
+        self._shown_step = self.session.step
         self.bars = top_pairs(state, self.limit) if state is not None else []
         self.caption.setText(step_caption(state, self.bars) if state is not None else "Type or open some training text.")
         self._from = dict(self._shown)
@@ -118,7 +142,10 @@ class PairCountChart(QWidget):
             self._draw(1.0)
 
     def finish_animation(self) -> None:
-        """Jump to the end of a running glide."""
+        """Show the session's step now: no pending update, no glide under way."""
+        if self._catch_up.isActive():
+            self._catch_up.stop()
+            self.refresh(animate=False)
         if self.animation.state() == QVariantAnimation.State.Running:
             self.animation.stop()
             self._on_animation_finished()

@@ -6,6 +6,7 @@ from app.session import Session
 from engine.lesson import Lesson
 from engine.settings import Settings
 from widgets.charts.pair_data import sources_text, top_pairs
+from widgets.charts.pairs import THROTTLE_MS
 
 
 def _bar_colours(chart):
@@ -68,6 +69,8 @@ def _assert_bars_at_step(chart, session):
 def test_bars_glide_one_step_forward_and_back(qtbot, make_view, prose_session):
     chart = make_view(prose_session).pairs
     for k in (1, 2, 3, 2, 1, 0):
+        # a key press at a time: slower than the bars' refresh limit
+        qtbot.wait(THROTTLE_MS + 10)
         prose_session.request_step(k)
         assert chart.animation.state() == chart.animation.State.Running
         with qtbot.waitSignal(chart.settled, timeout=2000):
@@ -75,13 +78,24 @@ def test_bars_glide_one_step_forward_and_back(qtbot, make_view, prose_session):
         _assert_bars_at_step(chart, prose_session)
 
 
-def test_bars_jump_with_the_step_line(make_view, prose_session):
+def test_bars_jump_with_the_step_line(qtbot, make_view, prose_session):
     chart = make_view(prose_session).pairs
     for k in (5, 2, prose_session.lesson.last_step, 0):
+        qtbot.wait(THROTTLE_MS + 10)
         prose_session.request_step(k)
-        # a jump (or a drag of the step line) does not wait for a glide
+        # a jump does not wait for a glide
         assert chart.animation.state() != chart.animation.State.Running
         _assert_bars_at_step(chart, prose_session)
+
+
+def test_a_fast_run_of_steps_ends_on_the_last_one(qtbot, make_view, prose_session):
+    chart = make_view(prose_session).pairs
+    for k in range(1, 9):
+        prose_session.request_step(k)
+    # the steps came faster than the bars redraw: they catch up with the latest step
+    qtbot.waitUntil(lambda: chart._shown_step == 8, timeout=2000)
+    chart.finish_animation()
+    _assert_bars_at_step(chart, prose_session)
 
 
 def test_the_end_has_no_winner(make_view, qtbot):
