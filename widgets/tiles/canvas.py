@@ -9,23 +9,20 @@ mid-animation finishes the running one cleanly: the rows underneath are already 
 
 from __future__ import annotations
 
-import math
 from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QElapsedTimer, QEvent, QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import (QBrush, QColor, QFont, QFontDatabase, QFontMetricsF, QGuiApplication, QPainter,
-                           QPen, QPixmap)
+from PySide6.QtGui import QGuiApplication, QPainter
 from PySide6.QtWidgets import QAbstractScrollArea, QToolTip
 
 from engine.trainer import MergeStep
 from widgets.tiles.layout import FUSE_AT, Frame, RowLayout, RowMerge, lay_out
-from widgets.tiles.palette import MARKER, MARKER_FILL, TileLook, tile_look, tile_text
+from widgets.tiles.painter import TilePainter
+from widgets.tiles.palette import MARKER
 from widgets.tiles.theme import TileTheme
 
 ORDERS = ("appearance", "frequency")
-# the cached pictures of one token: as is, framed while it merges, chosen, and its glow ring
-PLAIN, FRAMED, CHOSEN, GLOW = range(4)
 # layouts kept for the current step; the visible rows need a few dozen, so this only bounds memory
 LAYOUT_CACHE = 2048
 
@@ -65,8 +62,7 @@ class TileCanvas(QAbstractScrollArea):
     def __init__(self, session, parent=None):
         super().__init__(parent)
         self.session = session
-        self.theme = TileTheme.from_palette(self.palette())
-        self.scale = 1.0
+        self.painter = TilePainter(self.font(), TileTheme.from_palette(self.palette()))
         self.order = "appearance"
         self.reduce_motion = False
         self.show_counting = False
@@ -74,12 +70,6 @@ class TileCanvas(QAbstractScrollArea):
         self.sweep_ms = 260
         self.rows_built = 0  # layouts ever built: lets a test prove big corpora stay lazy
         self._layouts: dict[int, RowLayout] = {}
-        self._widths: dict[str, float] = {}
-        self._texts: dict[str, str] = {}
-        self._looks: dict[str, TileLook] = {}
-        # finished tile pictures: a frame blits them instead of drawing rounded shapes and text
-        self._sprites: dict[tuple[str, int], QPixmap] = {}
-        self._vector = False  # set while painting an export, which wants shapes, not pictures
         self._order: list[int] = []
         self._made_by: dict[str, MergeStep] = {}
         self._selected = session.selected_token if hasattr(session, "selected_token") else ""
@@ -101,9 +91,20 @@ class TileCanvas(QAbstractScrollArea):
 
     # -- settings -------------------------------------------------------------------------------
 
+    @property
+    def theme(self) -> TileTheme:
+        return self.painter.theme
+
+    @property
+    def scale(self) -> float:
+        return self.painter.scale
+
+    @property
+    def row_h(self) -> float:
+        return self.painter.row_h
+
     def set_theme(self, theme: TileTheme) -> None:
-        self.theme = theme
-        self._sprites.clear()
+        self.painter.set_theme(theme)
         self.viewport().update()
         self.display_changed.emit()
 
@@ -111,7 +112,7 @@ class TileCanvas(QAbstractScrollArea):
         scale = max(0.5, min(4.0, float(scale)))
         if scale == self.scale:
             return
-        self.scale = scale
+        self.painter.set_scale(scale)
         self._apply_metrics()
         self.scale_changed.emit(scale)
 
@@ -193,16 +194,18 @@ class TileCanvas(QAbstractScrollArea):
         self._drop_transition(emit=True)
         lesson = self.session.lesson
         self._layouts.clear()
-        self._texts.clear()
-        self._widths.clear()
-        self._looks.clear()
-        self._sprites.clear()
         self._widest = 0.0
         self._made_by = {}
         self._tied = (-1, set())
+        unknown = None
         if lesson is not None and lesson.trained:
             for step in reversed(lesson.steps):
                 self._made_by[step.token] = step
+            tokenizer = lesson.tokenizer
+            if tokenizer.unknown_id is not None:
+                unknown = tokenizer.id_to_token(tokenizer.unknown_id)
+        if lesson is not None:
+            self.painter.set_lesson(lesson.settings.marker, lesson.settings.units, unknown)
         self._build_order()
         self._measure_badges()
         self._update_scrollbars()
@@ -311,8 +314,8 @@ class TileCanvas(QAbstractScrollArea):
             lesson = self.session.lesson
             made = t.step.step
             symbols = lesson.corpus.symbols(word)
-            before = lay_out(word, lesson.tokens_of(word, made - 1), symbols, self._measure, self.gap)
-            after = lay_out(word, lesson.tokens_of(word, made), symbols, self._measure, self.gap)
+            before = lay_out(word, lesson.tokens_of(word, made - 1), symbols, self.painter.measure, self.painter.gap)
+            after = lay_out(word, lesson.tokens_of(word, made), symbols, self.painter.measure, self.painter.gap)
             found = t.rows[word] = RowMerge.match(before, after, places)
         return found
 
@@ -350,29 +353,7 @@ class TileCanvas(QAbstractScrollArea):
     # -- metrics and layouts --------------------------------------------------------------------
 
     def _apply_metrics(self) -> None:
-        s = self.scale
-        font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-        font.setPixelSize(max(8, round(22 * s)))
-        self.tile_font = font
-        label = QFont(self.font())
-        label.setPixelSize(max(8, round(18 * s)))
-        self.label_font = label
-        bold = QFont(label)
-        bold.setBold(True)
-        self.badge_font = bold
-        self._tile_metrics = QFontMetricsF(font)
-        self._label_metrics = QFontMetricsF(label)
-        self.tile_h = self._tile_metrics.height() + 12 * s
-        self.pad = 9 * s
-        self.gap = 7 * s
-        self.row_h = self.tile_h + 36 * s
-        self.margin = 14 * s
-        self.top = 8 * s
-        self.radius = 6 * s
-        self.footer_h = self._label_metrics.height() + 14 * s
-        self._sprite_margin = math.ceil(10 * s) + 1
-        self._widths.clear()
-        self._sprites.clear()
+        """After a change of scale: every size changes, so every layout goes."""
         self._layouts.clear()
         self._widest = 0.0
         self._measure_badges()
@@ -382,8 +363,8 @@ class TileCanvas(QAbstractScrollArea):
     def _measure_badges(self) -> None:
         lesson = self.session.lesson
         biggest = max(lesson.corpus.counts, default=1) if lesson is not None else 1
-        self.badge_w = QFontMetricsF(self.badge_font).horizontalAdvance(f"×{biggest:,}") + 6 * self.scale
-        self.tiles_x = self.margin + self.badge_w + 14 * self.scale
+        self.badge_w = self.painter.badge_width(biggest)
+        self.tiles_x = self.painter.margin + self.badge_w + 14 * self.scale
 
     def _build_order(self) -> None:
         lesson = self.session.lesson
@@ -396,30 +377,8 @@ class TileCanvas(QAbstractScrollArea):
         self._update_scrollbars()
 
     def display_text(self, token: str) -> str:
-        text = self._texts.get(token)
-        if text is None:
-            settings = self.session.lesson.settings
-            text = self._texts[token] = tile_text(token, settings.marker, settings.units)
-        return text
-
-    def _look(self, token: str) -> TileLook:
-        look = self._looks.get(token)
-        if look is None:
-            lesson = self.session.lesson
-            unknown = None
-            if lesson.tokenizer is not None and lesson.tokenizer.unknown_id is not None:
-                unknown = lesson.tokenizer.id_to_token(lesson.tokenizer.unknown_id)
-            look = self._looks[token] = tile_look(token, lesson.settings.marker, lesson.settings.units, unknown)
-        return look
-
-    def _measure(self, token: str) -> float:
-        w = self._widths.get(token)
-        if w is None:
-            w = self._tile_metrics.horizontalAdvance(self.display_text(token)) + 2 * self.pad
-            if self._look(token).ends_word:
-                w += 8 * self.scale  # room for the end-of-word bar
-            w = self._widths[token] = max(w, self.tile_h * 0.8)
-        return w
+        """A token as its tile labels it (bytes readable, spaces visible)."""
+        return self.painter.text(token)
 
     def _layout(self, word: int) -> RowLayout:
         layout = self._layouts.get(word)
@@ -427,28 +386,26 @@ class TileCanvas(QAbstractScrollArea):
             if len(self._layouts) >= LAYOUT_CACHE:
                 self._layouts.clear()
             state = self.session.state
-            layout = lay_out(word, state.tokens(word), state.corpus.symbols(word), self._measure, self.gap)
+            layout = lay_out(word, state.tokens(word), state.corpus.symbols(word), self.painter.measure, self.painter.gap)
             self._layouts[word] = layout
             self.rows_built += 1
         return layout
-
-    def _tile_top(self) -> float:
-        # the tiles sit high in their row: the space below holds the brackets of tied pairs
-        return 10 * self.scale
 
     def _rows_in(self, height: float, scroll: float) -> range:
         n = len(self._order)
         if n == 0:
             return range(0)
-        first = max(0, int((scroll - self.top) // self.row_h))
-        last = min(n, int((scroll + height - self.top) // self.row_h) + 1)
+        top, row_h = self.painter.top, self.painter.row_h
+        first = max(0, int((scroll - top) // row_h))
+        last = min(n, int((scroll + height - top) // row_h) + 1)
         return range(first, max(first, last))
 
     def _update_scrollbars(self) -> None:
-        if not hasattr(self, "row_h"):
+        if not hasattr(self, "tiles_x"):
             return
         vp = self.viewport()
-        content_h = self.top + len(self._order) * self.row_h + self.footer_h
+        painter = self.painter
+        content_h = painter.top + len(self._order) * painter.row_h + painter.footer_h
         bar = self.verticalScrollBar()
         bar.setRange(0, max(0, int(content_h - vp.height())))
         bar.setPageStep(max(1, vp.height()))
@@ -469,8 +426,9 @@ class TileCanvas(QAbstractScrollArea):
     # -- painting -------------------------------------------------------------------------------
 
     def paintEvent(self, event) -> None:
-        painter = QPainter(self.viewport())
         vp = self.viewport()
+        self.painter.set_ratio(vp.devicePixelRatioF())
+        painter = QPainter(vp)
         widest = self.paint_rows(painter, vp.width(), vp.height(),
                                  self.horizontalScrollBar().value(), self.verticalScrollBar().value())
         painter.end()
@@ -485,163 +443,65 @@ class TileCanvas(QAbstractScrollArea):
         ``vector`` draws every tile as shapes and text (for SVG and high-resolution pictures)
         instead of blitting the cached tile pictures the screen uses.
         """
-        self._vector = vector
+        self.painter.vector = vector
         try:
             return self._paint_rows(p, width, height, sx, sy)
         finally:
-            self._vector = False
+            self.painter.vector = False
 
     def _paint_rows(self, p: QPainter, width: float, height: float, sx: float, sy: float) -> float:
-        theme = self.theme
+        look = self.painter
+        theme = look.theme
         p.fillRect(QRectF(0, 0, width, height), theme.color("background"))
         state = self.session.state
         if state is None or not self._order:
-            p.setPen(theme.color("muted"))
-            p.setFont(self.label_font)
-            p.drawText(QRectF(0, 0, width, height), Qt.AlignmentFlag.AlignCenter,
-                       "No trained lesson yet: type or open a training text.")
+            look.message(p, width, height, "No trained lesson yet: type or open a training text.")
             return 0.0
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
-        p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
         rows = self._rows_in(height, sy)
         t = self._transition
         counts = state.corpus.counts
         widest = 0.0
-        nxt = state.next_step() if t is None else None
+        idle = t is None and state.next_step() is not None
         stripe = theme.color("stripe")
         counting = t is not None and t.sweep_positions > 0
         sweep_rows = []
+        ox = self.tiles_x - sx
+        left, right = -ox - look.row_h, width - ox + look.row_h
         for r in rows:
             word = self._order[r]
-            y = self.top + r * self.row_h - sy
+            y = look.top + r * look.row_h - sy
             if r % 2:
-                p.fillRect(QRectF(0, y, width, self.row_h), stripe)
-            ty = y + self._tile_top()
-            p.setFont(self.badge_font)
-            p.setPen(theme.color("muted"))
-            p.drawText(QRectF(self.margin - sx, ty, self.badge_w, self.tile_h),
-                       Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"×{counts[word]:,}")
-            ox = self.tiles_x - sx
-            frames, n, end = self._frames_in(word, -ox - self.row_h, width - ox + self.row_h)
+                p.fillRect(QRectF(0, y, width, look.row_h), stripe)
+            ty = y + look.tile_top
+            frames, n, end = self._frames_in(word, left, right)
             widest = max(widest, end)
-            if nxt is not None:
+            if idle:
                 self._paint_next(p, word, ox, ty)
-            self._paint_tiles(p, frames, ox, ty, width)
+            look.paint_tiles(p, frames, ox, ty, left, right, self._selected)
             if counting:
                 sweep_rows.append((word, ox, ty))
-            p.setFont(self.label_font)
-            p.setPen(theme.color("muted"))
-            p.drawText(QRectF(ox + end + 14 * self.scale, ty, 240 * self.scale, self.tile_h),
-                       Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                       f"{n} token" + ("" if n == 1 else "s"))
+            look.row_labels(p, QRectF(look.margin - sx, ty, self.badge_w, look.tile_h), ox + end + 14 * look.scale,
+                            ty, counts[word], n)
         if counting:
             self._paint_counting(p, t, sweep_rows, width)
+        above = rows.start if rows else 0
         below = max(0, len(self._order) - rows.stop)
-        if below:
-            self._paint_footer(p, width, height, below)
+        if below or above:
+            look.footer(p, width, height, self.summary(above, below))
         return widest
 
-    def _paint_tiles(self, p: QPainter, frames: list[Frame], ox: float, ty: float, width: float) -> None:
-        """Paint a row's tiles: cached pictures on screen, shapes into an export.
-
-        Every tile keeps its own size through a merge (only positions move), so the screen path
-        is one unscaled blit per tile.
-        """
-        selected = self._selected
-        left = -ox - self.row_h
-        right = width - ox + self.row_h
-        sprites = not self._vector
-        if not sprites:
-            p.setFont(self.tile_font)
-        m = self._sprite_margin
-        hop = 6 * self.scale
-        for f in frames:
-            if f.x + f.width < left or f.x > right:
-                continue
-            x, y = ox + f.x, ty - hop * f.emphasis
-            chosen = bool(selected) and f.token == selected
-            framed = f.moving and f.emphasis == 0
-            dim = bool(selected) and not chosen
-            if f.emphasis > 0:
-                p.setOpacity(f.emphasis)
-                if sprites:
-                    p.drawPixmap(QPointF(round(x - m), round(y - m)), self._sprite(f.token, GLOW))
-                else:
-                    self._draw_glow(p, QRectF(x, y, f.width, self.tile_h))
-                p.setOpacity(1.0)
-            if dim:
-                p.setOpacity(0.32)
-            if sprites:
-                variant = CHOSEN if chosen else FRAMED if framed else PLAIN
-                p.drawPixmap(QPointF(round(x - m), round(y - m)), self._sprite(f.token, variant))
-            else:
-                self._draw_tile(p, f.token, QRectF(x, y, f.width, self.tile_h), framed, chosen)
-            if dim:
-                p.setOpacity(1.0)
-
-    def _sprite(self, token: str, variant: int) -> QPixmap:
-        key = (token, variant)
-        found = self._sprites.get(key)
-        if found is None:
-            if len(self._sprites) > 4096:
-                self._sprites.clear()
-            m = self._sprite_margin
-            w, h = self._measure(token), self.tile_h
-            ratio = self.viewport().devicePixelRatioF()
-            found = QPixmap(math.ceil((w + 2 * m) * ratio), math.ceil((h + 2 * m) * ratio))
-            found.setDevicePixelRatio(ratio)
-            found.fill(Qt.GlobalColor.transparent)
-            painter = QPainter(found)
-            painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-            painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
-            painter.setFont(self.tile_font)
-            rect = QRectF(m, m, w, h)
-            if variant == GLOW:
-                self._draw_glow(painter, rect)
-            else:
-                self._draw_tile(painter, token, rect, variant == FRAMED, variant == CHOSEN)
-            painter.end()
-            self._sprites[key] = found
-        return found
-
-    def _draw_tile(self, p: QPainter, token: str, rect: QRectF, framed: bool, chosen: bool) -> None:
-        """One tile as shapes: fill, outline, the special kinds' cues, label, and any frame around it."""
-        theme = self.theme
-        s = self.scale
-        look = self._look(token)
-        outline = QPen(theme.color("outline"), theme.outline_width * s)
-        if look.dashed:
-            outline.setStyle(Qt.PenStyle.DashLine)
-        p.setBrush(look.fill)
-        p.setPen(outline)
-        p.drawRoundedRect(rect, self.radius, self.radius)
-        if look.hatched:
-            p.setBrush(QBrush(QColor(255, 255, 255, 110), Qt.BrushStyle.BDiagPattern))
-            p.setPen(Qt.PenStyle.NoPen)
-            p.drawRoundedRect(rect, self.radius, self.radius)
-        if look.ends_word:
-            bar = 5 * s
-            p.fillRect(QRectF(rect.right() - bar - 3 * s, rect.top() + 4 * s, bar, rect.height() - 8 * s),
-                       QColor(MARKER_FILL))
-        p.setPen(look.text)
-        p.drawText(rect, Qt.AlignmentFlag.AlignCenter, self.display_text(token))
-        p.setBrush(Qt.BrushStyle.NoBrush)
-        if framed:
-            p.setPen(QPen(theme.color("winner"), 3.5 * s))
-            p.drawRoundedRect(rect.adjusted(-3 * s, -3 * s, 3 * s, 3 * s), self.radius + 2 * s, self.radius + 2 * s)
-        if chosen:
-            p.setPen(QPen(theme.color("selection"), 4.5 * s))
-            p.drawRoundedRect(rect.adjusted(-4 * s, -4 * s, 4 * s, 4 * s), self.radius + 3 * s, self.radius + 3 * s)
-
-    def _draw_glow(self, p: QPainter, rect: QRectF) -> None:
-        """A soft ring around a tile that has just fused (the caller fades it with opacity)."""
-        s = self.scale
-        glow = QColor(self.theme.sweep)
-        glow.setAlphaF(0.6)
-        p.setPen(QPen(glow, 7 * s))
-        p.setBrush(Qt.BrushStyle.NoBrush)
-        p.drawRoundedRect(rect.adjusted(-4 * s, -4 * s, 4 * s, 4 * s), self.radius + 4 * s, self.radius + 4 * s)
+    def summary(self, above: int, below: int) -> str:
+        """The line that stands for the rows out of view."""
+        def words(n: int) -> str:
+            return f"{n:,} word" + ("" if n == 1 else "s")
+        parts = []
+        if above:
+            parts.append(f"{words(above)} above")
+        if below:
+            parts.append(f"… and {below:,} more word{'' if below == 1 else 's'} below")
+        return " · ".join(parts)
 
     def highlights(self, word: int) -> tuple[list[int], list[int]]:
         """Tile indices (left tile of each pair) where the next merge happens, and where a tied pair sits."""
@@ -668,46 +528,29 @@ class TileCanvas(QAbstractScrollArea):
         """Where a tile of the resting row sits in the viewport (for hit tests and pictures)."""
         r = self._order.index(word)
         layout = self._layout(word)
-        y = self.top + r * self.row_h - self.verticalScrollBar().value() + self._tile_top()
+        look = self.painter
+        y = look.top + r * look.row_h - self.verticalScrollBar().value() + look.tile_top
         x = self.tiles_x - self.horizontalScrollBar().value() + layout.xs[index]
-        return QRectF(x, y, layout.widths[index], self.tile_h)
+        return QRectF(x, y, layout.widths[index], look.tile_h)
 
     def _paint_next(self, p, word, ox: float, ty: float) -> None:
-        """Frame the places where the next merge happens (solid) and bracket the tied pairs (dashed)."""
-        s = self.scale
+        """Frame the places where the next merge happens and bracket the tied pairs."""
         layout = self._layout(word)
         winners, ties = self.highlights(word)
-        pen = QPen(self.theme.color("tie"), 3.5 * s)
-        pen.setStyle(Qt.PenStyle.DashLine)
-        pen.setCapStyle(Qt.PenCapStyle.FlatCap)
-        p.setPen(pen)
-        p.setBrush(Qt.BrushStyle.NoBrush)
         for level, i in enumerate(ties):
-            # a bracket under the pair; neighbouring tied pairs share a tile, so they alternate
-            # in depth and both stay readable
-            y = ty + self.tile_h + (10 + 9 * (level % 2)) * s
-            x1 = ox + layout.xs[i] + 4 * s
-            x2 = ox + layout.xs[i + 1] + layout.widths[i + 1] - 4 * s
-            rise = y - (ty + self.tile_h + 2 * s)
-            p.drawPolyline([QPointF(x1, y - rise), QPointF(x1, y), QPointF(x2, y), QPointF(x2, y - rise)])
-        p.setPen(QPen(self.theme.color("winner"), 4 * s))
+            self.painter.bracket_pair(p, ox + layout.xs[i], ox + layout.xs[i + 1] + layout.widths[i + 1], ty, level)
         for k in winners:
-            x1 = ox + layout.xs[k] - 5 * s
-            x2 = ox + layout.xs[k + 1] + layout.widths[k + 1] + 5 * s
-            p.drawRoundedRect(QRectF(x1, ty - 5 * s, x2 - x1, self.tile_h + 10 * s), self.radius + 4 * s, self.radius + 4 * s)
+            self.painter.frame_pair(p, ox + layout.xs[k], ox + layout.xs[k + 1] + layout.widths[k + 1], ty)
 
     def _paint_counting(self, p: QPainter, t: Transition, rows, width: float) -> None:
         """The counting window on every row, and the tally of the pairs it has passed so far.
 
         Once the window has passed every tile the tally stays up during the merge, its winner framed.
         """
-        s = self.scale
         sweeping = t.sweep >= 0
         pos = int(t.sweep) if sweeping else t.sweep_positions
         tally: dict[tuple[str, str], int] = {}
         counts = self.session.lesson.corpus.counts
-        pen = QPen(self.theme.color("sweep"), 5 * s)
-        p.setBrush(Qt.BrushStyle.NoBrush)
         for word, ox, ty in rows:
             m = self._merge_of(t, word)
             layout = m.before if m is not None else self._layout(word)
@@ -716,48 +559,12 @@ class TileCanvas(QAbstractScrollArea):
             for pair in zip(tokens, tokens[1:pos + 2]):
                 tally[pair] = tally.get(pair, 0) + counts[word]
             if sweeping and pos + 1 < len(tokens):
-                x1 = layout.xs[pos]
-                x2 = layout.xs[pos + 1] + layout.widths[pos + 1]
-                p.setPen(pen)
-                p.drawRoundedRect(QRectF(ox + x1 - 6 * s, ty - 6 * s, x2 - x1 + 12 * s, self.tile_h + 12 * s),
-                                  self.radius + 5 * s, self.radius + 5 * s)
+                self.painter.sweep_window(p, ox + layout.xs[pos], ox + layout.xs[pos + 1] + layout.widths[pos + 1], ty)
         top = sorted(tally.items(), key=lambda item: -item[1])[:6]
-        line_h = self._label_metrics.height() + 6 * s
-        box_w = 300 * s
-        box = QRectF(width - box_w - 12 * s, 10 * s, box_w, line_h * (len(top) + 1) + 16 * s)
-        p.setPen(QPen(self.theme.color("outline"), 1.5 * s))
-        p.setBrush(self.theme.color("panel"))
-        p.drawRoundedRect(box, 8 * s, 8 * s)
-        p.setFont(self.badge_font)
-        p.setPen(self.theme.color("text"))
         shown = "all words" if len(rows) == len(self._order) else "words in view"
-        p.drawText(QRectF(box.left() + 10 * s, box.top() + 6 * s, box_w - 20 * s, line_h),
-                   Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, f"Counting pairs ({shown})")
-        for k, (pair, n) in enumerate(top):
-            y = box.top() + 6 * s + line_h * (k + 1)
-            won = not sweeping and pair == t.step.pair
-            if won:
-                p.setPen(QPen(self.theme.color("winner"), 3 * s))
-                p.setBrush(Qt.BrushStyle.NoBrush)
-                p.drawRoundedRect(QRectF(box.left() + 4 * s, y, box_w - 8 * s, line_h), 5 * s, 5 * s)
-            p.setFont(self.badge_font if won else self.label_font)
-            p.setPen(self.theme.color("text"))
-            label = f"{self.display_text(pair[0])} + {self.display_text(pair[1])}"
-            p.drawText(QRectF(box.left() + 10 * s, y, box_w * 0.7, line_h),
-                       Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, label)
-            p.drawText(QRectF(box.left(), y, box_w - 12 * s, line_h),
-                       Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"{n:,}")
-
-    def _paint_footer(self, p: QPainter, width: float, height: float, below: int) -> None:
-        band = QRectF(0, height - self.footer_h, width, self.footer_h)
-        bg = QColor(self.theme.panel)
-        bg.setAlphaF(0.94)
-        p.fillRect(band, bg)
-        p.setPen(self.theme.color("muted"))
-        p.setFont(self.badge_font)
-        word = "word" if below == 1 else "words"
-        p.drawText(band.adjusted(self.margin, 0, 0, 0), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                   f"… and {below:,} more {word} below")
+        lines = [(f"{self.display_text(a)} + {self.display_text(b)}", n, not sweeping and (a, b) == t.step.pair)
+                 for (a, b), n in top]
+        self.painter.tally(p, width, f"Counting pairs ({shown})", lines)
 
     # -- hover and click ------------------------------------------------------------------------
 
@@ -765,12 +572,13 @@ class TileCanvas(QAbstractScrollArea):
         """(word, token) under a viewport point, or None."""
         if self.session.state is None:
             return None
-        y = pos.y() + self.verticalScrollBar().value() - self.top
-        r = int(y // self.row_h)
+        look = self.painter
+        y = pos.y() + self.verticalScrollBar().value() - look.top
+        r = int(y // look.row_h)
         if r < 0 or r >= len(self._order):
             return None
-        ty = self._tile_top()
-        if not ty <= y - r * self.row_h <= ty + self.tile_h:
+        ty = look.tile_top
+        if not ty <= y - r * look.row_h <= ty + look.tile_h:
             return None
         word = self._order[r]
         layout = self._layout(word)
@@ -786,7 +594,7 @@ class TileCanvas(QAbstractScrollArea):
         head = f"{shown}   id {token_id}" if token_id is not None else shown
         step = self._made_by.get(token)
         if step is None:
-            kind = "end-of-word marker" if self._look(token).kind == MARKER else "base symbol"
+            kind = "end-of-word marker" if self.painter.look(token).kind == MARKER else "base symbol"
             return f"{head}\n{kind}: in the vocabulary from the start"
         a, b = (self.display_text(x) for x in step.pair)
         return (f"{head}\nmade by merge {step.step} of {lesson.last_step}\n"

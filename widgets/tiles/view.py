@@ -200,7 +200,7 @@ class TileView(QWidget):
 
     def _export_size(self) -> tuple[float, float, float]:
         vp = self.canvas.viewport()
-        caption_h = self.canvas._label_metrics.height() * 2 + 12 * self.canvas.scale
+        caption_h = self.canvas.painter.label_metrics.height() * 2 + 12 * self.canvas.scale
         return float(vp.width()), float(vp.height()) + caption_h, caption_h
 
     def _paint_export(self, painter: QPainter, w: float, h: float, caption_h: float) -> None:
@@ -208,8 +208,8 @@ class TileView(QWidget):
         theme = canvas.theme
         painter.fillRect(QRectF(0, 0, w, h), theme.color("background"))
         painter.setPen(theme.color("text"))
-        painter.setFont(canvas.label_font)
-        painter.drawText(QRectF(canvas.margin, 0, w - 2 * canvas.margin, caption_h),
+        painter.setFont(canvas.painter.label_font)
+        painter.drawText(QRectF(canvas.painter.margin, 0, w - 2 * canvas.painter.margin, caption_h),
                          Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap,
                          self.caption_text())
         painter.translate(0, caption_h)

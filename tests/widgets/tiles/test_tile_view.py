@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtCore import QEvent, QPoint, Qt
 from PySide6.QtGui import QColor, QHelpEvent, QImage
 from PySide6.QtWidgets import QApplication, QToolTip
 
@@ -297,3 +297,30 @@ def test_scale_and_theme_are_settable(view):
     assert canvas.theme.background == "#000000"
     with pytest.raises(ValueError):
         view.set_theme("sepia")
+
+
+def test_a_new_lesson_rebuilds_the_rows(view, qtbot):
+    session, canvas = view.session, view.canvas
+    view.set_merge_duration(60_000)
+    session.request_step(1)
+    tea = Lesson("tea tea team teams steam seat", settings=Settings(end_of_word=None)).train()
+    session.set_lesson(tea)
+    assert not canvas.animating
+    assert shown_rows(view) == engine_rows(tea, 0)
+    assert "Step 0 of 3" in view.caption_text()
+
+
+def test_an_empty_lesson_shows_a_hint(qtbot):
+    view = make_view(qtbot, Lesson(""))
+    assert view.session.state is None
+    assert view.canvas.visible_rows() == range(0)
+    assert "No trained lesson" in view.caption_text()
+    view.canvas.viewport().grab()  # paints the hint without touching a missing state
+
+
+def test_the_summary_counts_the_words_out_of_view(qtbot):
+    view = make_view(qtbot, big_lesson(600), size=(900, 400))
+    canvas = view.canvas
+    rows = canvas.visible_rows()
+    assert canvas.summary(rows.start, 600 - rows.stop) == f"… and {600 - rows.stop:,} more words below"
+    assert canvas.summary(120, 1) == "120 words above · … and 1 more word below"

@@ -1,0 +1,295 @@
+"""How the tile view looks at one scale and in one theme: sizes, fonts, labels and tile pictures.
+
+The canvas decides what goes where; this module decides how it looks. On screen each tile is a
+cached picture (fill, outline, label, drawn once per token) blitted unscaled, which keeps a frame
+with a thousand tiles cheap; exports ask for shapes instead, so an SVG stays a drawing.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QFontDatabase, QFontMetricsF, QPainter, QPen, QPixmap
+
+from widgets.tiles.layout import Frame
+from widgets.tiles.palette import MARKER_FILL, TileLook, tile_look, tile_text
+from widgets.tiles.theme import TileTheme
+
+# the cached pictures of one token: as is, framed while it merges, chosen, and its glow ring
+PLAIN, FRAMED, CHOSEN, GLOW = range(4)
+SPRITE_CACHE = 4096
+DIMMED = 0.32  # opacity of the tiles that are not the chosen token while one is chosen
+
+
+class TilePainter:
+    def __init__(self, base_font: QFont, theme: TileTheme, scale: float = 1.0):
+        self.base_font = QFont(base_font)
+        self.theme = theme
+        self.marker: str | None = None
+        self.units = "chars"
+        self.unknown: str | None = None
+        self.ratio = 1.0
+        self.vector = False  # draw shapes instead of cached pictures (exports)
+        self._texts: dict[str, str] = {}
+        self._looks: dict[str, TileLook] = {}
+        self._widths: dict[str, float] = {}
+        self._sprites: dict[tuple[str, int], QPixmap] = {}
+        self.set_scale(scale)
+
+    # -- settings -------------------------------------------------------------------------------
+
+    def set_lesson(self, marker: str | None, units: str, unknown: str | None) -> None:
+        self.marker, self.units, self.unknown = marker, units, unknown
+        self._texts.clear()
+        self._looks.clear()
+        self._widths.clear()
+        self._sprites.clear()
+
+    def set_theme(self, theme: TileTheme) -> None:
+        self.theme = theme
+        self._sprites.clear()
+
+    def set_ratio(self, ratio: float) -> None:
+        """Device pixels per logical pixel of the screen the pictures are blitted to."""
+        if ratio != self.ratio:
+            self.ratio = ratio
+            self._sprites.clear()
+
+    def set_scale(self, s: float) -> None:
+        self.scale = s
+        font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        font.setPixelSize(max(8, round(22 * s)))
+        self.tile_font = font
+        label = QFont(self.base_font)
+        label.setPixelSize(max(8, round(18 * s)))
+        self.label_font = label
+        bold = QFont(label)
+        bold.setBold(True)
+        self.bold_font = bold
+        self.tile_metrics = QFontMetricsF(font)
+        self.label_metrics = QFontMetricsF(label)
+        self.tile_h = self.tile_metrics.height() + 12 * s
+        self.pad = 9 * s
+        self.gap = 7 * s
+        # room below the tiles holds the brackets of tied pairs
+        self.row_h = self.tile_h + 36 * s
+        self.tile_top = 10 * s
+        self.margin = 14 * s
+        self.top = 8 * s
+        self.radius = 6 * s
+        self.footer_h = self.label_metrics.height() + 14 * s
+        self.sprite_margin = math.ceil(10 * s) + 1
+        self._widths.clear()
+        self._sprites.clear()
+
+    # -- one token ------------------------------------------------------------------------------
+
+    def text(self, token: str) -> str:
+        found = self._texts.get(token)
+        if found is None:
+            found = self._texts[token] = tile_text(token, self.marker, self.units)
+        return found
+
+    def look(self, token: str) -> TileLook:
+        found = self._looks.get(token)
+        if found is None:
+            found = self._looks[token] = tile_look(token, self.marker, self.units, self.unknown)
+        return found
+
+    def measure(self, token: str) -> float:
+        """A tile's width: its label, padding, and room for the end-of-word bar where it has one."""
+        w = self._widths.get(token)
+        if w is None:
+            w = self.tile_metrics.horizontalAdvance(self.text(token)) + 2 * self.pad
+            if self.look(token).ends_word:
+                w += 8 * self.scale
+            w = self._widths[token] = max(w, self.tile_h * 0.8)
+        return w
+
+    def badge_width(self, biggest_count: int) -> float:
+        return QFontMetricsF(self.bold_font).horizontalAdvance(f"×{biggest_count:,}") + 6 * self.scale
+
+    # -- tiles ----------------------------------------------------------------------------------
+
+    def paint_tiles(self, p: QPainter, frames: list[Frame], ox: float, ty: float, left: float, right: float,
+                    selected: str) -> None:
+        """Paint a row's frames; ``left``/``right`` bound the row coordinates worth drawing.
+
+        Every tile keeps its own size through a merge (only positions move), so the screen path
+        is one unscaled blit per tile.
+        """
+        sprites = not self.vector
+        if not sprites:
+            p.setFont(self.tile_font)
+        m = self.sprite_margin
+        hop = 6 * self.scale
+        for f in frames:
+            if f.x + f.width < left or f.x > right:
+                continue
+            x, y = ox + f.x, ty - hop * f.emphasis  # a fused tile hops for its moment
+            chosen = bool(selected) and f.token == selected
+            framed = f.moving and f.emphasis == 0
+            dim = bool(selected) and not chosen
+            if f.emphasis > 0:
+                p.setOpacity(f.emphasis)
+                if sprites:
+                    p.drawPixmap(QPointF(round(x - m), round(y - m)), self.sprite(f.token, GLOW))
+                else:
+                    self.draw_glow(p, QRectF(x, y, f.width, self.tile_h))
+                p.setOpacity(1.0)
+            if dim:
+                p.setOpacity(DIMMED)
+            if sprites:
+                variant = CHOSEN if chosen else FRAMED if framed else PLAIN
+                p.drawPixmap(QPointF(round(x - m), round(y - m)), self.sprite(f.token, variant))
+            else:
+                self.draw_tile(p, f.token, QRectF(x, y, f.width, self.tile_h), framed, chosen)
+            if dim:
+                p.setOpacity(1.0)
+
+    def sprite(self, token: str, variant: int) -> QPixmap:
+        key = (token, variant)
+        found = self._sprites.get(key)
+        if found is None:
+            if len(self._sprites) >= SPRITE_CACHE:
+                self._sprites.clear()
+            m = self.sprite_margin
+            w, h = self.measure(token), self.tile_h
+            found = QPixmap(math.ceil((w + 2 * m) * self.ratio), math.ceil((h + 2 * m) * self.ratio))
+            found.setDevicePixelRatio(self.ratio)
+            found.fill(Qt.GlobalColor.transparent)
+            painter = QPainter(found)
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+            painter.setFont(self.tile_font)
+            rect = QRectF(m, m, w, h)
+            if variant == GLOW:
+                self.draw_glow(painter, rect)
+            else:
+                self.draw_tile(painter, token, rect, variant == FRAMED, variant == CHOSEN)
+            painter.end()
+            self._sprites[key] = found
+        return found
+
+    def draw_tile(self, p: QPainter, token: str, rect: QRectF, framed: bool, chosen: bool) -> None:
+        """One tile as shapes: fill, outline, the special kinds' cues, label, and any frame around it."""
+        theme = self.theme
+        s = self.scale
+        look = self.look(token)
+        outline = QPen(theme.color("outline"), theme.outline_width * s)
+        if look.dashed:
+            outline.setStyle(Qt.PenStyle.DashLine)
+        p.setBrush(look.fill)
+        p.setPen(outline)
+        p.drawRoundedRect(rect, self.radius, self.radius)
+        if look.hatched:
+            p.setBrush(QBrush(QColor(255, 255, 255, 110), Qt.BrushStyle.BDiagPattern))
+            p.setPen(Qt.PenStyle.NoPen)
+            p.drawRoundedRect(rect, self.radius, self.radius)
+        if look.ends_word:
+            bar = 5 * s
+            p.fillRect(QRectF(rect.right() - bar - 3 * s, rect.top() + 4 * s, bar, rect.height() - 8 * s),
+                       QColor(MARKER_FILL))
+        p.setPen(look.text)
+        p.drawText(rect, Qt.AlignmentFlag.AlignCenter, self.text(token))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        if framed:
+            p.setPen(QPen(theme.color("winner"), 3.5 * s))
+            p.drawRoundedRect(rect.adjusted(-3 * s, -3 * s, 3 * s, 3 * s), self.radius + 2 * s, self.radius + 2 * s)
+        if chosen:
+            p.setPen(QPen(theme.color("selection"), 4.5 * s))
+            p.drawRoundedRect(rect.adjusted(-4 * s, -4 * s, 4 * s, 4 * s), self.radius + 3 * s, self.radius + 3 * s)
+
+    def draw_glow(self, p: QPainter, rect: QRectF) -> None:
+        """A soft ring around a tile that has just fused (the caller fades it with opacity)."""
+        s = self.scale
+        glow = QColor(self.theme.sweep)
+        glow.setAlphaF(0.6)
+        p.setPen(QPen(glow, 7 * s))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawRoundedRect(rect.adjusted(-4 * s, -4 * s, 4 * s, 4 * s), self.radius + 4 * s, self.radius + 4 * s)
+
+    # -- marks around the tiles -----------------------------------------------------------------
+
+    def frame_pair(self, p: QPainter, x1: float, x2: float, ty: float) -> None:
+        """The next merge: a heavy solid frame around both tiles of the pair."""
+        s = self.scale
+        p.setPen(QPen(self.theme.color("winner"), 4 * s))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawRoundedRect(QRectF(x1 - 5 * s, ty - 5 * s, x2 - x1 + 10 * s, self.tile_h + 10 * s),
+                          self.radius + 4 * s, self.radius + 4 * s)
+
+    def bracket_pair(self, p: QPainter, x1: float, x2: float, ty: float, level: int) -> None:
+        """A pair tied with the next merge: a dashed bracket under it.
+
+        Neighbouring tied pairs share a tile, so they alternate in depth and both stay readable;
+        solid frame against dashed bracket still tells them apart in grey.
+        """
+        s = self.scale
+        pen = QPen(self.theme.color("tie"), 3.5 * s)
+        pen.setStyle(Qt.PenStyle.DashLine)
+        pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+        p.setPen(pen)
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        y = ty + self.tile_h + (10 + 9 * (level % 2)) * s
+        top = ty + self.tile_h + 2 * s
+        x1, x2 = x1 + 4 * s, x2 - 4 * s
+        p.drawPolyline([QPointF(x1, top), QPointF(x1, y), QPointF(x2, y), QPointF(x2, top)])
+
+    def sweep_window(self, p: QPainter, x1: float, x2: float, ty: float) -> None:
+        """The counting mode's window, two tiles wide."""
+        s = self.scale
+        p.setPen(QPen(self.theme.color("sweep"), 5 * s))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawRoundedRect(QRectF(x1 - 6 * s, ty - 6 * s, x2 - x1 + 12 * s, self.tile_h + 12 * s),
+                          self.radius + 5 * s, self.radius + 5 * s)
+
+    def row_labels(self, p: QPainter, badge: QRectF, count_x: float, ty: float, frequency: int, tokens: int) -> None:
+        """The word's ×frequency before its tiles and its token count after them."""
+        p.setFont(self.bold_font)
+        p.setPen(self.theme.color("muted"))
+        p.drawText(badge, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"×{frequency:,}")
+        p.setFont(self.label_font)
+        p.drawText(QRectF(count_x, ty, 240 * self.scale, self.tile_h), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                   f"{tokens:,} token" + ("" if tokens == 1 else "s"))
+
+    def tally(self, p: QPainter, width: float, title: str, lines: list[tuple[str, int, bool]]) -> None:
+        """The counting mode's tally box in the top right corner; the winning line is framed."""
+        s = self.scale
+        line_h = self.label_metrics.height() + 6 * s
+        box_w = 300 * s
+        box = QRectF(width - box_w - 12 * s, 10 * s, box_w, line_h * (len(lines) + 1) + 16 * s)
+        p.setPen(QPen(self.theme.color("outline"), 1.5 * s))
+        p.setBrush(self.theme.color("panel"))
+        p.drawRoundedRect(box, 8 * s, 8 * s)
+        p.setFont(self.bold_font)
+        p.setPen(self.theme.color("text"))
+        p.drawText(QRectF(box.left() + 10 * s, box.top() + 6 * s, box_w - 20 * s, line_h),
+                   Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, title)
+        for k, (label, n, won) in enumerate(lines):
+            y = box.top() + 6 * s + line_h * (k + 1)
+            if won:
+                p.setPen(QPen(self.theme.color("winner"), 3 * s))
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.drawRoundedRect(QRectF(box.left() + 4 * s, y, box_w - 8 * s, line_h), 5 * s, 5 * s)
+            p.setFont(self.bold_font if won else self.label_font)
+            p.setPen(self.theme.color("text"))
+            p.drawText(QRectF(box.left() + 10 * s, y, box_w * 0.7, line_h),
+                       Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, label)
+            p.drawText(QRectF(box.left(), y, box_w - 12 * s, line_h),
+                       Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"{n:,}")
+
+    def footer(self, p: QPainter, width: float, height: float, text: str) -> None:
+        band = QRectF(0, height - self.footer_h, width, self.footer_h)
+        bg = QColor(self.theme.panel)
+        bg.setAlphaF(0.94)
+        p.fillRect(band, bg)
+        p.setPen(self.theme.color("muted"))
+        p.setFont(self.bold_font)
+        p.drawText(band.adjusted(self.margin, 0, 0, 0), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+
+    def message(self, p: QPainter, width: float, height: float, text: str) -> None:
+        p.setPen(self.theme.color("muted"))
+        p.setFont(self.label_font)
+        p.drawText(QRectF(0, 0, width, height), Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, text)
