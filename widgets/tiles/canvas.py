@@ -81,6 +81,7 @@ class TileCanvas(QAbstractScrollArea):
         self._timer.timeout.connect(self._on_tick)
         self._clock = QElapsedTimer()
         self._frozen = False
+        self._own_theme = False
         self.viewport().setAutoFillBackground(False)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._apply_metrics()
@@ -103,8 +104,10 @@ class TileCanvas(QAbstractScrollArea):
     def row_h(self) -> float:
         return self.painter.row_h
 
-    def set_theme(self, theme: TileTheme) -> None:
-        self.painter.set_theme(theme)
+    def set_theme(self, theme: TileTheme | None) -> None:
+        """A theme of its own, or None to follow the widget palette (light or dark desktop)."""
+        self._own_theme = theme is not None
+        self.painter.set_theme(theme or TileTheme.from_palette(self.palette()))
         self.viewport().update()
         self.display_changed.emit()
 
@@ -198,14 +201,17 @@ class TileCanvas(QAbstractScrollArea):
         self._made_by = {}
         self._tied = (-1, set())
         unknown = None
+        ids = None
         if lesson is not None and lesson.trained:
             for step in reversed(lesson.steps):
                 self._made_by[step.token] = step
             tokenizer = lesson.tokenizer
+            ids = tokenizer.token_to_id
             if tokenizer.unknown_id is not None:
                 unknown = tokenizer.id_to_token(tokenizer.unknown_id)
         if lesson is not None:
-            self.painter.set_lesson(lesson.settings.marker, lesson.settings.units, unknown)
+            self.painter.set_lesson(lesson.settings.marker, lesson.settings.units, unknown, ids)
+        self._selected = getattr(self.session, "selected_token", "")
         self._build_order()
         self._measure_badges()
         self._update_scrollbars()
@@ -618,6 +624,26 @@ class TileCanvas(QAbstractScrollArea):
         if token == self._selected:
             token = ""  # a second click on the chosen token lets it go
         self.session.request_token_selection(token)
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and not getattr(self, "_own_theme", True):
+            self.set_theme(None)
+
+    def keyPressEvent(self, event) -> None:
+        # zoom keys as in a browser; the arrows and space stay with the window's timeline
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            key = event.key()
+            if key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
+                self.set_scale(self.scale * 1.15)
+                return
+            if key == Qt.Key.Key_Minus:
+                self.set_scale(self.scale / 1.15)
+                return
+            if key == Qt.Key.Key_0:
+                self.set_scale(1.0)
+                return
+        super().keyPressEvent(event)
 
     def wheelEvent(self, event) -> None:
         if event.modifiers() & Qt.KeyboardModifier.ControlModifier:

@@ -8,6 +8,7 @@ with a thousand tiles cheap; exports ask for shapes instead, so an SVG stays a d
 from __future__ import annotations
 
 import math
+from typing import Callable
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontDatabase, QFontMetricsF, QPainter, QPen, QPixmap
@@ -29,6 +30,7 @@ class TilePainter:
         self.marker: str | None = None
         self.units = "chars"
         self.unknown: str | None = None
+        self.token_id: Callable[[str], int | None] = lambda token: None
         self.ratio = 1.0
         self.vector = False  # draw shapes instead of cached pictures (exports)
         self._texts: dict[str, str] = {}
@@ -39,8 +41,11 @@ class TilePainter:
 
     # -- settings -------------------------------------------------------------------------------
 
-    def set_lesson(self, marker: str | None, units: str, unknown: str | None) -> None:
+    def set_lesson(self, marker: str | None, units: str, unknown: str | None,
+                   token_id: Callable[[str], int | None] | None = None) -> None:
+        """What the tiles depend on: the marker, the units, the unknown token and the ids (colours)."""
         self.marker, self.units, self.unknown = marker, units, unknown
+        self.token_id = token_id or (lambda token: None)
         self._texts.clear()
         self._looks.clear()
         self._widths.clear()
@@ -94,7 +99,7 @@ class TilePainter:
     def look(self, token: str) -> TileLook:
         found = self._looks.get(token)
         if found is None:
-            found = self._looks[token] = tile_look(token, self.marker, self.units, self.unknown)
+            found = self._looks[token] = tile_look(token, self.marker, self.units, self.unknown, self.token_id(token))
         return found
 
     def measure(self, token: str) -> float:

@@ -1,13 +1,15 @@
 """One colour per token, the same in every panel, and the looks of the special tiles.
 
-A token's colour comes from its text alone (a stable checksum), so the tile view, the tokenize
-panel and an exported picture agree without sharing any state. The fills are Paul Tol's "light"
-scheme, made for labelled cells read with black text: its hues stay apart for the common kinds of
-colour blindness, and they spread over several grey levels. Colour is never the only cue: every
-tile has an outline and a gap to its neighbours, so a grey print still shows where tiles part.
+A token's colour comes from its id in the lesson's vocabulary, by the same rule the token
+explorer uses (``widgets.explorer.theme.fill_of``), so a token looks alike in the tile view, the
+explorer and any panel that asks here; a token with no id (text not in a vocabulary) is coloured
+from a checksum of its text. The fills are Paul Tol's "light" scheme, made for labelled cells
+read with black text: its hues stay apart for the common kinds of colour blindness and spread
+over several grey levels. Colour is never the only cue: every tile has an outline and a gap to
+its neighbours, so a grey print still shows where tiles part.
 
 Three kinds of tile look different from ordinary tokens, in shape as well as colour:
-the end-of-word marker (dark indigo, white text), a byte that is not whole UTF-8 text (pale grey,
+the end-of-word marker (dark indigo, white text), a byte that is not whole UTF-8 text (white,
 dashed outline, hex digits) and an unknown character (red with white text and hatching).
 """
 
@@ -19,20 +21,10 @@ from dataclasses import dataclass
 from PySide6.QtGui import QColor
 
 from engine.bytelevel import readable, symbols_to_bytes, visible_whitespace
+from widgets.explorer.theme import TOKEN_FILLS, fill_of
 
-# Tol's light scheme without its pale grey, which the byte tiles keep for themselves
-TOKEN_FILLS: tuple[str, ...] = (
-    "#77AADD",  # light blue
-    "#EE8866",  # orange
-    "#EEDD88",  # light yellow
-    "#FFAABB",  # pink
-    "#99DDFF",  # light cyan
-    "#44BB99",  # mint
-    "#BBCC33",  # pear
-    "#AAAA00",  # olive
-)
 MARKER_FILL = "#332288"
-BYTE_FILL = "#DDDDDD"
+BYTE_FILL = "#FFFFFF"
 UNKNOWN_FILL = "#CC3311"
 
 ORDINARY, MARKER, BYTE, UNKNOWN = "token", "marker", "byte", "unknown"
@@ -51,13 +43,16 @@ class TileLook:
     ends_word: bool = False
 
 
-def token_colour(token: str) -> QColor:
-    """The fill of an ordinary token: the same colour for the same text, in every panel."""
+def token_colour(token: str, token_id: int | None = None) -> QColor:
+    """The fill of an ordinary token: by its id when it has one, else by its text."""
+    if token_id is not None:
+        return QColor(fill_of(token_id))
     return QColor(TOKEN_FILLS[zlib.crc32(token.encode("utf-8")) % len(TOKEN_FILLS)])
 
 
-def tile_look(token: str, marker: str | None = None, units: str = "chars", unknown: str | None = None) -> TileLook:
-    """The look of ``token`` given the lesson's marker, units and unknown token."""
+def tile_look(token: str, marker: str | None = None, units: str = "chars", unknown: str | None = None,
+              token_id: int | None = None) -> TileLook:
+    """The look of ``token`` given the lesson's marker, units, unknown token and the token's id."""
     black, white = QColor("#000000"), QColor("#FFFFFF")
     if unknown is not None and token == unknown:
         return TileLook(UNKNOWN, QColor(UNKNOWN_FILL), white, hatched=True)
@@ -66,7 +61,7 @@ def tile_look(token: str, marker: str | None = None, units: str = "chars", unkno
     if units == "bytes" and not _whole_text(token):
         return TileLook(BYTE, QColor(BYTE_FILL), black, dashed=True)
     ends = marker is not None and token.endswith(marker)
-    return TileLook(ORDINARY, token_colour(token), black, ends_word=ends)
+    return TileLook(ORDINARY, token_colour(token, token_id), black, ends_word=ends)
 
 
 def _whole_text(token: str) -> bool:

@@ -82,7 +82,8 @@ class TileView(QWidget):
     def set_scale(self, scale: float) -> None:
         self.canvas.set_scale(scale)
 
-    def set_theme(self, theme: TileTheme | str) -> None:
+    def set_theme(self, theme: TileTheme | str | None) -> None:
+        """"light", "dark", "high contrast", a TileTheme, or None to follow the desktop palette."""
         self.canvas.set_theme(TileTheme.named(theme) if isinstance(theme, str) else theme)
         self._update_caption()
 

@@ -324,3 +324,39 @@ def test_the_summary_counts_the_words_out_of_view(qtbot):
     rows = canvas.visible_rows()
     assert canvas.summary(rows.start, 600 - rows.stop) == f"… and {600 - rows.stop:,} more words below"
     assert canvas.summary(120, 1) == "120 words above · … and 1 more word below"
+
+
+def test_tiles_take_the_explorer_colour_of_their_id(view):
+    canvas = view.canvas
+    tokenizer = view.session.lesson.tokenizer
+    from widgets.explorer.theme import fill_of
+
+    for token in ("l", "e", "w"):
+        assert canvas.painter.look(token).fill == QColor(fill_of(tokenizer.token_to_id(token)))
+    image = canvas.viewport().grab().toImage()
+    rect = canvas.tile_rect(0, 0)  # the "l" of "low"
+    inside = image.pixelColor(QPoint(round(rect.left() + 4), round(rect.top() + 4)))
+    assert _close(inside, QColor(fill_of(tokenizer.token_to_id("l"))), 12)
+
+
+def test_the_theme_follows_the_palette_until_one_is_chosen(view, qtbot):
+    from PySide6.QtGui import QPalette
+
+    canvas = view.canvas
+    dark = QPalette()
+    dark.setColor(QPalette.ColorRole.Base, QColor("#202020"))
+    dark.setColor(QPalette.ColorRole.Text, QColor("#EEEEEE"))
+    canvas.setPalette(dark)
+    assert canvas.theme.dark and canvas.theme.background == "#202020"
+    view.set_theme("high contrast")
+    canvas.setPalette(QPalette())
+    assert canvas.theme.name == "high contrast"
+
+
+def test_zoom_keys(view, qtbot):
+    canvas = view.canvas
+    canvas.setFocus()
+    qtbot.keyClick(canvas, Qt.Key.Key_Plus, Qt.KeyboardModifier.ControlModifier)
+    assert canvas.scale > 1.1
+    qtbot.keyClick(canvas, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    assert canvas.scale == 1.0
