@@ -188,6 +188,10 @@ class TileCanvas(QAbstractScrollArea):
         rows = self.visible_rows()
         return max(0, len(self._order) - rows.stop)
 
+    def shows_token(self, token: str) -> bool:
+        """Whether a row in view holds the token at rest."""
+        return any(token in self._layout(self._order[r]).tokens for r in self.visible_rows())
+
     def selected_token(self) -> str:
         return self._selected
 

@@ -130,8 +130,11 @@ class TileView(QWidget):
         text = self.canvas.display_text
         first = (f"Step {state.step} of {lesson.last_step} · {b(format(self.canvas.displayed_total(), ','))} "
                  f"tokens in the corpus (from {lesson.initial_tokens:,})")
-        if self.canvas.selected_token():
-            first += f" · selected: {b(text(self.canvas.selected_token()))}"
+        chosen = self.canvas.selected_token()
+        if chosen:
+            first += f" · selected: {b(text(chosen))}"
+            if not self.canvas.shows_token(chosen):
+                first += " (in no word in view at this step)"
         nxt = state.next_step() if not self.canvas.animating else None
         if nxt is not None:
             pair = f"{text(nxt.pair[0])} + {text(nxt.pair[1])}"

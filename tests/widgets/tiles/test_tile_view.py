@@ -210,6 +210,11 @@ def test_click_and_selection_sync(view, qtbot):
         rect = canvas.tile_rect(word, canvas.row_tiles(word).index("low"))
         frame = image.pixelColor(QPoint(round(rect.left() - 4 * canvas.scale), round(rect.center().y())))
         assert _close(frame, selection), (word, frame.name())
+    # a token no word holds yet is named as such
+    session.request_token_selection("lowest</w>")
+    assert "in no word in view" in view.caption_text()
+    session.request_token_selection("low")
+    assert "in no word in view" not in view.caption_text()
     # a second click on the chosen token lets it go
     qtbot.mouseClick(canvas.viewport(), Qt.MouseButton.LeftButton, pos=tile_centre(canvas, 0, "low"))
     assert picked[-1] == "" and canvas.selected_token() == ""
