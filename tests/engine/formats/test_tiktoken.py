@@ -143,3 +143,46 @@ def test_a_rank_used_twice_names_both_lines(tmp_path):
     path.write_text("IQ== 0\nIg== 0\n")
     with pytest.raises(BpeLabError, match="line 2: rank 0 is already used on line 1"):
         load_tiktoken(path)
+
+
+def _random_merge_lists(seed, count, longest=6):
+    """Merge lists over a, b, c built at random (not trained), with tokens of at most ``longest`` bytes."""
+    rng = random.Random(seed)
+    while count:
+        tokens, merges = list("abc"), []
+        for _ in range(rng.randint(1, 8)):
+            a, b = rng.choice(tokens), rng.choice(tokens)
+            # a token made twice is refused on its own account (one rank cannot carry two merges)
+            if len(a + b) <= longest and a + b not in tokens:
+                merges.append((a, b))
+                tokens.append(a + b)
+        count -= 1
+        yield Tokenizer(Settings(units="bytes", split="none"), BASE_ORDER, merges)
+
+
+def _rank_encoding(tok):
+    ranks = {symbols_to_bytes(t): i for i, t in enumerate(tok.vocab)}
+    return tiktoken.Encoding("check", pat_str=r"[\s\S]+", mergeable_ranks=ranks, special_tokens={})
+
+
+def test_the_rank_check_is_exact_on_random_merge_lists():
+    """Lists the check passes agree with tiktoken on every string; lists it refuses disagree on one.
+
+    Each token is made once here; two merges making one token are refused outright (tested above).
+    """
+    import itertools
+
+    texts = ["".join(p) for n in range(1, 7) for p in itertools.product("abc", repeat=n)]
+    passed = refused = 0
+    for tok in _random_merge_lists(seed=11, count=150):
+        try:
+            check_rank_rule(tok)
+            ok = True
+        except BpeLabError:
+            ok = False
+        enc = _rank_encoding(tok)
+        agree = all(enc.encode(t) == list(tok.encode(t).ids) for t in texts)
+        assert agree == ok, tok.merges
+        passed += ok
+        refused += not ok
+    assert passed > 20 and refused > 20
