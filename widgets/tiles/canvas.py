@@ -62,7 +62,7 @@ class TileCanvas(QAbstractScrollArea):
     def __init__(self, session, parent=None):
         super().__init__(parent)
         self.session = session
-        self.painter = TilePainter(self.font(), TileTheme.from_palette(self.palette()))
+        self.painter = TilePainter(self.font(), self._desktop_theme())
         self.order = "appearance"
         self.reduce_motion = False
         self.show_counting = False
@@ -107,7 +107,7 @@ class TileCanvas(QAbstractScrollArea):
     def set_theme(self, theme: TileTheme | None) -> None:
         """A theme of its own, or None to follow the widget palette (light or dark desktop)."""
         self._own_theme = theme is not None
-        self.painter.set_theme(theme or TileTheme.from_palette(self.palette()))
+        self.painter.set_theme(theme or self._desktop_theme())
         self.viewport().update()
         self.display_changed.emit()
 
@@ -140,14 +140,18 @@ class TileCanvas(QAbstractScrollArea):
         """How long one merge takes to play; the timeline's speed sets it."""
         self.merge_ms = max(1, int(ms))
 
+    def _desktop_theme(self) -> TileTheme:
+        """The widget palette's light or dark, or high contrast when the desktop asks for it."""
+        contrast = _desktop_preference("contrastPreference")
+        if contrast is not None and contrast == Qt.ContrastPreference.HighContrast:
+            return TileTheme.high_contrast()
+        return TileTheme.from_palette(self.palette())
+
     def motion_allowed(self) -> bool:
         if self.reduce_motion:
             return False
-        hints = QGuiApplication.styleHints()
-        accessibility = hints.accessibility() if hasattr(hints, "accessibility") else None
-        if accessibility is not None and hasattr(accessibility, "motionPreference"):
-            return accessibility.motionPreference() != Qt.MotionPreference.ReducedMotion
-        return True
+        preference = _desktop_preference("motionPreference")
+        return preference is None or preference != Qt.MotionPreference.ReducedMotion
 
     # -- what the view shows (also what the tests read) -----------------------------------------
 
@@ -654,3 +658,16 @@ class TileCanvas(QAbstractScrollArea):
             self.set_scale(self.scale * (1.1 if event.angleDelta().y() > 0 else 1 / 1.1))
             return
         super().wheelEvent(event)
+
+
+def _desktop_preference(name: str):
+    """A desktop accessibility setting (``contrastPreference``, ``motionPreference``) or None.
+
+    The style hints stay referenced while the setting is read: shiboken drops the accessibility
+    object with them.
+    """
+    hints = QGuiApplication.styleHints()
+    accessibility = hints.accessibility() if hasattr(hints, "accessibility") else None
+    if accessibility is None or not hasattr(accessibility, name):
+        return None
+    return getattr(accessibility, name)()
