@@ -57,7 +57,6 @@ NOT_WHITESPACE = "[^" + WHITESPACE[1:]
 # Oniguruma, the library's regex engine, reads "{1,3}+" as "({1,3})+", any number of digits, not
 # as a possessive "{1,3}"; alone in its branch the plain form matches the same
 SPLIT_PATTERNS = {"gpt2": GPT2_PATTERN, "gpt4": GPT4_PATTERN.replace(r"\p{N}{1,3}+", r"\p{N}{1,3}")}
-assert SPLIT_PATTERNS["gpt4"] != GPT4_PATTERN
 # the place at the end of each word where the marker goes
 WORD_END = {"whitespace": f"(?<={NOT_WHITESPACE})(?={WHITESPACE}|\\z)", "none": "(?<=[\\s\\S])\\z"}
 
