@@ -15,13 +15,19 @@ def add_parser(sub) -> None:
     p.add_argument("--format", required=True, choices=FORMATS,
                    help="hf: tokenizer.json; gpt2: a folder with vocab.json and merges.txt; "
                         "tiktoken: a .tiktoken file and its .tiktoken.json; csv: the vocabulary")
-    p.add_argument("--out", required=True, metavar="PATH")
+    p.add_argument("--out", required=True, metavar="PATH", help="- prints hf, csv or bpelab on standard output")
     p.add_argument("--all-merges", action="store_true",
                    help="for a lesson file: every merge of the training, not only those up to its step")
 
 
 def run(args) -> int:
-    from engine.formats.load import export, load_source
+    import sys
 
-    export(load_source(args.source, all_merges=args.all_merges), args.format, args.out)
+    from engine.formats.load import export, export_text, load_source
+
+    source = load_source(args.source, all_merges=args.all_merges)
+    if args.out == "-":
+        sys.stdout.write(export_text(source, args.format))
+    else:
+        export(source, args.format, args.out)
     return 0

@@ -130,19 +130,46 @@ def _lesson_source(path, all_merges: bool) -> Source:
     return Source(Tokenizer.from_trainer(trainer, merges=lesson.step), steps[: lesson.step], "lesson")
 
 
+def export_text(source: Source, fmt: str) -> str:
+    """A one-file format as text, checked like a written export (for ``--out -``)."""
+    tokenizer = source.tokenizer
+    if fmt == "hf":
+        from engine.formats.hf import tokenizer_json
+        from engine.formats.verify import check_tokenizer_json
+
+        text = tokenizer_json(tokenizer)
+        check_tokenizer_json(tokenizer, text)
+        return text
+    if fmt == "csv":
+        from engine.formats.csv_vocab import vocabulary_csv
+
+        return vocabulary_csv(tokenizer, source.steps)
+    if fmt == "bpelab":
+        from engine.formats.bpelab import tokenizer_to_json
+
+        _check_bpelab(tokenizer)
+        return tokenizer_to_json(tokenizer)
+    raise BpeLabError(f"the {fmt} format writes more than one file: give --out a path, not -")
+
+
+def _check_bpelab(tokenizer) -> None:
+    from engine.formats.imported import RenumberedTokenizer
+    from engine.tokenizer import Tokenizer
+
+    if isinstance(tokenizer, RenumberedTokenizer) or not isinstance(tokenizer, Tokenizer):
+        raise BpeLabError(
+            "this tokenizer's ids do not follow BPE Lab's layout (base, merges, special tokens), which "
+            "the bpelab format assumes: export with --format hf or tiktoken to keep its ids"
+        )
+
+
 def export(source: Source, fmt: str, out: str | os.PathLike) -> None:
     """Write ``source`` in ``fmt``: the files are whole or not written at all."""
     tokenizer = source.tokenizer
     if fmt == "bpelab":
         from engine.formats.bpelab import save_tokenizer
-        from engine.formats.imported import RenumberedTokenizer
-        from engine.tokenizer import Tokenizer
 
-        if isinstance(tokenizer, RenumberedTokenizer) or not isinstance(tokenizer, Tokenizer):
-            raise BpeLabError(
-                "this tokenizer's ids do not follow BPE Lab's layout (base, merges, special tokens), which "
-                "the bpelab format assumes: export with --format hf or tiktoken to keep its ids"
-            )
+        _check_bpelab(tokenizer)
         save_tokenizer(tokenizer, out)
     elif fmt == "hf":
         from engine.formats.hf import save_hf

@@ -153,3 +153,11 @@ def test_cl100k_cannot_become_a_merge_list_file_and_says_which_formats_can(tmp_p
     code, out, err = run(capsys, "export", "cl100k", "--format", "hf", "--out", tmp_path / "t.json")
     one_line_error(code, out, err, "--format tiktoken or csv")
     assert not list(tmp_path.iterdir())
+
+
+def test_one_file_formats_print_on_standard_output(hf_file, tmp_path, capsys):
+    code, out, err = run(capsys, "export", hf_file, "--format", "csv", "--out", "-")
+    assert code == 0, err
+    run(capsys, "export", hf_file, "--format", "csv", "--out", tmp_path / "v.csv")
+    assert out == (tmp_path / "v.csv").read_text(encoding="utf-8")
+    one_line_error(*run(capsys, "export", hf_file, "--format", "gpt2", "--out", "-"), "more than one file")
