@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QFontMetricsF
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from engine.trainer import TARGET_REACHED
@@ -49,13 +49,17 @@ class GrowthChart(QWidget):
         item.showAxis("right")
         # the vocabulary and characters-per-token curves need scales of their own: two more views
         # laid over the main one, sharing its x axis
+        # below the main view (pyqtgraph puts it at z -100), so the step and stop lines and their labels
+        # stay on top of every curve and the step line keeps the mouse
         self.vocabulary_view = pg.ViewBox(enableMouse=False)
+        self.vocabulary_view.setZValue(-200)
         item.scene().addItem(self.vocabulary_view)
         item.getAxis("right").linkToView(self.vocabulary_view)
         self.vocabulary_view.setXLink(item.vb)
         self.per_token_axis = CountAxis("right", fractions=True)
         item.layout.addItem(self.per_token_axis, 2, 3)
         self.per_token_view = pg.ViewBox(enableMouse=False)
+        self.per_token_view.setZValue(-200)
         item.scene().addItem(self.per_token_view)
         self.per_token_axis.linkToView(self.per_token_view)
         self.per_token_view.setXLink(item.vb)
@@ -245,10 +249,21 @@ class GrowthChart(QWidget):
     def _place_step_line(self, step: int) -> None:
         self._placing = True
         try:
-            self.step_line.setValue(self.x_of(step))
-            self.step_line.label.setFormat(f"step {step:,}")
+            x = self.x_of(step)
+            self.step_line.setValue(x)
+            self._label_step(step, x)
         finally:
             self._placing = False
+
+    def _label_step(self, step: int, x: float) -> None:
+        label = self.step_line.label
+        label.setFormat(f"step {step:,}")
+        # past the middle the label goes left of the line, so it is never cut off at the right edge
+        (x0, x1), _ = self.plot.getPlotItem().vb.viewRange()
+        side = 1 if x > (x0 + x1) / 2 else 0
+        if label.anchors[0][0] != side:
+            label.anchors = [(side, 0.5), (side, 0.5)]
+            label.setAnchor(label.anchors[0])
 
     # -- following the session and the mouse ----------------------------------------------------
 
@@ -261,7 +276,7 @@ class GrowthChart(QWidget):
         if self._placing:
             return
         step = self.step_at(line.value())
-        self.step_line.label.setFormat(f"step {step:,}")
+        self._label_step(step, line.value())
         if step != self.session.step:
             self.session.request_step(step)
 
@@ -345,6 +360,8 @@ class GrowthChart(QWidget):
         self.legend.setBrush(pg.mkBrush(None))
         self.legend.setPen(pg.mkPen(None))
         self.readout.setStyleSheet(f"color: {theme.foreground}; font-size: {theme.font_size}pt;")
+        # two lines always: moving the step never changes the layout around the plot
+        self.readout.setFixedHeight(int(QFontMetricsF(theme.font()).lineSpacing() * 2 + 6))
         self.replot()
 
     def rows(self) -> list[dict]:

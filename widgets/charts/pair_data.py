@@ -81,10 +81,11 @@ def step_caption(state: LessonState, bars: list[PairBar]) -> str:
     if following is None:
         reason = lesson.stop_reason or "the end of the history"
         return f"Step {state.step:,}: training stopped here ({reason})."
-    text = f"Step {state.step:,}: next merge {pair_label(settings, following.pair)} → {show_token(settings, following.token)} ({following.count:,})"
-    others = [b for b in bars if b.tied and not b.winner]
+    text = f"Step {state.step:,}: next merge {pair_label(settings, following.pair)} ({following.count:,})"
+    others = sum(1 for b in bars if b.tied and not b.winner)
     if others:
-        names = ", ".join(pair_label(settings, b.pair) for b in others)
         rule = "the pair of smaller ids wins" if settings.tie_break == "hf" else "the pair met first wins"
-        text += f", tied with {names} ({rule})"
+        # when every bar ties, more tied pairs may lie below the ones shown
+        more = "+" if others == len(bars) - 1 else ""
+        text += f", tied with {others}{more} others ({rule})"
     return text + "."

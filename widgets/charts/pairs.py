@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 
 import pyqtgraph as pg
-from PySide6.QtCore import QEasingCurve, QTimer, QVariantAnimation, Signal
+from PySide6.QtCore import QEasingCurve, Qt, QTimer, QVariantAnimation, Signal
 from PySide6.QtGui import QColor, QFontMetricsF
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
@@ -58,8 +58,10 @@ class PairCountChart(QWidget):
         self._labels: list[pg.TextItem] = []
         self.caption = QLabel()
         self.caption.setWordWrap(True)
+        self.caption.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.readout = QLabel(" ")
         self.readout.setWordWrap(True)
+        self.readout.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.readout.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
 
         layout = QVBoxLayout(self)
@@ -155,9 +157,10 @@ class PairCountChart(QWidget):
         top = max(max((b.count for b in self.bars), default=1), 1)
         width = self.plot.getPlotItem().vb.width()
         metrics = QFontMetricsF(self.theme.font())
-        room = metrics.horizontalAdvance(f"{top:,}  ◀ merges next") + 16
-        if width < 3 * room:
-            return top * LABEL_ROOM
+        # the text item adds a few pixels of margin on each side
+        room = metrics.horizontalAdvance(f"{top:,}  ◀ next") + 24
+        if width < 2 * room:
+            return top * LABEL_ROOM * 1.4
         return top * width / (width - room)
 
     def _fit_left_axis(self) -> None:
@@ -227,7 +230,7 @@ class PairCountChart(QWidget):
             slot, count = shown[bar.pair]
             text = f"{bar.count:,}"
             if bar.winner:
-                text += "  ◀ merges next"
+                text += "  ◀ next"
             elif bar.tied:
                 text += "  tie"
             if label.toPlainText() != text:
@@ -258,9 +261,13 @@ class PairCountChart(QWidget):
         state = self.session.state
         if bar is None or state is None:
             self.readout.setText("Point at a bar to see where its count comes from.")
+            self.plot.setToolTip("")
             return
         settings = self.session.lesson.settings
-        self.readout.setText(f"{pair_label(settings, bar.pair)}:  {sources_text(state, bar.pair)}")
+        label = pair_label(settings, bar.pair)
+        # two lines hold a few words; the tooltip lists more
+        self.readout.setText(f"{label}:  {sources_text(state, bar.pair, most=3)}")
+        self.plot.setToolTip(f"{label}:\n{sources_text(state, bar.pair, most=12).replace(' + ', chr(10) + '+ ')}")
 
     # -- theme and export -----------------------------------------------------------------------
 
@@ -287,6 +294,10 @@ class PairCountChart(QWidget):
         style = f"color: {theme.foreground}; font-size: {theme.font_size}pt;"
         self.caption.setStyleSheet(style + " font-weight: bold;")
         self.readout.setStyleSheet(style)
+        # room for three lines, whatever the text: a step that changes the text never re-lays out the charts
+        lines = QFontMetricsF(theme.font(bold=True)).lineSpacing()
+        self.caption.setFixedHeight(int(lines * 3 + 6))
+        self.readout.setFixedHeight(int(lines * 3 + 6))
         self._draw(1.0 if self.animation.state() != QVariantAnimation.State.Running else self.animation.currentValue())
 
     def rows(self) -> list[dict]:
