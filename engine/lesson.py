@@ -8,6 +8,7 @@ re-split and only their pairs recounted.
 from __future__ import annotations
 
 import heapq
+from bisect import bisect_left, insort
 from typing import Iterator
 
 from engine.corpus import Corpus
@@ -99,6 +100,15 @@ class Lesson:
             found = self._tokenizers[k] = self.tokenizer.truncated(k)
         return found
 
+    def token_widths(self) -> dict[str, int]:
+        """How many base symbols each token spans (the marker counts as one)."""
+        self._require_trained()
+        width = {t: 1 for t in self.base_vocabulary}
+        for record in self.steps:
+            a, b = record.pair
+            width[record.token] = width[a] + width[b]
+        return width
+
     def tokens_of(self, word: int, k: int) -> list[str]:
         """Word ``word``'s tokens after the first k merges."""
         self._require_trained()
@@ -117,12 +127,14 @@ class LessonState:
         self.lesson = lesson
         self.corpus = lesson.corpus
         self.step = 0
-        self._tokens: list[list[str]] = [self.corpus.symbols(w) for w in range(len(self.corpus))]
+        self._symbols: list[list[str]] = [self.corpus.symbols(w) for w in range(len(self.corpus))]
+        # where each token of a word starts, in base symbols: a merge removes one start, a split adds it back
+        self._starts: list[list[int]] = [list(range(len(s))) for s in self._symbols]
+        self._tokens: list[list[str]] = [list(s) for s in self._symbols]
+        self._width = lesson.token_widths()
         self._pairs: dict[tuple[str, str], dict[int, int]] = {}
         self._counts: dict[tuple[str, str], int] = {}
-        self.total_tokens = 0
-        for w in range(len(self._tokens)):
-            self._add(w)
+        self._count_all()
         self.go_to(step)
 
     def _add(self, w: int, sign: int = 1) -> None:
@@ -151,15 +163,43 @@ class LessonState:
         """Move to step k (clamped); returns the words whose tokens changed, in corpus order."""
         steps = self.lesson.steps
         k = max(0, min(k, len(steps)))
-        lo, hi = sorted((self.step, k))
-        changed = sorted({w for s in steps[lo:hi] for w, _ in s.places})
-        tokenizer = self.lesson.tokenizer
-        for w in changed:
-            self._add(w, -1)
-            self._tokens[w] = tokenizer.merge_symbols(self.corpus.symbols(w), k)
-            self._add(w, +1)
+        starts, width = self._starts, self._width
+        changed: set[int] = set()
+        if k > self.step:
+            for record in steps[self.step : k]:
+                # the right half of each merged pair no longer starts a token
+                cut = width[record.pair[0]]
+                for w, offset in record.places:
+                    word = starts[w]
+                    del word[bisect_left(word, offset + cut)]
+                    changed.add(w)
+        else:
+            for record in reversed(steps[k : self.step]):
+                cut = width[record.pair[0]]
+                for w, offset in record.places:
+                    insort(starts[w], offset + cut)
+                    changed.add(w)
+        ordered = sorted(changed)
+        # past half the words, counting every pair afresh beats taking each word out and back in
+        recount = 2 * len(ordered) > len(self._tokens)
+        for w in ordered:
+            if not recount:
+                self._add(w, -1)
+            symbols = self._symbols[w]
+            bounds = starts[w] + [len(symbols)]
+            self._tokens[w] = ["".join(symbols[a:b]) for a, b in zip(bounds, bounds[1:])]
+            if not recount:
+                self._add(w, +1)
+        if recount:
+            self._count_all()
         self.step = k
-        return changed
+        return ordered
+
+    def _count_all(self) -> None:
+        self._pairs, self._counts = {}, {}
+        self.total_tokens = 0
+        for w in range(len(self._tokens)):
+            self._add(w)
 
     # -- what views read ------------------------------------------------------------------------
 

@@ -32,7 +32,12 @@ NOTHING_LEFT = "nothing left to merge"
 
 @dataclass(frozen=True)
 class MergeStep:
-    """What one merge did. ``places`` are (word index, offset of the pair's first base symbol)."""
+    """What one merge did.
+
+    ``tied`` holds every pair at the winning count: the winner first, then the others in the order
+    the tie rule ranks them. ``places`` are (word index, offset in base symbols where the pair's
+    left token starts), one per merge made; an overlapping run (``a a a``) is merged once.
+    """
 
     step: int
     pair: tuple[str, str]
