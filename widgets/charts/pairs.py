@@ -113,6 +113,7 @@ class PairCountChart(QWidget):
         self._catch_up.stop()
         self._shown = {}
         self.refresh(animate=False)
+        self._fit_left_axis(shrink=True)
 
     def refresh(self, animate: bool = True) -> None:
         """Rank the pairs at the session's step and move the bars there."""
@@ -163,11 +164,16 @@ class PairCountChart(QWidget):
             return top * LABEL_ROOM * 1.4
         return top * width / (width - room)
 
-    def _fit_left_axis(self) -> None:
+    def _fit_left_axis(self, shrink: bool = False) -> None:
+        """Make the pair labels fit. While stepping the axis only grows: a narrower one would resize
+        the plot, and with it redraw everything, on every step."""
         settings = self.session.lesson.settings
         metrics = QFontMetricsF(self.theme.font())
         widest = max((metrics.horizontalAdvance(pair_label(settings, b.pair)) for b in self.bars), default=40)
-        self.plot.getPlotItem().getAxis("left").setWidth(int(widest) + 24)
+        axis = self.plot.getPlotItem().getAxis("left")
+        width = int(widest) + 24
+        if shrink or width > axis.width():
+            axis.setWidth(width)
 
     def _on_animation_finished(self) -> None:
         # pairs that left the top are gone for good once their bars have shrunk away
@@ -288,7 +294,7 @@ class PairCountChart(QWidget):
         for label in self._labels:
             label.setFont(theme.font())
             label.setColor(QColor(theme.foreground))
-        self._fit_left_axis()
+        self._fit_left_axis(shrink=True)
         if self.animation.state() != QVariantAnimation.State.Running:
             self._x_from = self._x_to = self._x_range()
         style = f"color: {theme.foreground}; font-size: {theme.font_size}pt;"
