@@ -186,7 +186,7 @@ def main() -> int:
             drag_charts.append(update - sum(go_to_ms) + painted)
             # mouse moves arrive about every 8 ms; the bars catch up on their own timer
             time.sleep(0.008)
-        report(f"drag {pixels} px ({pixels * steps_per_pixel:.0f} steps): update + repaint", drag)
+        report(f"drag {pixels} px ({pixels * steps_per_pixel:.0f} steps): update + paint", drag)
         report(f"drag {pixels} px: charts only (no lesson move)", drag_charts)
     view.close()
     return 0
