@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from engine.trainer import TARGET_REACHED
 from widgets.charts.axes import CountAxis, GridLines, short_number
 from widgets.charts.theme import ChartTheme
-from widgets.models.history_model import HistoryModel
+from widgets.models.history_model import COLUMNS, HistoryModel
 
 MERGES, VOCABULARY = "merges", "vocabulary"
 TOKENS, PERCENT = "tokens", "percent"
@@ -304,11 +304,11 @@ class GrowthChart(QWidget):
         k = max(0, min(step, model.last_step))
         tokens = model.tokens[k]
         saved = 100.0 * (1 - tokens / model.tokens[0]) if model.tokens[0] else 0.0
-        parts = [f"Step {k:,}", f"vocabulary {model.vocabulary[k]:,}", f"tokens {tokens:,} (−{saved:.0f}%)"]
+        parts = [f"Step {k:,}", f"vocabulary {model.vocabulary[k]:,}", f"tokens {tokens:,}" + _saved(k, saved)]
         if model.held_out is not None:
             held = model.held_out.tokens
             held_saved = 100.0 * (1 - held[k] / held[0]) if held[0] else 0.0
-            parts.append(f"held-out {held[k]:,} (−{held_saved:.0f}%)")
+            parts.append(f"held-out {held[k]:,}" + _saved(k, held_saved))
         if self.show_per_token:
             parts.append(f"{model.characters / tokens if tokens else 0:.2f} characters per token")
         return "  ·  ".join(parts)
@@ -366,13 +366,15 @@ class GrowthChart(QWidget):
 
     def rows(self) -> list[dict]:
         """The plotted history as rows for a CSV file."""
-        from widgets.models.history_model import COLUMNS
-
         keys = [c.replace(" ", "_").replace("-", "_") for c in COLUMNS]
         return [
             {key: self.model.value(row, col) for col, key in enumerate(keys)}
             for row in range(self.model.rowCount())
         ]
+
+
+def _saved(step: int, percent: float) -> str:
+    return "" if step == 0 else f" (−{percent:.0f}%)"
 
 
 __all__ = ["GrowthChart", "MERGES", "VOCABULARY", "TOKENS", "PERCENT", "short_number"]
