@@ -11,8 +11,9 @@ from __future__ import annotations
 import threading
 import time
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
+from engine.corpus import Corpus
 from engine.errors import BpeLabError
 from engine.formats.lesson_file import LessonFile
 from engine.lesson import Lesson, LessonState
@@ -23,13 +24,37 @@ SMALL_TEXT = 20_000
 PROGRESS_INTERVAL = 0.05
 
 
+# every training thread started and not yet seen finished. Qt aborts the process when a QThread
+# object is destroyed while its thread runs, so no owner (a closed window, a failed test) may be
+# the last to hold one: this list lets go of a thread only once it has ended.
+_THREADS: list[tuple[QThread, "TrainingWorker"]] = []
+
+
+def _forget_finished_threads() -> None:
+    _THREADS[:] = [(t, w) for t, w in _THREADS if not t.isFinished()]
+
+
+def wait_for_all_threads(ms: int = 60_000) -> None:
+    for thread, _ in list(_THREADS):
+        thread.wait(ms)
+    _forget_finished_threads()
+
+
 class Cancelled(Exception):
     pass
 
 
 def build_lesson(source: LessonFile, should_stop=lambda: False, progress=lambda done, total: None):
     """(lesson, state) for a source: corpus, full training, and the state at the source's step."""
-    lesson = Lesson.from_file(source)
+    def between_parts() -> None:
+        if should_stop():
+            raise Cancelled
+
+    if source.word_counts:
+        lesson = Lesson.from_file(source)
+    else:
+        corpus = Corpus.from_text_in_parts(source.text, source.settings, between_parts)
+        lesson = Lesson(source.text, False, source.settings, source.held_out, corpus=corpus)
     if lesson.is_empty:
         return lesson, None
     total = lesson.target_merges() or 0
@@ -93,8 +118,7 @@ class TrainingRunner(QObject):
         self._thread: QThread | None = None
         self._worker: TrainingWorker | None = None
         self._source: LessonFile | None = None
-        # every thread started and not yet ended: a QThread deleted while running aborts the process
-        self._threads: list[tuple[QThread, TrainingWorker]] = []
+        self._threads: list[QThread] = []
 
     @property
     def busy(self) -> bool:
@@ -122,10 +146,13 @@ class TrainingRunner(QObject):
         worker.errored.connect(self._on_errored)
         worker.cancelled.connect(self._on_cancelled)
         for signal in (worker.finished, worker.errored, worker.cancelled):
-            signal.connect(thread.quit)
-        thread.finished.connect(self._reap)
+            # direct: quit() is thread-safe, and a queued call would wait for the GUI thread, which
+            # may itself be waiting for this thread to end (closing the window)
+            signal.connect(thread.quit, Qt.ConnectionType.DirectConnection)
+        _forget_finished_threads()
+        _THREADS.append((thread, worker))
+        self._threads.append(thread)
         self._thread, self._worker, self._source = thread, worker, source
-        self._threads.append((thread, worker))
         self.started.emit()
         thread.start()
 
@@ -140,9 +167,10 @@ class TrainingRunner(QObject):
 
     def wait(self, ms: int = 60_000) -> None:
         """Block until every thread has ended (closing the window, tests)."""
-        for thread, _ in self._threads:
+        for thread in self._threads:
             thread.wait(ms)
-        self._reap()
+        self._threads = [t for t in self._threads if not t.isFinished()]
+        _forget_finished_threads()
 
     def _current(self) -> bool:
         return self.sender() is self._worker
@@ -164,7 +192,3 @@ class TrainingRunner(QObject):
     @Slot()
     def _on_cancelled(self) -> None:
         pass  # a cancelled run was already forgotten when it was asked to stop
-
-    @Slot()
-    def _reap(self) -> None:
-        self._threads = [(t, w) for t, w in self._threads if not t.isFinished()]

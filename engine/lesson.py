@@ -22,12 +22,17 @@ from engine.trainer import MergeStep, Trainer, target_merges
 class Lesson:
     """Corpus text and settings, and once trained: steps, stop reason and the full tokenizer."""
 
-    def __init__(self, text: str, word_counts: bool = False, settings: Settings | None = None, held_out: str = ""):
+    def __init__(self, text: str, word_counts: bool = False, settings: Settings | None = None, held_out: str = "",
+                 corpus: Corpus | None = None):
+        """``corpus``: one already built from this text and these settings (a worker builds a large
+        one in parts, see ``Corpus.from_text_in_parts``)."""
         self.text = text
         self.word_counts = word_counts
         self.settings = settings or Settings()
         self.held_out = held_out
-        if word_counts:
+        if corpus is not None:
+            self.corpus = corpus
+        elif word_counts:
             self.corpus = Corpus.from_word_counts(text, self.settings)
         else:
             self.corpus = Corpus.from_text(text, self.settings)
