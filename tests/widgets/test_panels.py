@@ -1,0 +1,152 @@
+"""Each panel on its own, fed by a session: what it shows and what intent it sends back."""
+
+import pytest
+from PySide6.QtCore import Qt
+
+from app.session import Session
+from engine.lesson import Lesson
+from engine.settings import Settings
+from widgets.corpus_panel import EDITOR_LIMIT, CorpusPanel
+from widgets.pairs_panel import PairsPanel
+from widgets.settings_form import SettingsForm
+from widgets.timeline import Timeline
+from widgets.token_rows import TokenRowsView
+from widgets.tokenize_panel import TokenizePanel
+from widgets.vocabulary_panel import VocabularyPanel
+
+
+@pytest.fixture
+def session(qtbot):
+    return Session()
+
+
+def test_timeline_buttons_and_stop_reason(session, qtbot):
+    timeline = Timeline(session)
+    qtbot.addWidget(timeline)
+    assert not timeline.back_button.isEnabled()
+    timeline.forward_button.click()
+    assert session.step == 1
+    timeline.end_button.click()
+    assert session.step == session.last_step
+    assert not timeline.forward_button.isEnabled()
+    assert "Training stopped" in timeline.status.text()
+    timeline.home_button.click()
+    assert session.step == 0 and "Press →" in timeline.status.text()
+
+
+def test_timeline_shows_training_progress_until_it_ends(session, qtbot):
+    timeline = Timeline(session)
+    qtbot.addWidget(timeline)
+    session.training_started.emit()
+    session.training_progressed.emit(40, 200)
+    assert timeline.progress_row.isVisibleTo(timeline)
+    assert timeline.progress.value() == 40 and "40 of 200" in timeline.progress_label.text()
+    session.training_ended.emit()
+    assert not timeline.progress_row.isVisibleTo(timeline)
+
+
+def test_pairs_panel_explains_the_count_of_the_picked_pair(session, qtbot):
+    panel = PairsPanel(session)
+    qtbot.addWidget(panel)
+    assert panel.heading.text() == "Next: e + s, 9 times (tie of 3)"
+    panel.table.selectRow(0)
+    assert panel.details.text() == "e + s = 1×6 (newest) + 1×3 (widest) = 9"
+    session.request_step(3)
+    assert panel.heading.text().startswith("Next: l + o, 7 times")
+
+
+def test_vocabulary_panel_selects_and_explains_a_token(session, qtbot):
+    panel = VocabularyPanel(session)
+    qtbot.addWidget(panel)
+    session.request_step(3)
+    assert panel.heading.text() == "14 tokens: 11 base symbols + 3 learned"
+    row = panel.model.row_of("est</w>")
+    panel.table.clicked.emit(panel.model.index(row, 1))
+    assert session.selected_token == "est</w>"
+    assert panel.tree.text() == "est</w> = ((e + s) + t) + </w>"
+
+
+def test_tokenize_panel_shows_tokens_ids_replay_and_unknowns(session, qtbot):
+    panel = TokenizePanel(session)
+    qtbot.addWidget(panel)
+    session.request_step(5)
+    panel.input.setText("lowest")
+    panel.refresh()
+    assert panel.summary.text().startswith("2 tokens after 5 merges")
+    assert "after e + s: l | o | w | es | t | </w>" in panel.replay.toPlainText()
+    assert "after lo + w: low | est</w>" in panel.replay.toPlainText()
+    ids = session.lesson.tokenizer
+    assert f">{ids.token_to_id('low')}</sub>" in panel.chips.text()
+    panel.input.setText("lowéz")
+    panel.refresh()
+    assert "2 characters never seen in training" in panel.summary.text()
+    assert "?é?" in panel.chips.text()
+
+
+def test_tokenize_panel_reads_bytes_as_text(qtbot):
+    session = Session(Lesson("hello world hello world", settings=Settings(split="gpt2", units="bytes")))
+    panel = TokenizePanel(session)
+    qtbot.addWidget(panel)
+    session.request_step(session.last_step)
+    panel.input.setText("hello world")
+    panel.refresh()
+    assert "␣world" in panel.chips.text() and "Ġ" not in panel.chips.text()
+    assert "never seen" not in panel.summary.text()
+
+
+def test_token_rows_show_every_word_and_the_next_pair(session, qtbot):
+    view = TokenRowsView(session)
+    qtbot.addWidget(view)
+    view.resize(800, 400)
+    view.show()
+    assert view.list.model().rowCount() == 4
+    assert "Next merge: e + s" in view.summary.text()
+    session.request_step(session.last_step)
+    assert "Next merge" not in view.summary.text()
+    image = view.grab().toImage()
+    assert not image.isNull()
+
+
+def test_corpus_panel_announces_typing_once_it_pauses(session, qtbot):
+    panel = CorpusPanel(session)
+    qtbot.addWidget(panel)
+    with qtbot.waitSignal(panel.corpus_edited, timeout=3000) as blocker:
+        panel.editor.setPlainText("hug 10\npug 5")
+    assert blocker.args == ["hug 10\npug 5", True]
+
+
+def test_corpus_panel_shows_a_huge_text_read_only(session, qtbot):
+    from engine.formats.lesson_file import LessonFile
+
+    panel = CorpusPanel(session)
+    qtbot.addWidget(panel)
+    huge = "word " * (EDITOR_LIMIT // 4)
+    panel.show_source(LessonFile(huge))
+    assert panel.editor.isReadOnly()
+    assert len(panel.editor.toPlainText()) < len(huge)
+    assert panel.text() == huge
+
+
+def test_corpus_panel_presets_and_open_are_requests(session, qtbot):
+    panel = CorpusPanel(session)
+    qtbot.addWidget(panel)
+    with qtbot.waitSignal(panel.preset_requested) as blocker:
+        panel.presets.activated.emit(2)
+    assert blocker.args == [panel.presets.itemData(2)]
+    assert panel.presets.currentIndex() == 0
+    with qtbot.waitSignal(panel.open_requested):
+        panel.open_button.click()
+
+
+def test_settings_form_round_trips_and_announces_changes(qtbot):
+    s = Settings(split="gpt2", units="bytes", merges=30, tie_break="hf", lowercase=True)
+    form = SettingsForm(s)
+    qtbot.addWidget(form)
+    assert form.current().resolved() == s.resolved()
+    assert not form.marker.isEnabled()
+    with qtbot.waitSignal(form.settings_edited) as blocker:
+        form.units.setCurrentIndex(form.units.findData("chars"))
+    assert blocker.args[0].units == "chars"
+    with qtbot.waitSignal(form.settings_edited) as blocker:
+        form.stop.setCurrentIndex(2)
+    assert blocker.args[0].vocab_size and blocker.args[0].merges is None
