@@ -21,6 +21,7 @@ COMMANDS = {
     "decode": "app.commands.decode",
     "export": "app.commands.export",
     "quiz": "app.commands.quiz",
+    "snapshot": "app.commands.snapshot",
 }
 EXIT_BAD_INPUT = 2
 

@@ -69,7 +69,7 @@ class MainWindow(QMainWindow):
         self.source: LessonFile = self.session.lesson.to_file()
         self._pending_open: tuple[Path | None, bool] | None = None
         self.undo_stack = QUndoStack(self)
-        self.undo_stack.cleanChanged.connect(lambda _clean: self._update_title())
+        self.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self.runner = TrainingRunner(self)
         self.runner.started.connect(self._on_training_started)
         self.runner.progressed.connect(self.session.training_progressed)
@@ -447,6 +447,13 @@ class MainWindow(QMainWindow):
             action = self.recent_menu.addAction(Path(r).name)
             action.setToolTip(r)
             action.triggered.connect(lambda _c=False, r=r: self.maybe_save() and self.open_path(r))
+
+    @Slot(bool)
+    def _on_clean_changed(self, _clean: bool) -> None:
+        try:
+            self._update_title()
+        except RuntimeError:
+            pass  # the stack announces itself clean while the window is being destroyed
 
     def _update_title(self) -> None:
         name = self.path.name if self.path else "Untitled lesson"

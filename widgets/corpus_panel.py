@@ -59,6 +59,9 @@ class CorpusPanel(QWidget):
             self.presets.addItem(p.title, p.key)
             self.presets.setItemData(self.presets.count() - 1, p.about, Qt.ItemDataRole.ToolTipRole)
         self.presets.activated.connect(self._on_preset_picked)
+        # the long preset titles show in the open list; closed, the box may be narrow
+        self.presets.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.presets.setMinimumContentsLength(12)
         self.open_button = QPushButton("Open…")
         self.open_button.setToolTip("Open a lesson (.bpelab) or a UTF-8 text file; you can also drop a file here")
         self.open_button.clicked.connect(self.open_requested)

@@ -61,6 +61,9 @@ class SettingsForm(QWidget):
         self.tie = QComboBox()
         for key, text, tip in TIES:
             self.tie.addItem(text, key)
+        for combo in (self.split, self.units, self.marker, self.stop, self.tie):
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(6)
         self.explain = QLabel()
         self.explain.setObjectName("hint")
         self.explain.setWordWrap(True)
