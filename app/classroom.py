@@ -1,0 +1,406 @@
+"""Classroom mode: the window made for a projector, driven from the keyboard or a presenter's clicker.
+
+F5 enters it and Esc (or F5 again) leaves it. Entering goes full screen, hides the docks, menus,
+timeline and tab bar, and gives every central view the high-contrast projector theme (the token
+colours are the colour-blind-safe scheme every view already uses) at a large, live type scale.
+Leaving puts back exactly what was there: window state and geometry, dock layout, every hidden
+bar, the window's palette and style, each view's own theme and size, the tab and the focus.
+
+Keys are read through an application event filter while the mode is on, so they work whichever
+widget has the focus and win over the window's own shortcuts (Space steps here, it does not play).
+Clickers send Page Down / Page Up (or the arrows) for their two big buttons and B or "." for the
+"blank screen" button; that button plays and pauses the lesson here, because play/pause is the
+one thing a teacher otherwise cannot do from a clicker. W or "," blanks the screen instead.
+While the focus is in a text box (the explorer's), typing keys type; Page Up/Down, F5 and the
+Ctrl keys still act, and Esc gives the focus back to the view.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence, QPalette
+from PySide6.QtWidgets import (
+    QAbstractSpinBox, QApplication, QDockWidget, QLineEdit, QMenu, QPlainTextEdit, QStatusBar, QTextEdit,
+    QToolBar, QWidget,
+)
+
+from app.appearance import palette
+from app.classroom_looks import Look, projector_look
+from widgets.classroom import ASKING, HIDDEN, REVEALED, BlankCover, KeysOverlay, PredictPrompt
+from widgets.classroom.predict import question_for
+from widgets.quiz_panel import QuizPanel
+
+SCALE_MIN, SCALE_MAX, SCALE_STEP = 0.5, 2.5, 1.15
+# The window's own style sheet sizes every widget's text, which would undo the views' own scales,
+# so the mode swaps it for one that only paints the ground black and leaves sizes to the views.
+CLASSROOM_SHEET = (
+    "QMainWindow, QTabWidget::pane, QStackedWidget { background: #000000; border: none; }"
+    "QToolTip { font-size: 20pt; color: #000000; background: #FFFFE0; border: 2px solid #000000; }"
+)
+
+NEXT, PREVIOUS, PLAY, BLANK, RESET, END = "next", "previous", "play", "blank", "reset", "end"
+NEXT_VIEW, PREVIOUS_VIEW, BIGGER, SMALLER, ACTUAL = "next view", "previous view", "bigger", "smaller", "actual size"
+PREDICT, HELP, LEAVE = "predict", "help", "leave"
+
+K = Qt.Key
+PLAIN_KEYS = {
+    K.Key_PageDown: NEXT, K.Key_Right: NEXT, K.Key_Down: NEXT, K.Key_Space: NEXT,
+    K.Key_PageUp: PREVIOUS, K.Key_Left: PREVIOUS, K.Key_Up: PREVIOUS, K.Key_Backspace: PREVIOUS,
+    K.Key_B: PLAY, K.Key_Period: PLAY, K.Key_P: PLAY,
+    K.Key_W: BLANK, K.Key_Comma: BLANK,
+    K.Key_Home: RESET, K.Key_End: END,
+    K.Key_Tab: NEXT_VIEW, K.Key_Backtab: PREVIOUS_VIEW,
+    K.Key_Plus: BIGGER, K.Key_Equal: BIGGER, K.Key_Minus: SMALLER, K.Key_0: ACTUAL,
+    K.Key_A: PREDICT,
+    K.Key_Question: HELP, K.Key_F1: HELP, K.Key_Slash: HELP,
+    K.Key_Escape: LEAVE, K.Key_F5: LEAVE,
+}
+CONTROL_KEYS = {K.Key_Plus: BIGGER, K.Key_Equal: BIGGER, K.Key_Minus: SMALLER, K.Key_0: ACTUAL}
+# keys that still act while a text box has the focus (the rest type into it)
+THROUGH_TEXT = {K.Key_PageDown, K.Key_PageUp, K.Key_F5, K.Key_F1, K.Key_Escape}
+# on the quiz the lesson's keys are the quiz's own (Return checks, arrows order, Tab moves)
+QUIZ_KEEPS = {NEXT, PREVIOUS, PLAY, RESET, END, PREDICT, NEXT_VIEW, PREVIOUS_VIEW}
+NUMBER_KEYS = {getattr(K, f"Key_{n}"): n for n in range(1, 10)}
+
+KEY_LIST = [
+    ("→  Page Down  Space", "next step (with predict first: ask, reveal, merge)"),
+    ("←  Page Up", "step back"),
+    ("B  .  P", "play / pause (a clicker's blank-screen button)"),
+    ("W  ,", "blank the screen (any key brings it back)"),
+    ("Home  /  End", "back to the start  /  go to the end"),
+    ("A", "predict first on / off"),
+    ("1–4", "while asking: mark the class's answer"),
+    ("Ctrl + =  /  Ctrl + −", "larger / smaller type (Ctrl + 0: starting size)"),
+    ("?", "this list"),
+    ("Esc  or  F5", "leave classroom mode"),
+]
+
+
+def command_for(key: int, modifiers: Qt.KeyboardModifier) -> str | None:
+    """The classroom command of a key press, or None when the mode does not use the key."""
+    mods = modifiers & ~(Qt.KeyboardModifier.KeypadModifier | Qt.KeyboardModifier.ShiftModifier)
+    if mods == Qt.KeyboardModifier.ControlModifier:
+        return CONTROL_KEYS.get(key)
+    if mods != Qt.KeyboardModifier.NoModifier:
+        return None
+    if key in NUMBER_KEYS:
+        return f"view {NUMBER_KEYS[key]}"
+    return PLAIN_KEYS.get(key)
+
+
+@dataclass
+class _Saved:
+    """What the mode changes, as it was when the mode began."""
+
+    window_state: Qt.WindowState
+    geometry: QByteArray
+    layout: QByteArray
+    style_sheet: str
+    palette: QPalette
+    tab: int
+    hidden: dict[QWidget, bool] = field(default_factory=dict)
+    looks: list[Look] = field(default_factory=list)
+    focus: QWidget | None = None
+
+
+class Classroom(QObject):
+    entered = Signal()
+    left = Signal()
+    scale_changed = Signal(float)
+    predict_first_changed = Signal(bool)
+
+    def __init__(self, window):
+        super().__init__(window)
+        self.window = window
+        self.active = False
+        self.scale = 1.0
+        self._fit = 1.0  # the sizes are set for a 1080p projector; a smaller screen scales them down
+        self.predict_first = False
+        self._saved: _Saved | None = None
+        self._looks: list[Look] = []
+        self.prompt: PredictPrompt | None = None
+        self.keys_overlay = KeysOverlay(window)
+        self.keys_overlay.set_keys(self.key_list())
+        self.blank = BlankCover(window)
+
+        self.action = QAction("&Classroom mode", window)
+        self.action.setShortcut(QKeySequence(K.Key_F5))
+        self.action.setCheckable(True)
+        self.action.setStatusTip("Full screen, large type and high contrast for a projector; Esc leaves")
+        self.action.triggered.connect(lambda _checked=False: self.toggle())
+        self.predict_action = QAction("&Predict first", window)
+        self.predict_action.setCheckable(True)
+        self.predict_action.setStatusTip("In classroom mode, ask the class which pair wins before each merge")
+        self.predict_action.toggled.connect(self.set_predict_first)
+        window.addActions([self.action, self.predict_action])
+        view_menu = _menu(window, "View")
+        if view_menu is not None:
+            view_menu.addSeparator()
+            view_menu.addActions([self.action, self.predict_action])
+
+        window.session.step_changed.connect(self._on_lesson_moved)
+        window.session.lesson_changed.connect(self._on_lesson_moved)
+        window.installEventFilter(self)
+
+    # -- entering and leaving -------------------------------------------------------------------
+
+    def toggle(self) -> None:
+        self.leave() if self.active else self.enter()
+
+    def enter(self) -> None:
+        if self.active:
+            return
+        w = self.window
+        saved = _Saved(w.windowState(), w.saveGeometry(), w.saveState(), w.styleSheet(), QPalette(w.palette()),
+                       w.tabs.currentIndex(), focus=QApplication.focusWidget())
+        for bar in self._chrome():
+            saved.hidden[bar] = bar.isHidden()
+            bar.hide()
+        saved.looks = [projector_look(view) for view in w.views.values()]
+        self._saved = saved
+        self.active = True
+        self._looks = saved.looks
+        w.setPalette(palette("dark"))
+        self._fit = _screen_fit(w)
+        self._apply_scale()
+        w.showFullScreen()
+        w.tabs.setFocus()
+        QApplication.instance().installEventFilter(self)
+        self.action.setChecked(True)
+        self.entered.emit()
+
+    def leave(self) -> None:
+        if not self.active:
+            return
+        QApplication.instance().removeEventFilter(self)
+        self.active = False
+        self._clear_prompt()
+        self.keys_overlay.hide()
+        self.blank.hide()
+        saved, self._saved = self._saved, None
+        w = self.window
+        w.setWindowState(saved.window_state)
+        if not saved.window_state & (Qt.WindowState.WindowFullScreen | Qt.WindowState.WindowMaximized):
+            w.restoreGeometry(saved.geometry)
+        w.restoreState(saved.layout)
+        for bar, hidden in saved.hidden.items():
+            bar.setHidden(hidden)
+        w.setStyleSheet(saved.style_sheet)
+        w.setPalette(saved.palette)
+        for look in reversed(saved.looks):
+            look.restore()
+        self._looks = []
+        w.tabs.setCurrentIndex(saved.tab)
+        if saved.focus is not None and saved.focus.isVisible():
+            saved.focus.setFocus()
+        self.action.setChecked(False)
+        self.left.emit()
+
+    def _chrome(self) -> list[QWidget]:
+        """Everything around the central views that the class does not need."""
+        w = self.window
+        bars: list[QWidget] = [w.menuBar(), w.timeline, w.tabs.tabBar()]
+        bars += [d for d in w.findChildren(QDockWidget) if d.parent() is w]
+        bars += [t for t in w.findChildren(QToolBar) if t.parent() is w]
+        bars += [s for s in w.findChildren(QStatusBar) if s.parent() is w]
+        return bars
+
+    # -- the type scale -------------------------------------------------------------------------
+
+    def set_scale(self, scale: float) -> None:
+        scale = max(SCALE_MIN, min(SCALE_MAX, scale))
+        if scale != self.scale:
+            self.scale = scale
+            if self.active:
+                self._apply_scale()
+            self.scale_changed.emit(scale)
+
+    def _apply_scale(self) -> None:
+        if self.window.styleSheet() != CLASSROOM_SHEET:
+            self.window.setStyleSheet(CLASSROOM_SHEET)
+        for look in self._looks:
+            look.apply(self.scale * self._fit)
+
+    # -- predict first --------------------------------------------------------------------------
+
+    def set_predict_first(self, on: bool) -> None:
+        on = bool(on)
+        if on != self.predict_first:
+            self.predict_first = on
+            if not on:
+                self._clear_prompt()
+            if self.predict_action.isChecked() != on:
+                self.predict_action.setChecked(on)
+            self.predict_first_changed.emit(on)
+
+    @property
+    def prompt_state(self) -> str:
+        return self.prompt.state if self.prompt is not None else HIDDEN
+
+    def _tiles_host(self) -> QWidget:
+        views = self.window.views
+        return views.get("Tiles") or next(iter(views.values()), None) or self.window.tabs
+
+    def _ask(self) -> bool:
+        question = question_for(self.window.session)
+        if question is None:
+            return False
+        host = self._tiles_host()
+        if self.prompt is None or self.prompt.host is not host:
+            if self.prompt is not None:
+                self.prompt.deleteLater()
+            self.prompt = PredictPrompt(host)
+        index = self.window.tabs.indexOf(host)
+        if index >= 0:
+            self.window.tabs.setCurrentIndex(index)
+        self.window.timeline.pause()
+        self.prompt.ask(question)
+        return True
+
+    def _clear_prompt(self) -> None:
+        if self.prompt is not None and self.prompt.state != HIDDEN:
+            self.prompt.clear()
+
+    def _on_lesson_moved(self, *_args) -> None:
+        # the step moved some other way (the slider, play, a new lesson): the question is stale
+        if not self._stepping:
+            self._clear_prompt()
+
+    _stepping = False
+
+    # -- commands -------------------------------------------------------------------------------
+
+    def key_list(self) -> list[tuple[str, str]]:
+        titles = list(self.window.views) if hasattr(self.window, "views") else []
+        switch = ("1–%d  Tab" % len(titles), "  ".join(f"{i + 1} {t}" for i, t in enumerate(titles))) if titles else None
+        rows = list(KEY_LIST)
+        if switch is not None:
+            rows.insert(6, switch)
+        return rows
+
+    def run(self, command: str) -> None:
+        """Do one classroom command (what a key press does; tests and menus call it too)."""
+        session = self.window.session
+        if command == NEXT:
+            self.next()
+        elif command == PREVIOUS:
+            if self.prompt_state != HIDDEN:
+                self._clear_prompt()
+            else:
+                session.request_previous()
+        elif command == PLAY:
+            self._clear_prompt()
+            self.window.timeline.toggle_play()
+        elif command == BLANK:
+            self.blank.setVisible(self.blank.isHidden())
+        elif command == RESET:
+            self._clear_prompt()
+            self.window.timeline.pause()
+            session.request_step(0)
+        elif command == END:
+            self._clear_prompt()
+            session.request_step(session.last_step)
+        elif command in (NEXT_VIEW, PREVIOUS_VIEW):
+            tabs = self.window.tabs
+            if tabs.count():
+                self._show_view((tabs.currentIndex() + (1 if command == NEXT_VIEW else -1)) % tabs.count())
+        elif command.startswith("view "):
+            n = int(command.split()[1])
+            if self.prompt_state == ASKING:
+                self.prompt.mark(n - 1)
+            elif n <= self.window.tabs.count():
+                self._show_view(n - 1)
+        elif command == BIGGER:
+            self.set_scale(self.scale * SCALE_STEP)
+        elif command == SMALLER:
+            self.set_scale(self.scale / SCALE_STEP)
+        elif command == ACTUAL:
+            self.set_scale(1.0)
+        elif command == PREDICT:
+            self.set_predict_first(not self.predict_first)
+        elif command == HELP:
+            self.keys_overlay.set_keys(self.key_list())
+            self.keys_overlay.setVisible(self.keys_overlay.isHidden())
+        elif command == LEAVE:
+            self.leave()
+
+    def next(self) -> None:
+        """Next step; with predict first on, each merge takes three presses: ask, reveal, merge."""
+        state = self.prompt_state
+        if state == ASKING:
+            self.prompt.reveal()
+            return
+        if state == REVEALED or not self.predict_first or not self._ask():
+            self._clear_prompt()
+            self._stepping = True
+            try:
+                self.window.session.request_next()
+            finally:
+                self._stepping = False
+
+    def _show_view(self, index: int) -> None:
+        self._clear_prompt()
+        self.window.tabs.setCurrentIndex(index)
+        self.window.tabs.setFocus()
+
+    # -- keys -----------------------------------------------------------------------------------
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        kind = event.type()
+        if watched is self.window and kind == QEvent.Type.Close and self.active:
+            # leave first, so the window saves its ordinary layout, not the projector's
+            self.leave()
+            return False
+        if not self.active or kind not in (QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride):
+            return False
+        if not isinstance(watched, QWidget) or watched.window() is not self.window:
+            return False  # a dialog, or the window-system side of the same key press
+        command = command_for(event.key(), event.modifiers())
+        if command is None:
+            return False
+        typing = isinstance(watched, (QLineEdit, QPlainTextEdit, QTextEdit, QAbstractSpinBox))
+        control = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
+        if typing and event.key() not in THROUGH_TEXT and not control:
+            return False
+        if command in QUIZ_KEEPS and isinstance(self.window.tabs.currentWidget(), QuizPanel):
+            return False
+        if typing and event.key() == K.Key_Escape:
+            command = "_release"
+        if kind == QEvent.Type.ShortcutOverride:
+            event.accept()  # the key comes back as a key press, not as the window's shortcut
+            return True
+        if event.isAutoRepeat() and command not in (NEXT, PREVIOUS, BIGGER, SMALLER):
+            return True
+        self._on_key(command, watched)
+        return True
+
+    def _on_key(self, command: str, watched: QWidget) -> None:
+        if command == "_release":
+            self.window.tabs.setFocus()
+            return
+        if not self.blank.isHidden() and command != LEAVE:
+            self.blank.hide()  # any key brings the screen back, like a slide show
+            return
+        if not self.keys_overlay.isHidden() and command in (HELP, LEAVE):
+            self.keys_overlay.hide()
+            return
+        self.keys_overlay.hide()
+        self.run(command)
+
+
+def _screen_fit(window) -> float:
+    screen = window.screen()
+    if screen is None:
+        return 1.0
+    size = screen.geometry()
+    return max(0.5, min(1.0, size.width() / 1920, size.height() / 1080))
+
+
+def _menu(window, title: str) -> QMenu | None:
+    for action in window.menuBar().actions():
+        menu = action.menu()
+        if menu is not None and action.text().replace("&", "") == title:
+            return menu
+    return None

@@ -1,0 +1,102 @@
+"""How each central view looks in the classroom mode, and how it looked before.
+
+``projector_look(view)`` returns a ``Look``: ``apply(scale)`` sets the view's projector theme and
+size for a live type scale (1.0 is the mode's starting size), ``restore()`` puts back exactly what
+the view had when the mode began. Views are told through their own setters only; a view of a kind
+not listed here is left as it is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Callable
+
+from widgets.charts import ChartsView, ChartTheme
+from widgets.explorer import ExplorerView
+from widgets.quiz_panel import QuizPanel
+from widgets.tiles import TileView
+
+# the views' own scales at the mode's starting size, chosen on a 1920x1080 projector so a tile
+# label is about 50 pixels tall and the charts' axis labels about 30
+TILE_SCALE = 2.2
+EXPLORER_SCALE = 1.9
+QUIZ_SCALE = 1.35
+CHART_POINTS = 20
+
+
+@dataclass
+class Look:
+    apply: Callable[[float], None]
+    restore: Callable[[], None]
+
+
+def _tiles(view: TileView) -> Look:
+    canvas = view.canvas
+    scale = canvas.scale
+    theme = canvas.theme if getattr(canvas, "_own_theme", False) else None
+    controls = not view.controls.isHidden()
+
+    def apply(s: float) -> None:
+        view.set_theme("high contrast")
+        view.set_controls_visible(False)
+        view.set_scale(TILE_SCALE * s)
+
+    def restore() -> None:
+        view.set_theme(theme)
+        view.set_scale(scale)
+        view.set_controls_visible(controls)
+
+    return Look(apply, restore)
+
+
+def _charts(view: ChartsView) -> Look:
+    theme = view.theme
+
+    def apply(s: float) -> None:
+        view.set_theme(replace(ChartTheme.projector(dark=True), font_size=max(10, round(CHART_POINTS * s))))
+
+    return Look(apply, lambda: view.set_theme(theme))
+
+
+def _explorer(view: ExplorerView) -> Look:
+    scale, theme = view.scale, view.theme
+
+    def apply(s: float) -> None:
+        view.set_theme("high contrast")
+        view.set_scale(EXPLORER_SCALE * s)
+
+    def restore() -> None:
+        view.set_theme(theme)
+        view.set_scale(scale)
+
+    return Look(apply, restore)
+
+
+# the quiz's own sheet sizes its text; these rules add white on black for the projector (its
+# feedback boxes and hint keep their own light colours, as their rules are more specific)
+QUIZ_CONTRAST = """
+QWidget { background-color: #000000; color: #FFFFFF; }
+QPushButton, QComboBox { border: 2px solid #FFFFFF; padding: 6px 14px; }
+QPushButton:focus { border: 4px solid #FFFF00; }
+QRadioButton::indicator, QCheckBox::indicator { border: 3px solid #FFFFFF; background-color: #000000; }
+QRadioButton::indicator:checked, QCheckBox::indicator:checked { background-color: #FFFF00; }
+QListWidget { border: 2px solid #FFFFFF; }
+QLineEdit, QSpinBox { border: 2px solid #FFFFFF; background-color: #111111; }
+"""
+
+
+def _quiz(view: QuizPanel) -> Look:
+    scale = getattr(view, "_scale", 1.0)
+
+    def apply(s: float) -> None:
+        view.set_scale(QUIZ_SCALE * s)
+        view.setStyleSheet(view.styleSheet() + QUIZ_CONTRAST)
+
+    return Look(apply, lambda: view.set_scale(scale))
+
+
+def projector_look(view) -> Look:
+    for kind, make in ((TileView, _tiles), (ChartsView, _charts), (ExplorerView, _explorer), (QuizPanel, _quiz)):
+        if isinstance(view, kind):
+            return make(view)
+    return Look(lambda s: None, lambda: None)

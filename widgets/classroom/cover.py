@@ -1,0 +1,43 @@
+"""A widget laid over another one (its host), keeping to the host's size as it changes.
+
+The covers are children of the host rather than windows of their own, so they go full screen with
+the window, and a screen grab of the window shows them as the class sees them.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, QRect
+from PySide6.QtGui import QColor, QPainter
+from PySide6.QtWidgets import QWidget
+
+
+class Cover(QWidget):
+    def __init__(self, host: QWidget):
+        super().__init__(host)
+        self.host = host
+        self.hide()
+        host.installEventFilter(self)
+
+    def area(self) -> QRect:
+        """The part of the host to cover (all of it unless a subclass says otherwise)."""
+        return self.host.rect()
+
+    def place(self) -> None:
+        self.setGeometry(self.area())
+        self.raise_()
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        self.place()
+        super().showEvent(event)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if watched is self.host and event.type() in (QEvent.Type.Resize, QEvent.Type.Show) and not self.isHidden():
+            self.place()
+        return False
+
+
+class BlankCover(Cover):
+    """A black screen: the class looks at the teacher, not at the tiles."""
+
+    def paintEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        QPainter(self).fillRect(self.rect(), QColor("#000000"))

@@ -1,0 +1,352 @@
+""""Predict first": before a merge, the class guesses which pair wins; the teacher then reveals it.
+
+``question_for(session)`` reads the lesson where it stands and builds the question: the top pairs
+(at most four) as choices, shuffled so the winner is not always first, and the word rows the class
+counts from. ``PredictPrompt`` shows it over the tile view while the class thinks (the view's own
+frame around the next pair stays hidden under it), then shrinks to a band at the bottom when the
+teacher reveals the answer, so the winner is seen framed on the tiles themselves.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Callable
+
+from PySide6.QtCore import QRect, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
+
+from widgets.classroom.cover import Cover
+from widgets.tiles.painter import TilePainter
+from widgets.tiles.theme import TileTheme
+
+HIDDEN, ASKING, REVEALED = "hidden", "asking", "revealed"
+MAX_CHOICES = 4
+MAX_ROWS = 40
+
+TEXT = QColor("#FFFFFF")
+MUTED = QColor("#E0E0E0")
+ACCENT = QColor("#FFFF00")  # the same yellow frames the winner on the high-contrast tiles
+RIGHT = QColor("#66FF66")
+
+
+@dataclass(frozen=True)
+class Choice:
+    pair: tuple[str, str]
+    count: int
+
+
+@dataclass(frozen=True)
+class Question:
+    merge: int  # the number of the merge about to be made (1 for the first)
+    choices: tuple[Choice, ...]
+    winner: tuple[str, str]
+    token: str
+    count: int
+    tied: tuple[tuple[str, str], ...]  # other pairs with the winner's count
+    rows: tuple[tuple[tuple[str, ...], int], ...]  # (tokens, how often the word occurs), as shown
+    more_words: int  # words left out of ``rows``
+    marker: str | None = None
+    units: str = "chars"
+    unknown: str | None = None
+    token_id: Callable[[str], int | None] | None = field(default=None, compare=False)
+    shown: Callable[[str], str] = field(default=lambda t: t, compare=False)
+
+    @property
+    def winner_index(self) -> int:
+        return next(i for i, c in enumerate(self.choices) if c.pair == self.winner)
+
+    def pair_text(self, pair: tuple[str, str]) -> str:
+        return f"{self.shown(pair[0])} + {self.shown(pair[1])}"
+
+
+def question_for(session, limit: int = MAX_CHOICES) -> Question | None:
+    """The question before the next merge, or None when there is nothing to ask (the end, or one pair only)."""
+    state = session.state
+    if state is None:
+        return None
+    step = state.next_step()
+    if step is None:
+        return None
+    ranked = state.ranked_pairs(limit)[:limit]
+    if all(pair != step.pair for pair, _ in ranked):
+        # the tie rule may pick a pair ranked below the cut: it must be among the choices
+        ranked = ranked[:limit - 1] + [(step.pair, state.pair_count(step.pair))]
+    if len(ranked) < 2:
+        return None
+    choices = [Choice(pair, count) for pair, count in ranked]
+    # the same lesson and step always shuffle the same way, so a rehearsal matches the lesson
+    random.Random(step.step * 7919 + len(choices)).shuffle(choices)
+    lesson = session.lesson
+    words = len(lesson.corpus.words)
+    shown_rows = min(words, MAX_ROWS)
+    rows = tuple((tuple(state.tokens(w)), lesson.corpus.counts[w]) for w in range(shown_rows))
+    tokenizer = lesson.tokenizer
+    unknown = tokenizer.id_to_token(tokenizer.unknown_id) if tokenizer.unknown_id is not None else None
+    return Question(
+        merge=step.step, choices=tuple(choices), winner=step.pair, token=step.token, count=step.count,
+        tied=tuple(p for p in step.tied if p != step.pair), rows=rows, more_words=words - shown_rows,
+        marker=lesson.settings.marker, units=lesson.settings.units, unknown=unknown,
+        token_id=tokenizer.token_to_id, shown=session.show,
+    )
+
+
+class PredictPrompt(Cover):
+    """Hidden, asking (covers the tiles) or revealed (a band at the bottom of them)."""
+
+    def __init__(self, host):
+        super().__init__(host)
+        self.state = HIDDEN
+        self.question: Question | None = None
+        self.guess: int | None = None
+        self.tiles = TilePainter(self.font(), TileTheme.high_contrast())
+
+    # -- the flow -------------------------------------------------------------------------------
+
+    def ask(self, question: Question) -> None:
+        self.question = question
+        self.guess = None
+        self.state = ASKING
+        q = question
+        self.tiles.set_lesson(q.marker, q.units, q.unknown, q.token_id)
+        self.show()
+        self.place()
+        self.update()
+
+    def mark(self, index: int) -> bool:
+        """Note the class's answer (0-based); False when there is no such choice or nothing is asked."""
+        if self.state != ASKING or self.question is None or not 0 <= index < len(self.question.choices):
+            return False
+        self.guess = index
+        self.update()
+        return True
+
+    def reveal(self) -> None:
+        if self.state == ASKING:
+            self.state = REVEALED
+            self.place()
+            self.update()
+
+    def clear(self) -> None:
+        self.state = HIDDEN
+        self.question = None
+        self.guess = None
+        self.hide()
+
+    # -- words ----------------------------------------------------------------------------------
+
+    def verdict(self) -> str:
+        """After the reveal: was the class right, in plain words."""
+        q = self.question
+        if q is None or self.state != REVEALED or self.guess is None:
+            return ""
+        chosen = q.choices[self.guess]
+        if chosen.pair == q.winner:
+            return f"The class said {self.guess + 1}: right!"
+        if chosen.count == q.count:
+            return (f"The class said {self.guess + 1} ({q.pair_text(chosen.pair)}): as frequent, "
+                    f"but the tie rule picks the pair met first in the words")
+        return f"The class said {self.guess + 1} ({q.pair_text(chosen.pair)}): only {chosen.count:,} times"
+
+    def text(self) -> str:
+        """What the prompt says, as plain lines (for tests and screen readers)."""
+        q = self.question
+        if q is None or self.state == HIDDEN:
+            return ""
+        if self.state == ASKING:
+            lines = [f"Merge {q.merge}: which pair wins?"]
+            lines += [f"{i + 1}  {q.pair_text(c.pair)}" for i, c in enumerate(q.choices)]
+            if self.guess is not None:
+                lines.append(f"The class says {self.guess + 1}")
+            return "\n".join(lines)
+        lines = [f"Answer: {q.pair_text(q.winner)} → {q.shown(q.token)}, {q.count:,} times"]
+        lines.append("   ".join(f"{i + 1}  {q.pair_text(c.pair)}  {c.count:,}" for i, c in enumerate(q.choices)))
+        if self.verdict():
+            lines.append(self.verdict())
+        return "\n".join(lines)
+
+    # -- painting -------------------------------------------------------------------------------
+
+    def area(self) -> QRect:
+        r = self.host.rect()
+        if self.state == REVEALED:
+            band = max(140, int(r.height() * 0.27))
+            return QRect(r.left(), r.bottom() - band + 1, r.width(), band)
+        return r
+
+    def _font(self, px: float, bold: bool = False) -> QFont:
+        font = QFont(self.font())
+        font.setPixelSize(max(12, int(px)))
+        font.setBold(bold)
+        return font
+
+    def _draw_tiles(self, p: QPainter, tokens, x: float, y: float, framed: set[int] = frozenset()) -> float:
+        t = self.tiles
+        p.setFont(t.tile_font)
+        for i, token in enumerate(tokens):
+            w = t.measure(token)
+            t.draw_tile(p, token, QRectF(x, y, w, t.tile_h), i in framed, False)
+            x += w + t.gap
+        return x
+
+    def _pair_width(self, pair, plus_w: float) -> float:
+        t = self.tiles
+        return t.measure(pair[0]) + t.measure(pair[1]) + plus_w + 2 * t.gap
+
+    def paintEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        if self.question is None:
+            return
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.fillRect(self.rect(), QColor("#000000"))
+        if self.state == ASKING:
+            self._paint_question(p)
+        else:
+            self._paint_answer(p)
+
+    def _paint_question(self, p: QPainter) -> None:
+        q = self.question
+        w, h = self.width(), self.height()
+        unit = min(h / 1080, w / 1920)  # sizes are drawn for a 1080p projector and follow the screen
+        margin = 40 * unit
+        title = self._font(64 * unit, bold=True)
+        p.setFont(title)
+        p.setPen(TEXT)
+        top_h = QFontMetricsF(title).lineSpacing() * 1.2
+        p.drawText(QRectF(margin, margin * 0.5, w - 2 * margin, top_h), Qt.AlignmentFlag.AlignVCenter,
+                   f"Merge {q.merge}: which pair wins?")
+        hint = self._font(30 * unit)
+        p.setFont(hint)
+        p.setPen(MUTED)
+        hint_h = QFontMetricsF(hint).lineSpacing() * 1.2
+        y = margin * 0.5 + top_h
+        p.drawText(QRectF(margin, y, w - 2 * margin, hint_h), Qt.AlignmentFlag.AlignVCenter,
+                   "Count each pair of neighbouring tiles in every word, times the word's count.")
+        y += hint_h + 10 * unit
+
+        choices_h = h * 0.30
+        footer_h = QFontMetricsF(hint).lineSpacing() * 1.6
+        rows_bottom = h - choices_h - footer_h - margin * 0.5
+        self._paint_rows(p, margin, y, w - 2 * margin, rows_bottom - y, unit)
+        self._paint_choices(p, margin, rows_bottom + 10 * unit, w - 2 * margin, choices_h - 20 * unit, unit)
+
+        p.setFont(hint)
+        p.setPen(MUTED)
+        p.drawText(QRectF(margin, h - footer_h, w - 2 * margin, footer_h), Qt.AlignmentFlag.AlignCenter,
+                   "Keys 1–4: the class's answer   ·   → or Page Down: reveal   ·   ←: back")
+
+    def _paint_rows(self, p: QPainter, x: float, y: float, width: float, height: float, unit: float) -> None:
+        q = self.question
+        rows = q.rows
+        # as large as the rows allow, from 2.2 (a handful of words) down to 1 (then the rest is counted)
+        scale = 2.2 * unit
+        self.tiles.set_scale(scale)
+        while scale > unit and len(rows) * (self.tiles.tile_h + self.tiles.gap * 1.5) > height:
+            scale *= 0.9
+            self.tiles.set_scale(scale)
+        t = self.tiles
+        step_h = t.tile_h + t.gap * 1.5
+        fit = max(1, int(height // step_h))
+        more = q.more_words + max(0, len(rows) - fit)
+        if more:
+            fit = max(1, fit - 1)
+            more = q.more_words + len(rows) - fit
+        badge = QFont(t.bold_font)
+        badge_w = QFontMetricsF(badge).horizontalAdvance(f"×{max(c for _, c in rows):,}") + t.gap * 2
+        for tokens, count in rows[:fit]:
+            p.setFont(badge)
+            p.setPen(TEXT)
+            p.drawText(QRectF(x, y, badge_w - t.gap, t.tile_h), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                       f"×{count:,}")
+            self._draw_tiles(p, tokens, x + badge_w, y)
+            y += step_h
+        if more:
+            p.setFont(t.label_font)
+            p.setPen(MUTED)
+            p.drawText(QRectF(x, y, width, t.tile_h), Qt.AlignmentFlag.AlignVCenter,
+                       f"… and {more:,} more word{'s' if more != 1 else ''}")
+
+    def _paint_choices(self, p: QPainter, x: float, y: float, width: float, height: float, unit: float) -> None:
+        q = self.question
+        n = len(q.choices)
+        gap = 24 * unit
+        box_w = (width - gap * (n - 1)) / n
+        number_font = self._font(min(height * 0.28, 64 * unit), bold=True)
+        plus_font = self._font(56 * unit, bold=True)
+        plus_w = QFontMetricsF(plus_font).horizontalAdvance("+")
+        # one tile size for every box: the widest pair decides it
+        scale = 2.8 * unit
+        self.tiles.set_scale(scale)
+        while scale > 0.8 * unit and max(self._pair_width(c.pair, plus_w) for c in q.choices) > box_w - 40 * unit:
+            scale *= 0.92
+            self.tiles.set_scale(scale)
+        t = self.tiles
+        for i, choice in enumerate(q.choices):
+            box = QRectF(x + i * (box_w + gap), y, box_w, height)
+            marked = self.guess == i
+            p.setBrush(QColor("#141414"))
+            p.setPen(QPen(ACCENT if marked else TEXT, (9 if marked else 3) * unit))
+            p.drawRoundedRect(box, 16 * unit, 16 * unit)
+            p.setFont(number_font)
+            p.setPen(ACCENT if marked else TEXT)
+            p.drawText(box.adjusted(22 * unit, 10 * unit, 0, 0), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop,
+                       str(i + 1))
+            a, b = choice.pair
+            tx = box.center().x() - self._pair_width(choice.pair, plus_w) / 2
+            ty = box.center().y() - t.tile_h / 2 + 12 * unit
+            tx = self._draw_tiles(p, [a], tx, ty)
+            p.setFont(plus_font)
+            p.setPen(TEXT)
+            p.drawText(QRectF(tx, ty, plus_w, t.tile_h), Qt.AlignmentFlag.AlignCenter, "+")
+            self._draw_tiles(p, [b], tx + plus_w + t.gap, ty)
+            if marked:
+                p.setFont(self._font(30 * unit, bold=True))
+                p.setPen(ACCENT)
+                p.drawText(box.adjusted(0, 0, 0, -8 * unit), Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom,
+                           "the class's answer")
+
+    def _paint_answer(self, p: QPainter) -> None:
+        q = self.question
+        w, h = self.width(), self.height()
+        unit = min(h / 290, w / 1920)
+        margin = 36 * unit
+        p.fillRect(QRectF(0, 0, w, 6 * unit), ACCENT)
+        big = self._font(52 * unit, bold=True)
+        line_h = QFontMetricsF(big).lineSpacing() * 1.25
+        self.tiles.set_scale(2.0 * unit)
+        t = self.tiles
+        y = 18 * unit
+        p.setFont(big)
+        p.setPen(ACCENT)
+        label = "Answer:"
+        p.drawText(QRectF(margin, y, w, max(line_h, t.tile_h)), Qt.AlignmentFlag.AlignVCenter, label)
+        x = margin + QFontMetricsF(big).horizontalAdvance(label) + 24 * unit
+        row_h = max(line_h, t.tile_h)
+        ty = y + (row_h - t.tile_h) / 2
+        x = self._draw_tiles(p, list(q.winner), x, ty, framed={0, 1})
+        p.setFont(big)
+        p.setPen(TEXT)
+        times = f"→ {q.shown(q.token)}   {q.count:,} times (choice {q.winner_index + 1})"
+        p.drawText(QRectF(x + 12 * unit, y, w - x, row_h), Qt.AlignmentFlag.AlignVCenter, times)
+        y += row_h + 8 * unit
+
+        small = self._font(36 * unit)
+        p.setFont(small)
+        small_h = QFontMetricsF(small).lineSpacing() * 1.15
+        p.setPen(TEXT)
+        counts = "    ".join(f"{i + 1}: {q.pair_text(c.pair)} ×{c.count:,}" for i, c in enumerate(q.choices))
+        p.drawText(QRectF(margin, y, w - 2 * margin, small_h), Qt.AlignmentFlag.AlignVCenter, counts)
+        y += small_h
+        verdict = self.verdict()
+        tie = ""
+        if q.tied:
+            tie = "Tied pairs: the rule picks the pair met first in the words."
+        line = "   ".join(s for s in (verdict, tie) if s) or "It is framed on the tiles above."
+        right = self.guess is not None and q.choices[self.guess].pair == q.winner
+        p.setPen(RIGHT if right else MUTED)
+        p.setFont(self._font(36 * unit, bold=bool(verdict)))
+        p.drawText(QRectF(margin, y, w - 2 * margin, small_h), Qt.AlignmentFlag.AlignVCenter, line)
+        p.setFont(self._font(30 * unit))
+        p.setPen(MUTED)
+        p.drawText(QRectF(margin, 0, w - 2 * margin, h - 8 * unit),
+                   Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom, "→ : merge it")
