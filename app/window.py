@@ -23,6 +23,8 @@ from PySide6.QtWidgets import (
 
 from app.appearance import THEMES, ZOOM_STEP, clamp_zoom, palette, style_sheet
 from app.autosave import INTERVAL_MS, Autosave
+from app.classroom import Classroom
+from app.handout_dialog import add_handout_action
 from app.session import Session
 from app.undo import ChangeLesson
 from app.workers import TrainingRunner
@@ -83,6 +85,8 @@ class MainWindow(QMainWindow):
         self._build_docks()
         self._build_actions()
         self._build_menus()
+        self.classroom = Classroom(self)  # F5: the projector mode
+        self.handout_action = add_handout_action(self)
         self.setAcceptDrops(True)
         self.resize(1600, 1000)
         self._restore_settings()
