@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence, QPalette
 from PySide6.QtWidgets import (
     QAbstractSpinBox, QApplication, QDockWidget, QLineEdit, QMenu, QPlainTextEdit, QStatusBar, QTextEdit,
@@ -95,7 +95,7 @@ class _Saved:
     """What the mode changes, as it was when the mode began."""
 
     window_state: Qt.WindowState
-    geometry: QByteArray
+    geometry: QRect
     layout: QByteArray
     style_sheet: str
     palette: QPalette
@@ -116,7 +116,6 @@ class Classroom(QObject):
         self.window = window
         self.active = False
         self.scale = 1.0
-        self._fit = 1.0  # the sizes are set for a 1080p projector; a smaller screen scales them down
         self.predict_first = False
         self._saved: _Saved | None = None
         self._looks: list[Look] = []
@@ -153,20 +152,20 @@ class Classroom(QObject):
         if self.active:
             return
         w = self.window
-        saved = _Saved(w.windowState(), w.saveGeometry(), w.saveState(), w.styleSheet(), QPalette(w.palette()),
+        saved = _Saved(w.windowState(), w.geometry(), w.saveState(), w.styleSheet(), QPalette(w.palette()),
                        w.tabs.currentIndex(), focus=QApplication.focusWidget())
         for bar in self._chrome():
             saved.hidden[bar] = bar.isHidden()
             bar.hide()
-        saved.looks = [projector_look(view) for view in w.views.values()]
+        fit = _screen_fit(w)
+        saved.looks = [projector_look(view, fit) for view in w.views.values()]
         self._saved = saved
         self.active = True
         self._looks = saved.looks
         w.setPalette(palette("dark"))
-        self._fit = _screen_fit(w)
         self._apply_scale()
         w.showFullScreen()
-        w.tabs.setFocus()
+        self._park_focus()
         QApplication.instance().installEventFilter(self)
         self.action.setChecked(True)
         self.entered.emit()
@@ -183,7 +182,9 @@ class Classroom(QObject):
         w = self.window
         w.setWindowState(saved.window_state)
         if not saved.window_state & (Qt.WindowState.WindowFullScreen | Qt.WindowState.WindowMaximized):
-            w.restoreGeometry(saved.geometry)
+            w.setGeometry(saved.geometry)
+            # a window manager may apply its own idea of the normal size once full screen ends
+            QTimer.singleShot(0, lambda: w.windowState() == saved.window_state and w.setGeometry(saved.geometry))
         w.restoreState(saved.layout)
         for bar, hidden in saved.hidden.items():
             bar.setHidden(hidden)
@@ -221,7 +222,7 @@ class Classroom(QObject):
         if self.window.styleSheet() != CLASSROOM_SHEET:
             self.window.setStyleSheet(CLASSROOM_SHEET)
         for look in self._looks:
-            look.apply(self.scale * self._fit)
+            look.apply(self.scale)
 
     # -- predict first --------------------------------------------------------------------------
 
@@ -343,7 +344,14 @@ class Classroom(QObject):
     def _show_view(self, index: int) -> None:
         self._clear_prompt()
         self.window.tabs.setCurrentIndex(index)
-        self.window.tabs.setFocus()
+        self._park_focus()
+
+    def _park_focus(self) -> None:
+        """Focus on the view itself, out of any text box, so the keys step rather than type."""
+        view = self.window.tabs.currentWidget()
+        (view or self.window).setFocus()
+        if isinstance(QApplication.focusWidget(), (QLineEdit, QPlainTextEdit, QTextEdit, QAbstractSpinBox)):
+            self.window.setFocus()
 
     # -- keys -----------------------------------------------------------------------------------
 
@@ -365,6 +373,10 @@ class Classroom(QObject):
         if typing and event.key() not in THROUGH_TEXT and not control:
             return False
         if command in QUIZ_KEEPS and isinstance(self.window.tabs.currentWidget(), QuizPanel):
+            # the quiz gets the key press; the window's shortcut for the same key must not fire
+            if kind == QEvent.Type.ShortcutOverride:
+                event.accept()
+                return True
             return False
         if typing and event.key() == K.Key_Escape:
             command = "_release"
@@ -378,7 +390,7 @@ class Classroom(QObject):
 
     def _on_key(self, command: str, watched: QWidget) -> None:
         if command == "_release":
-            self.window.tabs.setFocus()
+            self._park_focus()
             return
         if not self.blank.isHidden() and command != LEAVE:
             self.blank.hide()  # any key brings the screen back, like a slide show

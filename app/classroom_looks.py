@@ -1,8 +1,9 @@
 """How each central view looks in the classroom mode, and how it looked before.
 
-``projector_look(view)`` returns a ``Look``: ``apply(scale)`` sets the view's projector theme and
-size for a live type scale (1.0 is the mode's starting size), ``restore()`` puts back exactly what
-the view had when the mode began. Views are told through their own setters only; a view of a kind
+``projector_look(view, fit)`` returns a ``Look``: ``apply(scale)`` sets the view's projector theme
+and size for a live type scale (1.0 is the mode's starting size), ``restore()`` puts back exactly
+what the view had when the mode began. ``fit`` shrinks the starting sizes on a screen smaller
+than 1080p, but never below the size the view had on the desktop. Views are told through their own setters only; a view of a kind
 not listed here is left as it is.
 """
 
@@ -30,16 +31,17 @@ class Look:
     restore: Callable[[], None]
 
 
-def _tiles(view: TileView) -> Look:
+def _tiles(view: TileView, fit: float) -> Look:
     canvas = view.canvas
     scale = canvas.scale
+    start = max(scale, TILE_SCALE * fit)
     theme = canvas.theme if getattr(canvas, "_own_theme", False) else None
     controls = not view.controls.isHidden()
 
     def apply(s: float) -> None:
         view.set_theme("high contrast")
         view.set_controls_visible(False)
-        view.set_scale(TILE_SCALE * s)
+        view.set_scale(start * s)
 
     def restore() -> None:
         view.set_theme(theme)
@@ -49,21 +51,23 @@ def _tiles(view: TileView) -> Look:
     return Look(apply, restore)
 
 
-def _charts(view: ChartsView) -> Look:
+def _charts(view: ChartsView, fit: float) -> Look:
     theme = view.theme
+    start = max(theme.font_size, CHART_POINTS * fit)
 
     def apply(s: float) -> None:
-        view.set_theme(replace(ChartTheme.projector(dark=True), font_size=max(10, round(CHART_POINTS * s))))
+        view.set_theme(replace(ChartTheme.projector(dark=True), font_size=max(8, round(start * s))))
 
     return Look(apply, lambda: view.set_theme(theme))
 
 
-def _explorer(view: ExplorerView) -> Look:
+def _explorer(view: ExplorerView, fit: float) -> Look:
     scale, theme = view.scale, view.theme
+    start = max(scale, EXPLORER_SCALE * fit)
 
     def apply(s: float) -> None:
         view.set_theme("high contrast")
-        view.set_scale(EXPLORER_SCALE * s)
+        view.set_scale(start * s)
 
     def restore() -> None:
         view.set_theme(theme)
@@ -85,18 +89,19 @@ QLineEdit, QSpinBox { border: 2px solid #FFFFFF; background-color: #111111; }
 """
 
 
-def _quiz(view: QuizPanel) -> Look:
+def _quiz(view: QuizPanel, fit: float) -> Look:
     scale = getattr(view, "_scale", 1.0)
+    start = max(scale, QUIZ_SCALE * fit)
 
     def apply(s: float) -> None:
-        view.set_scale(QUIZ_SCALE * s)
+        view.set_scale(start * s)
         view.setStyleSheet(view.styleSheet() + QUIZ_CONTRAST)
 
     return Look(apply, lambda: view.set_scale(scale))
 
 
-def projector_look(view) -> Look:
+def projector_look(view, fit: float = 1.0) -> Look:
     for kind, make in ((TileView, _tiles), (ChartsView, _charts), (ExplorerView, _explorer), (QuizPanel, _quiz)):
         if isinstance(view, kind):
-            return make(view)
+            return make(view, fit)
     return Look(lambda s: None, lambda: None)

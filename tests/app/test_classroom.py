@@ -1,0 +1,304 @@
+"""Classroom mode as a teacher drives it: F5 in, every key, predict first, Esc out with nothing lost."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from app.classroom import KEY_LIST
+from widgets.charts import ChartsView
+from widgets.classroom import ASKING, HIDDEN, REVEALED
+from widgets.explorer import ExplorerView
+from widgets.quiz.session_link import quiz_view
+from widgets.tiles import TileView
+
+K = Qt.Key
+CTRL = Qt.KeyboardModifier.ControlModifier
+VIEWS = [("Tiles", TileView), ("Charts", ChartsView), ("Explorer", ExplorerView), ("Quiz", quiz_view)]
+
+
+@pytest.fixture
+def window(make_window, qtbot, monkeypatch):
+    # the offscreen screen is 800x600; size the mode as on a 1080p projector
+    monkeypatch.setattr("app.classroom._screen_fit", lambda window: 1.0)
+    w = make_window(views=VIEWS)
+    w.show()
+    qtbot.waitExposed(w)
+    w.session.request_step(3)
+    return w
+
+
+def press(qtbot, widget, key, modifiers=Qt.KeyboardModifier.NoModifier):
+    qtbot.keyClick(widget, key, modifiers)
+    QApplication.processEvents()
+
+
+def enter(qtbot, w):
+    press(qtbot, w, K.Key_F5)
+    assert w.classroom.active
+    return w.classroom
+
+
+def looks(w):
+    """What the mode may change and must give back, as plain values."""
+    tiles, charts, explorer, quiz = (w.views[t] for t, _ in VIEWS)
+    return {
+        "full screen": bool(w.windowState() & Qt.WindowState.WindowFullScreen),
+        "geometry": w.geometry().getRect(),
+        "docks hidden": {d.objectName(): d.isHidden() for d in (w.corpus_dock, w.pairs_dock, w.vocabulary_dock,
+                                                                 w.tokenize_dock)},
+        "dock areas": {d.objectName(): w.dockWidgetArea(d) for d in (w.corpus_dock, w.pairs_dock)},
+        "menu bar hidden": w.menuBar().isHidden(),
+        "timeline hidden": w.timeline.isHidden(),
+        "tab bar hidden": w.tabs.tabBar().isHidden(),
+        "style sheet": w.styleSheet(),
+        "window colour": w.palette().color(w.backgroundRole()).name(),
+        "tab": w.tabs.currentIndex(),
+        "tiles": (tiles.canvas.scale, tiles.canvas.theme.name, tiles.controls.isHidden()),
+        "charts": charts.theme,
+        "explorer": (explorer.scale, explorer.theme.name),
+        "quiz": quiz._scale,
+    }
+
+
+def test_f5_enters_and_esc_restores_everything(window, qtbot):
+    w = window
+    w.pairs_dock.hide()  # a dock the teacher had closed stays closed afterwards
+    w.tabs.setCurrentIndex(1)
+    before = looks(w)
+    assert not before["full screen"]
+
+    classroom = enter(qtbot, w)
+    inside = looks(w)
+    assert inside["full screen"]
+    assert all(inside["docks hidden"].values())
+    assert inside["menu bar hidden"] and inside["timeline hidden"] and inside["tab bar hidden"]
+    tiles, charts, explorer, quiz = (w.views[t] for t, _ in VIEWS)
+    assert tiles.canvas.theme.name == "high contrast" and tiles.controls.isHidden()
+    assert tiles.canvas.scale > before["tiles"][0]
+    assert charts.theme.name == "projector dark" and charts.theme.font_size > before["charts"].font_size
+    assert explorer.theme.name == "high contrast" and explorer.scale > before["explorer"][0]
+    assert quiz._scale > before["quiz"]
+
+    press(qtbot, w, K.Key_Escape)
+    assert not classroom.active
+    assert looks(w) == before
+
+
+def test_a_small_screen_starts_smaller_but_never_below_the_desktop_size(window, qtbot, monkeypatch):
+    tiles, charts = window.views["Tiles"], window.views["Charts"]
+    desktop = tiles.canvas.scale, charts.theme.font_size
+    enter(qtbot, window)
+    full = tiles.canvas.scale, charts.theme.font_size
+    press(qtbot, window, K.Key_Escape)
+    monkeypatch.setattr("app.classroom._screen_fit", lambda window: 0.6)
+    enter(qtbot, window)
+    small = tiles.canvas.scale, charts.theme.font_size
+    assert desktop[0] <= small[0] < full[0] and desktop[1] <= small[1] < full[1]
+
+
+def test_f5_again_leaves_and_menu_action_tracks_the_mode(window, qtbot):
+    classroom = enter(qtbot, window)
+    assert classroom.action.isChecked()
+    press(qtbot, window, K.Key_F5)
+    assert not classroom.active and not classroom.action.isChecked()
+    assert classroom.action in window.menuBar().actions()[3].menu().actions()  # View menu
+
+
+def test_closing_the_window_leaves_the_mode_first(window, qtbot):
+    classroom = enter(qtbot, window)
+    window.close()
+    assert not classroom.active
+    assert not window.menuBar().isHidden()
+
+
+@pytest.mark.parametrize("key", [K.Key_PageDown, K.Key_Right, K.Key_Down, K.Key_Space])
+def test_next_keys_step_forward(window, qtbot, key):
+    enter(qtbot, window)
+    press(qtbot, window, key)
+    assert window.session.step == 4
+    assert not window.timeline.playing  # Space steps here; it is not the window's play key
+
+
+@pytest.mark.parametrize("key", [K.Key_PageUp, K.Key_Left, K.Key_Up, K.Key_Backspace])
+def test_previous_keys_step_back(window, qtbot, key):
+    enter(qtbot, window)
+    press(qtbot, window, key)
+    assert window.session.step == 2
+
+
+def test_home_resets_and_end_jumps(window, qtbot):
+    enter(qtbot, window)
+    press(qtbot, window, K.Key_End)
+    assert window.session.step == window.session.last_step
+    press(qtbot, window, K.Key_Home)
+    assert window.session.step == 0
+
+
+@pytest.mark.parametrize("key", [K.Key_B, K.Key_Period, K.Key_P])
+def test_clicker_blank_key_plays_and_pauses(window, qtbot, key):
+    enter(qtbot, window)
+    press(qtbot, window, key)
+    assert window.timeline.playing
+    press(qtbot, window, key)
+    assert not window.timeline.playing
+
+
+def test_home_also_pauses(window, qtbot):
+    enter(qtbot, window)
+    press(qtbot, window, K.Key_B)
+    press(qtbot, window, K.Key_Home)
+    assert not window.timeline.playing and window.session.step == 0
+
+
+@pytest.mark.parametrize("key", [K.Key_W, K.Key_Comma])
+def test_blank_screen_and_any_key_brings_it_back(window, qtbot, key):
+    classroom = enter(qtbot, window)
+    press(qtbot, window, key)
+    assert classroom.blank.isVisible()
+    assert classroom.blank.geometry() == window.rect()
+    press(qtbot, window, K.Key_PageDown)
+    assert classroom.blank.isHidden()
+    assert window.session.step == 3  # the key only woke the screen
+
+
+def test_number_keys_and_tab_switch_views(window, qtbot):
+    enter(qtbot, window)
+    tabs = window.tabs
+    press(qtbot, window, K.Key_2)
+    assert tabs.currentWidget() is window.views["Charts"]
+    press(qtbot, window, K.Key_1)
+    assert tabs.currentWidget() is window.views["Tiles"]
+    press(qtbot, window, K.Key_Tab)
+    assert tabs.currentWidget() is window.views["Charts"]
+    press(qtbot, window, K.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
+    assert tabs.currentWidget() is window.views["Tiles"]
+    press(qtbot, window, K.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
+    assert tabs.currentWidget() is window.views["Quiz"]
+    press(qtbot, window, K.Key_9)  # no ninth view: nothing happens
+    assert tabs.currentWidget() is window.views["Quiz"]
+
+
+def test_on_the_quiz_the_arrows_are_the_quizs_own(window, qtbot):
+    enter(qtbot, window)
+    press(qtbot, window, K.Key_4)
+    press(qtbot, window, K.Key_Right)
+    assert window.session.step == 3
+    press(qtbot, window, K.Key_1)  # the view keys still work there
+    assert window.tabs.currentWidget() is window.views["Tiles"]
+
+
+def test_type_scale_follows_ctrl_keys_live(window, qtbot):
+    classroom = enter(qtbot, window)
+    tiles, charts = window.views["Tiles"], window.views["Charts"]
+    start_tiles, start_points = tiles.canvas.scale, charts.theme.font_size
+    press(qtbot, window, K.Key_Equal, CTRL)
+    assert classroom.scale > 1 and tiles.canvas.scale > start_tiles and charts.theme.font_size > start_points
+    press(qtbot, window, K.Key_0, CTRL)
+    assert classroom.scale == 1 and tiles.canvas.scale == pytest.approx(start_tiles)
+    press(qtbot, window, K.Key_Minus, CTRL)
+    assert classroom.scale < 1 and tiles.canvas.scale < start_tiles
+    assert window.zoom == 1.0  # the window's own zoom is not the mode's
+
+
+def test_question_mark_lists_every_key(window, qtbot):
+    classroom = enter(qtbot, window)
+    press(qtbot, window, K.Key_Question, Qt.KeyboardModifier.ShiftModifier)
+    overlay = classroom.keys_overlay
+    assert overlay.isVisible() and overlay.geometry() == window.rect()
+    text = overlay.text()
+    for keys, what in KEY_LIST:
+        assert keys in text and what in text
+    assert "1 Tiles  2 Charts  3 Explorer  4 Quiz" in text
+    press(qtbot, window, K.Key_Escape)  # Esc closes the list first, and stays in the mode
+    assert overlay.isHidden() and classroom.active
+
+
+def test_typing_in_the_explorer_stays_typing(window, qtbot):
+    enter(qtbot, window)
+    press(qtbot, window, K.Key_3)
+    editor = window.views["Explorer"].editor
+    editor.setFocus()
+    editor.clear()
+    qtbot.keyClicks(editor, "a b")
+    press(qtbot, editor, K.Key_Space)
+    assert editor.toPlainText() == "a b " and window.session.step == 3
+    press(qtbot, editor, K.Key_PageDown)  # the clicker still steps
+    assert window.session.step == 4
+    press(qtbot, editor, K.Key_Escape)  # gives the focus back, the mode stays
+    assert window.classroom.active and not editor.hasFocus()
+
+
+# -- predict first --------------------------------------------------------------------------------
+
+
+def test_predict_first_asks_reveals_then_merges(window, qtbot):
+    classroom = enter(qtbot, window)
+    press(qtbot, window, K.Key_2)
+    press(qtbot, window, K.Key_A)
+    assert classroom.predict_first and classroom.predict_action.isChecked()
+    state = window.session.state
+    expected = state.next_step()
+    top = [pair for pair, _ in state.ranked_pairs(4)[:4]]
+
+    press(qtbot, window, K.Key_PageDown)
+    prompt = classroom.prompt
+    assert prompt.state == ASKING and prompt.isVisible()
+    assert window.tabs.currentWidget() is window.views["Tiles"]  # asked over the tiles
+    assert window.session.step == 3
+    asked = prompt.text()
+    for a, b in top:
+        assert f"{a} + {b}" in asked
+    assert str(expected.count) not in asked  # the counts would give it away
+
+    press(qtbot, window, K.Key_1)  # the class's answer, not a view switch
+    assert prompt.guess == 0 and window.tabs.currentWidget() is window.views["Tiles"]
+
+    press(qtbot, window, K.Key_Right)
+    assert prompt.state == REVEALED and window.session.step == 3
+    assert prompt.geometry().bottom() == prompt.host.rect().bottom()
+    assert prompt.geometry().height() < prompt.host.height() / 2  # the tiles above show the framed winner
+    answer = prompt.text()
+    assert f"Answer: {expected.pair[0]} + {expected.pair[1]}" in answer and f"{expected.count} times" in answer
+
+    press(qtbot, window, K.Key_Space)
+    assert window.session.step == 4 and prompt.state == HIDDEN and prompt.isHidden()
+
+
+def test_step_back_while_asking_only_closes_the_question(window, qtbot):
+    classroom = enter(qtbot, window)
+    classroom.set_predict_first(True)
+    press(qtbot, window, K.Key_PageDown)
+    press(qtbot, window, K.Key_PageUp)
+    assert classroom.prompt_state == HIDDEN and window.session.step == 3
+
+
+def test_the_question_goes_when_the_lesson_moves_elsewhere(window, qtbot):
+    classroom = enter(qtbot, window)
+    classroom.set_predict_first(True)
+    press(qtbot, window, K.Key_PageDown)
+    window.session.request_step(0)  # the slider, say
+    assert classroom.prompt_state == HIDDEN
+
+
+def test_predict_first_at_the_end_just_stays(window, qtbot):
+    classroom = enter(qtbot, window)
+    classroom.set_predict_first(True)
+    press(qtbot, window, K.Key_End)
+    press(qtbot, window, K.Key_PageDown)
+    assert classroom.prompt_state == HIDDEN and window.session.step == window.session.last_step
+
+
+def test_leaving_hides_every_cover(window, qtbot):
+    classroom = enter(qtbot, window)
+    classroom.set_predict_first(True)
+    press(qtbot, window, K.Key_PageDown)
+    press(qtbot, window, K.Key_Escape)
+    assert not classroom.active and classroom.prompt_state == HIDDEN and classroom.keys_overlay.isHidden()
+
+
+def test_keys_do_nothing_outside_the_mode(window, qtbot):
+    press(qtbot, window, K.Key_W)
+    press(qtbot, window, K.Key_2)
+    assert window.classroom.blank.isHidden() and window.tabs.currentIndex() == 0
