@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 
 from PySide6.QtCore import QMarginsF, QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPageLayout, QPageSize, QPainter, QPainterPath, QPdfWriter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QGuiApplication, QPageLayout, QPageSize, QPainter, QPainterPath, QPdfWriter, QPen
 
 from engine.errors import BpeLabError
 from engine.lesson import Lesson, LessonState
@@ -325,6 +325,9 @@ def _vocabulary(pages: _Pages, lesson: Lesson, tiles: TilePainter) -> None:
 
 def write_handout(lesson: Lesson, path: str | Path, steps: list[int], title: str = "BPE Lab lesson") -> int:
     """Write the handout for merges ``steps`` (1-based) to ``path``; returns the number of pages."""
+    if QGuiApplication.instance() is None:
+        # Qt would abort the whole process at the first font
+        raise BpeLabError("the handout is drawn with Qt: create a QApplication (or QGuiApplication) first")
     if not lesson.trained or lesson.is_empty or lesson.last_step == 0:
         raise BpeLabError("the lesson has no merges to show: train it on a text with repeated pairs first")
     steps = sorted(set(steps))

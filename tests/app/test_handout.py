@@ -1,0 +1,201 @@
+"""The PDF handout: the steps a teacher picks, and pages that say what the lesson did, in words."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+from pypdf import PdfReader
+from PySide6.QtWidgets import QDialogButtonBox
+
+from app.handout import choose_steps, merge_sentence, write_handout
+from app.handout_dialog import HandoutDialog, export_handout
+from engine.errors import BpeLabError
+from engine.lesson import Lesson
+
+CLASSIC = "low 5\nlower 2\nnewest 6\nwidest 3\n"
+
+
+@pytest.fixture(autouse=True)
+def _application(qapp):
+    """The handout draws with Qt fonts, which need an application object."""
+
+
+@pytest.fixture(scope="module")
+def classic():
+    return Lesson(CLASSIC, word_counts=True).train()
+
+
+def page_texts(path) -> list[str]:
+    """Each page's text with whitespace collapsed and ligatures (ﬁ) spelt out."""
+    reader = PdfReader(str(path))
+    return [" ".join(unicodedata.normalize("NFKC", page.extract_text()).split()) for page in reader.pages]
+
+
+# -- choosing steps -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec, last, expected", [
+    ("all", 4, [1, 2, 3, 4]),
+    ("", 3, [1, 2, 3]),
+    ("every 5", 12, [1, 6, 11, 12]),
+    ("every 3", 7, [1, 4, 7]),
+    ("1, 4, 7-9", 12, [1, 4, 7, 8, 9]),
+    ("9 - 7, 2", 12, [2, 7, 8, 9]),
+    ("3 5 3 2", 9, [2, 3, 5]),
+    ("2 to 4", 9, [2, 3, 4]),
+])
+def test_choose_steps(spec, last, expected):
+    assert choose_steps(spec, last) == expected
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("every 0", "1 or more"),
+    ("1, x", "'x' is not a step"),
+    ("3-20", "from 1 to 15"),
+    ("0", "from 1 to 15"),
+])
+def test_choose_steps_says_what_is_wrong(spec, words):
+    with pytest.raises(BpeLabError, match=words):
+        choose_steps(spec, 15)
+
+
+def test_a_lesson_with_no_merges_has_no_steps():
+    with pytest.raises(BpeLabError, match="no merges"):
+        choose_steps("all", 0)
+
+
+# -- the merge in words -------------------------------------------------------------------------
+
+
+def test_merge_sentence_names_the_pair_the_count_the_ties_and_the_totals(classic):
+    text = merge_sentence(classic, 1)
+    assert "“e” + “s” occurs 9 times" in text
+    assert "“s” + “t”" in text and "“t” + “</w>”" in text and "tie rule" in text
+    assert "becomes the new token “es”" in text
+    assert "from 95 to 86 tokens" in text
+
+
+def test_an_untied_merge_says_it_beats_every_other_pair(classic):
+    step = next(s for s in classic.steps if len(s.tied) == 1)
+    text = merge_sentence(classic, step.step)
+    assert "more often than any other pair" in text and "tie" not in text
+
+
+# -- the PDF ------------------------------------------------------------------------------------
+
+
+def test_handout_pages_hold_the_merges_the_chart_and_the_vocabulary(classic, tmp_path):
+    path = tmp_path / "classic.pdf"
+    count = write_handout(classic, path, [1, 4, 15], "The four words")
+    pages = page_texts(path)
+    assert len(pages) == count == 5  # three merges, the chart, the vocabulary
+
+    first, fourth, last = pages[:3]
+    assert "Merge 1 of 15: e + s → es" in first
+    assert "occurs 9 times" in first and "from 95 to 86 tokens" in first
+    assert "9 ◀ merged" in first and "(tied)" in first  # the pair counts, the winner and its ties
+    assert "×6" in first and "The words after it (86 tokens" in first
+    assert "Merge 4 of 15: l + o → lo" in fourth and "7 times" in fourth
+    assert "Merge 15 of 15: lower + </w> → lower</w>" in last
+    assert all("The four words — BPE Lab handout" in p for p in pages)
+
+    chart = pages[3]
+    assert "The corpus shrinks as the vocabulary grows" in chart
+    assert "starts as 95 tokens" in chart and "After 15 merges it is 16 tokens" in chart
+    assert "from 11 to 27 tokens" in chart
+
+    vocabulary = pages[4]
+    assert "11 base tokens, then 15 tokens learned" in vocabulary
+    for step in classic.steps:
+        assert f"{step.step}. {step.pair[0]} + {step.pair[1]} → {step.token} (×{step.count})" in vocabulary
+
+
+def test_word_rows_that_do_not_fit_are_counted(tmp_path):
+    words = "".join(f"w{chr(97 + i % 26)}{chr(97 + i // 26)}x {2 + i % 3}\n" for i in range(120))
+    lesson = Lesson(words, word_counts=True).train()
+    path = tmp_path / "many.pdf"
+    write_handout(lesson, path, [1])
+    first = page_texts(path)[0]
+    assert "more words" in first
+    shown = first.count("×")  # one badge per word row shown
+    hidden = int(first.split("... and ")[1].split()[0])  # NFKC spells the ellipsis as three dots
+    assert shown > 5 and shown + hidden == 120
+
+
+def test_a_long_vocabulary_goes_on_over_pages(tmp_path):
+    text = " ".join(f"{a}{b}{c}" for a in "abcdefgh" for b in "ijklmnop" for c in "qrstu") * 2
+    lesson = Lesson(text).train()
+    path = tmp_path / "long.pdf"
+    pages = page_texts(path) if write_handout(lesson, path, [1]) else []
+    tail = " ".join(pages[2:])
+    last = lesson.steps[-1]
+    assert len(pages) > 3
+    assert f"{last.step}. {last.pair[0]} + {last.pair[1]} → {last.token}" in tail
+
+
+@pytest.mark.parametrize("steps, words", [
+    ([], "no steps chosen"),
+    ([0], "run from 1 to 15"),
+    ([16], "run from 1 to 15"),
+])
+def test_bad_step_lists_are_refused(classic, tmp_path, steps, words):
+    with pytest.raises(BpeLabError, match=words):
+        write_handout(classic, tmp_path / "x.pdf", steps)
+    assert not (tmp_path / "x.pdf").exists()
+
+
+def test_too_many_pages_asks_for_every_nth(classic, tmp_path, monkeypatch):
+    monkeypatch.setattr("app.handout.MAX_PAGES", 10)
+    with pytest.raises(BpeLabError, match="every n-th"):
+        write_handout(classic, tmp_path / "x.pdf", list(range(1, 12)))
+    assert write_handout(classic, tmp_path / "x.pdf", list(range(1, 11))) == 12
+
+
+def test_an_empty_lesson_has_no_handout(tmp_path):
+    with pytest.raises(BpeLabError, match="no merges"):
+        write_handout(Lesson(""), tmp_path / "x.pdf", [1])
+
+
+def test_an_unwritable_place_says_so(classic, tmp_path):
+    with pytest.raises(BpeLabError, match="could not write the handout"):
+        write_handout(classic, tmp_path / "missing" / "x.pdf", [1])
+
+
+# -- the window's menu and dialog ---------------------------------------------------------------
+
+
+def test_file_menu_offers_the_handout_before_quit(make_window):
+    window = make_window()
+    file_menu = window.menuBar().actions()[0].menu()
+    actions = file_menu.actions()
+    assert window.handout_action in actions
+    assert actions.index(window.handout_action) < actions.index(window.quit_action)
+
+
+def test_export_from_the_window_writes_the_pdf(make_window, tmp_path):
+    window = make_window()
+    written = export_handout(window, tmp_path / "lesson", [2])
+    assert written == tmp_path / "lesson.pdf"
+    pages = page_texts(written)
+    assert "Merge 2 of" in pages[0] and "Untitled lesson" in pages[0]
+    assert window.told == []
+
+
+def test_export_with_bad_steps_tells_the_teacher(make_window, tmp_path):
+    window = make_window()
+    assert export_handout(window, tmp_path / "x.pdf", [999]) is None
+    assert "not written" in window.told[0]
+
+
+def test_dialog_turns_choices_into_steps(qtbot):
+    dialog = HandoutDialog(15)
+    qtbot.addWidget(dialog)
+    ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
+    assert dialog.steps() == list(range(1, 16)) and "15 merge pages" in dialog.summary.text()
+    dialog.every.setValue(7)
+    assert dialog.every_button.isChecked() and dialog.steps() == [1, 8, 15]
+    qtbot.keyClicks(dialog.list, "2, 5-6")
+    assert dialog.list_button.isChecked() and dialog.steps() == [2, 5, 6] and ok.isEnabled()
+    qtbot.keyClicks(dialog.list, ", 40")
+    assert not ok.isEnabled() and "from 1 to 15" in dialog.summary.text()
