@@ -35,15 +35,43 @@ from resources.presets import preset
 from widgets.corpus_panel import CorpusPanel
 from widgets.pairs_panel import PairsPanel
 from widgets.timeline import Timeline
-from widgets.token_rows import TokenRowsView
 from widgets.tokenize_panel import TokenizePanel
 from widgets.vocabulary_panel import VocabularyPanel
 
 ViewFactory = Callable[[Session], QWidget]
 
-# the central tabs, in order; each later view (tiles, charts, quiz, explorer) is one more line
+
+
+def _tiles(session: Session) -> QWidget:
+    from widgets.tiles import TileView
+
+    return TileView(session)
+
+
+def _charts(session: Session) -> QWidget:
+    from widgets.charts import ChartsView
+
+    return ChartsView(session)
+
+
+def _quiz(session: Session) -> QWidget:
+    from widgets.quiz.session_link import quiz_view
+
+    return quiz_view(session)
+
+
+def _explorer(session: Session) -> QWidget:
+    from widgets.explorer import ExplorerView
+
+    return ExplorerView(session)
+
+
+# the central tabs, in order; each view is one line, built from the session
 CENTRAL_VIEWS: list[tuple[str, ViewFactory]] = [
-    ("Tiles", TokenRowsView),
+    ("Tiles", _tiles),
+    ("Charts", _charts),
+    ("Quiz", _quiz),
+    ("Explorer", _explorer),
 ]
 
 MAX_RECENT = 8

@@ -86,6 +86,9 @@ class QuizPanel(QWidget):
         self.source_box.addItem(f"Pack: {self._packs[BUNDLED].title or 'bundled'}", BUNDLED)
         self.source_box.addItem("From this lesson", LESSON)
         self.source_box.activated.connect(lambda i: self.set_source(self.source_box.itemData(i)))
+        # a long pack title must not widen the whole window: the box shows what fits
+        self.source_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.source_box.setMinimumContentsLength(12)
         open_button = QPushButton("Open pack…")
         open_button.clicked.connect(self._ask_pack_file)
         self.examples_button = QPushButton("Worked examples")
@@ -97,6 +100,7 @@ class QuizPanel(QWidget):
         self.full_button.setToolTip("Show this question full screen (F11; Esc to leave)")
         self.full_button.clicked.connect(lambda: self.set_full_screen(not self.is_full_screen()))
         self.chrome = QWidget()
+        self.chrome.setObjectName("chrome")
         top = QHBoxLayout(self.chrome)
         top.setContentsMargins(0, 0, 0, 0)
         top.addWidget(QLabel("Questions:"))

@@ -55,6 +55,10 @@ class ChartsView(QWidget):
         self.y_choice.addItem("% of starting tokens", PERCENT)
         self.y_choice.setToolTip("Percent puts texts of different lengths on one scale, to compare them")
         self.y_choice.currentIndexChanged.connect(lambda _: self.growth.set_y_mode(self.y_choice.currentData()))
+        for choice in (self.x_choice, self.y_choice):
+            # the controls row must not set the window's minimum width
+            choice.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            choice.setMinimumContentsLength(7)
         self.per_token_box = QCheckBox("Characters per token")
         self.per_token_box.toggled.connect(self.growth.set_per_token_visible)
 
@@ -68,10 +72,8 @@ class ChartsView(QWidget):
         controls.addSpacing(12)
         controls.addWidget(self.per_token_box)
         controls.addStretch(1)
-        self.growth_export = self._export_button("Save growth chart", GROWTH)
-        self.pairs_export = self._export_button("Save pair chart", PAIRS)
-        controls.addWidget(self.growth_export)
-        controls.addWidget(self.pairs_export)
+        self.export_button = self._export_button()
+        controls.addWidget(self.export_button)
 
         self.held_out_box = QPlainTextEdit()
         self.held_out_box.setPlaceholderText(
@@ -130,14 +132,17 @@ class ChartsView(QWidget):
 
     # -- export ---------------------------------------------------------------------------------
 
-    def _export_button(self, text: str, chart: str) -> QToolButton:
+    def _export_button(self) -> QToolButton:
+        # one button for both charts keeps the controls row narrow enough for a 1280-pixel screen
         button = QToolButton()
-        button.setText(text)
+        button.setText("Save chart…")
         button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(button)
-        for kind, title in (("png", "Picture (PNG)"), ("svg", "Drawing (SVG)"), ("csv", "Numbers (CSV)")):
-            action = menu.addAction(title)
-            action.triggered.connect(lambda _=False, k=kind: self._ask_and_export(chart, k))
+        for chart, name in ((GROWTH, "Growth chart"), (PAIRS, "Pair chart")):
+            for kind, title in (("png", "picture (PNG)"), ("svg", "drawing (SVG)"), ("csv", "numbers (CSV)")):
+                action = menu.addAction(f"{name} as {title}")
+                action.triggered.connect(lambda _=False, c=chart, k=kind: self._ask_and_export(c, k))
+            menu.addSeparator()
         button.setMenu(menu)
         return button
 
@@ -175,7 +180,7 @@ class ChartsView(QWidget):
         for widget in (self.per_token_box, self.held_out_label, *self._control_labels):
             widget.setStyleSheet(text)
         boxed = f"{text} background-color: {theme.panel}; border: 1px solid {theme.muted}; padding: 2px 6px;"
-        for widget in (self.x_choice, self.y_choice, self.growth_export, self.pairs_export, self.held_out_box):
+        for widget in (self.x_choice, self.y_choice, self.export_button, self.held_out_box):
             widget.setStyleSheet(boxed)
         self.setAutoFillBackground(True)
         palette = self.palette()

@@ -23,6 +23,9 @@ QRadioButton::indicator, QCheckBox::indicator {{ width: {box}px; height: {box}px
 QListWidget::item {{ padding: 6px; border-bottom: 1px solid palette(mid); color: palette(text); }}
 QListWidget::item:selected {{ background: #d6e4fb; color: #111111; border: 3px solid #2a5db0; }}
 QPushButton {{ font-size: {base}pt; padding: 6px 14px; }}
+QWidget#chrome QLabel, QWidget#chrome QComboBox, QWidget#chrome QCheckBox, QWidget#chrome QPushButton {{
+    font-size: {chrome}pt; }}
+QWidget#chrome QPushButton {{ padding: 3px 10px; }}
 """
 
 
@@ -30,4 +33,6 @@ def style_sheet(scale: float) -> str:
     def pt(n: float) -> int:
         return max(8, round(n * scale))
 
-    return STYLE.format(base=pt(15), title=pt(24), prompt=pt(20), option=pt(18), small=pt(12), box=pt(22))
+    return STYLE.format(base=pt(15), title=pt(24), prompt=pt(20), option=pt(18), small=pt(12), box=pt(22),
+                        # the pack and mode controls are for the teacher, not the class: ordinary size
+                        chrome=pt(10))
