@@ -235,35 +235,74 @@ class PredictPrompt(Cover):
         p.drawText(QRectF(margin, h - footer_h, w - 2 * margin, footer_h), Qt.AlignmentFlag.AlignCenter,
                    "Keys 1–4: the class's answer   ·   → or Page Down: reveal   ·   ←: back")
 
+    def _word_width(self, tokens, count: int, badge: QFontMetricsF) -> tuple[float, float]:
+        t = self.tiles
+        badge_w = badge.horizontalAdvance(f"×{count:,}") + t.gap
+        return badge_w, badge_w + sum(t.measure(x) + t.gap for x in tokens)
+
+    def _flow(self, rows, width: float) -> list[list[tuple[int, float]]]:
+        """Words laid out like a paragraph: lines of (row index, x), each word whole on one line."""
+        badge = QFontMetricsF(self.tiles.bold_font)
+        word_gap = self.tiles.gap * 5
+        lines: list[list[tuple[int, float]]] = [[]]
+        x = 0.0
+        for i, (tokens, count) in enumerate(rows):
+            w = self._word_width(tokens, count, badge)[1]
+            if lines[-1] and x + w > width:
+                lines.append([])
+                x = 0.0
+            lines[-1].append((i, x))
+            x += w + word_gap
+        return lines
+
+    def _stacked(self, rows, width: float, height: float, unit: float) -> list[list[tuple[int, float]]] | None:
+        badge = QFontMetricsF(self.tiles.bold_font)
+        for scale in (2.2 * unit, 1.9 * unit, 1.6 * unit):
+            self.tiles.set_scale(scale)
+            badge = QFontMetricsF(self.tiles.bold_font)
+            tall = len(rows) * (self.tiles.tile_h + self.tiles.gap * 1.5)
+            if tall <= height and all(self._word_width(t, c, badge)[1] <= width for t, c in rows):
+                return [[(i, 0.0)] for i in range(len(rows))]
+        return None
+
     def _paint_rows(self, p: QPainter, x: float, y: float, width: float, height: float, unit: float) -> None:
         q = self.question
         rows = q.rows
-        # as large as the rows allow, from 2.2 (a handful of words) down to 1 (then the rest is counted)
+        # a word per line while a few words allow it, the way the tile view shows them; else a
+        # paragraph of words, as large as fits, from 2.2 down to 1 (then the rest is counted)
+        lines = self._stacked(rows, width, height, unit)
         scale = 2.2 * unit
-        self.tiles.set_scale(scale)
-        while scale > unit and len(rows) * (self.tiles.tile_h + self.tiles.gap * 1.5) > height:
-            scale *= 0.9
+        while lines is None:
             self.tiles.set_scale(scale)
+            flowed = self._flow(rows, width)
+            if len(flowed) * (self.tiles.tile_h + self.tiles.gap * 1.5) <= height or scale <= unit:
+                lines = flowed
+            scale = max(unit, scale * 0.9)
+        step_h = self.tiles.tile_h + self.tiles.gap * 1.5
         t = self.tiles
-        step_h = t.tile_h + t.gap * 1.5
+        more_font = self._font(30 * unit)
         fit = max(1, int(height // step_h))
-        more = q.more_words + max(0, len(rows) - fit)
-        if more:
-            fit = max(1, fit - 1)
-            more = q.more_words + len(rows) - fit
-        badge = QFont(t.bold_font)
-        badge_w = QFontMetricsF(badge).horizontalAdvance(f"×{max(c for _, c in rows):,}") + t.gap * 2
-        for tokens, count in rows[:fit]:
-            p.setFont(badge)
-            p.setPen(TEXT)
-            p.drawText(QRectF(x, y, badge_w - t.gap, t.tile_h), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
-                       f"×{count:,}")
-            self._draw_tiles(p, tokens, x + badge_w, y)
+        shown = lines[:fit]
+        if len(lines) > fit or q.more_words:
+            shown = lines[:max(1, fit - 1)]
+        badge = QFontMetricsF(t.bold_font)
+        drawn = 0
+        for line in shown:
+            for i, lx in line:
+                tokens, count = rows[i]
+                badge_w = self._word_width(tokens, count, badge)[0]
+                p.setFont(t.bold_font)
+                p.setPen(TEXT)
+                p.drawText(QRectF(x + lx, y, badge_w - t.gap * 0.5, t.tile_h),
+                           Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"×{count:,}")
+                self._draw_tiles(p, tokens, x + lx + badge_w, y)
+                drawn += 1
             y += step_h
+        more = q.more_words + len(rows) - drawn
         if more:
-            p.setFont(t.label_font)
+            p.setFont(more_font)
             p.setPen(MUTED)
-            p.drawText(QRectF(x, y, width, t.tile_h), Qt.AlignmentFlag.AlignVCenter,
+            p.drawText(QRectF(x, y, width, step_h), Qt.AlignmentFlag.AlignVCenter,
                        f"… and {more:,} more word{'s' if more != 1 else ''}")
 
     def _paint_choices(self, p: QPainter, x: float, y: float, width: float, height: float, unit: float) -> None:
