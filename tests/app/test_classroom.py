@@ -202,9 +202,11 @@ def test_type_scale_follows_ctrl_keys_live(window, qtbot):
     assert window.zoom == 1.0  # the window's own zoom is not the mode's
 
 
-def test_question_mark_lists_every_key(window, qtbot):
+@pytest.mark.parametrize("key, modifiers", [(K.Key_Question, Qt.KeyboardModifier.ShiftModifier),
+                                            (K.Key_F1, Qt.KeyboardModifier.NoModifier)])
+def test_question_mark_lists_every_key(window, qtbot, key, modifiers):
     classroom = enter(qtbot, window)
-    press(qtbot, window, K.Key_Question, Qt.KeyboardModifier.ShiftModifier)
+    press(qtbot, window, key, modifiers)
     overlay = classroom.keys_overlay
     assert overlay.isVisible() and overlay.geometry() == window.rect()
     text = overlay.text()
@@ -226,6 +228,8 @@ def test_typing_in_the_explorer_stays_typing(window, qtbot):
     assert editor.toPlainText() == "a b " and window.session.step == 3
     press(qtbot, editor, K.Key_PageDown)  # the clicker still steps
     assert window.session.step == 4
+    press(qtbot, editor, K.Key_Equal, CTRL)  # and the type size still follows
+    assert window.classroom.scale > 1
     press(qtbot, editor, K.Key_Escape)  # gives the focus back, the mode stays
     assert window.classroom.active and not editor.hasFocus()
 
