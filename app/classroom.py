@@ -65,7 +65,7 @@ QUIZ_KEEPS = {NEXT, PREVIOUS, PLAY, RESET, END, PREDICT, NEXT_VIEW, PREVIOUS_VIE
 NUMBER_KEYS = {getattr(K, f"Key_{n}"): n for n in range(1, 10)}
 
 KEY_LIST = [
-    ("→  Page Down  Space", "next step (with predict first: ask, reveal, merge)"),
+    ("→  Page Down  Space", "next step (with predict first: reveal, then merge)"),
     ("←  Page Up", "step back"),
     ("B  .  P", "play / pause (a clicker's blank-screen button)"),
     ("W  ,", "blank the screen (any key brings it back)"),
@@ -169,12 +169,14 @@ class Classroom(QObject):
         QApplication.instance().installEventFilter(self)
         self.action.setChecked(True)
         self.entered.emit()
+        self._ask_when_still()
 
     def leave(self) -> None:
         if not self.active:
             return
         QApplication.instance().removeEventFilter(self)
         self.active = False
+        self._ask_pending = False
         self._clear_prompt()
         self.keys_overlay.hide()
         self.blank.hide()
@@ -225,12 +227,20 @@ class Classroom(QObject):
             look.apply(self.scale)
 
     # -- predict first --------------------------------------------------------------------------
+    #
+    # The tile view frames the next pair as soon as a merge has played, which would give the answer
+    # away. So while predict first is on, the question goes up as soon as the lesson stands still
+    # after any move the mode makes (after the merge animation, if one is playing), and the frame is
+    # only seen once the teacher reveals it.
 
     def set_predict_first(self, on: bool) -> None:
         on = bool(on)
         if on != self.predict_first:
             self.predict_first = on
-            if not on:
+            if on:
+                self._ask_when_still()
+            else:
+                self._ask_pending = False
                 self._clear_prompt()
             if self.predict_action.isChecked() != on:
                 self.predict_action.setChecked(on)
@@ -244,21 +254,47 @@ class Classroom(QObject):
         views = self.window.views
         return views.get("Tiles") or next(iter(views.values()), None) or self.window.tabs
 
-    def _ask(self) -> bool:
-        question = question_for(self.window.session)
-        if question is None:
-            return False
-        host = self._tiles_host()
+    def _prompt_for(self, host: QWidget) -> PredictPrompt:
         if self.prompt is None or self.prompt.host is not host:
             if self.prompt is not None:
                 self.prompt.deleteLater()
             self.prompt = PredictPrompt(host)
+            finished = getattr(host, "animation_finished", None)
+            if finished is not None:
+                finished.connect(self._on_animation_finished)
+        return self.prompt
+
+    def _ask(self) -> bool:
+        """Put the question up over the tiles; False when there is nothing to ask."""
+        self._ask_pending = False
+        question = question_for(self.window.session)
+        if question is None:
+            self._clear_prompt()
+            return False
+        host = self._tiles_host()
+        prompt = self._prompt_for(host)
         index = self.window.tabs.indexOf(host)
-        if index >= 0:
+        if index >= 0 and self.window.tabs.currentIndex() != index:
             self.window.tabs.setCurrentIndex(index)
+            self._park_focus()
         self.window.timeline.pause()
-        self.prompt.ask(question)
+        prompt.ask(question)
         return True
+
+    def _ask_when_still(self) -> None:
+        if not (self.active and self.predict_first) or self.window.timeline.playing:
+            return
+        host = self._tiles_host()
+        self._prompt_for(host)
+        canvas = getattr(host, "canvas", None)
+        if getattr(canvas, "animating", False) and hasattr(host, "animation_finished"):
+            self._ask_pending = True  # asked from _on_animation_finished
+        else:
+            self._ask()
+
+    def _on_animation_finished(self) -> None:
+        if self._ask_pending:
+            self._ask()
 
     def _clear_prompt(self) -> None:
         if self.prompt is not None and self.prompt.state != HIDDEN:
@@ -267,9 +303,22 @@ class Classroom(QObject):
     def _on_lesson_moved(self, *_args) -> None:
         # the step moved some other way (the slider, play, a new lesson): the question is stale
         if not self._stepping:
+            self._ask_pending = False
             self._clear_prompt()
 
+    def _move(self, step: int) -> None:
+        """Move the lesson for the mode: no question stays up across it, and with predict first on the
+        next one follows."""
+        self._clear_prompt()
+        self._stepping = True
+        try:
+            self.window.session.request_step(step)
+        finally:
+            self._stepping = False
+        self._ask_when_still()
+
     _stepping = False
+    _ask_pending = False
 
     # -- commands -------------------------------------------------------------------------------
 
@@ -287,29 +336,26 @@ class Classroom(QObject):
         if command == NEXT:
             self.next()
         elif command == PREVIOUS:
-            if self.prompt_state != HIDDEN:
-                self._clear_prompt()
-            else:
-                session.request_previous()
+            self._move(session.step - 1)
         elif command == PLAY:
             self._clear_prompt()
             self.window.timeline.toggle_play()
+            self._ask_when_still()  # on pausing, with predict first on
         elif command == BLANK:
             self.blank.setVisible(self.blank.isHidden())
         elif command == RESET:
-            self._clear_prompt()
             self.window.timeline.pause()
-            session.request_step(0)
+            self._move(0)
         elif command == END:
-            self._clear_prompt()
-            session.request_step(session.last_step)
+            self.window.timeline.pause()
+            self._move(session.last_step)
         elif command in (NEXT_VIEW, PREVIOUS_VIEW):
             tabs = self.window.tabs
             if tabs.count():
                 self._show_view((tabs.currentIndex() + (1 if command == NEXT_VIEW else -1)) % tabs.count())
         elif command.startswith("view "):
             n = int(command.split()[1])
-            if self.prompt_state == ASKING:
+            if self.prompt_state == ASKING and self.window.tabs.currentWidget() is self.prompt.host:
                 self.prompt.mark(n - 1)
             elif n <= self.window.tabs.count():
                 self._show_view(n - 1)
@@ -328,21 +374,20 @@ class Classroom(QObject):
             self.leave()
 
     def next(self) -> None:
-        """Next step; with predict first on, each merge takes three presses: ask, reveal, merge."""
+        """Next step; with predict first on, reveal the answer first, then make the merge."""
         state = self.prompt_state
+        if state != HIDDEN and self.window.tabs.currentWidget() is not self.prompt.host:
+            self._show_view(self.window.tabs.indexOf(self.prompt.host))  # back to the question first
+            return
         if state == ASKING:
             self.prompt.reveal()
-            return
-        if state == REVEALED or not self.predict_first or not self._ask():
-            self._clear_prompt()
-            self._stepping = True
-            try:
-                self.window.session.request_next()
-            finally:
-                self._stepping = False
+        elif state == HIDDEN and self.predict_first and self._ask():
+            pass  # a question was due (predict first just turned on, or a pause)
+        else:
+            self._move(self.window.session.step + 1)
 
     def _show_view(self, index: int) -> None:
-        self._clear_prompt()
+        # a question stays with the tiles: it is there again on coming back
         self.window.tabs.setCurrentIndex(index)
         self._park_focus()
 
