@@ -233,7 +233,7 @@ class PredictPrompt(Cover):
         p.setFont(hint)
         p.setPen(MUTED)
         p.drawText(QRectF(margin, h - footer_h, w - 2 * margin, footer_h), Qt.AlignmentFlag.AlignCenter,
-                   "Keys 1–4: the class's answer   ·   → or Page Down: reveal   ·   ←: back")
+                   "Keys 1–4: the class's answer   ·   → or Page Down: reveal   ·   ←: step back")
 
     def _word_width(self, tokens, count: int, badge: QFontMetricsF) -> tuple[float, float]:
         t = self.tiles
