@@ -182,19 +182,30 @@ class Classroom(QObject):
         self.blank.hide()
         saved, self._saved = self._saved, None
         w = self.window
-        w.setWindowState(saved.window_state)
-        if not saved.window_state & (Qt.WindowState.WindowFullScreen | Qt.WindowState.WindowMaximized):
-            w.setGeometry(saved.geometry)
-            # a window manager may apply its own idea of the normal size once full screen ends
-            QTimer.singleShot(0, lambda: w.windowState() == saved.window_state and w.setGeometry(saved.geometry))
-        w.restoreState(saved.layout)
-        for bar, hidden in saved.hidden.items():
-            bar.setHidden(hidden)
-        w.setStyleSheet(saved.style_sheet)
-        w.setPalette(saved.palette)
+        # the views shrink back first: at projector size they would squeeze the docks as they return
         for look in reversed(saved.looks):
             look.restore()
         self._looks = []
+        w.setStyleSheet(saved.style_sheet)
+        w.setPalette(saved.palette)
+        for bar, hidden in saved.hidden.items():
+            bar.setHidden(hidden)
+        w.setWindowState(saved.window_state)
+        normal = not saved.window_state & (Qt.WindowState.WindowFullScreen | Qt.WindowState.WindowMaximized)
+        if normal:
+            w.setGeometry(saved.geometry)
+        w.restoreState(saved.layout)
+
+        def settle() -> None:
+            # once the layout has run (and a window manager has ended full screen its own way),
+            # the window and its docks get their sizes again
+            if self.active or w.windowState() != saved.window_state:
+                return
+            if normal:
+                w.setGeometry(saved.geometry)
+            w.restoreState(saved.layout)
+
+        QTimer.singleShot(0, settle)
         w.tabs.setCurrentIndex(saved.tab)
         if saved.focus is not None and saved.focus.isVisible():
             saved.focus.setFocus()

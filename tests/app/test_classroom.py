@@ -49,6 +49,8 @@ def looks(w):
         "docks hidden": {d.objectName(): d.isHidden() for d in (w.corpus_dock, w.pairs_dock, w.vocabulary_dock,
                                                                  w.tokenize_dock)},
         "dock areas": {d.objectName(): w.dockWidgetArea(d) for d in (w.corpus_dock, w.pairs_dock)},
+        # at projector size the views would squeeze the docks as they come back
+        "dock sizes": {d.objectName(): d.size().toTuple() for d in (w.corpus_dock, w.vocabulary_dock, w.tokenize_dock)},
         "menu bar hidden": w.menuBar().isHidden(),
         "timeline hidden": w.timeline.isHidden(),
         "tab bar hidden": w.tabs.tabBar().isHidden(),
@@ -66,6 +68,7 @@ def test_f5_enters_and_esc_restores_everything(window, qtbot):
     w = window
     w.pairs_dock.hide()  # a dock the teacher had closed stays closed afterwards
     w.tabs.setCurrentIndex(1)
+    QApplication.processEvents()
     before = looks(w)
     assert not before["full screen"]
 
