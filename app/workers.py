@@ -8,6 +8,7 @@ the current lesson untouched.
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 
@@ -20,6 +21,10 @@ from engine.lesson import Lesson, LessonState
 
 # below this many characters a lesson trains on the spot: a thread would only add a flicker
 SMALL_TEXT = 20_000
+# While a worker trains, the GUI thread needs the interpreter back often: each paint calls into
+# Python hundreds of times (item models, delegates), and by default a running thread keeps the
+# interpreter for 5 ms before handing it over, which stalls a paint by far more than a frame.
+SWITCH_WHILE_TRAINING = 0.0005
 # progress reaches the GUI at most this often, so a fast run does not flood the event loop
 PROGRESS_INTERVAL = 0.05
 
@@ -119,6 +124,7 @@ class TrainingRunner(QObject):
         self._worker: TrainingWorker | None = None
         self._source: LessonFile | None = None
         self._threads: list[QThread] = []
+        self._switch: float | None = None
 
     @property
     def busy(self) -> bool:
@@ -153,8 +159,16 @@ class TrainingRunner(QObject):
         _THREADS.append((thread, worker))
         self._threads.append(thread)
         self._thread, self._worker, self._source = thread, worker, source
+        if self._switch is None:
+            self._switch = sys.getswitchinterval()
+            sys.setswitchinterval(SWITCH_WHILE_TRAINING)
         self.started.emit()
         thread.start()
+
+    def _restore_switch(self) -> None:
+        if self._switch is not None and self._worker is None:
+            sys.setswitchinterval(self._switch)
+            self._switch = None
 
     def cancel(self, quietly: bool = False) -> None:
         worker = self._worker
@@ -162,6 +176,7 @@ class TrainingRunner(QObject):
             return
         worker.stop()
         self._worker = self._thread = self._source = None
+        self._restore_switch()
         if not quietly:
             self.cancelled.emit()
 
@@ -180,6 +195,7 @@ class TrainingRunner(QObject):
         if self._current():
             source = self._source
             self._worker = self._thread = self._source = None
+            self._restore_switch()
             self.done.emit(lesson, state, source)
 
     @Slot(str)
@@ -187,6 +203,7 @@ class TrainingRunner(QObject):
         if self._current():
             source = self._source
             self._worker = self._thread = self._source = None
+            self._restore_switch()
             self.failed.emit(message, source)
 
     @Slot()

@@ -86,6 +86,13 @@ class TileDelegate(QStyledItemDelegate):
         painter.restore()
 
 
+class RowList(QListView):
+    def dataChanged(self, top_left, bottom_right, roles=()) -> None:  # noqa: N802 (Qt's name)
+        # rows keep their height whatever their tokens: repainting what is on screen is enough,
+        # where the list's own handling would lay out every changed row again
+        self.viewport().update()
+
+
 class TokenRowsView(QWidget):
     """The Tiles tab until the animated view arrives: each word, its count, its tokens now."""
 
@@ -97,7 +104,7 @@ class TokenRowsView(QWidget):
         self.summary.setObjectName("viewSummary")
         self.summary.setWordWrap(True)
         self.model = WordsModel(session, self)
-        self.list = QListView()
+        self.list = RowList()
         self.list.setObjectName("tileList")
         self.list.setModel(self.model)
         self.list.setItemDelegate(TileDelegate(session, self.list))

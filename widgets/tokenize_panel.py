@@ -53,11 +53,24 @@ class TokenizePanel(QWidget):
         self._timer.setInterval(120)
         self._timer.timeout.connect(self.refresh)
         self.input.textChanged.connect(lambda _t: self._timer.start())
+        self._stale = False
+        self._shown_once = False
         session.lesson_changed.connect(self.refresh)
         session.step_changed.connect(self.refresh)
         self.refresh()
 
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        if self._stale:
+            self.refresh()
+
     def refresh(self, *_args) -> None:
+        # a hidden panel (a closed dock, a tab behind another) catches up when it is shown again
+        if not self.isVisible() and self._shown_once:
+            self._stale = True
+            return
+        self._stale = False
+        self._shown_once = self._shown_once or self.isVisible()
         session = self.session
         text = self.input.text()
         if session.state is None:

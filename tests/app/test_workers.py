@@ -91,3 +91,18 @@ def test_cancelling_a_large_text_keeps_the_lesson_and_says_so(make_window, qtbot
     assert window.session.lesson is old
     assert "Training stopped" in window.corpus_panel.hint.text()
     window.runner.wait()
+
+
+def test_the_interpreter_switches_often_only_while_a_worker_trains(qtbot):
+    import sys
+
+    before = sys.getswitchinterval()
+    runner = TrainingRunner()
+    with qtbot.waitSignal(runner.done, timeout=60_000):
+        runner.start(LessonFile(BIG), background=True)
+        assert sys.getswitchinterval() < before
+    assert sys.getswitchinterval() == before
+    runner.start(LessonFile(BIG * 5), background=True)
+    runner.cancel()
+    assert sys.getswitchinterval() == before
+    runner.wait()

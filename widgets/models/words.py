@@ -8,6 +8,8 @@ from widgets.models.common import CountRole, TokensRole, runs
 
 WORD, COUNT, TOKENS, LENGTH = range(4)
 HEADERS = ("Word", "Count", "Tokens now", "Tokens")
+# past this many separate runs of changed rows a step sends one signal for all of them
+MAX_SIGNALS = 8
 
 
 class WordsModel(QAbstractTableModel):
@@ -22,8 +24,13 @@ class WordsModel(QAbstractTableModel):
         self.endResetModel()
 
     def _on_step_changed(self, new: int, previous: int) -> None:
-        # only the words the merges touched change; one signal per run of neighbouring rows
-        for first, last in runs(self.session.last_changed):
+        # only the words the merges touched change: one signal per run of neighbouring rows, or
+        # one spanning them all when a step touches words all over a large corpus
+        changed = self.session.last_changed
+        spans = list(runs(changed)) if changed else []
+        if len(spans) > MAX_SIGNALS:
+            spans = [(min(changed), max(changed))]
+        for first, last in spans:
             self.dataChanged.emit(self.index(first, TOKENS), self.index(last, LENGTH),
                                   [Qt.ItemDataRole.DisplayRole, TokensRole])
 

@@ -1,0 +1,168 @@
+"""The main window's speed, measured offscreen; run by hand: python bench/bench_window.py
+
+Prints three figures against the goals of the window:
+- one merge step with the engine, every item model and every panel updated and painted, on a
+  corpus of 5,000 distinct words (goal: under 16 ms; the animated tiles are not included);
+- launch to the first shown window, in a fresh process (goal: under 1 s);
+- the longest stall of the event loop while a large text trains in the background (goal: under
+  50 ms), for the Python documentation preset and for a 20 MB text.
+Figures depend on the machine and on what else runs on it; the script prints them, it does not
+judge them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from PySide6.QtCore import QElapsedTimer, QTimer  # noqa: E402
+
+from app.main import make_application  # noqa: E402
+
+
+def five_thousand_words() -> str:
+    """Word counts of the first 5,000 distinct words of the Python documentation."""
+    from resources.presets import python_docs_text
+
+    counts = Counter(python_docs_text()[0].split())
+    return "\n".join(f"{w} {c}" for w, c in list(counts.items())[:5000])
+
+
+def new_window():
+    from app.window import MainWindow
+
+    window = MainWindow(persist=False)
+    window.resize(1600, 1000)
+    window.show()
+    return window
+
+
+def bench_step(app, steps: int) -> None:
+    from app.workers import build_lesson
+    from engine.formats.lesson_file import LessonFile
+    from engine.settings import Settings
+
+    source = LessonFile(five_thousand_words(), word_counts=True, settings=Settings(merges=steps + 50))
+    lesson, state = build_lesson(source)
+    window = new_window()
+    window.session.set_lesson(lesson, 0, state)
+    app.processEvents()
+    timer = QElapsedTimer()
+
+    def walk(move, count: int, full_repaint: bool) -> list[float]:
+        times = []
+        for _ in range(count):
+            timer.start()
+            move()
+            if full_repaint:
+                window.repaint()  # the worst case: every pixel of the window drawn again
+            # what changed is painted here, as it would be before the next screen refresh
+            app.processEvents()
+            times.append(timer.nsecsElapsed() / 1e6)
+        return sorted(times)
+
+    def line(name: str, times: list[float]) -> str:
+        median = statistics.median(times)
+        return (f"  {name}: median {median:.1f} ms, 95th percentile {times[int(len(times) * 0.95)]:.1f} ms, "
+                f"worst {times[-1]:.1f} ms   (goal < 16 ms: median at {median / 16:.0%} of it)")
+
+    print(f"merge step on {len(lesson.corpus):,} distinct words, engine + models + every panel updated and painted "
+          f"({steps} steps; tiles animation off):", flush=True)
+    tiles = window.views.get("Tiles")
+    if hasattr(tiles, "motion_box"):
+        tiles.motion_box.setChecked(True)  # the animation is the tile view's own budget
+    print(line("forward, changed areas painted", walk(window.session.request_next, steps, False)), flush=True)
+    print(line("back, changed areas painted   ", walk(window.session.request_previous, steps // 2, False)), flush=True)
+    print(line("forward, whole window repainted", walk(window.session.request_next, steps // 2, True)), flush=True)
+    window.close()
+
+
+def bench_launch(runs: int) -> None:
+    code = (
+        "import time, os; os.environ['QT_QPA_PLATFORM']='offscreen';"
+        "from app.main import make_application; app = make_application();"
+        "from app.window import MainWindow; w = MainWindow(persist=False); w.show(); app.processEvents();"
+        "print('shown')"
+    )
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+        elapsed = time.perf_counter() - start
+        if "shown" not in out.stdout:
+            print(out.stderr)
+            raise SystemExit("the window did not start")
+        times.append(elapsed)
+    print(f"launch to first shown window (fresh process, {runs} runs): median {statistics.median(times) * 1000:.0f} ms, "
+          f"best {min(times) * 1000:.0f} ms   (goal < 1000 ms)", flush=True)
+
+
+def bench_stalls(app, label: str, source) -> None:
+    window = new_window()
+    app.processEvents()
+    gaps = []
+    clock = QElapsedTimer()
+    clock.start()
+    last = [clock.elapsed()]
+
+    def tick():
+        now = clock.elapsed()
+        gaps.append(now - last[0])
+        last[0] = now
+
+    ticker = QTimer()
+    ticker.setInterval(5)
+    ticker.timeout.connect(tick)
+    ticker.start()
+    started = time.perf_counter()
+    window.load(source, None, background=True)
+    while window.session.training or window.runner.busy:
+        app.processEvents()
+        time.sleep(0.001)
+    trained = time.perf_counter() - started
+    # the swap of the finished lesson into the panels happens on the GUI thread: count it too
+    for _ in range(20):
+        app.processEvents()
+        time.sleep(0.005)
+    ticker.stop()
+    gaps.sort()
+    print(f"event loop during training, {label}: worst gap {gaps[-1]} ms, 99th percentile "
+          f"{gaps[int(len(gaps) * 0.99)]} ms, {len(gaps)} ticks in {trained:.1f} s   (goal < 50 ms)", flush=True)
+    window.runner.wait()
+    window.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--steps", type=int, default=300)
+    parser.add_argument("--launches", type=int, default=5)
+    parser.add_argument("--skip-20mb", action="store_true")
+    args = parser.parse_args()
+    app = make_application()
+    from engine.formats.lesson_file import LessonFile
+    from resources.presets import preset, python_docs_text
+
+    bench_step(app, args.steps)
+    bench_launch(args.launches)
+    docs = preset("python-docs")
+    bench_stalls(app, "Python documentation preset (1,000 merges)",
+                 LessonFile(docs.text(), False, docs.settings, 0, docs.held_out()))
+    if not args.skip_20mb:
+        text = python_docs_text()[0]
+        big = (text * (20_000_000 // len(text) + 1))[:20_000_000]
+        bench_stalls(app, "a 20 MB text (1,000 merges)", LessonFile(big, False, docs.settings))
+
+
+if __name__ == "__main__":
+    main()
