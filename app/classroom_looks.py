@@ -91,13 +91,20 @@ QLineEdit, QSpinBox { border: 2px solid #FFFFFF; background-color: #111111; }
 
 def _quiz(view: QuizPanel, fit: float) -> Look:
     scale = getattr(view, "_scale", 1.0)
+    teacher = bool(getattr(view, "_teacher", False))
     start = max(scale, QUIZ_SCALE * fit)
 
     def apply(s: float) -> None:
+        # in front of a class the verdict waits for the teacher (Ctrl+R reveals it)
+        view.set_teacher_mode(True)
         view.set_scale(start * s)
         view.setStyleSheet(view.styleSheet() + QUIZ_CONTRAST)
 
-    return Look(apply, lambda: view.set_scale(scale))
+    def restore() -> None:
+        view.set_teacher_mode(teacher)
+        view.set_scale(scale)
+
+    return Look(apply, restore)
 
 
 def projector_look(view, fit: float = 1.0) -> Look:
