@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from pathlib import Path
@@ -25,6 +26,15 @@ def read_text(path: str | os.PathLike) -> str:
     return decode_utf8(data, str(p))
 
 
+def read_json(path: str | os.PathLike):
+    """A JSON file's data; a message naming the line and column where it stops making sense."""
+    text = read_text(path)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BpeLabError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}") from None
+
+
 def decode_utf8(data: bytes, source: str) -> str:
     if b"\x00" in data[:8192]:
         raise BpeLabError(f"{source} looks like a binary file, not text: give a UTF-8 text file")
@@ -40,29 +50,50 @@ def decode_utf8(data: bytes, source: str) -> str:
 
 def write_atomic(path: str | os.PathLike, data: bytes | str) -> None:
     """Write to a temporary file beside ``path``, then rename: the old file survives any failure."""
-    p = Path(path)
-    if isinstance(data, str):
-        data = data.encode("utf-8")
-    folder = p.parent if str(p.parent) else Path(".")
+    write_files({path: data})
+
+
+def write_files(files: dict) -> None:
+    """Write several files all or none: every one goes to a temporary file first, then all are renamed.
+
+    ``files`` maps a path to bytes or text. A failure before the renames leaves every old file as it was.
+    """
+    temps: list[tuple[str, Path]] = []
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
-    except FileNotFoundError:
-        raise BpeLabError(f"{p}: the folder {folder} does not exist") from None
-    except PermissionError:
-        raise BpeLabError(f"{p}: cannot write in {folder} (permission denied); choose another folder") from None
+        for path, data in files.items():
+            p = Path(path)
+            if isinstance(data, str):
+                data = data.encode("utf-8")
+            folder = p.parent if str(p.parent) else Path(".")
+            if p.is_dir():
+                raise BpeLabError(f"{p} is a folder; give a file name")
+            try:
+                fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
+            except FileNotFoundError:
+                raise BpeLabError(f"{p}: the folder {folder} does not exist; create it first") from None
+            except PermissionError:
+                raise BpeLabError(f"{p}: cannot write in {folder} (permission denied); choose another folder") from None
+            except OSError as exc:
+                raise BpeLabError(f"{p}: cannot write in {folder} ({exc.strerror}); choose another folder") from None
+            temps.append((tmp, p))
+            try:
+                with os.fdopen(fd, "wb") as f:
+                    f.write(data)
+                    f.flush()
+                    os.fsync(f.fileno())
+            except OSError as exc:
+                raise BpeLabError(
+                    f"{p}: could not be written ({exc.strerror}); nothing was changed: free some space or "
+                    "choose another folder"
+                ) from None
+        for tmp, p in temps:
+            os.replace(tmp, p)
+        temps = []
     except OSError as exc:
-        raise BpeLabError(f"{p}: cannot write in {folder} ({exc.strerror})") from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, p)
-    except OSError as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(exc, IsADirectoryError):
-            raise BpeLabError(f"{p} is a folder; give a file name") from None
-        raise BpeLabError(f"{p}: could not be written ({exc.strerror}); nothing was changed") from None
+        raise BpeLabError(f"could not finish writing ({exc.strerror}); choose another folder") from None
+    finally:
+        for tmp, _ in temps:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass

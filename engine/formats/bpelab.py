@@ -12,7 +12,7 @@ import json
 import os
 
 from engine.errors import BpeLabError
-from engine.files import read_text, write_atomic
+from engine.files import read_json, write_atomic
 from engine.settings import Settings
 from engine.tokenizer import Tokenizer
 
@@ -56,9 +56,4 @@ def tokenizer_from_data(data, source: str) -> Tokenizer:
 
 
 def load_tokenizer(path: str | os.PathLike) -> Tokenizer:
-    text = read_text(path)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise BpeLabError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}") from None
-    return tokenizer_from_data(data, str(path))
+    return tokenizer_from_data(read_json(path), str(path))

@@ -25,7 +25,7 @@ from engine.errors import BpeLabError
 from engine.files import read_text
 from engine.formats.imported import tokenizer_from_vocab
 from engine.formats.listing import merges_of, vocabulary_of
-from engine.formats.table import write_files
+from engine.files import write_files
 from engine.settings import Settings
 
 COLUMNS = ["id", "token", "bytes_hex", "kind", "step", "left", "right", "left_id", "right_id", "count"]

@@ -21,7 +21,7 @@ from engine.errors import BpeLabError
 from engine.files import read_text
 from engine.formats.hf import parse_json, pipeline, spelled_table
 from engine.formats.imported import check_ids, tokenizer_from_vocab
-from engine.formats.table import write_files
+from engine.files import write_files
 from engine.settings import Settings
 from engine.tokenizer import UNKNOWN
 

@@ -27,7 +27,8 @@ import os
 from engine.errors import BpeLabError
 from engine.files import read_text
 from engine.formats.imported import check_ids, tokenizer_from_vocab
-from engine.formats.table import PY_WHITESPACE, TokenTable, refuse_lowercase, write_files
+from engine.files import write_files
+from engine.formats.table import PY_WHITESPACE, TokenTable, refuse_lowercase
 from engine.pretokenize import GPT2_PATTERN, GPT4_PATTERN
 from engine.settings import Settings
 from engine.tokenizer import UNKNOWN

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from engine.corpus import Corpus
 from engine.errors import BpeLabError
-from engine.files import read_text, write_atomic
+from engine.files import read_json, write_atomic
 from engine.settings import Settings
 
 FORMAT = "bpe-lab-lesson"
@@ -95,9 +95,4 @@ def lesson_from_data(data, source: str) -> LessonFile:
 
 
 def load_lesson(path: str | os.PathLike) -> LessonFile:
-    text = read_text(path)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise BpeLabError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}") from None
-    return lesson_from_data(data, str(path))
+    return lesson_from_data(read_json(path), str(path))

@@ -8,10 +8,7 @@ a token is spelt by how it was made, never by searching its string for the marke
 
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 
 from engine.errors import BpeLabError
 from engine.settings import Settings
@@ -115,47 +112,3 @@ def refuse_lowercase(settings: Settings, format_name: str) -> None:
         )
 
 
-def write_files(files: dict) -> None:
-    """Write several files all or none: every one goes to a temporary file first, then all are renamed.
-
-    ``files`` maps a path to bytes or text. A failure before the renames leaves every old file as it was.
-    """
-    temps: list[tuple[str, Path]] = []
-    try:
-        for path, data in files.items():
-            p = Path(path)
-            if isinstance(data, str):
-                data = data.encode("utf-8")
-            folder = p.parent if str(p.parent) else Path(".")
-            if p.is_dir():
-                raise BpeLabError(f"{p} is a folder; give a file name")
-            try:
-                fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
-            except FileNotFoundError:
-                raise BpeLabError(f"{p}: the folder {folder} does not exist; create it first") from None
-            except PermissionError:
-                raise BpeLabError(f"{p}: cannot write in {folder} (permission denied); choose another folder") from None
-            except OSError as exc:
-                raise BpeLabError(f"{p}: cannot write in {folder} ({exc.strerror}); choose another folder") from None
-            temps.append((tmp, p))
-            try:
-                with os.fdopen(fd, "wb") as f:
-                    f.write(data)
-                    f.flush()
-                    os.fsync(f.fileno())
-            except OSError as exc:
-                raise BpeLabError(
-                    f"{p}: could not be written ({exc.strerror}); nothing was changed: free some space or "
-                    "choose another folder"
-                ) from None
-        for tmp, p in temps:
-            os.replace(tmp, p)
-        temps = []
-    except OSError as exc:
-        raise BpeLabError(f"could not finish writing ({exc.strerror}); choose another folder") from None
-    finally:
-        for tmp, _ in temps:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
