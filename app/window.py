@@ -18,7 +18,7 @@ from typing import Callable
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Slot
 from PySide6.QtGui import QAction, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
-    QDockWidget, QFileDialog, QMainWindow, QMessageBox, QTabWidget, QVBoxLayout, QWidget,
+    QApplication, QDockWidget, QFileDialog, QMainWindow, QMessageBox, QTabWidget, QVBoxLayout, QWidget,
 )
 
 from app.appearance import THEMES, ZOOM_STEP, clamp_zoom, palette, style_sheet
@@ -88,6 +88,7 @@ class MainWindow(QMainWindow):
         app_settings: QSettings | None = None,
         autosave: Autosave | None = None,
         persist: bool = True,
+        theme: str | None = None,
     ):
         super().__init__()
         self.setObjectName("mainWindow")
@@ -106,8 +107,14 @@ class MainWindow(QMainWindow):
         self.runner.done.connect(self._on_training_done)
         self.runner.failed.connect(self._on_training_failed)
         self.runner.cancelled.connect(self._on_training_cancelled)
-        self.theme = "light"
-        self.zoom = 1.0
+        self.theme, self.zoom = self._saved_look()
+        if theme is not None:
+            self.theme = theme if theme in THEMES else "light"
+        # the palette is in place before any view is built: views that read their colours once
+        # when they are made (before they have a parent) get the right ones
+        self._app_palette = QApplication.palette()
+        QApplication.setPalette(palette(self.theme))
+        self.setPalette(palette(self.theme))
 
         self._build_central(views if views is not None else CENTRAL_VIEWS)
         self._build_docks()
@@ -525,6 +532,7 @@ class MainWindow(QMainWindow):
 
     def apply_appearance(self) -> None:
         self.dark_action.setChecked(self.theme == "dark")
+        QApplication.setPalette(palette(self.theme))
         self.setPalette(palette(self.theme))
         self.setStyleSheet(style_sheet(self.theme, self.zoom))
 
@@ -553,11 +561,17 @@ class MainWindow(QMainWindow):
         state = s.value("window/state")
         if isinstance(state, QByteArray) and self.restoreState(state):
             self._layout_restored = True
-        self.theme = str(s.value("theme", "light"))
+
+    def _saved_look(self) -> tuple[str, float]:
+        s = self.app_settings
+        if s is None:
+            return "light", 1.0
+        theme = str(s.value("theme", "light"))
         try:
-            self.zoom = clamp_zoom(float(s.value("zoom", 1.0)))
+            zoom = clamp_zoom(float(s.value("zoom", 1.0)))
         except (TypeError, ValueError):
-            self.zoom = 1.0
+            zoom = 1.0
+        return (theme if theme in THEMES else "light"), zoom
 
     def save_settings(self) -> None:
         s = self.app_settings
@@ -579,4 +593,5 @@ class MainWindow(QMainWindow):
         self.save_settings()
         if self.autosave is not None:
             self.autosave.clear()
+        QApplication.setPalette(self._app_palette)
         event.accept()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
-# how many rows Qt reads to size a column to its contents
+# how many rows Qt reads to size a column to its contents (those on screen first)
 SIZE_FROM_ROWS = 25
 
 

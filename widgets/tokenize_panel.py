@@ -106,7 +106,8 @@ class TokenizePanel(QWidget):
             chips.append(f"… {len(encoding) - MAX_CHIPS:,} more")
         self.chips.setText(" ".join(chips))
         unknowns = sum(1 for i in encoding.ids if i == unknown)
-        summary = f"{len(encoding):,} token{'s' if len(encoding) != 1 else ''} after {session.step} merges"
+        k = session.step
+        summary = f"{len(encoding):,} token{'s' if len(encoding) != 1 else ''} after {k} merge{'s' if k != 1 else ''}"
         summary += f", from {len(text):,} characters."
         if unknowns:
             summary += (f" {unknowns} character{'s' if unknowns != 1 else ''} never seen in training"

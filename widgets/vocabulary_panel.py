@@ -28,7 +28,7 @@ class VocabularyPanel(QWidget):
         layout.addWidget(self.table, 1)
         layout.addWidget(self.tree)
         self.table.clicked.connect(self._on_clicked)
-        session.lesson_changed.connect(self._refresh)
+        session.lesson_changed.connect(self._on_lesson_changed)
         session.step_changed.connect(self._on_step_changed)
         session.token_selected.connect(self._on_token_selected)
         self._refresh()
@@ -36,11 +36,20 @@ class VocabularyPanel(QWidget):
     def _on_clicked(self, index) -> None:
         self.session.request_token_selection(index.data(KeyRole))
 
+    def _on_lesson_changed(self) -> None:
+        self._refresh()
+        if self.session.step:
+            # a lesson opened at a later step: its newest tokens matter more than the base symbols
+            self.table.scrollToBottom()
+            self.table.fit_columns()
+
     def _on_step_changed(self, new: int, previous: int) -> None:
         self._refresh()
         if new > previous:
             # the newest token is what the class is looking at
             self.table.scrollToBottom()
+            if new // 10 != previous // 10:
+                self.table.fit_columns()  # longer tokens and ids arrive as the lesson goes on
 
     def _refresh(self, *_args) -> None:
         m = self.model

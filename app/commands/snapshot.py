@@ -69,8 +69,7 @@ def render(source, step: int | None, out: str, size: tuple[int, int], theme: str
         step = min(source.step, last)
     if step > last:
         raise BpeLabError(f"step {step} is past the end: this lesson has steps 0 to {last}")
-    window = MainWindow(persist=False)
-    window.set_theme(theme)
+    window = MainWindow(persist=False, theme=theme)
     window.set_zoom(zoom)
     window.resize(*size)
     window.source = source
@@ -81,7 +80,7 @@ def render(source, step: int | None, out: str, size: tuple[int, int], theme: str
     for _ in range(3):
         app.processEvents()
     image = window.grab()
-    window.hide()
+    window.close()
     ok = image.save(out, "PNG")
     window.deleteLater()
     if not ok:
