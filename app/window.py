@@ -293,11 +293,24 @@ class MainWindow(QMainWindow):
         """The lesson as it would be saved: the latest source at the current step."""
         lesson, source = self.session.lesson, self.source
         same = (lesson.text, lesson.word_counts, lesson.settings) == (source.text, source.word_counts, source.settings)
-        return replace(source, step=self.session.step if same else 0)
+        quiz = self._quiz_view()
+        progress = quiz.progress() if quiz is not None else source.quiz
+        return replace(source, step=self.session.step if same else 0, quiz=progress)
+
+    def _quiz_view(self):
+        """The central view that keeps quiz progress for the lesson file, if there is one."""
+        for view in self.views.values():
+            if callable(getattr(view, "progress", None)) and callable(getattr(view, "restore_progress", None)):
+                return view
+        return None
 
     def _push(self, after: LessonFile, text: str) -> None:
         before = self._current_file()
-        if replace(after, step=0) == replace(before, step=0):
+
+        def key(f: LessonFile):
+            return f.text, f.word_counts, f.settings, f.held_out
+
+        if key(after) == key(before):
             return
         self.undo_stack.push(ChangeLesson(self._apply_source, before, after, text))
 
@@ -345,6 +358,9 @@ class MainWindow(QMainWindow):
             self._pending_open = None
             self.source = source
             self.corpus_panel.show_source(source)
+            quiz = self._quiz_view()
+            if quiz is not None and source.quiz:
+                quiz.restore_progress(source.quiz)
             self.undo_stack.clear()
             self.path = path
             if clean:

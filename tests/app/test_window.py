@@ -316,3 +316,27 @@ def test_the_central_area_takes_views_from_factories(make_window):
     assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == ["One", "Two"]
     window.add_view("Three", lambda s: QLabel("three"))
     assert window.tabs.count() == 3 and window.views["Three"].text() == "three"
+
+
+def test_a_view_with_progress_has_it_saved_in_the_lesson_and_given_back(make_window, tmp_path):
+    from PySide6.QtWidgets import QWidget
+
+    class Progress(QWidget):
+        def __init__(self, session):
+            super().__init__()
+            self.data = {}
+
+        def progress(self):
+            return dict(self.data)
+
+        def restore_progress(self, data):
+            self.data = dict(data)
+
+    window = make_window(views=[("Quiz", Progress)])
+    window.views["Quiz"].data = {"answers": {"q1": {"score": 1}}}
+    window.choose_save_path = lambda: str(tmp_path / "quiz.bpelab")
+    assert window.save_as()
+    assert load_lesson(tmp_path / "quiz.bpelab").quiz == {"answers": {"q1": {"score": 1}}}
+    other = make_window(views=[("Quiz", Progress)])
+    other.open_path(tmp_path / "quiz.bpelab")
+    assert other.views["Quiz"].data == {"answers": {"q1": {"score": 1}}}
