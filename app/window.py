@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.appearance import THEMES, ZOOM_STEP, clamp_zoom, palette, style_sheet
-from app.autosave import INTERVAL_MS, Autosave
+from app.autosave import INTERVAL_MS, LARGE as AUTOSAVE_LARGE, Autosave
 from app.classroom import Classroom
 from app.handout_dialog import add_handout_action
 from app.session import Session
@@ -518,7 +518,8 @@ class MainWindow(QMainWindow):
 
     def write_autosave(self) -> None:
         if self.autosave is not None and self.dirty:
-            self.autosave.write(self._current_file())
+            lesson = self._current_file()
+            self.autosave.write(lesson, background=len(lesson.text) > AUTOSAVE_LARGE)
 
     def offer_recovery(self) -> bool:
         """If the last run left an autosave, offer to bring that lesson back. True when recovered."""

@@ -340,3 +340,20 @@ def test_a_view_with_progress_has_it_saved_in_the_lesson_and_given_back(make_win
     other = make_window(views=[("Quiz", Progress)])
     other.open_path(tmp_path / "quiz.bpelab")
     assert other.views["Quiz"].data == {"answers": {"q1": {"score": 1}}}
+
+
+def test_a_huge_paste_trains_in_the_background_and_shows_read_only(window, qtbot):
+    from widgets.corpus_panel import EDITOR_LIMIT
+
+    huge = "the cat sat on the mat " * (EDITOR_LIMIT // 20)
+    mime = QMimeData()
+    mime.setText(huge)
+    window.corpus_panel.editor.insertFromMimeData(mime)
+    assert window.session.training or window.session.lesson.text == huge
+    qtbot.waitUntil(lambda: not window.session.training, timeout=60_000)
+    assert window.session.lesson.text == huge
+    assert window.corpus_panel.editor.isReadOnly()
+    assert "read-only" in window.corpus_panel.hint.text()
+    window.undo_stack.undo()
+    qtbot.waitUntil(lambda: window.session.lesson.text == CLASSIC, timeout=60_000)
+    assert not window.corpus_panel.editor.isReadOnly()

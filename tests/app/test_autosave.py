@@ -1,0 +1,39 @@
+"""The autosave file: written whole, read back, thrown away when unreadable."""
+
+from app.autosave import Autosave
+from engine.formats.lesson_file import LessonFile
+from engine.settings import Settings
+
+
+def test_write_and_read_back(tmp_path):
+    autosave = Autosave(tmp_path / "data")
+    assert autosave.pending() is None
+    lesson = LessonFile("a b a b", False, Settings(merges=3), 2, "held", {"answers": {}})
+    autosave.write(lesson)
+    assert autosave.pending() == LessonFile("a b a b", False, Settings(merges=3).resolved(), 2, "held", {"answers": {}})
+    autosave.clear()
+    assert autosave.pending() is None
+    autosave.clear()  # twice is fine
+
+
+def test_background_write_is_whole_once_waited_for(tmp_path):
+    autosave = Autosave(tmp_path)
+    big = "word " * 300_000
+    autosave.write(LessonFile(big), background=True)
+    autosave.wait()
+    assert autosave.pending().text == big
+
+
+def test_an_unreadable_autosave_is_dropped_not_offered(tmp_path):
+    autosave = Autosave(tmp_path)
+    autosave.path.write_text("{ half a lesson", encoding="utf-8")
+    assert autosave.pending() is None
+    assert not autosave.path.exists()
+
+
+def test_a_folder_that_cannot_be_made_is_not_an_error(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    autosave = Autosave(blocker / "sub")
+    autosave.write(LessonFile("a b"))
+    assert autosave.pending() is None
