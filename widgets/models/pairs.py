@@ -11,6 +11,7 @@ HEADERS = ("#", "Pair", "Count", "Tie", "From")
 # a classroom reads the top of the list; counting every pair of a large corpus is the engine's job
 DEFAULT_LIMIT = 100
 SOURCES_SHOWN = 4
+_ROLES = {Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, KeyRole, Qt.ItemDataRole.TextAlignmentRole}
 
 
 class PairsModel(QAbstractTableModel):
@@ -20,6 +21,8 @@ class PairsModel(QAbstractTableModel):
         self.limit = limit
         self._rows: list[tuple[tuple[str, str], int]] = self._ranked()
         self._shared: set[int] = self._shared_counts()
+        # "where it comes from" per pair at this step: a pair in thousands of words is costly to say
+        self._sources: dict[tuple[str, str], str] = {}
         session.lesson_changed.connect(self._on_lesson_changed)
         session.step_changed.connect(self._on_step_changed)
 
@@ -34,12 +37,14 @@ class PairsModel(QAbstractTableModel):
         return {c for c, n in seen.items() if n > 1}
 
     def _on_lesson_changed(self) -> None:
+        self._sources = {}
         self.beginResetModel()
         self._rows = self._ranked()
         self._shared = self._shared_counts()
         self.endResetModel()
 
     def _on_step_changed(self, new: int, previous: int) -> None:
+        self._sources = {}
         old = self._rows
         rows = self._ranked()
         if len(rows) < len(old):
@@ -100,7 +105,8 @@ class PairsModel(QAbstractTableModel):
         return None
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
-        if not index.isValid():
+        # views ask for many roles per cell on every paint: answer the unused ones first
+        if role not in _ROLES or not index.isValid():
             return None
         row, col = index.row(), index.column()
         pair, count = self._rows[row]
@@ -115,7 +121,10 @@ class PairsModel(QAbstractTableModel):
             if col == TIE:
                 return self.tie_text(row)
             if col == SOURCES:
-                return self.sources_text(pair)
+                text = self._sources.get(pair)
+                if text is None:
+                    text = self._sources[pair] = self.sources_text(pair)
+                return text
         elif role == Qt.ItemDataRole.ToolTipRole:
             return f"{count} = " + " + ".join(
                 f"{occ}×{self.session.lesson.corpus.counts[w]}" for w, occ in self.session.state.pair_sources(pair)[:30]

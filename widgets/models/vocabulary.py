@@ -15,6 +15,8 @@ ID, TOKEN, MADE, PARENTS, COUNT = range(5)
 HEADERS = ("Id", "Token", "Step", "From", "Count")
 # readable on light and dark backgrounds alike
 SELECTED = QColor(255, 196, 0, 110)
+_ROLES = {Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, KeyRole, Qt.ItemDataRole.BackgroundRole,
+          Qt.ItemDataRole.TextAlignmentRole}
 
 
 class VocabularyModel(QAbstractTableModel):
@@ -91,7 +93,8 @@ class VocabularyModel(QAbstractTableModel):
         return None
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
-        if not index.isValid():
+        # views ask for many roles per cell on every paint: answer the unused ones first
+        if role not in _ROLES or not index.isValid():
             return None
         row, col = index.row(), index.column()
         base = len(self._base)

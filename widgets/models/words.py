@@ -8,6 +8,7 @@ from widgets.models.common import CountRole, TokensRole, runs
 
 WORD, COUNT, TOKENS, LENGTH = range(4)
 HEADERS = ("Word", "Count", "Tokens now", "Tokens")
+_ROLES = {Qt.ItemDataRole.DisplayRole, TokensRole, CountRole, Qt.ItemDataRole.TextAlignmentRole}
 # past this many separate runs of changed rows a step sends one signal for all of them
 MAX_SIGNALS = 8
 
@@ -50,7 +51,8 @@ class WordsModel(QAbstractTableModel):
         return None
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
-        if not index.isValid():
+        # views ask for many roles per cell on every paint: answer the unused ones first
+        if role not in _ROLES or not index.isValid():
             return None
         session = self.session
         w, col = index.row(), index.column()
