@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
-    QButtonGroup, QComboBox, QGroupBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QRadioButton,
+    QButtonGroup, QComboBox, QFrame, QScrollArea, QGroupBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QRadioButton,
     QSplitter, QVBoxLayout, QWidget,
 )
 
@@ -93,7 +93,13 @@ class CorpusPanel(QWidget):
         self.settings_form.settings_edited.connect(self.settings_edited)
         settings_box = QGroupBox("Settings")
         box_layout = QVBoxLayout(settings_box)
-        box_layout.addWidget(self.settings_form)
+        # zoomed in, the form scrolls instead of squeezing its boxes
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(self.settings_form)
+        box_layout.addWidget(scroll)
 
         top = QHBoxLayout()
         top.addWidget(self.presets, 1)

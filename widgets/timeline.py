@@ -78,10 +78,10 @@ class Timeline(QWidget):
         for b in (self.home_button, self.back_button, self.play_button, self.forward_button, self.end_button):
             controls.addWidget(b)
         controls.addWidget(self.slider, 1)
-        controls.addWidget(self.step_label)
+        controls.addWidget(self.speed)
         status_row = QHBoxLayout()
+        status_row.addWidget(self.step_label, 0, Qt.AlignmentFlag.AlignTop)
         status_row.addWidget(self.status, 1)
-        status_row.addWidget(self.speed, 0, Qt.AlignmentFlag.AlignTop)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 4, 8, 4)
         layout.addLayout(controls)
