@@ -9,7 +9,7 @@ from __future__ import annotations
 import PySide6  # noqa: F401  (pyqtgraph must find PySide6 first)
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -24,8 +24,52 @@ from PySide6.QtWidgets import (
 from engine.explorer import Sample, load_languages, token_counts
 from widgets.explorer.theme import ExplorerTheme
 
-# a dark blue and a light orange: apart in hue for every common colour blindness, and in grey
-SERIES = ("#004488", "#EE9944")
+# Two bars per language that must part on a black projector, on white paper and in a grey print:
+# the first is a solid mid orange (enough contrast against black and white alike), the second a
+# much lighter blue crossed by dark hatching, so they differ in lightness and texture, not only hue.
+SERIES = ("#E06A20", "#99DDFF")
+HATCHED = (False, True)
+
+
+def series_brushes(k: int) -> list[QBrush]:
+    """The brushes the k-th series is painted with, bottom first: its fill, then any hatching."""
+    brushes = [QBrush(QColor(SERIES[k % len(SERIES)]))]
+    if HATCHED[k % len(HATCHED)]:
+        brushes.append(QBrush(QColor("#000000"), Qt.BrushStyle.BDiagPattern))
+    return brushes
+
+
+class LanguageTable(QTableWidget):
+    """The counts table: its names go onto two lines (English, then native) when room runs short,
+    so the number columns are never cut."""
+
+    NAMES = Qt.ItemDataRole.UserRole  # (one-line name, two-line name) of a row's language
+
+    def __init__(self, rows: int, columns: int, parent: QWidget | None = None):
+        super().__init__(rows, columns, parent)
+        self.two_lines = False
+
+    def set_two_lines(self, on: bool) -> None:
+        self.two_lines = on
+        for row in range(self.rowCount()):
+            item = self.item(row, 0)
+            if item is not None and item.data(self.NAMES):
+                item.setText(item.data(self.NAMES)[1 if on else 0])
+        self.resizeRowsToContents()
+
+    def column_width(self, column: int) -> int:
+        return max(self.sizeHintForColumn(column), self.horizontalHeader().sectionSizeHint(column))
+
+    def chrome_width(self) -> int:
+        """Frame, style-sheet padding and the scroll bar, measured rather than assumed."""
+        chrome = self.width() - self.viewport().width()
+        if not self.verticalScrollBar().isVisible():
+            chrome += self.verticalScrollBar().sizeHint().width()
+        return chrome + 2
+
+    def needed_width(self) -> int:
+        """The width that shows every column whole with the names as they are now."""
+        return sum(self.column_width(c) for c in range(self.columnCount())) + self.chrome_width()
 
 
 class LanguagesView(QWidget):
@@ -38,6 +82,7 @@ class LanguagesView(QWidget):
         self.scale = 1.0
         self.theme = ExplorerTheme.light()
         self.title = QLabel("The same three sentences in each language: how many tokens?")
+        self.title.setWordWrap(True)  # at projector sizes the heading takes two lines rather than the page's width
         self.caption = QLabel()
         self.caption.setWordWrap(True)
         self.plot = pg.PlotWidget()
@@ -45,13 +90,17 @@ class LanguagesView(QWidget):
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.hideButtons()
         self.plot.getPlotItem().invertY(True)
-        self.table = QTableWidget(0, 6)
+        self.plot.getPlotItem().getViewBox().sigResized.connect(lambda *_: self._fit_range())
+        self.table = LanguageTable(0, 6)
+        self.table.setWordWrap(True)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.verticalHeader().setVisible(False)
         self.table.cellDoubleClicked.connect(lambda row, _col: self.sample_chosen.emit(self.samples[row].text))
         self.table.setToolTip("Double-click a language to see its tokens side by side")
-        splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter = splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.setChildrenCollapsible(False)
         splitter.addWidget(self.plot)
         splitter.addWidget(self.table)
         splitter.setStretchFactor(0, 3)
@@ -61,6 +110,7 @@ class LanguagesView(QWidget):
         layout.addWidget(self.title)
         layout.addWidget(self.caption)
         self.key = QLabel()
+        self.key.setWordWrap(True)
         layout.addWidget(self.key)
         layout.addWidget(splitter, 1)
         self._apply_fonts()
@@ -100,7 +150,46 @@ class LanguagesView(QWidget):
         self.key.setFont(self._font(14, bold=True))
         self.table.setFont(self._font(11))
         self.table.horizontalHeader().setFont(self._font(11, bold=True))
+        # under any style sheet a header section takes its size from a ::section rule, not its font;
+        # at desktop size the window's sheet sizes it with everything else
+        sheet = ""
+        if self.scale != 1.0:
+            sheet = f"QHeaderView::section {{ font-size: {11 * self.scale:.1f}pt; font-weight: bold; padding: 2px 8px; }}"
+        self.table.horizontalHeader().setStyleSheet(sheet)
         self.table.resizeRowsToContents()
+        self._fit_table()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit_table()
+
+    def _fit_table(self) -> None:
+        """Give the table the width its columns need, the names on two lines if one would crowd the chart."""
+        table = self.table
+        if table.columnCount() == 0 or self.width() <= 0:
+            return
+        # the chart keeps 45% of the page if two-line names make the table narrow enough
+        room = int(self.width() * 0.55)
+        table.set_two_lines(False)
+        if table.needed_width() > room:
+            table.set_two_lines(True)
+        want = table.needed_width()
+        # sizes, not a minimum width: a minimum would keep the page from ever narrowing again
+        # the chart takes the rest: it is what the class looks at
+        total = sum(self.splitter.sizes())
+        if total > want:
+            self.splitter.setSizes([total - want, want])
+        self._fit_range()
+
+    def _fit_range(self) -> None:
+        """Room right of the longest bar for its count, whatever the chart's width in pixels."""
+        item = self.plot.getPlotItem()
+        top = max((max(v, default=0) for _, v in self.series if v), default=0)
+        pixels = item.getViewBox().width()
+        label = QFontMetricsF(self._font(11, bold=True)).horizontalAdvance(f"{top}  ")
+        # the label takes a share of the pixels; the bars keep the rest
+        share = min(label / pixels, 0.5) if pixels > 0 else 0.15
+        item.setXRange(0, max(top, 1) / (1 - max(share, 0.08)), padding=0)
 
     # -- drawing ------------------------------------------------------------------------------
 
@@ -113,26 +202,31 @@ class LanguagesView(QWidget):
         n = len(self.samples)
         shown = [(t, v) for t, v in self.series if v is not None]
         height = 0.8 / max(len(shown), 1)
-        top = 0.0
         legend_entries = []
         for k, (title, values) in enumerate(shown):
             offsets = [i - 0.4 + height * (k + 0.5) for i in range(n)]
-            bars = pg.BarGraphItem(x0=0, y=offsets, height=height * 0.92, width=values,
-                                   brush=QColor(SERIES[k % len(SERIES)]), pen=pg.mkPen(theme.text, width=1))
-            plot.addItem(bars)
+            brushes = series_brushes(k)
+            pen = pg.mkPen(theme.text, width=max(1.0, 1.5 * self.scale))
+            bars = None
+            for n_brush, brush in enumerate(brushes):
+                # the hatching is drawn over the fill; only the last layer carries the outline
+                layer = pg.BarGraphItem(x0=0, y=offsets, height=height * 0.92, width=values, brush=brush,
+                                        pen=pen if n_brush == len(brushes) - 1 else pg.mkPen(None))
+                plot.addItem(layer)
+                bars = bars or layer
             legend_entries.append((title, bars))
             for y, v in zip(offsets, values):
                 label = pg.TextItem(str(v), color=theme.text, anchor=(0, 0.5))
                 label.setFont(self._font(11, bold=True))
                 label.setPos(v, y)
                 plot.addItem(label)
-            top = max(top, max(values, default=0))
         legend_font = self._font(12)
         # the key sits above the chart, where no bar can run under it
         self.key.setText(
             "Tokens per language: "
             + " &nbsp; ".join(
-                f"<span style='color:{SERIES[k % len(SERIES)]}'>■</span> {title}" for k, (title, _) in enumerate(legend_entries)
+                f"<span style='color:{SERIES[k % len(SERIES)]}'>{'▨' if HATCHED[k % len(HATCHED)] else '■'}</span> {title}"
+                for k, (title, _) in enumerate(legend_entries)
             )
         )
         for side in ("left", "bottom"):
@@ -141,8 +235,10 @@ class LanguagesView(QWidget):
             axis.setPen(theme.text)
             axis.setTickFont(legend_font)
         item.getAxis("left").setTicks([[(i, f"{s.name}  ") for i, s in enumerate(self.samples)]])
-        item.setLabel("bottom", "tokens", color=theme.text, size=f"{12 * self.scale:.0f}pt")
-        item.setXRange(0, max(top, 1) * 1.15, padding=0)
+        # pyqtgraph passes these on as CSS, so the size has to be spelled "font-size"
+        item.setLabel("bottom", "tokens", **{"color": theme.text, "font-size": f"{12 * self.scale:.1f}pt",
+                                             "font-weight": "bold"})
+        self._fit_range()
         item.setYRange(-0.6, n - 0.4, padding=0)
         self._fill_table(shown)
         self.caption.setText(self._caption(shown))
@@ -163,16 +259,23 @@ class LanguagesView(QWidget):
         )
 
     def _fill_table(self, shown) -> None:
-        headers = ["Language", "Characters"] + [f"Tokens\n{_short(t)}" for t, _ in shown]
+        # short two-line headings keep the table narrow enough to leave the chart its room
+        headers = [("Language", "Double-click a language to see its tokens side by side"),
+                   ("Chars", "Characters in the three sentences")]
+        headers += [(f"{_short(t)}\ntokens", f"Tokens under {t}") for t, _ in shown]
         if shown:
-            headers.append(f"× English\n{_short(shown[0][0])}")
+            headers.append(("×\nEnglish", f"Tokens under {shown[0][0]}, divided by English's"))
         self.table.setColumnCount(len(headers))
-        self.table.setHorizontalHeaderLabels(headers)
+        for col, (text, tip) in enumerate(headers):
+            heading = QTableWidgetItem(text)
+            heading.setToolTip(tip)
+            self.table.setHorizontalHeaderItem(col, heading)
         self.table.setRowCount(len(self.samples))
         base = next((i for i, s in enumerate(self.samples) if s.code == "en"), 0)
         for row, sample in enumerate(self.samples):
-            name = sample.name if sample.native in sample.name else f"{sample.name} · {sample.native}"
-            cells = [name, str(len(sample.text))]
+            names = (sample.name, sample.name) if sample.native in sample.name else (
+                f"{sample.name} · {sample.native}", f"{sample.name}\n{sample.native}")
+            cells = [names[self.table.two_lines], str(len(sample.text))]
             cells += [str(values[row]) for _, values in shown]
             if shown and shown[0][1][base]:
                 cells.append(f"{shown[0][1][row] / shown[0][1][base]:.1f}")
@@ -180,14 +283,21 @@ class LanguagesView(QWidget):
                 cell = QTableWidgetItem(text)
                 if col == 0:
                     cell.setToolTip(f"{sample.name}: {sample.script} script")
+                    cell.setData(LanguageTable.NAMES, names)
                 if col >= 1:
                     cell.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(row, col, cell)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # any width the table has beyond its columns goes to the names
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.table.resizeRowsToContents()
+        self._fit_table()
 
 
 def _short(title: str) -> str:
     """A column heading from a tokenizer's title: "GPT-4 (cl100k_base)" -> "GPT-4"."""
-    return title.split(" (")[0].split(",")[0]
+    short = title.split(" (")[0].split(",")[0]
+    # "This lesson" -> "Lesson": the heading says whose tokens, in as few letters as it can
+    return short[5:].capitalize() if short.lower().startswith("this ") else short

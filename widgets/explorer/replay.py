@@ -54,18 +54,30 @@ class ReplayRows(QWidget):
         tile.setBold(self.theme.bold)
         note = QFont(self.font())
         note.setPointSizeF(12 * self.scale)
+        note.setBold(self.theme.bold)
         return tile, note
+
+    def _note_width(self, note_metrics: QFontMetricsF) -> float:
+        return note_metrics.horizontalAdvance("rank 100,000:  xxxx + xxxx") + 20 * self.scale
+
+    def _content_width(self) -> int:
+        """The widest row: the scroll area scrolls sideways rather than cut a long word's tiles."""
+        tile, note = self._fonts()
+        fm = QFontMetricsF(tile)
+        pad, gap = 8 * self.scale, 5 * self.scale
+        widest = max((sum(fm.horizontalAdvance(t) + 2 * pad + gap for t in row.tokens) for row in self.rows), default=0)
+        return int(self._note_width(QFontMetricsF(note)) + widest + 8 * self.scale)
 
     def _row_height(self) -> float:
         tile, _ = self._fonts()
         return QFontMetricsF(tile).height() * 1.9
 
     def _resize(self) -> None:
-        self.setMinimumHeight(int(self._row_height() * (len(self.rows) + 0.5)))
+        self.setMinimumSize(self._content_width(), int(self._row_height() * (len(self.rows) + 0.5)))
         self.update()
 
     def sizeHint(self) -> QSize:
-        return QSize(800, int(self._row_height() * (len(self.rows) + 0.5)))
+        return QSize(max(800, self._content_width()), int(self._row_height() * (len(self.rows) + 0.5)))
 
     def paintEvent(self, event) -> None:
         theme = self.theme
@@ -75,7 +87,7 @@ class ReplayRows(QWidget):
         tile_font, note_font = self._fonts()
         fm, nm = QFontMetricsF(tile_font), QFontMetricsF(note_font)
         row_h = self._row_height()
-        note_w = nm.horizontalAdvance("rank 100,000:  xxxx + xxxx") + 20 * self.scale
+        note_w = self._note_width(nm)
         pad, gap = 8 * self.scale, 5 * self.scale
         for r, row in enumerate(self.rows[: self.revealed]):
             y = r * row_h + row_h * 0.25
@@ -134,12 +146,14 @@ class MergeReplayView(QWidget):
         self.play.clicked.connect(self.start)
         self.word.returnPressed.connect(self.start)
         self._pending = False
+        self._animate = True
         sources.ready.connect(self._on_ready)
 
-    def start(self, word: str | None = None) -> None:
-        """Replay ``word`` (or the one typed) from its bytes, one merge per tick."""
+    def start(self, word: str | None = None, animate: bool = True) -> None:
+        """Replay ``word`` (or the one typed) from its bytes, one merge per tick (or all at once)."""
         if isinstance(word, str):
             self.word.setText(word)
+        self._animate = animate
         tokenizer = self.sources.get(self.chooser.currentData())
         if tokenizer is None:
             self._pending = True
@@ -160,8 +174,12 @@ class MergeReplayView(QWidget):
             f"{len(rows) - 1} merges, {len(rows[-1].tokens)} tokens at the end. The merge with the lowest "
             f"rank always goes first.{note}"
         )
-        self.rows.set_rows(rows, 1)
-        self.timer.start()
+        if animate:
+            self.rows.set_rows(rows, 1)
+            self.timer.start()
+        else:
+            self.timer.stop()
+            self.rows.set_rows(rows, len(rows))
 
     def show_all(self) -> None:
         self.timer.stop()
@@ -178,7 +196,7 @@ class MergeReplayView(QWidget):
 
     def _on_ready(self, key: str) -> None:
         if self._pending and key == self.chooser.currentData():
-            self.start()
+            self.start(animate=self._animate)
 
     def set_scale(self, factor: float) -> None:
         self.rows.scale = factor
@@ -186,4 +204,5 @@ class MergeReplayView(QWidget):
 
     def set_theme(self, theme: ExplorerTheme) -> None:
         self.rows.theme = theme
-        self.rows.update()
+        # bold type is wider: the rows measure themselves again
+        self.rows._resize()

@@ -182,6 +182,9 @@ class ExplorerView(QWidget):
     def _on_tab_changed(self, _index: int) -> None:
         if self.tabs.currentWidget() is self.languages and self._languages_stale:
             self._refresh_languages()
+        if self.tabs.currentWidget() is self.replay and not self.replay.rows.rows and not self.replay.timer.isActive():
+            # an empty page teaches nothing: open on the word in the box, already replayed
+            self.replay.start(animate=False)
 
     def _refresh_languages(self) -> None:
         if not self.left.active or self.tabs.currentWidget() is not self.languages:

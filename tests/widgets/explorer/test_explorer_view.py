@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 import tiktoken
 from PySide6.QtCore import QEvent, QPoint, Qt
-from PySide6.QtGui import QHelpEvent
+from PySide6.QtGui import QBrush, QColor, QHelpEvent
 from PySide6.QtWidgets import QApplication, QToolTip
+import pyqtgraph as pg  # after PySide6, so it picks PySide6
 
 from app.session import Session
 from engine.explorer import GAP, SPECIAL, SPLIT, load_languages
@@ -16,6 +17,7 @@ from engine.formats.tiktoken_file import save_tiktoken
 from engine.lesson import Lesson
 from engine.settings import Settings
 from widgets.explorer import ExplorerView
+from widgets.explorer.languages import LanguagesView, series_brushes
 from widgets.explorer.sources import CL100K, CL100K_CHAT, LESSON
 
 WAIT = 10_000
@@ -228,3 +230,118 @@ def test_double_clicking_a_language_shows_it_side_by_side(view, qtbot, reference
     assert view.tabs.currentIndex() == 0
     assert view.editor.toPlainText() == samples[row].text
     assert view.left.split.ids == reference.encode(samples[row].text)
+
+
+# -- in front of a class: the projector sizes, and the window's own cramped tab ---------------------
+
+
+def _languages_at(view, qtbot, width, height, scale, theme):
+    view.resize(width, height)
+    view.set_theme(theme)
+    view.set_scale(scale)
+    view.tabs.setCurrentWidget(view.languages)
+    title = view.sources.title(CL100K)
+    qtbot.waitUntil(lambda: view.languages.counts(title) is not None, timeout=WAIT)
+    QApplication.processEvents()
+    return view.languages.table
+
+
+@pytest.mark.parametrize(
+    "width, height, scale, theme",
+    [
+        (1920, 1080, 1.9, "high contrast"),  # classroom mode on a 1080p projector
+        (1280, 720, 1.9 * 720 / 1080, "high contrast"),  # the same on a 720p one
+        (760, 420, 1.0, "light"),  # the explorer's tab in a 1280x800 window with its docks
+    ],
+)
+def test_the_languages_table_shows_every_column_whole(view, qtbot, width, height, scale, theme):
+    table = _languages_at(view, qtbot, width, height, scale, theme)
+    columns = [table.columnWidth(c) for c in range(table.columnCount())]
+    assert len(columns) == 5  # language, characters, two tokenizers, ratio
+    assert sum(columns) <= table.viewport().width()
+    for c in range(table.columnCount()):
+        # no column is narrower than what it holds: nothing is cut, least of all the lesson's counts
+        assert columns[c] >= table.sizeHintForColumn(c), table.horizontalHeaderItem(c).text()
+        assert columns[c] >= table.horizontalHeader().sectionSizeHint(c) - 1
+    right = table.mapTo(view, table.rect().topRight()).x()
+    assert right <= view.width()
+    # the chart keeps a real share of the page
+    assert view.languages.plot.width() >= 0.35 * view.languages.width()
+
+
+def test_names_go_onto_two_lines_only_when_room_runs_short(view, qtbot):
+    _languages_at(view, qtbot, 1400, 800, 1.0, "light")
+    page = LanguagesView()
+    qtbot.addWidget(page)
+    page.set_tokenizers([(view.sources.title(k), view.sources.get(k)) for k in (CL100K, LESSON)])
+    page.resize(1800, 700)
+    page.show()
+    QApplication.processEvents()
+    table = page.table
+    names = lambda: [table.item(r, 0).text() for r in range(table.rowCount())]  # noqa: E731
+    assert not table.two_lines and "German · Deutsch" in names()
+    page.resize(620, 700)
+    QApplication.processEvents()
+    assert page.width() == 620
+    assert table.two_lines and "German\nDeutsch" in names()
+    assert sum(table.columnWidth(c) for c in range(table.columnCount())) <= table.viewport().width()
+    assert table.columnWidth(0) >= table.sizeHintForColumn(0)
+
+
+def _luminance(color: QColor) -> float:
+    def channel(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * channel(color.redF()) + 0.7152 * channel(color.greenF()) + 0.0722 * channel(color.blueF())
+
+
+def _contrast(a: QColor, b: QColor) -> float:
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def test_the_two_bars_part_in_lightness_and_texture_and_read_on_black_and_white(view, qtbot):
+    _languages_at(view, qtbot, 1400, 800, 1.0, "high contrast")
+    bars = [i for i in view.languages.plot.getPlotItem().items if isinstance(i, pg.BarGraphItem)]
+    brushes = [series_brushes(0), series_brushes(1)]
+    # what is drawn is what the key promises: each series' layers, fill first
+    drawn = [QBrush(b.opts["brush"]) for b in bars]
+    assert [(b.color().name(), b.style()) for b in drawn] == [(b.color().name(), b.style()) for b in brushes[0] + brushes[1]]
+    first, second = (layers[0].color() for layers in brushes)
+    # in a grey print the fills are clearly apart, and one series is hatched, the other not
+    assert abs(_luminance(first) - _luminance(second)) > 0.25
+    assert [len(layers) for layers in brushes] == [1, 2]
+    assert brushes[1][1].style() != Qt.BrushStyle.SolidPattern
+    black, white = QColor("#000000"), QColor("#FFFFFF")
+    for layers in brushes:
+        # some layer of every bar stands out from a black projector and from white paper
+        assert max(_contrast(layer.color(), black) for layer in layers) >= 3
+        assert max(_contrast(layer.color(), white) for layer in layers) >= 3
+    assert _contrast(first, black) >= 4.5  # the dark blue it replaces reached 2.2
+
+
+def test_axis_label_and_ticks_grow_with_the_scale(view, qtbot):
+    _languages_at(view, qtbot, 1400, 800, 1.0, "high contrast")
+    axis = view.languages.plot.getPlotItem().getAxis("bottom")
+    label_before = axis.label.boundingRect().height()
+    ticks_before = axis.style["tickFont"].pointSizeF()
+    view.set_scale(2.0)
+    assert axis.label.boundingRect().height() > 1.7 * label_before
+    assert axis.style["tickFont"].pointSizeF() >= 1.9 * ticks_before
+    assert "tokens" in axis.label.toPlainText()
+
+
+def test_merge_replay_shows_a_word_as_soon_as_the_page_opens(view, qtbot, reference):
+    replay = view.replay
+    assert replay.rows.rows == []
+    view.tabs.setCurrentWidget(replay)
+    qtbot.waitUntil(lambda: len(replay.rows.rows) > 1, timeout=WAIT)
+    rows = replay.rows
+    # every merge is there at once, no Replay press and no timer to wait for
+    assert rows.revealed == len(rows.rows) and not replay.timer.isActive()
+    word = replay.word.text()
+    assert word.strip()
+    assert [t.replace("␣", " ") for t in rows.rows[-1].tokens] == [reference.decode([i]) for i in reference.encode(word)]
+    assert word.strip() in replay.caption.text()
+    # the tiles of the longest row fit the page or the page scrolls to them
+    assert rows.minimumWidth() >= rows._content_width()
