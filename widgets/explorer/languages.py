@@ -225,8 +225,7 @@ class LanguagesView(QWidget):
         self.key.setText(
             "Tokens per language: "
             + " &nbsp; ".join(
-                f"<span style='color:{SERIES[k % len(SERIES)]}'>{'▨' if HATCHED[k % len(HATCHED)] else '■'}</span> {title}"
-                for k, (title, _) in enumerate(legend_entries)
+                f"{_swatch(k)} {title}" for k, (title, _) in enumerate(legend_entries)
             )
         )
         for side in ("left", "bottom"):
@@ -294,6 +293,14 @@ class LanguagesView(QWidget):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.table.resizeRowsToContents()
         self._fit_table()
+
+
+def _swatch(k: int) -> str:
+    """The key's sample of the k-th series, drawn like its bars: black hatching on a light fill."""
+    colour = SERIES[k % len(SERIES)]
+    if HATCHED[k % len(HATCHED)]:
+        return f"<span style='background-color:{colour}; color:#000000'>▨</span>"
+    return f"<span style='color:{colour}'>■</span>"
 
 
 def _short(title: str) -> str:

@@ -7,9 +7,10 @@ explorer is shown, so opening the window never waits for it.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QFont, QFontMetricsF
+from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtGui import QFont, QFontMetricsF, QPalette
 from PySide6.QtWidgets import (
+    QApplication,
     QCheckBox,
     QComboBox,
     QGridLayout,
@@ -254,8 +255,10 @@ class ExplorerView(QWidget):
             side.chooser.setFont(sized(1.15, bold=True))
         self.replay.caption.setFont(sized(1.3))
         lines = QFontMetricsF(self.editor.font()).lineSpacing()
+        # the projector sheet pads and frames the box: its four lines still need their room
+        frame = 0 if self.theme.name in ("light", "dark") else 2 * (4 + max(1, round(self.theme.outline_width)))
         # four lines of text: enough to edit, and the tokens below keep the screen
-        self.top.setFixedHeight(int(lines * 4.2 + 16))
+        self.top.setFixedHeight(int(lines * 4.2 + 16 + frame))
 
     def _apply_style(self) -> None:
         t = self.theme
@@ -264,6 +267,13 @@ class ExplorerView(QWidget):
         sheet = f"#explorer QTabBar::tab {{ font-size: {tab_points:.1f}pt; font-weight: bold; padding: 4px 12px; }}"
         if t.name == "light":
             sheet += "#explorer #caption { background-color: #FFF4CC; border: 1px solid #AA8800; padding: 6px; }"
+        elif t.name == "dark":
+            # the window's dark style already dresses the controls; framing them again would
+            # squeeze the demonstration buttons out of their row
+            sheet += (
+                f"#explorer #caption {{ background-color: #3A3320; color: {t.text}; border: 1px solid #AA8800;"
+                " padding: 6px; }"
+            )
         else:
             sheet += (
                 f"#explorer, #explorer QWidget {{ background-color: {t.background}; color: {t.text}; }}"
@@ -273,9 +283,24 @@ class ExplorerView(QWidget):
                 f"#explorer QCheckBox::indicator {{ border: 2px solid {t.text}; width: 1em; height: 1em; }}"
                 f"#explorer QCheckBox::indicator:checked {{ background-color: {t.text}; }}"
                 f"#explorer #caption {{ border: 2px solid {t.text}; padding: 6px; }}"
+                # a framed group box needs room above its frame for its title, or the frame strikes it
+                f"#explorer QGroupBox {{ margin-top: 1.3em; padding-top: 0.3em; }}"
+                f"#explorer QGroupBox::title {{ subcontrol-origin: margin; left: 8px; padding: 0 4px; }}"
                 f"#explorer QTabBar::tab:selected {{ background-color: {t.text}; color: {t.background}; }}"
             )
         self.setStyleSheet(sheet)
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().changeEvent(event)
+        # the window's light and dark themes reach the explorer as the application's palette (its
+        # own style sheet keeps a parent's palette from flowing down); a projector theme someone
+        # chose stays until they choose again
+        changes = (QEvent.Type.ApplicationPaletteChange, QEvent.Type.PaletteChange)
+        if event.type() in changes and self.theme.name in ("light", "dark"):
+            ground = QApplication.palette().color(QPalette.ColorRole.Window)
+            wanted = "dark" if ground.lightness() < 128 else "light"
+            if wanted != self.theme.name:
+                self.set_theme(wanted)
 
     def set_theme(self, theme: str | ExplorerTheme) -> None:
         """"light", "dark" or "high contrast" (or an ExplorerTheme)."""

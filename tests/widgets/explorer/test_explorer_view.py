@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import tiktoken
 from PySide6.QtCore import QEvent, QPoint, Qt
-from PySide6.QtGui import QBrush, QColor, QHelpEvent
+from PySide6.QtGui import QBrush, QColor, QHelpEvent, QPalette
 from PySide6.QtWidgets import QApplication, QToolTip
 import pyqtgraph as pg  # after PySide6, so it picks PySide6
 
@@ -345,3 +345,24 @@ def test_merge_replay_shows_a_word_as_soon_as_the_page_opens(view, qtbot, refere
     assert word.strip() in replay.caption.text()
     # the tiles of the longest row fit the page or the page scrolls to them
     assert rows.minimumWidth() >= rows._content_width()
+
+
+def test_the_explorer_follows_the_window_between_light_and_dark_but_keeps_the_projector_theme(view):
+    before = QPalette(QApplication.palette())
+    dark, light = QPalette(before), QPalette(before)
+    dark.setColor(QPalette.ColorRole.Window, QColor("#202225"))
+    light.setColor(QPalette.ColorRole.Window, QColor("#F0F0F0"))
+    try:
+        # the window's theme switch sets the application's palette, which Qt announces by event
+        QApplication.setPalette(dark)
+        QApplication.processEvents()
+        assert view.theme.name == "dark" and view.left.view.theme.name == "dark"
+        QApplication.setPalette(light)
+        QApplication.processEvents()
+        assert view.theme.name == "light" and view.replay.rows.theme.name == "light"
+        view.set_theme("high contrast")
+        QApplication.setPalette(dark)
+        QApplication.processEvents()
+        assert view.theme.name == "high contrast"
+    finally:
+        QApplication.setPalette(before)
