@@ -165,6 +165,8 @@ class Classroom(QObject):
         w.setPalette(palette("dark"))
         self._apply_scale()
         w.showFullScreen()
+        # with no window manager (a bare X server, some kiosks) full screen keeps the old size
+        w.setGeometry(w.screen().geometry())
         self._park_focus()
         QApplication.instance().installEventFilter(self)
         self.action.setChecked(True)
