@@ -14,6 +14,7 @@ Prints each figure and the ratio that the targets are stated in:
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -62,6 +63,20 @@ def train_hf(text: str, merges: int):
     return tok
 
 
+def hf_one_thread(merges: int, repeat: int) -> float:
+    """tokenizers' best time with its thread pool held to one thread, as BPE Lab's trainer runs."""
+    code = (
+        "import sys, time; sys.path.insert(0, sys.argv[3])\n"
+        "from bench.bench_engine import best_of, docs_text, train_hf\n"
+        "text = docs_text()\n"
+        "print(best_of(lambda: train_hf(text, int(sys.argv[1])), int(sys.argv[2])))\n"
+    )
+    env = {**os.environ, "RAYON_NUM_THREADS": "1"}
+    out = subprocess.run([sys.executable, "-c", code, str(merges), str(repeat), str(ROOT)], capture_output=True,
+                         text=True, check=True, env=env)
+    return float(out.stdout.strip())
+
+
 def peak_memory_mb(merges: int) -> float:
     # VmHWM, not ru_maxrss: Linux carries ru_maxrss across exec from the (larger) parent
     code = (
@@ -87,8 +102,10 @@ def main() -> None:
 
     ours = best_of(lambda: train_ours(text, args.merges), args.repeat)
     hf = best_of(lambda: train_hf(text, args.merges), args.repeat)
-    print(f"training {args.merges} merges: BPE Lab {ours * 1000:.0f} ms, tokenizers {hf * 1000:.0f} ms, "
-          f"ratio {ours / hf:.2f}x (target <= 2x)")
+    hf_one = hf_one_thread(args.merges, args.repeat)
+    print(f"training {args.merges} merges: BPE Lab {ours * 1000:.0f} ms, tokenizers {hf * 1000:.0f} ms "
+          f"on every core ({os.cpu_count()}), {hf_one * 1000:.0f} ms on one thread; "
+          f"ratio {ours / hf:.2f}x and {ours / hf_one:.2f}x (target <= 2x)")
 
     from engine import Corpus, Settings
     from engine.textbook import textbook_merges
