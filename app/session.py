@@ -66,8 +66,12 @@ class Session(QObject):
         self.lesson = lesson
         self.state = state
         self.last_changed = []
+        had_selection = bool(self.selected_token)
         self.selected_token = ""
         self.lesson_changed.emit()
+        if had_selection:
+            # a token of the old lesson means nothing in the new one
+            self.token_selected.emit("")
 
     @Slot(int)
     def request_step(self, k: int) -> None:

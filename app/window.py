@@ -206,7 +206,7 @@ class MainWindow(QMainWindow):
             self._layout_restored = True
             self._default_dock_sizes()
             # once more after the first layout pass has settled the central widget's size
-            QTimer.singleShot(0, self._default_dock_sizes)
+            QTimer.singleShot(0, self, self._default_dock_sizes)  # the window as context: no call after it is gone
 
     def _action(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
         action = QAction(text, self)

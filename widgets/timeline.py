@@ -177,17 +177,18 @@ class Timeline(QWidget):
 
     def _on_training_started(self) -> None:
         self.progress.setRange(0, 0)
-        self.progress_label.setText("Training…")
         self.progress_row.show()
 
     def _on_training_progressed(self, done: int, total: int) -> None:
+        # the numbers live inside the bar: a label changing width would lay out the window again
+        # on every report, while the GUI thread shares the interpreter with the worker
         if total:
-            self.progress.setRange(0, total)
+            if self.progress.maximum() != total:
+                self.progress.setRange(0, total)
+                self.progress.setFormat("%v of %m merges")
             self.progress.setValue(done)
-            self.progress_label.setText(f"Training: {done:,} of {total:,} merges")
-        else:
+        elif self.progress.maximum() != 0:
             self.progress.setRange(0, 0)
-            self.progress_label.setText(f"Training: {done:,} merges so far")
 
     def _on_training_ended(self) -> None:
         self.progress_row.hide()

@@ -47,9 +47,11 @@ def test_a_lesson_arrives_with_the_state_a_worker_built(qtbot):
     lesson = Lesson("tea tea team teams steam seat").train()
     state = LessonState(lesson, 1)
     session.request_token_selection("es")
+    cleared = []
+    session.token_selected.connect(cleared.append)
     session.set_lesson(lesson, 2, state)
     assert session.state is state and session.step == 2
-    assert session.selected_token == ""  # a token of the old lesson means nothing in the new one
+    assert session.selected_token == "" and cleared == [""]
 
 
 def test_an_empty_lesson_has_no_state_and_ignores_steps(qtbot):

@@ -40,7 +40,7 @@ def test_timeline_shows_training_progress_until_it_ends(session, qtbot):
     session.training_started.emit()
     session.training_progressed.emit(40, 200)
     assert timeline.progress_row.isVisibleTo(timeline)
-    assert timeline.progress.value() == 40 and "40 of 200" in timeline.progress_label.text()
+    assert timeline.progress.value() == 40 and timeline.progress.text() == "40 of 200 merges"
     session.training_ended.emit()
     assert not timeline.progress_row.isVisibleTo(timeline)
 
