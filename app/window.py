@@ -100,6 +100,7 @@ class MainWindow(QMainWindow):
         self.source: LessonFile = self.session.lesson.to_file()
         self._pending_open: tuple[Path | None, bool] | None = None
         self.undo_stack = QUndoStack(self)
+        self._side_changes = False
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self.runner = TrainingRunner(self)
         self.runner.started.connect(self._on_training_started)
@@ -121,6 +122,7 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self._build_menus()
         self.classroom = Classroom(self)  # F5: the projector mode
+        self._wire_views()
         self.handout_action = add_handout_action(self)
         self.setAcceptDrops(True)
         self.resize(1600, 1000)
@@ -287,7 +289,39 @@ class MainWindow(QMainWindow):
 
     @property
     def dirty(self) -> bool:
-        return not self.undo_stack.isClean()
+        return not self.undo_stack.isClean() or self._side_changes
+
+    def _wire_views(self) -> None:
+        """What the central views tell the window: held-out text and quiz answers to save, play speed."""
+        # changes that need no retraining (held-out text, quiz answers) are not undo steps, but
+        # they are still unsaved work
+        for view in self.views.values():
+            edited = getattr(view, "held_out_edited", None)
+            if edited is not None:
+                edited.connect(self._on_held_out_edited)
+            progressed = getattr(view, "progress_changed", None)
+            if progressed is not None:
+                progressed.connect(self._on_side_change)
+            if hasattr(view, "set_merge_duration"):
+                self.timeline.speed.currentIndexChanged.connect(lambda _index, v=view: self._follow_speed(v))
+                self._follow_speed(view)
+
+    def _follow_speed(self, view) -> None:
+        # one merge fills at most two thirds of a step, so Play never outruns the tiles
+        view.set_merge_duration(min(600, int(self.timeline._interval() * 2 / 3)))
+
+    @Slot(str)
+    def _on_held_out_edited(self, text: str) -> None:
+        if text == self.source.held_out:
+            return
+        self.source = replace(self.source, held_out=text)
+        self.session.lesson.held_out = text
+        self._on_side_change()
+
+    @Slot()
+    def _on_side_change(self) -> None:
+        self._side_changes = True
+        self._update_title()
 
     def _current_file(self) -> LessonFile:
         """The lesson as it would be saved: the latest source at the current step."""
@@ -362,6 +396,7 @@ class MainWindow(QMainWindow):
             if quiz is not None and source.quiz:
                 quiz.restore_progress(source.quiz)
             self.undo_stack.clear()
+            self._side_changes = False
             self.path = path
             if clean:
                 self.undo_stack.setClean()
@@ -473,6 +508,7 @@ class MainWindow(QMainWindow):
             return False
         self.path = path
         self.undo_stack.setClean()
+        self._side_changes = False
         self._remember_recent(path)
         if self.autosave is not None:
             self.autosave.clear()

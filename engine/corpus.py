@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from functools import cached_property
 
 from engine.bytelevel import BASE_ORDER, bytes_to_symbols
 from engine.errors import BpeLabError
@@ -120,5 +121,10 @@ class Corpus:
         return chars
 
     def total_symbols(self) -> int:
+        """How many base symbols the whole corpus holds, counting every word as often as it occurs."""
+        return self._total_symbols
+
+    @cached_property
+    def _total_symbols(self) -> int:
         extra = 1 if self.settings.marker is not None else 0
         return sum((len(w) + extra) * c for w, c in zip(self.words, self.counts))

@@ -10,7 +10,6 @@ from widgets.corpus_panel import EDITOR_LIMIT, CorpusPanel
 from widgets.pairs_panel import PairsPanel
 from widgets.settings_form import SettingsForm
 from widgets.timeline import Timeline
-from widgets.token_rows import TokenRowsView
 from widgets.tokenize_panel import TokenizePanel
 from widgets.vocabulary_panel import VocabularyPanel
 
@@ -92,19 +91,6 @@ def test_tokenize_panel_reads_bytes_as_text(qtbot):
     panel.refresh()
     assert "␣world" in panel.chips.text() and "Ġ" not in panel.chips.text()
     assert "never seen" not in panel.summary.text()
-
-
-def test_token_rows_show_every_word_and_the_next_pair(session, qtbot):
-    view = TokenRowsView(session)
-    qtbot.addWidget(view)
-    view.resize(800, 400)
-    view.show()
-    assert view.list.model().rowCount() == 4
-    assert "Next merge: e + s" in view.summary.text()
-    session.request_step(session.last_step)
-    assert "Next merge" not in view.summary.text()
-    image = view.grab().toImage()
-    assert not image.isNull()
 
 
 def test_corpus_panel_announces_typing_once_it_pauses(session, qtbot):

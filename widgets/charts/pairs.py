@@ -92,7 +92,14 @@ class PairCountChart(QWidget):
 
     # -- following the session ------------------------------------------------------------------
 
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        if self._shown_step != self.session.step:
+            self.refresh(animate=False)
+
     def _on_step_changed(self, new: int, previous: int) -> None:
+        if not self.isVisible():
+            return  # ranked again when shown: a hidden tab costs nothing per step
         # Ranking the pairs and redrawing every bar costs several milliseconds on a large corpus;
         # a dragged step line moves many times a frame. So the bars follow at most every
         # THROTTLE_MS, always ending on the session's latest step.

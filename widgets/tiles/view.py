@@ -164,7 +164,9 @@ class TileView(QWidget):
         font.setPixelSize(max(10, round(17 * self.canvas.scale)))
         self.caption.setFont(font)
         theme = self.canvas.theme
-        self.caption.setStyleSheet(f"color: {theme.text}; background: {theme.background}; padding: 4px;")
+        sheet = f"color: {theme.text}; background: {theme.background}; padding: 4px;"
+        if self.caption.styleSheet() != sheet:  # setting a style sheet re-polishes: only on a theme change
+            self.caption.setStyleSheet(sheet)
         self.caption.setMinimumHeight(int(QFontMetrics(font).lineSpacing() * 2 + 12))
         self.caption.setText(self._caption(plain=False))
 

@@ -1,0 +1,44 @@
+"""The central views inside the window: what they tell it is kept, saved and followed."""
+
+from engine.formats.lesson_file import load_lesson
+
+
+def test_every_view_is_a_tab(make_window):
+    window = make_window()
+    assert list(window.views) == ["Tiles", "Charts", "Quiz", "Explorer"]
+    assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == list(window.views)
+
+
+def test_a_pasted_held_out_text_is_unsaved_work_then_saved_in_the_lesson(make_window, tmp_path, qtbot):
+    window = make_window()
+    assert not window.dirty
+    charts = window.views["Charts"]
+    charts.held_out_box.setPlainText("an unseen sentence for the held-out curve")
+    qtbot.waitUntil(lambda: window.dirty, timeout=3000)
+    assert "•" in window.windowTitle()
+    path = tmp_path / "held.bpelab"
+    assert window._save_to(path)
+    assert not window.dirty
+    assert load_lesson(path).held_out == "an unseen sentence for the held-out curve"
+
+    reopened = make_window(path=str(path))
+    qtbot.waitUntil(lambda: reopened.path == path, timeout=10000)
+    assert reopened.views["Charts"].held_out_box.toPlainText() == "an unseen sentence for the held-out curve"
+    assert not reopened.dirty
+
+
+def test_answering_the_quiz_is_unsaved_work(make_window, qtbot):
+    window = make_window()
+    quiz = window.views["Quiz"]
+    quiz.progress_changed.emit()
+    assert window.dirty
+
+
+def test_the_tiles_merge_within_a_play_step_at_every_speed(make_window):
+    window = make_window()
+    tiles = window.views["Tiles"]
+    speed = window.timeline.speed
+    for index in range(speed.count()):
+        speed.setCurrentIndex(index)
+        interval = window.timeline._interval()
+        assert 0 < tiles.canvas.merge_ms <= interval
