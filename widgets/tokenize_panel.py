@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QLabel, QLineEdit, QPlainTextEdit, QVBoxLayout, QW
 from engine.bytelevel import visible_whitespace
 from engine.pretokenize import split_words
 from widgets.colors import tile_colors
+from widgets.tiles.palette import tile_look
 
 # the replay lists this many distinct words; a pasted page would bury the first ones anyway
 REPLAY_WORDS = 12
@@ -97,9 +98,11 @@ class TokenizePanel(QWidget):
                 )
                 continue
             shown = html.escape(session.show(token))
+            # the same colour this token has on the tiles and in the explorer
+            look = tile_look(token, tokenizer.settings.marker, tokenizer.settings.units, None, token_id)
             chips.append(
-                f'<a href="{quote(token)}" style="text-decoration:none; color:{colors.text.name()}">'
-                f'<span style="background:{colors.fill.name()}">&nbsp;{shown}&nbsp;</span></a>'
+                f'<a href="{quote(token)}" style="text-decoration:none; color:{look.text.name()}">'
+                f'<span style="background:{look.fill.name()}; color:{look.text.name()}">&nbsp;{shown}&nbsp;</span></a>'
                 f'<sub style="color:{colors.muted.name()}">{token_id}</sub>'
             )
         if len(encoding) > MAX_CHIPS:

@@ -136,3 +136,17 @@ def test_settings_form_round_trips_and_announces_changes(qtbot):
     with qtbot.waitSignal(form.settings_edited) as blocker:
         form.stop.setCurrentIndex(2)
     assert blocker.args[0].vocab_size and blocker.args[0].merges is None
+
+
+def test_tokenize_chips_take_each_tokens_tile_colour(session, qtbot):
+    from widgets.tiles.palette import tile_look
+
+    panel = TokenizePanel(session)
+    qtbot.addWidget(panel)
+    session.request_step(5)
+    panel.input.setText("lowest")
+    qtbot.waitUntil(lambda: "low" in panel.chips.text(), timeout=3000)
+    tokenizer = session.lesson.tokenizer_at(5)
+    for token in ("low", "est</w>"):
+        fill = tile_look(token, "</w>", "chars", None, tokenizer.token_to_id(token)).fill.name()
+        assert f"background:{fill}" in panel.chips.text()
