@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 
 # the raw tokens of a row (a list of str), for delegates that draw tiles
 TokensRole = Qt.ItemDataRole.UserRole + 1
@@ -12,6 +12,20 @@ TokensRole = Qt.ItemDataRole.UserRole + 1
 KeyRole = Qt.ItemDataRole.UserRole + 2
 # the word's frequency in the corpus (words)
 CountRole = Qt.ItemDataRole.UserRole + 3
+
+
+class HeaderedTableModel(QAbstractTableModel):
+    """A flat table whose column titles are the class's ``headers``."""
+
+    headers: tuple[str, ...] = ()
+
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802 (Qt's name)
+        return 0 if parent.isValid() else len(self.headers)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self.headers[section]
+        return None
 
 
 def runs(rows: Iterable[int]) -> Iterator[tuple[int, int]]:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt
 
-from widgets.models.common import KeyRole, runs
+from widgets.models.common import HeaderedTableModel, KeyRole, runs
 
 RANK, PAIR, COUNT, TIE, SOURCES = range(5)
 HEADERS = ("#", "Pair", "Count", "Tie", "From")
@@ -14,7 +14,9 @@ SOURCES_SHOWN = 4
 _ROLES = {Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, KeyRole, Qt.ItemDataRole.TextAlignmentRole}
 
 
-class PairsModel(QAbstractTableModel):
+class PairsModel(HeaderedTableModel):
+    headers = HEADERS
+
     def __init__(self, session, limit: int = DEFAULT_LIMIT, parent=None):
         super().__init__(parent)
         self.session = session
@@ -95,14 +97,6 @@ class PairsModel(QAbstractTableModel):
 
     def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(HEADERS)
-
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return HEADERS[section]
-        return None
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         # views ask for many roles per cell on every paint: answer the unused ones first

@@ -6,10 +6,10 @@ the token selected anywhere in the window is highlighted.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QColor
 
-from widgets.models.common import KeyRole
+from widgets.models.common import HeaderedTableModel, KeyRole
 
 ID, TOKEN, MADE, PARENTS, COUNT = range(5)
 HEADERS = ("Id", "Token", "Step", "From", "Count")
@@ -19,7 +19,9 @@ _ROLES = {Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, KeyRole, Qt.
           Qt.ItemDataRole.TextAlignmentRole}
 
 
-class VocabularyModel(QAbstractTableModel):
+class VocabularyModel(HeaderedTableModel):
+    headers = HEADERS
+
     def __init__(self, session, parent=None):
         super().__init__(parent)
         self.session = session
@@ -83,14 +85,6 @@ class VocabularyModel(QAbstractTableModel):
 
     def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else self._rows
-
-    def columnCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(HEADERS)
-
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return HEADERS[section]
-        return None
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         # views ask for many roles per cell on every paint: answer the unused ones first

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt
 
-from widgets.models.common import CountRole, TokensRole, runs
+from widgets.models.common import HeaderedTableModel, CountRole, TokensRole, runs
 
 WORD, COUNT, TOKENS, LENGTH = range(4)
 HEADERS = ("Word", "Count", "Tokens now", "Tokens")
@@ -13,7 +13,9 @@ _ROLES = {Qt.ItemDataRole.DisplayRole, TokensRole, CountRole, Qt.ItemDataRole.Te
 MAX_SIGNALS = 8
 
 
-class WordsModel(QAbstractTableModel):
+class WordsModel(HeaderedTableModel):
+    headers = HEADERS
+
     def __init__(self, session, parent=None):
         super().__init__(parent)
         self.session = session
@@ -41,14 +43,6 @@ class WordsModel(QAbstractTableModel):
         if parent.isValid() or self.session.state is None:
             return 0
         return len(self.session.lesson.corpus)
-
-    def columnCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(HEADERS)
-
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return HEADERS[section]
-        return None
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         # views ask for many roles per cell on every paint: answer the unused ones first
