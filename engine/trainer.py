@@ -13,7 +13,9 @@ hold the two to the same merges.
 
 from __future__ import annotations
 
+import gc
 import heapq
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -50,6 +52,22 @@ class MergeStep:
     vocab_size: int
 
 
+@contextmanager
+def _collector_paused():
+    """Hold Python's cycle collector off while one step runs.
+
+    A step makes thousands of small lists and tuples, none in a cycle; left on, the collector
+    would walk the trainer's whole working set again and again. It runs as usual between steps.
+    """
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
+
+
 def extra_ids(settings: Settings) -> int:
     """Ids taken by tokens that are not merges: the special tokens, and the unknown token for chars."""
     return len(settings.special_tokens) + (1 if settings.units == "chars" else 0)
@@ -79,7 +97,8 @@ class Trainer:
         self.merges: list[tuple[int, int]] = []
         self.stop_reason: str | None = None
         self.extra_ids = extra_ids(self.settings)
-        self._layout()
+        with _collector_paused():
+            self._layout()
 
     def _layout(self) -> None:
         sym: list[int] = []
@@ -181,23 +200,30 @@ class Trainer:
         return target_merges(self.settings, len(self.base))
 
     def steps(self) -> Iterator[MergeStep]:
-        limit = self.target_merges()
-        min_frequency = self.settings.min_frequency
         while True:
-            if limit is not None and len(self.merges) >= limit:
-                self.stop_reason = TARGET_REACHED
+            with _collector_paused():
+                step = self._next_step()
+            if step is None:
                 return
-            group = self._best_group()
-            if not group:
-                self.stop_reason = NOTHING_LEFT
-                return
-            count = -group[0][0]
-            if count < min_frequency:
-                self.tied = group
-                self.stop_reason = NO_PAIR_REPEATS
-                return
-            best, self.tied = group[0], group[1:]
-            yield self._merge(best[-1], count, [e[-1] for e in self.tied])
+            yield step
+
+    def _next_step(self) -> MergeStep | None:
+        """Make the next merge, or say why there is none (``stop_reason``) and return None."""
+        limit = self.target_merges()
+        if limit is not None and len(self.merges) >= limit:
+            self.stop_reason = TARGET_REACHED
+            return None
+        group = self._best_group()
+        if not group:
+            self.stop_reason = NOTHING_LEFT
+            return None
+        count = -group[0][0]
+        if count < self.settings.min_frequency:
+            self.tied = group
+            self.stop_reason = NO_PAIR_REPEATS
+            return None
+        best, self.tied = group[0], group[1:]
+        return self._merge(best[-1], count, [e[-1] for e in self.tied])
 
     def _best_group(self) -> list[tuple]:
         """Current heap entries of every pair at the highest count, in tie-rule order.
