@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from app.appearance import palette
 from app.classroom_looks import Look, projector_look
-from widgets.classroom import ASKING, HIDDEN, REVEALED, BlankCover, KeysOverlay, PredictPrompt
+from widgets.classroom import ASKING, HIDDEN, BlankCover, KeysOverlay, PredictPrompt
 from widgets.classroom.predict import question_for
 from widgets.quiz_panel import QuizPanel
 

@@ -27,12 +27,28 @@ def read_text(path: str | os.PathLike) -> str:
 
 
 def read_json(path: str | os.PathLike):
-    """A JSON file's data; a message naming the line and column where it stops making sense."""
-    text = read_text(path)
+    """A JSON file's data, read with ``parse_json``."""
+    return parse_json(read_text(path), str(path))
+
+
+def parse_json(text: str, source: str):
+    """JSON with a message naming the line, and duplicate keys refused rather than silently dropped."""
+
+    def no_repeats(pairs):
+        seen = {}
+        for key, value in pairs:
+            if key in seen:
+                raise BpeLabError(f"{source}: the key \"{key}\" appears twice in one object")
+            seen[key] = value
+        return seen
+
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=no_repeats)
     except json.JSONDecodeError as exc:
-        raise BpeLabError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}") from None
+        raise BpeLabError(
+            f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}; "
+            "the file may be cut short: export it again"
+        ) from None
 
 
 def decode_utf8(data: bytes, source: str) -> str:

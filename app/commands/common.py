@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from engine.errors import BpeLabError
-
 
 def non_negative(value: str) -> int:
     try:

@@ -20,12 +20,11 @@ import json
 import os
 import unicodedata
 
+from engine.files import read_text, write_files
 from engine.bytelevel import bytes_to_symbols, readable, symbols_to_bytes, visible_whitespace
 from engine.errors import BpeLabError
-from engine.files import read_text
 from engine.formats.imported import tokenizer_from_vocab
 from engine.formats.listing import merges_of, vocabulary_of
-from engine.files import write_files
 from engine.settings import Settings
 
 COLUMNS = ["id", "token", "bytes_hex", "kind", "step", "left", "right", "left_id", "right_id", "count"]

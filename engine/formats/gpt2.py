@@ -17,11 +17,10 @@ import json
 import os
 from pathlib import Path
 
+from engine.files import read_json, read_text, write_files
 from engine.errors import BpeLabError
-from engine.files import read_text
-from engine.formats.hf import parse_json, pipeline, spelled_table
+from engine.formats.hf import pipeline, spelled_table
 from engine.formats.imported import check_ids, tokenizer_from_vocab
-from engine.files import write_files
 from engine.settings import Settings
 from engine.tokenizer import UNKNOWN
 
@@ -116,14 +115,14 @@ def load_gpt2(path: str | os.PathLike):
     for needed in (vocab_path, merges_path):
         if not needed.is_file():
             raise BpeLabError(f"{needed}: missing; the gpt2 format needs both {VOCAB} and {MERGES} in one folder")
-    raw = parse_json(read_text(vocab_path), str(vocab_path))
+    raw = read_json(vocab_path)
     if not isinstance(raw, dict):
         raise BpeLabError(f"{vocab_path}: expected an object of token: id")
     vocab = check_ids(raw.items(), str(vocab_path), "vocab.json")
     merges, numbers = read_merges(read_text(merges_path), str(merges_path))
     sidecar_path = folder / SIDECAR
     if sidecar_path.is_file():
-        side = parse_json(read_text(sidecar_path), str(sidecar_path))
+        side = read_json(sidecar_path)
         if not isinstance(side, dict) or side.get("format") != SIDECAR_FORMAT:
             raise BpeLabError(f"{sidecar_path} is not BPE Lab's settings file for a gpt2 folder")
         if side.get("version") != 1:

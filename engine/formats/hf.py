@@ -24,10 +24,9 @@ from __future__ import annotations
 import json
 import os
 
+from engine.files import read_json, write_files
 from engine.errors import BpeLabError
-from engine.files import read_text
 from engine.formats.imported import check_ids, tokenizer_from_vocab
-from engine.files import write_files
 from engine.formats.table import PY_WHITESPACE, TokenTable, refuse_lowercase
 from engine.pretokenize import GPT2_PATTERN, GPT4_PATTERN
 from engine.settings import Settings
@@ -194,26 +193,6 @@ def save_hf(tokenizer, path: str | os.PathLike) -> None:
 # -- import ---------------------------------------------------------------------------------------
 
 
-def parse_json(text: str, source: str):
-    """JSON with a message naming the line, and duplicate keys refused rather than silently dropped."""
-
-    def no_repeats(pairs):
-        seen = {}
-        for key, value in pairs:
-            if key in seen:
-                raise BpeLabError(f"{source}: the key \"{key}\" appears twice in one object")
-            seen[key] = value
-        return seen
-
-    try:
-        return json.loads(text, object_pairs_hook=no_repeats)
-    except json.JSONDecodeError as exc:
-        raise BpeLabError(
-            f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}; "
-            "the file may be cut short: export it again"
-        ) from None
-
-
 def _pre_tokenizer_settings(node, source: str) -> tuple[str, str]:
     """(split, units) that a pre-tokenizer stands for."""
 
@@ -356,4 +335,4 @@ def tokenizer_from_hf_data(data, source: str):
 
 
 def load_hf(path: str | os.PathLike):
-    return tokenizer_from_hf_data(parse_json(read_text(path), str(path)), str(path))
+    return tokenizer_from_hf_data(read_json(path), str(path))

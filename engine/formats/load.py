@@ -19,9 +19,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.files import parse_json, read_text
 from engine.errors import BpeLabError
-from engine.files import read_text
-from engine.formats.hf import parse_json
 
 FORMATS = ("bpelab", "hf", "gpt2", "tiktoken", "csv")
 BUILT_IN = {"cl100k": False, "cl100k_base": False, "cl100k-chat": True}

@@ -19,12 +19,10 @@ import json
 import os
 from pathlib import Path
 
+from engine.files import read_json, read_text, write_files
 from engine.bytelevel import bytes_to_symbols, symbols_to_bytes
 from engine.errors import BpeLabError
-from engine.files import read_text
-from engine.formats.hf import parse_json
 from engine.formats.imported import tokenizer_from_vocab
-from engine.files import write_files
 from engine.formats.table import PY_WHITESPACE, TokenTable, refuse_lowercase
 from engine.pretokenize import GPT2_PATTERN, GPT4_PATTERN
 from engine.settings import Settings
@@ -188,7 +186,7 @@ def load_tiktoken(path: str | os.PathLike):
     specials: dict[str, int] = {}
     pattern = GPT4_PATTERN
     if side_path.is_file():
-        side = parse_json(read_text(side_path), str(side_path))
+        side = read_json(side_path)
         if not isinstance(side, dict) or side.get("format") != SIDECAR_FORMAT:
             raise BpeLabError(f"{side_path} is not BPE Lab's settings file for a .tiktoken")
         try:
