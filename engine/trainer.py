@@ -16,8 +16,11 @@ from __future__ import annotations
 import gc
 import heapq
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Iterator, Sequence
+
+import numpy as np
 
 from engine.corpus import Corpus
 from engine.errors import BpeLabError
@@ -46,10 +49,31 @@ class MergeStep:
     token: str
     count: int
     tied: tuple[tuple[str, str], ...]
-    places: tuple[tuple[int, int], ...]
     tokens_before: int
     tokens_after: int
     vocab_size: int
+    # where the merges were made, as positions in the trainer's layout; ``places`` reads them
+    positions: Sequence[int] = field(default=(), repr=False)
+    layout: "WordIndex | None" = field(default=None, repr=False, compare=False)
+
+    @cached_property
+    def places(self) -> tuple[tuple[int, int], ...]:
+        if self.layout is None:
+            return ()
+        return self.layout.places(self.positions)
+
+
+class WordIndex:
+    """Which word a layout position belongs to, and where in the word it lies."""
+
+    __slots__ = ("word_of", "word_start")
+
+    def __init__(self, word_of: list[int], word_start: list[int]):
+        self.word_of, self.word_start = word_of, word_start
+
+    def places(self, positions: Sequence[int]) -> tuple[tuple[int, int], ...]:
+        word_of, word_start = self.word_of, self.word_start
+        return tuple([(word_of[p], p - word_start[word_of[p]]) for p in positions])
 
 
 @contextmanager
@@ -101,47 +125,53 @@ class Trainer:
             self._layout()
 
     def _layout(self) -> None:
-        sym: list[int] = []
-        word_of: list[int] = []
-        freq: list[int] = []
-        ids = self.ids
-        self.word_start: list[int] = []
-        for w in range(len(self.corpus)):
-            symbols = self.corpus.symbols(w)
-            self.word_start.append(len(sym))
-            sym.extend([ids[s] for s in symbols])
-            word_of.extend([w] * len(symbols))
-            freq.extend([self.corpus.counts[w]] * len(symbols))
+        """Lay every distinct word out side by side and count its pairs, with numpy doing the bulk."""
+        corpus, ids = self.corpus, self.ids
+        marker = self.settings.marker
+        lengths = np.fromiter(map(len, corpus.words), dtype=np.int64, count=len(corpus))
+        # each character's id: look its code point up among the base characters'
+        base_chars = [t for t in self.vocab if len(t) == 1]
+        points = np.array([ord(c) for c in base_chars], dtype=np.int64)
+        order = np.argsort(points)
+        char_ids = np.array([ids[c] for c in base_chars], dtype=np.int64)[order]
+        text = "".join(corpus.words).encode("utf-32-le", "surrogatepass")
+        codes = np.frombuffer(text, dtype=np.uint32).astype(np.int64)
+        sym = char_ids[np.searchsorted(points[order], codes)] if len(codes) else codes
+        if marker is not None:
+            lengths += 1
+            ends = np.cumsum(lengths - 1)
+            sym = np.insert(sym, ends, ids[marker])
         n = len(sym)
-        nxt = list(range(1, n + 1))
-        prv = list(range(-1, n - 1))
-        for start in self.word_start:
-            if start > 0:
-                nxt[start - 1] = -1
-                prv[start] = -1
-        if n:
-            nxt[n - 1] = -1
-        self.sym, self.nxt, self.prv, self.word_of, self.freq = sym, nxt, prv, word_of, freq
-        self.total = sum(freq)
-        counts: dict[int, int] = {}
-        where: dict[int, list[int]] = {}
-        for p in range(n):
-            q = nxt[p]
-            if q < 0:
-                continue
-            key = sym[p] << _SHIFT | sym[q]
-            if key in counts:
-                counts[key] += freq[p]
-                where[key].append(p)
-            else:
-                counts[key] = freq[p]
-                where[key] = [p]
-        self.counts, self.where = counts, where
-        self.heap = [self._entry(key) for key in counts]
+        starts = np.zeros(len(lengths), dtype=np.int64)
+        np.cumsum(lengths[:-1], out=starts[1:])
+        last = starts + lengths - 1
+        word_of = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
+        freq = np.repeat(np.array(corpus.counts, dtype=np.int64), lengths)
+        nxt = np.arange(1, n + 1, dtype=np.int64)
+        nxt[last] = -1
+        prv = np.arange(-1, n - 1, dtype=np.int64)
+        prv[starts] = -1
+        # every pair: its count and its positions in reading order
+        pos = np.flatnonzero(nxt >= 0)
+        keys = sym[pos] << _SHIFT | sym[pos + 1]
+        by_key = np.argsort(keys, kind="stable")
+        keys, pos = keys[by_key], pos[by_key]
+        firsts = np.flatnonzero(np.diff(keys)) + 1 if len(keys) else keys
+        bounds = [0, *firsts.tolist(), len(keys)]
+        totals = np.add.reduceat(freq[pos], bounds[:-1]) if len(keys) else keys
+        pos_list = pos.tolist()
+        key_list = keys[bounds[:-1]].tolist() if len(keys) else []
+        self.counts = dict(zip(key_list, totals.tolist()))
+        self.where = {k: pos_list[a:b] for k, a, b in zip(key_list, bounds, bounds[1:])}
+        self.sym, self.nxt, self.prv = sym.tolist(), nxt.tolist(), prv.tolist()
+        self.freq = freq.tolist()
+        self.word_start = starts.tolist()
+        self.index = WordIndex(word_of.tolist(), self.word_start)
+        self.total = corpus.total_symbols()
+        self.heap = [self._entry(key) for key in self.counts]
         heapq.heapify(self.heap)
-        # entries of the pairs tied at the last step, kept off the heap; the pairs the last merge changed
+        # entries of the pairs tied at the last step, kept off the heap until a merge changes them
         self.tied: list[tuple] = []
-        self.touched: set[int] = set()
 
     # -- the tie rule ---------------------------------------------------------------------------
 
@@ -201,8 +231,13 @@ class Trainer:
 
     def steps(self) -> Iterator[MergeStep]:
         while True:
-            with _collector_paused():
+            was_on = gc.isenabled()
+            gc.disable()
+            try:
                 step = self._next_step()
+            finally:
+                if was_on:
+                    gc.enable()
             if step is None:
                 return
             yield step
@@ -229,15 +264,16 @@ class Trainer:
         """Current heap entries of every pair at the highest count, in tie-rule order.
 
         The pairs tied at one step are kept aside rather than pushed back: most are still tied at
-        the next step, and only the pairs the last merge touched need checking again.
+        the next step, and only the pairs the last merge changed need queueing again.
         """
+        # a pair a merge changed lost places, and so count: an unchanged count means unchanged places
+        counts = self.counts
         tied = []
         for entry in self.tied:
-            if entry[-1] in self.touched:
-                self._requeue(entry[-1])
-            else:
+            if counts.get(entry[-1], 0) == -entry[0]:
                 tied.append(entry)
-        self.touched = set()
+            else:
+                self._requeue(entry[-1])
         top = self._pop_best()
         if top is None:
             return tied
@@ -277,14 +313,11 @@ class Trainer:
         self.merges.append((a, b))
 
         sym, nxt, prv, freq, counts, where = self.sym, self.nxt, self.prv, self.freq, self.counts, self.where
-        word_of, word_start = self.word_of, self.word_start
         created: list[int] = []  # pairs first counted in this step
-        places: list[tuple[int, int]] = []
+        positions: list[int] = []
         merged = 0
-        a_low = a
         b_high = b << _SHIFT
         new_high = new << _SHIFT
-        touched_add = self.touched.add
         for p in where.pop(key):
             if sym[p] != a:
                 continue
@@ -293,14 +326,12 @@ class Trainer:
                 continue
             f = freq[p]
             merged += f
-            w = word_of[p]
-            places.append((w, p - word_start[w]))
+            positions.append(p)
             left = prv[p]
             right = nxt[q]
             if left >= 0:
                 high = sym[left] << _SHIFT
-                counts[high | a_low] -= f
-                touched_add(high | a_low)
+                counts[high | a] -= f
                 fresh = high | new
                 c = counts.get(fresh)
                 if c is None:
@@ -313,7 +344,6 @@ class Trainer:
             if right >= 0:
                 low = sym[right]
                 counts[b_high | low] -= f
-                touched_add(b_high | low)
                 fresh = new_high | low
                 c = counts.get(fresh)
                 if c is None:
@@ -354,10 +384,11 @@ class Trainer:
             token=token,
             count=count,
             tied=(pair, *((vocab[t >> _SHIFT], vocab[t & _LOW]) for t in tied)),
-            places=tuple(places),
             tokens_before=before,
             tokens_after=self.total,
             vocab_size=len(vocab) + self.extra_ids,
+            positions=tuple(positions),
+            layout=self.index,
         )
 
     def initial_tokens(self) -> int:
@@ -368,6 +399,7 @@ def train(corpus: Corpus) -> tuple[Trainer, list[MergeStep]]:
     """Run a whole training: the trainer (merges, vocabulary, stop reason) and every step."""
     if corpus.is_empty:
         raise BpeLabError("the corpus is empty: give some training text")
-    trainer = Trainer(corpus)
-    steps = list(trainer.steps())
+    with _collector_paused():
+        trainer = Trainer(corpus)
+        steps = list(trainer.steps())
     return trainer, steps
