@@ -112,13 +112,17 @@ class Corpus:
 
     def base_vocabulary(self) -> list[str]:
         """Base symbols: all 256 bytes, or the characters met, in code point order, then the marker."""
+        return list(self._base_vocabulary)
+
+    @cached_property
+    def _base_vocabulary(self) -> tuple[str, ...]:
         if self.settings.units == "bytes":
-            return list(BASE_ORDER)
+            return tuple(BASE_ORDER)
         chars = sorted(set().union(*self.words)) if self.words else []
         marker = self.settings.marker
         if marker is not None and marker not in chars:
             chars.append(marker)
-        return chars
+        return tuple(chars)
 
     def total_symbols(self) -> int:
         """How many base symbols the whole corpus holds, counting every word as often as it occurs."""

@@ -14,6 +14,7 @@ from typing import Iterator
 from engine.corpus import Corpus
 from engine.errors import BpeLabError
 from engine.formats.lesson_file import LessonFile
+from engine.heldout import TextCurve, corpus_characters, token_curve
 from engine.settings import Settings
 from engine.tokenizer import Tokenizer
 from engine.trainer import MergeStep, Trainer, target_merges
@@ -40,6 +41,8 @@ class Lesson:
         self.stop_reason: str | None = None
         self.tokenizer: Tokenizer | None = None
         self._tokenizers: dict[int, Tokenizer] = {}
+        self._held_out_curve: tuple[str, TextCurve] | None = None
+        self._characters: int | None = None
 
     @classmethod
     def from_file(cls, data: LessonFile) -> "Lesson":
@@ -67,6 +70,27 @@ class Lesson:
     @property
     def last_step(self) -> int:
         return len(self.steps)
+
+    @property
+    def characters(self) -> int:
+        """Characters of the training words, each counted as often as it occurs (counted once)."""
+        if self._characters is None:
+            self._characters = corpus_characters(self.corpus)
+        return self._characters
+
+    def held_out_curve(self, text: str) -> TextCurve:
+        """Tokens of a text after every step; the last text's curve is kept, so a worker that
+        counts the lesson's own held-out text spares the window from counting it again."""
+        self._require_trained()
+        if self._held_out_curve is None or self._held_out_curve[0] != text:
+            self._held_out_curve = (text, token_curve(self.tokenizer, text, self.last_step))
+        return self._held_out_curve[1]
+
+    def counted_held_out_curve(self, text: str) -> TextCurve | None:
+        """The curve of ``text`` if it is already counted, else None (nothing is computed)."""
+        if self._held_out_curve is not None and self._held_out_curve[0] == text:
+            return self._held_out_curve[1]
+        return None
 
     def training(self) -> Iterator[MergeStep]:
         """Train to the end, one step per item: a worker reports progress and may stop between steps.

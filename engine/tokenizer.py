@@ -152,6 +152,31 @@ def _map_span(index: list[int], start: int, end: int, length: int) -> tuple[int,
     return s, e
 
 
+class _CutIds:
+    """Token -> id for a tokenizer cut after its first merges: the full map's first ``regular``
+    ids, then the cut's own ids for the special and unknown tokens."""
+
+    __slots__ = ("full", "regular", "extra")
+
+    def __init__(self, full: dict[str, int], regular: int, extra: dict[str, int]):
+        self.full, self.regular, self.extra = full, regular, extra
+
+    def get(self, token: str, default=None):
+        i = self.full.get(token)
+        if i is not None and i < self.regular:
+            return i
+        return self.extra.get(token, default)
+
+    def __getitem__(self, token: str) -> int:
+        i = self.get(token)
+        if i is None:
+            raise KeyError(token)
+        return i
+
+    def __contains__(self, token: str) -> bool:
+        return self.get(token) is not None
+
+
 class Tokenizer(_Pipeline):
     """A merge-list tokenizer: a base vocabulary, merges in order, special tokens.
 
@@ -189,6 +214,13 @@ class Tokenizer(_Pipeline):
         self.vocab = vocab
         self._ids = {t: i for i, t in reversed(list(enumerate(vocab)))}
         self._lengths = [self._measure(i, t) for i, t in enumerate(vocab)]
+        self._regular = len(vocab) - len(self.special_ids) - (self.unknown_id is not None)
+        # how many regular tokens the vocabulary held after each merge (repeated strings add none)
+        self._regular_after = [len(self.base)]
+        made = set(self.base)
+        for a, b in self.merges:
+            made.add(a + b)
+            self._regular_after.append(len(made))
 
     @classmethod
     def from_trainer(cls, trainer, merges: int | None = None) -> "Tokenizer":
@@ -198,8 +230,35 @@ class Tokenizer(_Pipeline):
         return cls(trainer.settings, trainer.base, pairs)
 
     def truncated(self, merges: int) -> "Tokenizer":
-        """The same tokenizer as it was after its first ``merges`` merges."""
-        return Tokenizer(self.settings, self.base, self.merges[:merges])
+        """The same tokenizer as it was after its first ``merges`` merges.
+
+        Made in time proportional to the vocabulary's size, not by replaying the merges: a window
+        asks for it on every step. The merge table is shared (ranks past the cut never apply);
+        the special tokens and the unknown token take the ids right after the regular tokens.
+        """
+        k = max(0, min(merges, len(self.merges)))
+        cut = object.__new__(Tokenizer)
+        cut._init_pipeline(self.settings)
+        cut.base = self.base
+        cut.merges = self.merges[:k]
+        cut._ranks = self._ranks
+        regular = self._regular_after[k]
+        vocab = self.vocab[:regular]
+        cut.special_ids = {}
+        for token in self.settings.special_tokens:
+            cut.special_ids[token] = len(vocab)
+            vocab.append(token)
+        cut.unknown_id = None
+        if self.unknown_id is not None:
+            cut.unknown_id = len(vocab)
+            vocab.append(UNKNOWN)
+        cut.vocab = vocab
+        full = self._ids.full if isinstance(self._ids, _CutIds) else self._ids
+        cut._ids = _CutIds(full, regular, {t: i for i, t in reversed(list(enumerate(vocab[regular:], regular)))})
+        cut._lengths = self._lengths[:regular] + [cut._measure(i, t) for i, t in enumerate(vocab[regular:], regular)]
+        cut._regular = regular
+        cut._regular_after = self._regular_after[: k + 1]
+        return cut
 
     def _measure(self, token_id: int, token: str) -> int:
         if token_id == self.unknown_id:

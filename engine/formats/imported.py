@@ -40,6 +40,10 @@ class RenumberedTokenizer(Tokenizer):
             self.unknown_id = p[self.unknown_id]
         self._cache.clear()
 
+    def truncated(self, merges: int) -> Tokenizer:
+        # the shared tables hold the file's ids: build the cut afresh, with BPE Lab's own ids
+        return Tokenizer(self.settings, self.base, self.merges[:merges])
+
     def decode(self, ids: Iterable[int]) -> str:
         ids = list(ids)
         if self.settings.units != "bytes":

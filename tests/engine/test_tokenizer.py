@@ -116,3 +116,25 @@ def test_byte_level_whitespace_split_keeps_every_word_exactly():
     tokenizer = Tokenizer.from_trainer(train(Corpus.from_text("héllo wörld", Settings(units="bytes")))[0])
     text = "naïve\tcafé 👋  end"
     assert tokenizer.decode(tokenizer.encode(text).ids) == "naïvecafé👋end"
+
+
+@hyp_settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.text(alphabet="abc", min_size=1, max_size=6), st.integers(1, 4)), min_size=1, max_size=10),
+       st.sampled_from(["chars", "bytes"]), st.lists(st.sampled_from(["<s>", "ab", "[X]"]), max_size=2, unique=True),
+       st.text(alphabet="abcz <>[]sX", max_size=20))
+def test_a_cut_tokenizer_equals_one_built_from_its_merges(pairs, units, specials, text):
+    # truncated(k) shares the full tokenizer's tables; it must behave as if built from the first k merges
+    settings = Settings(units=units, special_tokens=tuple(specials), min_frequency=1)
+    corpus = Corpus.from_word_counts("\n".join(f"{w} {c}" for w, c in pairs), settings)
+    trainer, steps = train(corpus)
+    full = Tokenizer.from_trainer(trainer)
+    for k in range(len(full.merges) + 1):
+        cut, built = full.truncated(k), Tokenizer(full.settings, full.base, full.merges[:k])
+        assert cut.vocab == built.vocab
+        assert cut.get_vocab_size() == built.get_vocab_size()
+        assert cut.special_ids == built.special_ids and cut.unknown_id == built.unknown_id
+        assert [cut.token_to_id(t) for t in full.vocab] == [built.token_to_id(t) for t in full.vocab]
+        assert cut.encode_ids(text) == built.encode_ids(text)
+        assert cut.encode(text).offsets == built.encode(text).offsets
+        assert cut.decode(cut.encode_ids(text)) == built.decode(built.encode_ids(text))
+        assert cut.truncated(max(0, k - 1)).vocab == full.truncated(max(0, k - 1)).vocab
