@@ -22,8 +22,9 @@ from widgets.tables import make_table
 
 # typing pauses this long before the lesson retrains
 EDIT_DELAY_MS = 500
-# past this size the editor shows the start of the text only: laying out megabytes would freeze it
-EDITOR_LIMIT = 1_000_000
+# past this size the editor shows the start of the text only: laying the text out takes about
+# 40 ms a megabyte, all of it on the GUI thread
+EDITOR_LIMIT = 500_000
 PREVIEW = 100_000
 
 

@@ -8,6 +8,7 @@ from widgets.describe import times
 from widgets.models import PairsModel
 from widgets.models.pairs import PAIR, SOURCES
 from widgets.tables import make_table
+from widgets.steady import steady
 
 
 class PairsPanel(QWidget):
@@ -27,10 +28,10 @@ class PairsPanel(QWidget):
         self.details.setWordWrap(True)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
-        layout.addWidget(self.heading)
-        layout.addWidget(self.count_label)
+        layout.addWidget(steady(self.heading))
+        layout.addWidget(steady(self.count_label))
         layout.addWidget(self.table, 1)
-        layout.addWidget(self.details)
+        layout.addWidget(steady(self.details))
         self.table.selectionModel().currentRowChanged.connect(self._on_row_picked)
         session.lesson_changed.connect(self._refresh)
         session.step_changed.connect(self._refresh)
@@ -46,8 +47,8 @@ class PairsPanel(QWidget):
             return
         n = len(state.pair_counts())
         if self.model.rowCount():
-            pair, count = self.model.pair_at(0), self.model.index(0, 2).data()
-            tied = sum(1 for r in range(self.model.rowCount()) if self.model.index(r, 2).data() == count)
+            pair, count = self.model.pair_at(0), self.model.count_at(0)
+            tied = self.model.tied_with_first()
             text = f"Next: {session.show(pair[0])} + {session.show(pair[1])}, {times(count)}"
             if tied > 1:
                 text += f" (tie of {tied})"

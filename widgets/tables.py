@@ -2,18 +2,101 @@
 
 Sizing is cheap on purpose: rows take one height from the font (measuring each of 100,000 rows
 on every change would stall the window), and columns fit the first rows only.
+
+Painting is cheap too. The tables change on every merge step, and the style's item painting lays
+out each cell's text through the full text engine, which made the tables most of a step's cost.
+A table draws its own cells instead: the row's background (selection, alternate rows, the
+model's BackgroundRole), then each cell's text with its alignment, elided when it does not fit.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent
+from PySide6.QtCore import QEvent, QModelIndex, QRect, Qt, QTimer
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 # how many rows Qt reads to size a column to its contents (those on screen first)
 SIZE_FROM_ROWS = 25
+# the cells' side padding, as the style sheets give it to QTableView::item
+CELL_PADDING = 6
+_LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+_DISPLAY = Qt.ItemDataRole.DisplayRole
+_ALIGN = Qt.ItemDataRole.TextAlignmentRole
+_BACKGROUND = Qt.ItemDataRole.BackgroundRole
+
+
+def fitted(metrics, text: str, room: int) -> str:
+    """The text as a cell ``room`` pixels wide shows it: whole, or cut with an ellipsis."""
+    if metrics.horizontalAdvance(text) <= room:
+        return text
+    return metrics.elidedText(text, Qt.TextElideMode.ElideRight, room)
 
 
 class Table(QTableView):
+    def paintEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        model = self.model()
+        rows = model.rowCount() if model is not None else 0
+        if not rows:
+            super().paintEvent(event)
+            return
+        area = event.rect()
+        first = max(0, self.rowAt(area.top()))
+        last = self.rowAt(area.bottom())
+        last = rows - 1 if last < 0 else last
+        columns = [(c, self.columnViewportPosition(c), self.columnWidth(c))
+                   for c in range(model.columnCount()) if not self.isColumnHidden(c)]
+        columns = [(c, x, w) for c, x, w in columns if x + w > area.left() and x <= area.right()]
+
+        palette = self.palette()
+        group = QPalette.ColorGroup.Active if self.isEnabled() else QPalette.ColorGroup.Disabled
+        text_color = palette.color(group, QPalette.ColorRole.Text)
+        chosen_color = palette.color(group, QPalette.ColorRole.HighlightedText)
+        base = palette.color(group, QPalette.ColorRole.Base)
+        alternate = palette.color(group, QPalette.ColorRole.AlternateBase)
+        highlight = palette.color(group, QPalette.ColorRole.Highlight)
+        selection = self.selectionModel()
+        chosen = {i.row() for i in selection.selectedRows()} if selection is not None else set()
+        metrics = self.fontMetrics()
+        width = self.viewport().width()
+        alternating = self.alternatingRowColors()
+
+        painter = QPainter(self.viewport())
+        painter.setFont(self.font())
+        index, data = model.index, model.data
+        for r in range(first, last + 1):
+            if self.isRowHidden(r):
+                continue
+            y, h = self.rowViewportPosition(r), self.rowHeight(r)
+            selected = r in chosen
+            if selected:
+                painter.fillRect(0, y, width, h, highlight)
+            elif alternating and r % 2:
+                painter.fillRect(0, y, width, h, alternate)
+            else:
+                painter.fillRect(0, y, width, h, base)
+            painter.setPen(chosen_color if selected else text_color)
+            for c, x, w in columns:
+                cell = index(r, c)
+                background = data(cell, _BACKGROUND)
+                if background is not None and not selected:
+                    painter.fillRect(x, y, w, h, QColor(background))
+                value = data(cell, _DISPLAY)
+                if value is None or value == "":
+                    continue
+                room = w - 2 * CELL_PADDING
+                text = fitted(metrics, value if isinstance(value, str) else str(value), room)
+                align = data(cell, _ALIGN)
+                painter.drawText(QRect(x + CELL_PADDING, y, room, h), _LEFT if align is None else int(align), text)
+        current = self.currentIndex()
+        if self.hasFocus() and current.isValid() and first <= current.row() <= last:
+            # where the keyboard is, for those who move through the rows without a mouse
+            pen = QPen(chosen_color if current.row() in chosen else text_color)
+            pen.setStyle(Qt.PenStyle.DotLine)
+            painter.setPen(pen)
+            y = self.rowViewportPosition(current.row())
+            painter.drawRect(0, y, width - 1, self.rowHeight(current.row()) - 1)
+        painter.end()
+
     def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
@@ -21,6 +104,8 @@ class Table(QTableView):
             fit = getattr(self, "fit_columns", None)
             if fit is not None:
                 fit()
+                # once more when the style sheet has reached the header too
+                QTimer.singleShot(0, fit)
 
     def _fit_rows(self) -> None:
         # rows follow the font, so zoom makes them taller instead of clipping the text
@@ -50,9 +135,26 @@ def make_table(model, stretch_column: int | None = None) -> QTableView:
     # columns fit their contents when a lesson arrives or the font changes, not on every step:
     # a column sized to contents re-reads its rows on each change the model announces
     def fit_columns() -> None:
+        # measured here as the cells are drawn (text plus padding), the rows in view first
+        metrics = view.fontMetrics()
+        # the style sheets draw column titles bold with side padding, which the header's own size
+        # hint does not know of: a title sized by it loses its first letters ("oun" for Count)
+        bold = QFont(view.font())
+        bold.setBold(True)
+        title_metrics = QFontMetrics(bold)
+        rows = model.rowCount()
+        first = max(0, min(view.rowAt(0), rows - SIZE_FROM_ROWS))
         for column in range(model.columnCount()):
-            if header.sectionResizeMode(column) != QHeaderView.ResizeMode.Stretch:
-                view.resizeColumnToContents(column)
+            if header.sectionResizeMode(column) == QHeaderView.ResizeMode.Stretch:
+                continue
+            title = model.headerData(column, Qt.Orientation.Horizontal, _DISPLAY)
+            width = max(header.sectionSizeHint(column),
+                        title_metrics.horizontalAdvance(str(title or "")) + 2 * CELL_PADDING + 4)
+            for row in range(first, min(rows, first + SIZE_FROM_ROWS)):
+                value = model.data(model.index(row, column), _DISPLAY)
+                if value is not None:
+                    width = max(width, metrics.horizontalAdvance(str(value)) + 2 * CELL_PADDING + 2)
+            header.resizeSection(column, width)
 
     view.fit_columns = fit_columns
     model.modelReset.connect(fit_columns)

@@ -6,12 +6,14 @@ busy typing; the buttons here trigger the same requests.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
-    QComboBox, QHBoxLayout, QLabel, QProgressBar, QPushButton, QSlider, QToolButton, QVBoxLayout, QWidget,
+    QComboBox, QHBoxLayout, QLabel, QProgressBar, QPushButton, QSlider, QStackedWidget, QToolButton, QVBoxLayout,
+    QWidget,
 )
 
 from widgets.describe import describe_position
+from widgets.steady import steady
 
 SPEEDS = (("½ step/s", 0.5), ("1 step/s", 1.0), ("2 steps/s", 2.0), ("4 steps/s", 4.0), ("10 steps/s", 10.0), ("30 steps/s", 30.0))
 
@@ -72,21 +74,31 @@ class Timeline(QWidget):
         row.addWidget(self.progress_label)
         row.addWidget(self.progress, 1)
         row.addWidget(self.cancel_button)
-        self.progress_row.hide()
 
         controls = QHBoxLayout()
         for b in (self.home_button, self.back_button, self.play_button, self.forward_button, self.end_button):
             controls.addWidget(b)
         controls.addWidget(self.slider, 1)
         controls.addWidget(self.speed)
+        # the progress row takes the status line's place while a lesson trains: one stack of the
+        # two keeps the same height, so starting a training lays nothing out again
+        self.status_stack = QStackedWidget()
+        self.status_stack.addWidget(steady(self.status))
+        self.status_stack.addWidget(self.progress_row)
+        for i in range(self.status_stack.count()):
+            # a page behind the other still counts in the stack's height for a width
+            page = self.status_stack.widget(i)
+            policy = page.sizePolicy()
+            policy.setRetainSizeWhenHidden(True)
+            page.setSizePolicy(policy)
         status_row = QHBoxLayout()
-        status_row.addWidget(self.step_label, 0, Qt.AlignmentFlag.AlignTop)
-        status_row.addWidget(self.status, 1)
+        status_row.addWidget(steady(self.step_label), 0, Qt.AlignmentFlag.AlignTop)
+        status_row.addWidget(steady(self.status_stack), 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 4, 8, 4)
         layout.addLayout(controls)
         layout.addLayout(status_row)
-        layout.addWidget(self.progress_row)
+        self._fit_status_stack()
 
         self.home_button.clicked.connect(lambda: session.request_step(0))
         self.back_button.clicked.connect(session.request_previous)
@@ -175,9 +187,24 @@ class Timeline(QWidget):
         # a word joiner after each slash keeps a marker such as </w> on one line
         self.status.setText(describe_position(session.lesson, step).replace("/", "/\u2060"))
 
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            # after the style sheet has reached every child
+            QTimer.singleShot(0, self._fit_status_stack)
+
+    def _fit_status_stack(self) -> None:
+        """Both pages ask for the same least height, so a page change never moves the window's panels."""
+        stack = self.status_stack
+        stack.setMinimumHeight(max(stack.widget(i).minimumSizeHint().height() for i in range(stack.count())))
+
     def _on_training_started(self) -> None:
-        self.progress.setRange(0, 0)
-        self.progress_row.show()
+        # never Qt's busy bar: its animation repaints many times a second, each time waiting for the
+        # interpreter that the worker holds
+        self.progress.setRange(0, 1)
+        self.progress.setValue(0)
+        self.progress.setFormat("Reading the text…")
+        self.status_stack.setCurrentWidget(self.progress_row)
 
     def _on_training_progressed(self, done: int, total: int) -> None:
         # the numbers live inside the bar: a label changing width would lay out the window again
@@ -187,8 +214,11 @@ class Timeline(QWidget):
                 self.progress.setRange(0, total)
                 self.progress.setFormat("%v of %m merges")
             self.progress.setValue(done)
-        elif self.progress.maximum() != 0:
-            self.progress.setRange(0, 0)
+        else:
+            # until no pair repeats: how far it will go is unknown, so the bar says how far it got
+            self.progress.setRange(0, 1)
+            self.progress.setValue(0)
+            self.progress.setFormat(f"{done:,} merges so far")
 
     def _on_training_ended(self) -> None:
-        self.progress_row.hide()
+        self.status_stack.setCurrentIndex(0)

@@ -16,6 +16,7 @@ from engine.bytelevel import visible_whitespace
 from engine.pretokenize import split_words
 from widgets.colors import tile_colors
 from widgets.tiles.palette import tile_look
+from widgets.steady import steady
 
 # the replay lists this many distinct words; a pasted page would bury the first ones anyway
 REPLAY_WORDS = 12
@@ -45,8 +46,8 @@ class TokenizePanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.input)
-        layout.addWidget(self.chips)
-        layout.addWidget(self.summary)
+        layout.addWidget(steady(self.chips))
+        layout.addWidget(steady(self.summary))
         layout.addWidget(self.replay, 1)
         # typing a long text should not re-encode on every key
         self._timer = QTimer(self)

@@ -8,6 +8,7 @@ from widgets.models import VocabularyModel
 from widgets.models.common import KeyRole
 from widgets.models.vocabulary import PARENTS
 from widgets.tables import make_table
+from widgets.steady import steady
 
 
 class VocabularyPanel(QWidget):
@@ -24,9 +25,9 @@ class VocabularyPanel(QWidget):
         self.tree.setWordWrap(True)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
-        layout.addWidget(self.heading)
+        layout.addWidget(steady(self.heading))
         layout.addWidget(self.table, 1)
-        layout.addWidget(self.tree)
+        layout.addWidget(steady(self.tree))
         self.table.clicked.connect(self._on_clicked)
         session.lesson_changed.connect(self._on_lesson_changed)
         session.step_changed.connect(self._on_step_changed)

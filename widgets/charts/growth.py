@@ -110,8 +110,8 @@ class GrowthChart(QWidget):
         self.plot.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self.plot.scene().sigMouseClicked.connect(self._on_mouse_clicked)
         session.step_changed.connect(self._on_step_changed)
-        model.modelReset.connect(self.replot)
-        model.held_out_changed.connect(self.replot)
+        model.modelReset.connect(self._on_model_changed)
+        model.held_out_changed.connect(self._on_model_changed)
         self.apply_theme(self.theme)
 
     def _curves(self):
@@ -267,10 +267,30 @@ class GrowthChart(QWidget):
 
     # -- following the session and the mouse ----------------------------------------------------
 
+    # a hidden chart (a tab behind another) costs nothing per step or per lesson: it catches up
+    # when it is shown
+    def _on_model_changed(self) -> None:
+        if self.isVisible():
+            self.replot()
+        else:
+            self._behind_plot = True
+
     def _on_step_changed(self, new: int, previous: int) -> None:
+        if not self.isVisible():
+            self._behind_step = True
+            return
         self._place_step_line(new)
         if self.hover_step is None:
             self._show_readout(new)
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        if getattr(self, "_behind_plot", False):
+            self._behind_plot = False
+            self.replot()
+        if getattr(self, "_behind_step", False):
+            self._behind_step = False
+            self._on_step_changed(self.session.step, self.session.step)
 
     def _on_line_dragged(self, line) -> None:
         if self._placing:

@@ -94,7 +94,9 @@ class PairCountChart(QWidget):
 
     def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)
-        if self._shown_step != self.session.step:
+        if getattr(self, "_lesson_behind", False):
+            self._on_lesson_changed()
+        elif self._shown_step != self.session.step:
             self.refresh(animate=False)
 
     def _on_step_changed(self, new: int, previous: int) -> None:
@@ -119,6 +121,10 @@ class PairCountChart(QWidget):
     def _on_lesson_changed(self) -> None:
         self._catch_up.stop()
         self._shown = {}
+        # a hidden tab ranks the new lesson's pairs when it is shown
+        self._lesson_behind = not self.isVisible()
+        if self._lesson_behind:
+            return
         self.refresh(animate=False)
         self._fit_left_axis(shrink=True)
 

@@ -69,6 +69,22 @@ class PairsModel(HeaderedTableModel):
     def pair_at(self, row: int) -> tuple[str, str]:
         return self._rows[row][0]
 
+    def count_at(self, row: int) -> int:
+        return self._rows[row][1]
+
+    def tied_with_first(self) -> int:
+        """How many of the listed pairs have the top count (1 when the top pair stands alone)."""
+        rows = self._rows
+        if not rows:
+            return 0
+        top = rows[0][1]
+        n = 0
+        for _, count in rows:
+            if count != top:
+                break
+            n += 1
+        return n
+
     def tie_text(self, row: int) -> str:
         pair, count = self._rows[row]
         top = self._rows[0][1]

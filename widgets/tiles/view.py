@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFileDialog, QHBoxLayout, Q
 from engine.errors import BpeLabError
 from widgets.tiles.canvas import ORDERS, TileCanvas
 from widgets.tiles.theme import TileTheme
+from widgets.steady import steady
 
 ORDER_LABELS = {"appearance": "first appearance", "frequency": "frequency"}
 
@@ -59,7 +60,7 @@ class TileView(QWidget):
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
-        layout.addWidget(self.caption)
+        layout.addWidget(steady(self.caption))
         layout.addWidget(self.controls)
         layout.addWidget(self.canvas, 1)
 
@@ -162,7 +163,8 @@ class TileView(QWidget):
     def _update_caption(self) -> None:
         font = QFont(self.font())
         font.setPixelSize(max(10, round(17 * self.canvas.scale)))
-        self.caption.setFont(font)
+        if self.caption.font() != font:
+            self.caption.setFont(font)
         theme = self.canvas.theme
         sheet = f"color: {theme.text}; background: {theme.background}; padding: 4px;"
         if self.caption.styleSheet() != sheet:  # setting a style sheet re-polishes: only on a theme change

@@ -1,0 +1,90 @@
+"""A holder that keeps a changing widget from laying the whole window out again.
+
+A QLabel asks its parent layout for a new layout on every new text (a stack of pages does on every
+page change), and Qt passes the request up through every layout to the main window, which then
+lays out and repaints all of its docks. For a widget that changes on each merge step, that repaint
+costs more than the step itself.
+
+``steady(widget)`` puts the widget in a holder with no layout of its own: the widget's request
+stops at the holder, which passes it on only when the widget needs another size: another line for
+a longer text, more width than it has, a larger font. A new text that fits only repaints it.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QSize
+from PySide6.QtWidgets import QWidget
+
+
+class SteadyHolder(QWidget):
+    """The widget's parent: sized by the layout it sits in, the widget always filling it."""
+
+    def __init__(self, widget: QWidget, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.widget = widget
+        widget.setParent(self)
+        self.setSizePolicy(widget.sizePolicy())
+        self.setObjectName(f"{widget.objectName() or 'label'}Holder")
+        self._hints = self._measure()
+        # a widget shown or hidden by its owner shows or hides its holder with it
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 (Qt's name)
+        kind = event.type()
+        if watched is self.widget and kind in (QEvent.Type.ShowToParent, QEvent.Type.HideToParent):
+            self.setVisible(kind == QEvent.Type.ShowToParent)
+        return False
+
+    def _measure(self) -> tuple:
+        """What, when it changes, calls for a new layout: the widget's limits, and the height it
+        needs at its present width (or its whole hint when it does not wrap)."""
+        widget = self.widget
+        if widget.hasHeightForWidth():
+            need = widget.heightForWidth(self.width())
+        else:
+            need = widget.sizeHint().height()
+        return (widget.minimumSize(), widget.maximumSize(), widget.isHidden(), need)
+
+    def _fits(self) -> bool:
+        """Whether the widget's smallest and natural widths still fit in the width it has."""
+        widget = self.widget
+        width = self.width()
+        if widget.minimumSizeHint().width() > width:
+            return False
+        return widget.hasHeightForWidth() or widget.sizeHint().width() <= width
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.LayoutRequest:
+            hints = self._measure()
+            if hints != self._hints or not self._fits():
+                self._hints = hints
+                self.setMinimumSize(self.widget.minimumSize())
+                self.setMaximumSize(self.widget.maximumSize())
+                self.setVisible(not self.widget.isHidden())
+                self.updateGeometry()
+            return True
+        return super().event(event)
+
+    def resizeEvent(self, event) -> None:
+        self.widget.setGeometry(self.rect())
+        self._hints = self._measure()
+        super().resizeEvent(event)
+
+    # the layout sees the widget's own hints
+    def sizeHint(self) -> QSize:
+        return self.widget.sizeHint()
+
+    def minimumSizeHint(self) -> QSize:
+        return self.widget.minimumSizeHint()
+
+    def hasHeightForWidth(self) -> bool:
+        return self.widget.hasHeightForWidth()
+
+    def heightForWidth(self, width: int) -> int:
+        return self.widget.heightForWidth(width)
+
+
+def steady(widget: QWidget) -> SteadyHolder:
+    """The widget (a widget, a stack of pages), held so that it can change on every step without a
+    window-wide layout."""
+    return SteadyHolder(widget)
