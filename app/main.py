@@ -24,23 +24,10 @@ def make_application(argv: Sequence[str] = ()):
     app.setOrganizationName("BPE Lab")
     # Fusion draws the same on every platform and follows the theme's palette fully
     app.setStyle("Fusion")
+    from app.collector import collect_in_gui_thread
+
     collect_in_gui_thread(app)
     return app
-
-
-def collect_in_gui_thread(app) -> None:
-    """Run Python's cycle collector only on the GUI thread, on a timer.
-
-    Left automatic, a collection can start in a training or loading thread and destroy a Qt
-    object of the window there while the GUI thread tears down its neighbours: the two wait on
-    each other forever. pyqtgraph ships the remedy; it lives as long as the application.
-    """
-    if getattr(app, "_bpe_lab_collector", None) is not None:
-        return
-    os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
-    from pyqtgraph.util.garbage_collector import GarbageCollector
-
-    app._bpe_lab_collector = GarbageCollector(interval=0.5)
 
 
 def run_window(argv: Sequence[str]) -> int:

@@ -75,6 +75,9 @@ CENTRAL_VIEWS: list[tuple[str, ViewFactory]] = [
 ]
 
 MAX_RECENT = 8
+# a text longer than this reaches the corpus editor a moment after its lesson is shown
+LONG_TEXT = 100_000
+EDITOR_DELAY_MS = 60
 LESSON_FILTER = f"BPE Lab lessons (*{SUFFIX})"
 OPEN_FILTER = f"Lessons and texts (*{SUFFIX} *.txt *.md *.csv *.py *.json);;{LESSON_FILTER};;All files (*)"
 
@@ -391,7 +394,13 @@ class MainWindow(QMainWindow):
             path, clean = self._pending_open
             self._pending_open = None
             self.source = source
-            self.corpus_panel.show_source(source)
+            if len(source.text) > LONG_TEXT:
+                # laying out a long text takes the editor a while: a moment later, so the window
+                # answers between showing the lesson and showing its text (a zero delay would run
+                # it in the same turn of the event loop as the lesson's first paint)
+                QTimer.singleShot(EDITOR_DELAY_MS, lambda: self.source is source and self.corpus_panel.show_source(source))
+            else:
+                self.corpus_panel.show_source(source)
             quiz = self._quiz_view()
             if quiz is not None and source.quiz:
                 quiz.restore_progress(source.quiz)

@@ -14,6 +14,7 @@ import time
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
+from app import collector
 from engine.corpus import Corpus
 from engine.errors import BpeLabError
 from engine.formats.lesson_file import LessonFile
@@ -71,6 +72,10 @@ def build_lesson(source: LessonFile, should_stop=lambda: False, progress=lambda 
         if now - last >= PROGRESS_INTERVAL:
             last = now
             progress(step.step, total)
+    # what the window would otherwise count on its own thread when the lesson arrives
+    if lesson.held_out.strip():
+        lesson.held_out_curve(lesson.held_out)
+    lesson.characters
     return lesson, LessonState(lesson, source.step)
 
 
@@ -162,13 +167,15 @@ class TrainingRunner(QObject):
         if self._switch is None:
             self._switch = sys.getswitchinterval()
             sys.setswitchinterval(SWITCH_WHILE_TRAINING)
+            collector.hold()
         self.started.emit()
         thread.start()
 
-    def _restore_switch(self) -> None:
+    def _restore_switch(self, trained: bool = False) -> None:
         if self._switch is not None and self._worker is None:
             sys.setswitchinterval(self._switch)
             self._switch = None
+            collector.release(trained)
 
     def cancel(self, quietly: bool = False) -> None:
         worker = self._worker
@@ -195,7 +202,7 @@ class TrainingRunner(QObject):
         if self._current():
             source = self._source
             self._worker = self._thread = self._source = None
-            self._restore_switch()
+            self._restore_switch(trained=True)
             self.done.emit(lesson, state, source)
 
     @Slot(str)

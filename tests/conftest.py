@@ -15,9 +15,9 @@ if str(ROOT) not in sys.path:
 
 @pytest.fixture(autouse=True)
 def _collector_on_the_gui_thread(request):
-    """As in the app, once Qt is in play the cycle collector runs on the GUI thread only (app.main)."""
+    """As in the app, once Qt is in play the cycle collector runs on the GUI thread only (app.collector)."""
     if "qtbot" in request.fixturenames or "qapp" in request.fixturenames:
-        from app.main import collect_in_gui_thread
+        from app.collector import collect_in_gui_thread
 
         collect_in_gui_thread(request.getfixturevalue("qapp"))
     yield

@@ -106,3 +106,53 @@ def test_the_interpreter_switches_often_only_while_a_worker_trains(qtbot):
     runner.cancel()
     assert sys.getswitchinterval() == before
     runner.wait()
+
+
+def test_the_gui_collector_waits_while_a_worker_trains_and_the_new_lesson_is_frozen_out_of_its_sight(qtbot):
+    import gc
+
+    from PySide6.QtCore import QCoreApplication
+
+    collector = QCoreApplication.instance()._bpe_lab_collector
+    assert collector.timer.isActive()
+    frozen = gc.get_freeze_count()
+    runner = TrainingRunner()
+    try:
+        with qtbot.waitSignal(runner.done, timeout=60_000):
+            runner.start(LessonFile(BIG, settings=Settings(merges=50)), background=True)
+            assert not collector.timer.isActive()
+        # the new lesson's objects left the collector's generations as it arrived
+        assert gc.get_freeze_count() > frozen
+        assert collector.timer.isActive()
+        # a cancelled run freezes nothing and starts the collector again
+        frozen = gc.get_freeze_count()
+        runner.start(LessonFile(BIG * 5), background=True)
+        assert not collector.timer.isActive()
+        runner.cancel()
+        assert collector.timer.isActive() and gc.get_freeze_count() <= frozen
+        runner.wait()
+    finally:
+        gc.unfreeze()
+
+
+def test_the_worker_counts_the_held_out_text_so_the_window_does_not():
+    from engine.heldout import token_curve
+
+    held_out = "the lowest newer widest words " * 50
+    lesson, state = build_lesson(LessonFile(BIG, settings=Settings(merges=60), held_out=held_out))
+    counted = lesson.counted_held_out_curve(held_out)
+    assert counted is not None
+    assert counted == token_curve(lesson.tokenizer, held_out, lesson.last_step)
+    assert lesson.counted_held_out_curve("another text") is None
+    assert lesson.held_out_curve(held_out) is counted
+
+
+def test_a_long_opened_text_reaches_the_editor_just_after_its_lesson(make_window, qtbot):
+    from app.window import LONG_TEXT
+
+    window = make_window()
+    text = ("the lowest newer widest words and more words " * (LONG_TEXT // 40))[: LONG_TEXT + 5000]
+    window.load(LessonFile(text, settings=Settings(merges=20)), None, background=True)
+    qtbot.waitUntil(lambda: not window.session.training, timeout=60_000)
+    assert window.session.lesson.text == text
+    qtbot.waitUntil(lambda: window.corpus_panel.text() == text, timeout=5_000)
