@@ -16,7 +16,7 @@ from engine.errors import BpeLabError
 from engine.formats.lesson_file import LessonFile
 from engine.heldout import TextCurve, corpus_characters, token_curve
 from engine.settings import Settings
-from engine.tokenizer import Tokenizer
+from engine.tokenizer import UNKNOWN, Tokenizer
 from engine.trainer import MergeStep, Trainer, target_merges
 
 
@@ -70,6 +70,20 @@ class Lesson:
     @property
     def last_step(self) -> int:
         return len(self.steps)
+
+    def cautions(self) -> list[str]:
+        """What a teacher should know about this corpus and these settings, in plain sentences."""
+        found = []
+        settings = self.settings
+        marker = settings.marker
+        if settings.units == "chars" and marker is not None and len(marker) == 1 \
+                and any(marker in w for w in self.corpus.words):
+            found.append(f"The end-of-word marker {marker} also appears inside words, so the two are one symbol: "
+                         "pick a marker the text does not use, such as </w>.")
+        if settings.units == "chars" and any(step.token == UNKNOWN for step in self.steps):
+            found.append(f"The merges build {UNKNOWN}, which is also how the unknown token is spelt: "
+                         "tokenizer.json cannot hold both, so export this lesson as BPE Lab's own file.")
+        return found
 
     @property
     def characters(self) -> int:

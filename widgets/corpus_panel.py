@@ -215,6 +215,10 @@ class CorpusPanel(QWidget):
             text = f"{len(corpus):,} distinct words, {sum(corpus.counts):,} in all, {lesson.initial_tokens:,} symbols to start."
             if self._full_text is not None:
                 text += f" The box shows the first {PREVIEW // 1000} KB of {len(self._full_text) / 1e6:.1f} MB; it is read-only."
+            cautions = lesson.cautions()
+            if cautions:
+                text += " " + " ".join(cautions)
+                problem = True
         self.hint.setText(text)
         self.hint.setProperty("problem", problem)
         self._repolish(self.hint)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from engine.tokenizer import UNKNOWN
 from widgets.models import VocabularyModel
 from widgets.models.common import KeyRole
 from widgets.models.vocabulary import PARENTS
@@ -58,7 +59,15 @@ class VocabularyPanel(QWidget):
             self.heading.setText("No vocabulary yet: the corpus is empty.")
         else:
             base, learned = m.base_count(), m.learned_count()
-            self.heading.setText(f"{base + learned:,} tokens: {base:,} base symbols + {learned:,} learned")
+            text = f"{base + learned:,} tokens: {base:,} base symbols + {learned:,} learned"
+            # the ids past the table: special tokens, and the unknown token of a char-level vocabulary
+            extra = list(self.session.lesson.settings.special_tokens)
+            if self.session.lesson.settings.units == "chars":
+                extra.append(UNKNOWN)
+            if extra:
+                names = ", ".join(self.session.show(t) for t in extra)
+                text += f", plus {names}: {base + learned + len(extra):,} ids in all"
+            self.heading.setText(text)
         self._on_token_selected(self.session.selected_token)
 
     def _on_token_selected(self, token: str) -> None:

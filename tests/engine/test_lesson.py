@@ -52,3 +52,17 @@ def test_lesson_tokenizer_at_a_step_encodes_like_replaying_the_merges():
     assert isinstance(lesson.tokenizer_at(5), Tokenizer)
     assert lesson.tokenizer_at(5).encode("lowest").tokens == ("low", "est</w>")
     assert lesson.tokenizer_at(0).encode("lowest").tokens == tuple("lowest") + ("</w>",)
+
+
+def test_cautions_name_a_marker_inside_words_and_a_learned_unknown_spelling():
+    from engine.tokenizer import UNKNOWN
+
+    plain = Lesson("low lower newest", settings=Settings()).train()
+    assert plain.cautions() == []
+    underscored = Lesson("snake_case snake_case low", settings=Settings(end_of_word="_")).train()
+    assert any("marker _ also appears inside words" in c for c in underscored.cautions())
+    # bytes units keep the marker out of the text's alphabet, so there is nothing to say
+    assert Lesson("snake_case snake_case", settings=Settings(units="bytes")).train().cautions() == []
+    unknown = Lesson(f"{UNKNOWN} {UNKNOWN} {UNKNOWN} a{UNKNOWN}", settings=Settings(end_of_word=None)).train()
+    assert any(UNKNOWN in step.token for step in unknown.steps)
+    assert any("also how the unknown token is spelt" in c for c in unknown.cautions())

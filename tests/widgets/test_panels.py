@@ -58,7 +58,9 @@ def test_vocabulary_panel_selects_and_explains_a_token(session, qtbot):
     panel = VocabularyPanel(session)
     qtbot.addWidget(panel)
     session.request_step(3)
-    assert panel.heading.text() == "14 tokens: 11 base symbols + 3 learned"
+    # the headline's count of ids is the engine's vocabulary size at that step, the unknown token included
+    assert panel.heading.text() == "14 tokens: 11 base symbols + 3 learned, plus <unk>: 15 ids in all"
+    assert session.lesson.steps[2].vocab_size == 15
     row = panel.model.row_of("est</w>")
     panel.table.clicked.emit(panel.model.index(row, 1))
     assert session.selected_token == "est</w>"
@@ -150,3 +152,13 @@ def test_tokenize_chips_take_each_tokens_tile_colour(session, qtbot):
     for token in ("low", "est</w>"):
         fill = tile_look(token, "</w>", "chars", None, tokenizer.token_to_id(token)).fill.name()
         assert f"background:{fill}" in panel.chips.text()
+
+
+def test_corpus_panel_warns_when_the_marker_is_also_a_letter_of_the_text(qtbot):
+    session = Session(Lesson("snake_case snake_case low", settings=Settings(end_of_word="_")).train())
+    panel = CorpusPanel(session)
+    qtbot.addWidget(panel)
+    assert "marker _ also appears inside words" in panel.hint.text()
+    assert panel.hint.property("problem") is True
+    session.set_lesson(Lesson("snake case snake case").train())
+    assert "marker" not in panel.hint.text() and panel.hint.property("problem") is False
