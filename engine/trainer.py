@@ -195,7 +195,11 @@ class Trainer:
             # equal counts go to the pair of smaller ids
             return (-count, key)
         # equal counts go to the pair met first in reading order
-        return (-count, self._first_place(key), key)
+        first = self._first_place(key)
+        if first < 0:
+            # a count with no place to show for it: never loop on it, say so
+            raise AssertionError(f"pair {key >> _SHIFT}+{key & _LOW} counts {count} but is nowhere in the corpus")
+        return (-count, first, key)
 
     def _is_current(self, entry: tuple) -> bool:
         key = entry[-1]
