@@ -9,6 +9,7 @@ adjacent parts whose joined bytes have the lowest rank), which is how cl100k_bas
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
 from typing import Iterable, Sequence
 
 from engine.bytelevel import BYTE_TO_CHAR, bytes_to_symbols, symbols_to_bytes
@@ -23,6 +24,10 @@ from engine.pretokenize import (
 from engine.settings import Settings
 
 UNKNOWN = "<unk>"
+# at most this many distinct words keep their ids between calls
+_CACHE_LIMIT = 500_000
+# the rank of a pair that no merge makes
+_UNRANKED = 1 << 62
 
 
 @dataclass(frozen=True)
@@ -68,9 +73,22 @@ class _Pipeline:
         ids = self._cache.get(word)
         if ids is None:
             ids = self._word_ids(word)
-            if len(self._cache) < 500_000:
+            if len(self._cache) < _CACHE_LIMIT:
                 self._cache[word] = ids
         return ids
+
+    def _extend_with_words(self, out: list[int], words: list[str]) -> None:
+        """Append the ids of many words: each distinct word is encoded once, then every word's
+        ids are looked up and joined without a Python-level loop over the words."""
+        cache = self._cache
+        missing = set(words).difference(cache)
+        if len(cache) + len(missing) > _CACHE_LIMIT:
+            cache.clear()
+            missing = set(words)
+        word_ids = self._word_ids
+        for word in missing:
+            cache[word] = word_ids(word)
+        out.extend(chain.from_iterable(map(cache.__getitem__, words)))
 
     def encode_ids(self, text: str) -> list[int]:
         """Only the ids: the fast path for long texts."""
@@ -78,13 +96,11 @@ class _Pipeline:
         if settings.lowercase:
             text = text.lower()
         out: list[int] = []
-        word_ids = self._ids_of_word
         for start, end, special in split_specials(text, self._specials):
             if special:
                 out.append(self.special_ids[text[start:end]])
                 continue
-            for word in split_words(text[start:end], settings.split):
-                out.extend(word_ids(word))
+            self._extend_with_words(out, list(split_words(text[start:end], settings.split)))
         return out
 
     def encode(self, text: str) -> Encoding:
@@ -425,14 +441,12 @@ class RankTokenizer(_Pipeline):
 
     def encode_ids(self, text: str) -> list[int]:
         out: list[int] = []
-        word_ids = self._ids_of_word
         findall = self._regex.findall
         for start, end, special in split_specials(text, self._specials):
             if special:
                 out.append(self.special_ids[text[start:end]])
             else:
-                for word in findall(text[start:end]):
-                    out.extend(word_ids(word))
+                self._extend_with_words(out, findall(text[start:end]))
         return out
 
     def _word_ids(self, word: str) -> tuple[int, ...]:
@@ -443,20 +457,26 @@ class RankTokenizer(_Pipeline):
         return tuple(self.ranks[p] for p in self._byte_pair_merge(piece))
 
     def _byte_pair_merge(self, piece: bytes, trace: list | None = None) -> list[bytes]:
+        """Merge the lowest-ranked neighbouring pair, the leftmost of equals, until none is ranked.
+
+        Each pair's rank is looked up once; a merge looks up only the two pairs it changes.
+        """
         ranks = self.ranks
         parts = [piece[i : i + 1] for i in range(len(piece))]
-        while len(parts) > 1:
-            best_rank = None
-            best_i = -1
-            for i in range(len(parts) - 1):
-                r = ranks.get(parts[i] + parts[i + 1])
-                if r is not None and (best_rank is None or r < best_rank):
-                    best_rank, best_i = r, i
-            if best_i < 0:
+        pair_ranks = [ranks.get(parts[i] + parts[i + 1], _UNRANKED) for i in range(len(parts) - 1)]
+        while pair_ranks:
+            best = min(pair_ranks)
+            if best == _UNRANKED:
                 break
-            parts[best_i : best_i + 2] = [parts[best_i] + parts[best_i + 1]]
+            i = pair_ranks.index(best)
+            parts[i : i + 2] = [parts[i] + parts[i + 1]]
+            del pair_ranks[i]
+            if i > 0:
+                pair_ranks[i - 1] = ranks.get(parts[i - 1] + parts[i], _UNRANKED)
+            if i < len(pair_ranks):
+                pair_ranks[i] = ranks.get(parts[i] + parts[i + 1], _UNRANKED)
             if trace is not None:
-                trace.append((best_rank, tuple(parts)))
+                trace.append((best, tuple(parts)))
         return parts
 
     def encode_steps(self, word: str) -> tuple[tuple[str, ...], list[TraceStep]]:
