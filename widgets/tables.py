@@ -144,6 +144,8 @@ def make_table(model, stretch_column: int | None = None) -> QTableView:
         title_metrics = QFontMetrics(bold)
         rows = model.rowCount()
         first = max(0, min(view.rowAt(0), rows - SIZE_FROM_ROWS))
+        # one long entry (a word of 40 stars) must not squeeze the column that stretches to nothing
+        widest = max(60, view.viewport().width() // 3)
         for column in range(model.columnCount()):
             if header.sectionResizeMode(column) == QHeaderView.ResizeMode.Stretch:
                 continue
@@ -154,7 +156,7 @@ def make_table(model, stretch_column: int | None = None) -> QTableView:
                 value = model.data(model.index(row, column), _DISPLAY)
                 if value is not None:
                     width = max(width, metrics.horizontalAdvance(str(value)) + 2 * CELL_PADDING + 2)
-            header.resizeSection(column, width)
+            header.resizeSection(column, min(width, max(widest, header.sectionSizeHint(column))))
 
     view.fit_columns = fit_columns
     model.modelReset.connect(fit_columns)
