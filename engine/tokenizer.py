@@ -100,7 +100,7 @@ class _Pipeline:
             if special:
                 out.append(self.special_ids[text[start:end]])
                 continue
-            self._extend_with_words(out, list(split_words(text[start:end], settings.split)))
+            self._extend_with_words(out, split_words(text[start:end], settings.split))
         return out
 
     def encode(self, text: str) -> Encoding:

@@ -43,7 +43,7 @@ class SteadyHolder(QWidget):
             need = widget.heightForWidth(self.width())
         else:
             need = widget.sizeHint().height()
-        return (widget.minimumSize(), widget.maximumSize(), widget.isHidden(), need)
+        return (widget.minimumSize(), widget.maximumSize(), need)
 
     def _fits(self) -> bool:
         """Whether the widget's smallest and natural widths still fit in the width it has."""
@@ -60,7 +60,6 @@ class SteadyHolder(QWidget):
                 self._hints = hints
                 self.setMinimumSize(self.widget.minimumSize())
                 self.setMaximumSize(self.widget.maximumSize())
-                self.setVisible(not self.widget.isHidden())
                 self.updateGeometry()
             return True
         return super().event(event)

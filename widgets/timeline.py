@@ -6,7 +6,7 @@ busy typing; the buttons here trigger the same requests.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox, QHBoxLayout, QLabel, QProgressBar, QPushButton, QSlider, QStackedWidget, QToolButton, QVBoxLayout,
     QWidget,
@@ -86,7 +86,8 @@ class Timeline(QWidget):
         self.status_stack.addWidget(steady(self.status))
         self.status_stack.addWidget(self.progress_row)
         for i in range(self.status_stack.count()):
-            # a page behind the other still counts in the stack's height for a width
+            # a page behind the other still counts in the stack's height, so a page change never
+            # moves the window's panels
             page = self.status_stack.widget(i)
             policy = page.sizePolicy()
             policy.setRetainSizeWhenHidden(True)
@@ -98,7 +99,6 @@ class Timeline(QWidget):
         layout.setContentsMargins(8, 4, 8, 4)
         layout.addLayout(controls)
         layout.addLayout(status_row)
-        self._fit_status_stack()
 
         self.home_button.clicked.connect(lambda: session.request_step(0))
         self.back_button.clicked.connect(session.request_previous)
@@ -186,17 +186,6 @@ class Timeline(QWidget):
         self.slider.setEnabled(not empty and last > 0)
         # a word joiner after each slash keeps a marker such as </w> on one line
         self.status.setText(describe_position(session.lesson, step).replace("/", "/\u2060"))
-
-    def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
-        super().changeEvent(event)
-        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
-            # after the style sheet has reached every child
-            QTimer.singleShot(0, self._fit_status_stack)
-
-    def _fit_status_stack(self) -> None:
-        """Both pages ask for the same least height, so a page change never moves the window's panels."""
-        stack = self.status_stack
-        stack.setMinimumHeight(max(stack.widget(i).minimumSizeHint().height() for i in range(stack.count())))
 
     def _on_training_started(self) -> None:
         # never Qt's busy bar: its animation repaints many times a second, each time waiting for the
