@@ -34,13 +34,3 @@ def symbols_to_bytes(text: str) -> bytes:
     """The inverse of bytes_to_symbols; raises KeyError on a character outside the alphabet."""
     return bytes([CHAR_TO_BYTE[c] for c in text])
 
-
-def readable(token: str) -> str:
-    """A byte-level token as a person reads it: readable(bytes_to_symbols(" caf\xc3".encode("latin-1"))) == "␣caf<C3>"."""
-    # whole characters read as text; only the bytes of a character cut across tokens show as hex
-    text = symbols_to_bytes(token).decode("utf-8", errors="surrogateescape")
-    return "".join(f"<{ord(c) - 0xDC00:02X}>" if 0xDC80 <= ord(c) <= 0xDCFF else c for c in visible_whitespace(text))
-
-
-def visible_whitespace(text: str) -> str:
-    return text.replace(" ", "␣").replace("\t", "→").replace("\r", "␍").replace("\n", "␊")

@@ -16,21 +16,14 @@ from dataclasses import dataclass
 from importlib import resources
 
 from engine.bytelevel import symbols_to_bytes
+from engine.display import Display, for_tokenizer, show_text
 from engine.errors import BpeLabError
-
-# glyphs that make whitespace visible; a newline also ends the drawn line
-WHITESPACE_GLYPHS = {" ": "␣", "\t": "→", "\n": "↵", "\r": "␍", "\u00a0": "⍽"}
 
 TOKEN = "token"
 SPLIT = "split"  # one character (or more) whose bytes several tokens share
 SPECIAL = "special"
 UNKNOWN = "unknown"
 GAP = "gap"
-
-
-def show_whitespace(text: str) -> str:
-    """show_whitespace("a b\\n") == "a␣b↵"."""
-    return "".join(WHITESPACE_GLYPHS.get(c, c) for c in text)
 
 
 @dataclass(frozen=True)
@@ -42,11 +35,12 @@ class Piece:
     text: str  # the text the piece stands for (a token's own spelling for chars-level tokens)
     kind: str
     ids: tuple[int, ...] = ()
-    tokens: tuple[str, ...] = ()  # each token as a person reads it, e.g. "<E8 AA>" for partial bytes
+    tokens: tuple[str, ...] = ()  # each token as a person reads it, e.g. "<E8><AA>" for partial bytes
+    kinds: tuple[str, ...] = ()  # each token's kind (engine.display), which picks its colour
 
     @property
     def label(self) -> str:
-        return show_whitespace(self.text)
+        return show_text(self.text)
 
     @property
     def ends_line(self) -> bool:
@@ -88,19 +82,10 @@ def token_bytes(tokenizer, token_id: int, token: str) -> bytes | None:
     return None
 
 
-def readable_bytes(data: bytes) -> str:
-    """Bytes as text with visible whitespace, or as hex when they are not whole UTF-8."""
-    try:
-        return show_whitespace(data.decode("utf-8"))
-    except UnicodeDecodeError:
-        return "<" + " ".join(f"{b:02X}" for b in data) + ">"
-
-
 def split_text(tokenizer, text: str) -> Split:
     """Cut ``text`` with ``tokenizer`` into pieces that cover it from start to end."""
     encoding = tokenizer.encode(text)
-    specials = set(tokenizer.special_ids.values())
-    unknown = getattr(tokenizer, "unknown_id", None)
+    display = for_tokenizer(tokenizer)
     # group tokens whose character spans overlap: they share a character's bytes
     groups: list[list[int]] = []
     group_end = -1
@@ -118,32 +103,32 @@ def split_text(tokenizer, text: str) -> Split:
         end = max(encoding.offsets[k][1] for k in group)
         if start > pos:
             pieces.append(Piece(pos, start, text[pos:start], GAP))
-        pieces.append(_piece(tokenizer, text, encoding, group, start, end, specials, unknown))
+        pieces.append(_piece(tokenizer, display, text, encoding, group, start, end))
         pos = max(pos, end)
     if pos < len(text):
         pieces.append(Piece(pos, len(text), text[pos:], GAP))
     return Split(text, tuple(pieces))
 
 
-def _piece(tokenizer, text, encoding, group, start, end, specials, unknown) -> Piece:
+def _piece(tokenizer, display: Display, text, encoding, group, start, end) -> Piece:
     ids = tuple(encoding.ids[k] for k in group)
     raw = [encoding.tokens[k] for k in group]
-    if len(ids) == 1 and ids[0] in specials:
-        return Piece(start, end, raw[0], SPECIAL, ids, (raw[0],))
-    if len(ids) == 1 and ids[0] == unknown:
-        return Piece(start, end, text[start:end], UNKNOWN, ids, (raw[0],))
+    shown = tuple(display.token(t) for t in raw)
+    kinds = tuple(display.kind(t) for t in raw)
+    if len(ids) == 1 and ids[0] in tokenizer.special_ids.values():
+        return Piece(start, end, raw[0], SPECIAL, ids, shown, kinds)
+    if len(ids) == 1 and ids[0] == getattr(tokenizer, "unknown_id", None):
+        return Piece(start, end, text[start:end], UNKNOWN, ids, shown, kinds)
     data = [token_bytes(tokenizer, i, t) for i, t in zip(ids, raw)]
     if all(d is not None for d in data):
-        shown = tuple(readable_bytes(d) for d in data)
         try:
             own = b"".join(data).decode("utf-8")
         except UnicodeDecodeError:
             own = text[start:end]
     else:
-        # chars-level tokens are shown as spelt in the vocabulary, end-of-word marker included
-        shown = tuple(show_whitespace(t) for t in raw)
+        # chars-level tokens are drawn as spelt in the vocabulary, end-of-word marker included
         own = "".join(raw)
-    return Piece(start, end, own, SPLIT if len(ids) > 1 else TOKEN, ids, shown)
+    return Piece(start, end, own, SPLIT if len(ids) > 1 else TOKEN, ids, shown, kinds)
 
 
 def describe(piece: Piece) -> str:
@@ -208,7 +193,7 @@ class Demo:
 
 
 def _pieces_of(tokenizer, text: str) -> list[str]:
-    return [show_whitespace(tokenizer.decode([i])) for i in tokenizer.encode_ids(text)]
+    return [show_text(tokenizer.decode([i])) for i in tokenizer.encode_ids(text)]
 
 
 def spelling_demo(tokenizer, word: str = "strawberry", letter: str = "r") -> Demo:
@@ -262,7 +247,8 @@ def chat_demo(tokenizer) -> Demo:
 class ReplayRow:
     """One line of a merge replay: the tokens after a merge (the first row: before any)."""
 
-    tokens: tuple[str, ...]
+    tokens: tuple[str, ...]  # each as a person reads it
+    kinds: tuple[str, ...]  # each token's kind (engine.display)
     rank: int | None = None
     pair: tuple[str, str] | None = None
     merged_at: int | None = None  # index in ``tokens`` of the token the merge made
@@ -274,23 +260,19 @@ def merge_replay(tokenizer, word: str) -> list[ReplayRow]:
     The word must be one piece of the tokenizer's split (see ``replay_word``).
     """
     base, trace = tokenizer.encode_steps(word)
-    readable = _reader(tokenizer)
-    rows = [ReplayRow(tuple(readable(t) for t in base))]
+    display = for_tokenizer(tokenizer)
+
+    def row(tokens, rank=None, pair=None, at=None) -> ReplayRow:
+        return ReplayRow(tuple(display.token(t) for t in tokens), tuple(display.kind(t) for t in tokens), rank,
+                         None if pair is None else (display.token(pair[0]), display.token(pair[1])), at)
+
+    rows = [row(base)]
     previous = list(base)
     for step in trace:
         merged = step.pair[0] + step.pair[1]
-        at = _merged_index(previous, list(step.tokens), merged)
-        rows.append(
-            ReplayRow(tuple(readable(t) for t in step.tokens), step.rank, (readable(step.pair[0]), readable(step.pair[1])), at)
-        )
+        rows.append(row(step.tokens, step.rank, step.pair, _merged_index(previous, list(step.tokens), merged)))
         previous = list(step.tokens)
     return rows
-
-
-def _reader(tokenizer):
-    if tokenizer.settings.units == "bytes":
-        return lambda t: readable_bytes(symbols_to_bytes(t))
-    return show_whitespace
 
 
 def _merged_index(before: list[str], after: list[str], merged: str) -> int | None:

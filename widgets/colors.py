@@ -1,52 +1,74 @@
-"""Colours the painted views share, for light and dark themes.
+"""The one palette of tokens: a fill per token id and one look per kind of token, in every view.
 
-Each meaning also has a shape (a thicker or dashed border), so it survives a grey projector and
-colour-blind eyes.
+The tiles, the explorer, the tokenize panel and the handout all colour a token here, from its id
+and its kind (``engine.display``), so a token and a kind look alike wherever they appear.
+
+Ordinary tokens take Paul Tol's "light" scheme, made for labelled cells read with black text: its
+hues stay apart for the common kinds of colour blindness. The kinds sit on their own steps of
+lightness, apart from those fills and from each other, so a grey projector or a grey print still
+tells them apart; each also has a shape (hatching, a dashed outline) and every tile or piece an
+outline in its theme's colour, which is what parts a fill from a light, dark or black ground.
+
+    special  black      white text            (grey 0.00)
+    marker   indigo     white text            (grey 0.20)
+    unknown  red        white text, hatched   (grey 0.36)
+    tokens   Tol light  black text            (grey 0.58 to 0.87)
+    partial  white      black text, dashed    (grey 1.00)
+
+A whitespace token or a word's last token is coloured as an ordinary token (the second carries a
+bar in the marker's colour).
 """
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass
 
-from PySide6.QtGui import QColor, QPalette
+from engine.display import MARKER, PARTIAL, SPECIAL, UNKNOWN
+
+TOKEN_FILLS: tuple[str, ...] = (
+    "#77AADD",
+    "#EE8866",
+    "#EEDD88",
+    "#FFAABB",
+    "#99DDFF",
+    "#44BB99",
+    "#BBCC33",
+    "#DDDDDD",
+)
+TOKEN_TEXT = "#000000"
 
 
 @dataclass(frozen=True)
-class TileColors:
-    fill: QColor
-    border: QColor
-    text: QColor
-    marker_fill: QColor
-    marker_border: QColor
-    next_fill: QColor
-    next_border: QColor
-    selected_fill: QColor
-    unknown_fill: QColor
-    unknown_border: QColor
-    muted: QColor
+class KindLook:
+    fill: str
+    text: str
+    dashed: bool = False
+    hatched: bool = False
 
 
-LIGHT = TileColors(
-    fill=QColor("#e6eef9"), border=QColor("#4a6fa5"), text=QColor("#111111"),
-    marker_fill=QColor("#fde7c2"), marker_border=QColor("#b86e00"),
-    next_fill=QColor("#f9d0d6"), next_border=QColor("#c0163a"),
-    selected_fill=QColor("#ffe066"),
-    unknown_fill=QColor("#ffffff"), unknown_border=QColor("#c0163a"),
-    muted=QColor("#555555"),
-)
-DARK = TileColors(
-    fill=QColor("#243650"), border=QColor("#8fb3e8"), text=QColor("#f2f2f2"),
-    marker_fill=QColor("#4d3a17"), marker_border=QColor("#f2b655"),
-    next_fill=QColor("#5c1f2b"), next_border=QColor("#ff7b93"),
-    selected_fill=QColor("#7a6300"),
-    unknown_fill=QColor("#1c1c1c"), unknown_border=QColor("#ff7b93"),
-    muted=QColor("#b0b0b0"),
-)
+KIND_LOOKS: dict[str, KindLook] = {
+    SPECIAL: KindLook("#000000", "#FFFFFF"),
+    MARKER: KindLook("#332288", "#FFFFFF"),
+    UNKNOWN: KindLook("#CC3311", "#FFFFFF", hatched=True),
+    PARTIAL: KindLook("#FFFFFF", "#000000", dashed=True),
+}
 
 
-def is_dark(palette: QPalette) -> bool:
-    return palette.color(QPalette.ColorRole.Base).lightness() < 128
+def fill_of(token_id: int) -> str:
+    """The fill of a token id: the same id always looks the same, neighbouring ids rarely match."""
+    # Knuth's multiplicative hash spreads consecutive ids (a, b, c ...) over the whole scheme
+    return TOKEN_FILLS[((token_id * 2654435761) & 0xFFFFFFFF) >> 29]
 
 
-def tile_colors(palette: QPalette) -> TileColors:
-    return DARK if is_dark(palette) else LIGHT
+def fill_of_text(token: str) -> str:
+    """The fill of a token with no id (text not in a vocabulary): from a checksum of its text."""
+    return TOKEN_FILLS[zlib.crc32(token.encode("utf-8")) % len(TOKEN_FILLS)]
+
+
+def look_of(kind: str, token_id: int | None = None, token: str = "") -> KindLook:
+    """How a token of this kind is drawn; ordinary kinds by their id, else by their text."""
+    found = KIND_LOOKS.get(kind)
+    if found is not None:
+        return found
+    return KindLook(fill_of(token_id) if token_id is not None else fill_of_text(token), TOKEN_TEXT)

@@ -6,7 +6,7 @@ text with a visible space, so every sentence goes through ``show``.
 
 from __future__ import annotations
 
-from engine.bytelevel import readable
+from engine import display
 from engine.settings import Settings
 from engine.trainer import NO_PAIR_REPEATS, NOTHING_LEFT, TARGET_REACHED, MergeStep
 
@@ -19,16 +19,11 @@ STOP_EXPLAINED = {
 
 def show(settings: Settings, token: str) -> str:
     """A token as a person reads it."""
-    if settings.units == "bytes":
-        try:
-            return readable(token)
-        except KeyError:  # a special token or <unk>: already plain text
-            return token
-    return token
+    return display.show(settings, token)
 
 
 def show_pair(settings: Settings, pair: tuple[str, str]) -> str:
-    return f"{show(settings, pair[0])} + {show(settings, pair[1])}"
+    return display.for_settings(settings).pair(pair)
 
 
 def times(n: int) -> str:

@@ -10,11 +10,11 @@ import html
 from urllib.parse import quote, unquote
 
 from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QLabel, QLineEdit, QPlainTextEdit, QVBoxLayout, QWidget
 
-from engine.bytelevel import visible_whitespace
+from engine.display import Display, for_tokenizer, show_text
 from engine.pretokenize import split_words
-from widgets.colors import tile_colors
 from widgets.tiles.palette import tile_look
 from widgets.steady import steady
 
@@ -39,6 +39,7 @@ class TokenizePanel(QWidget):
         self.summary = QLabel()
         self.summary.setObjectName("details")
         self.summary.setWordWrap(True)
+        self.summary.setTextFormat(Qt.TextFormat.PlainText)  # it names <unk>, which is no tag
         self.replay = QPlainTextEdit()
         self.replay.setObjectName("replay")
         self.replay.setReadOnly(True)
@@ -86,51 +87,44 @@ class TokenizePanel(QWidget):
             self.replay.setPlainText("")
             return
         tokenizer = session.lesson.tokenizer_at(session.step)
+        display = for_tokenizer(tokenizer)
         encoding = tokenizer.encode(text)
-        colors = tile_colors(self.palette())
-        unknown = tokenizer.unknown_id
+        muted = _muted(self.palette())
         chips = []
-        for token_id, token, (start, end) in list(zip(encoding.ids, encoding.tokens, encoding.offsets))[:MAX_CHIPS]:
-            if token_id == unknown:
-                shown = html.escape(text[start:end] or "?")
-                chips.append(
-                    f'<span style="background:{colors.unknown_fill.name()}; color:{colors.unknown_border.name()};'
-                    f' font-weight:bold"> ?{shown}? </span><sub>{token_id}</sub>'
-                )
-                continue
-            shown = html.escape(session.show(token))
-            # the same colour this token has on the tiles and in the explorer
-            look = tile_look(token, tokenizer.settings.marker, tokenizer.settings.units, None, token_id)
+        for token_id, token in list(zip(encoding.ids, encoding.tokens))[:MAX_CHIPS]:
+            shown = html.escape(display.token(token))
+            # the same look this token has on the tiles and in the explorer
+            look = tile_look(display, token, token_id)
+            weight = "; font-weight:bold" if look.hatched else ""
             chips.append(
                 f'<a href="{quote(token)}" style="text-decoration:none; color:{look.text.name()}">'
-                f'<span style="background:{look.fill.name()}; color:{look.text.name()}">&nbsp;{shown}&nbsp;</span></a>'
-                f'<sub style="color:{colors.muted.name()}">{token_id}</sub>'
+                f'<span style="background:{look.fill.name()}; color:{look.text.name()}{weight}">&nbsp;{shown}&nbsp;</span></a>'
+                f'<sub style="color:{muted}">{token_id}</sub>'
             )
         if len(encoding) > MAX_CHIPS:
             chips.append(f"… {len(encoding) - MAX_CHIPS:,} more")
         self.chips.setText(" ".join(chips))
-        unknowns = sum(1 for i in encoding.ids if i == unknown)
+        unseen = [text[start:end] for i, (start, end) in zip(encoding.ids, encoding.offsets) if i == tokenizer.unknown_id]
         k = session.step
         summary = f"{len(encoding):,} token{'s' if len(encoding) != 1 else ''} after {k} merge{'s' if k != 1 else ''}"
         summary += f", from {len(text):,} characters."
-        if unknowns:
-            summary += (f" {unknowns} character{'s' if unknowns != 1 else ''} never seen in training"
-                        " became the unknown token (marked ?x?).")
+        if unseen:
+            chars = ", ".join(dict.fromkeys(show_text(c) for c in unseen))
+            summary += (f" {len(unseen)} character{'s' if len(unseen) != 1 else ''} never seen in training"
+                        f" became the unknown token {display.unknown}: {chars}.")
         self.summary.setText(summary)
-        self.replay.setPlainText(self._replay(tokenizer, text))
+        self.replay.setPlainText(self._replay(tokenizer, display, text))
 
-    def _replay(self, tokenizer, text: str) -> str:
-        show = self.session.show
+    @staticmethod
+    def _replay(tokenizer, display: Display, text: str) -> str:
+        show, joined = display.token, display.tokens
         settings = tokenizer.settings
-
-        def joined(tokens) -> str:
-            return " | ".join(show(t) for t in tokens)
 
         lines = []
         words = list(dict.fromkeys(split_words(text.lower() if settings.lowercase else text, settings.split)))
         for word in words[:REPLAY_WORDS]:
             base, trace = tokenizer.encode_steps(word)
-            lines.append(f"{visible_whitespace(word)}: {joined(base)}")
+            lines.append(f"{show_text(word)}: {joined(base)}")
             for step in trace:
                 lines.append(f"   after {show(step.pair[0])} + {show(step.pair[1])}: {joined(step.tokens)}")
             if not trace:
@@ -138,3 +132,10 @@ class TokenizePanel(QWidget):
         if len(words) > REPLAY_WORDS:
             lines.append(f"… and {len(words) - REPLAY_WORDS:,} more words")
         return "\n".join(lines)
+
+
+def _muted(palette: QPalette) -> str:
+    """Half way between the text and its ground: readable, quieter than the tokens (light or dark)."""
+    text, ground = palette.color(QPalette.ColorRole.Text), palette.color(QPalette.ColorRole.Base)
+    return QColor((text.red() + ground.red()) // 2, (text.green() + ground.green()) // 2,
+                  (text.blue() + ground.blue()) // 2).name()

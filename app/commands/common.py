@@ -40,11 +40,9 @@ def load_tokenizer(name: str):
 
 
 def display(tokenizer, token: str) -> str:
-    """A token as a person reads it: byte-level tokens as text with a visible space."""
-    from engine.bytelevel import readable
+    """A token as a person reads it (engine.display)."""
+    from engine.display import for_tokenizer
 
-    if tokenizer.settings.units == "bytes" and token not in tokenizer.special_ids:
-        return readable(token)
-    return token
+    return for_tokenizer(tokenizer).token(token)
 
 

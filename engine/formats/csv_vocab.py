@@ -18,10 +18,10 @@ import csv
 import io
 import json
 import os
-import unicodedata
 
 from engine.files import read_text, write_files
-from engine.bytelevel import bytes_to_symbols, readable, symbols_to_bytes, visible_whitespace
+from engine.bytelevel import bytes_to_symbols, symbols_to_bytes
+from engine.display import for_tokenizer
 from engine.errors import BpeLabError
 from engine.formats.imported import tokenizer_from_vocab
 from engine.formats.listing import merges_of, vocabulary_of
@@ -39,15 +39,6 @@ def _token_bytes(tokenizer, token: str, kind: str) -> bytes | None:
     return token.encode("utf-8")
 
 
-def _shown(tokenizer, token: str, kind: str) -> str:
-    if tokenizer.settings.units == "bytes" and kind != "special":
-        text = readable(token)
-    else:
-        text = visible_whitespace(token)
-    # control characters would make the file look binary to editors and to BPE Lab itself
-    return "".join(f"<{ord(c):02X}>" if unicodedata.category(c) == "Cc" else c for c in text)
-
-
 def vocabulary_csv(tokenizer, steps=None) -> str:
     """The CSV text; ``steps`` (the training's MergeSteps) fills the count column."""
     merges = merges_of(tokenizer)
@@ -62,6 +53,8 @@ def vocabulary_csv(tokenizer, steps=None) -> str:
     find = tokenizer.token_to_id
     specials = set(tokenizer.special_ids.values())
     marker = tokenizer.settings.marker
+    # people read the token column; it shows control characters as <U+0007>, so no editor takes the file for binary
+    shown = for_tokenizer(tokenizer).token
     out = io.StringIO()
     out.write(COMMENT + json.dumps(tokenizer.settings.to_dict(), ensure_ascii=False) + "\n")
     writer = csv.writer(out, lineterminator="\n")
@@ -78,12 +71,12 @@ def vocabulary_csv(tokenizer, steps=None) -> str:
         else:
             kind = "base"
         data = _token_bytes(tokenizer, token, kind)
-        row = [i, _shown(tokenizer, token, kind), "" if data is None else data.hex(), kind]
+        row = [i, shown(token), "" if data is None else data.hex(), kind]
         if kind == "merge":
             rank = made[token]
             a, b = merges[rank]
             count = steps[rank].count if steps is not None and rank < len(steps) else ""
-            row += [rank + 1, _shown(tokenizer, a, "base"), _shown(tokenizer, b, "base"), find(a), find(b), count]
+            row += [rank + 1, shown(a), shown(b), find(a), find(b), count]
         else:
             row += [""] * 6
         writer.writerow(row)

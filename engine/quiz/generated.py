@@ -17,7 +17,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from engine.bytelevel import readable
+from engine.display import for_settings
 from engine.corpus import Corpus
 from engine.quiz.questions import ChooseQuestion, Misconception, NumberQuestion, Option, Question, WrongAnswer
 from engine.textbook import get_stats
@@ -148,16 +148,14 @@ class LiveLesson:
         return self.steps[step - 1].vocab_size
 
     def show(self, token: str) -> str:
-        """A token or word as the tiles show it (byte-level: readable text with ␣ for a space)."""
-        if self.corpus.settings.units == "bytes":
-            return readable(token)
-        return token
+        """A token or word as the tiles show it (engine.display)."""
+        return for_settings(self.corpus.settings).token(token)
 
     def show_pair(self, pair: tuple[str, str]) -> str:
-        return f"{self.show(pair[0])} + {self.show(pair[1])}"
+        return for_settings(self.corpus.settings).pair(pair)
 
     def show_tokens(self, tokens: Sequence[str]) -> str:
-        return " | ".join(self.show(t) for t in tokens)
+        return for_settings(self.corpus.settings).tokens(tokens)
 
 
 def _times(n: int) -> str:

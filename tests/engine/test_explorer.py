@@ -6,6 +6,7 @@ import pytest
 import tiktoken
 
 from engine.cl100k import CHAT_TOKENS, load_cl100k
+from engine.display import show_text
 from engine.explorer import (
     GAP,
     SPECIAL,
@@ -19,7 +20,6 @@ from engine.explorer import (
     merge_replay,
     number_demo,
     replay_word,
-    show_whitespace,
     spelling_demo,
     split_text,
     token_counts,
@@ -88,7 +88,7 @@ def test_the_languages_do_not_cost_the_same(gpt4):
 
 
 def test_whitespace_is_made_visible():
-    assert show_whitespace("a b\tc\nd") == "a␣b→c↵d"
+    assert show_text("a b\tc\nd") == "a␣b⇥c↵d"
 
 
 def test_whitespace_pieces_in_cl100k(gpt4):
@@ -96,7 +96,7 @@ def test_whitespace_pieces_in_cl100k(gpt4):
     labels = [p.label for p in split.pieces]
     assert "␣two" in labels
     assert any(label.endswith("↵") for label in labels)
-    assert any(label.startswith("→") for label in labels)
+    assert any(label.startswith("⇥") for label in labels)
     newline = next(p for p in split.pieces if "\n" in p.text)
     assert newline.ends_line
 
@@ -182,13 +182,13 @@ def test_number_demo_shows_digit_groups(gpt4, reference):
 def test_merge_replay_ends_at_the_real_tokens(gpt4, reference):
     word = " tokenization"
     rows = merge_replay(gpt4, word)
-    assert "".join(rows[0].tokens) == show_whitespace(word)
+    assert "".join(rows[0].tokens) == show_text(word)
     assert len(rows[0].tokens) == len(word.encode("utf-8"))
-    assert list(rows[-1].tokens) == [show_whitespace(reference.decode([i])) for i in reference.encode(word)]
+    assert list(rows[-1].tokens) == [show_text(reference.decode([i])) for i in reference.encode(word)]
     for before, row in zip(rows, rows[1:]):
         assert len(row.tokens) == len(before.tokens) - 1
         assert row.tokens[row.merged_at] == row.pair[0] + row.pair[1]
-        assert "".join(row.tokens) == show_whitespace(word)
+        assert "".join(row.tokens) == show_text(word)
         # the rank is cl100k's own: the id of the token the merge makes
         assert reference.encode_single_token((row.pair[0] + row.pair[1]).replace("␣", " ")) == row.rank
 

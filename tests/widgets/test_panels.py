@@ -81,7 +81,8 @@ def test_tokenize_panel_shows_tokens_ids_replay_and_unknowns(session, qtbot):
     panel.input.setText("lowéz")
     panel.refresh()
     assert "2 characters never seen in training" in panel.summary.text()
-    assert "?é?" in panel.chips.text()
+    assert panel.summary.text().endswith("became the unknown token <unk>: é, z.")
+    assert "&nbsp;&lt;unk&gt;&nbsp;" in panel.chips.text()
 
 
 def test_tokenize_panel_reads_bytes_as_text(qtbot):
@@ -141,6 +142,7 @@ def test_settings_form_round_trips_and_announces_changes(qtbot):
 
 
 def test_tokenize_chips_take_each_tokens_tile_colour(session, qtbot):
+    from engine.display import for_tokenizer
     from widgets.tiles.palette import tile_look
 
     panel = TokenizePanel(session)
@@ -150,7 +152,7 @@ def test_tokenize_chips_take_each_tokens_tile_colour(session, qtbot):
     qtbot.waitUntil(lambda: "low" in panel.chips.text(), timeout=3000)
     tokenizer = session.lesson.tokenizer_at(5)
     for token in ("low", "est</w>"):
-        fill = tile_look(token, "</w>", "chars", None, tokenizer.token_to_id(token)).fill.name()
+        fill = tile_look(for_tokenizer(tokenizer), token, tokenizer.token_to_id(token)).fill.name()
         assert f"background:{fill}" in panel.chips.text()
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.bytelevel import readable
+from engine.display import for_settings
 from engine.lesson import LessonState
 from engine.settings import Settings
 
@@ -19,13 +19,8 @@ class PairBar:
     winner: bool
 
 
-def show_token(settings: Settings, token: str) -> str:
-    """A token as people read it: byte-level tokens as text, a space as ␣."""
-    return readable(token) if settings.units == "bytes" else token
-
-
 def pair_label(settings: Settings, pair: tuple[str, str]) -> str:
-    return f"{show_token(settings, pair[0])} + {show_token(settings, pair[1])}"
+    return for_settings(settings).pair(pair)
 
 
 def top_pairs(state: LessonState, limit: int) -> list[PairBar]:
@@ -63,7 +58,7 @@ def sources_text(state: LessonState, pair: tuple[str, str], most: int = 6) -> st
             rest_words += 1
             rest += contribution
             continue
-        word = show_token(settings, corpus.words[w])
+        word = for_settings(settings).token(corpus.words[w])
         term = f"{word} ×{corpus.counts[w]:,}"
         if occurrences > 1:
             term += f" ({occurrences} in the word)"

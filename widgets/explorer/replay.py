@@ -6,8 +6,6 @@ order: the lowest rank (the merge learned first) always goes first, wherever it 
 
 from __future__ import annotations
 
-import zlib
-
 from PySide6.QtCore import QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import (
@@ -22,9 +20,11 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import BpeLabError
-from engine.explorer import ReplayRow, merge_replay, replay_word, show_whitespace
+from engine.display import show_text
+from engine.explorer import ReplayRow, merge_replay, replay_word
+from widgets.colors import look_of
 from widgets.explorer.sources import CL100K, LESSON, TokenizerSources
-from widgets.explorer.theme import TOKEN_FILLS, ExplorerTheme
+from widgets.explorer.theme import ExplorerTheme
 
 STEP_MS = 700
 
@@ -97,17 +97,20 @@ class ReplayRows(QWidget):
             painter.drawText(QRectF(8, y, note_w, row_h * 0.75), Qt.AlignmentFlag.AlignVCenter, note)
             x = note_w
             painter.setFont(tile_font)
-            for k, token in enumerate(row.tokens):
+            for k, (token, kind) in enumerate(zip(row.tokens, row.kinds)):
                 w = fm.horizontalAdvance(token) + 2 * pad
                 rect = QRectF(x, y, w, row_h * 0.75)
-                fill = TOKEN_FILLS[zlib.crc32(token.encode("utf-8")) % len(TOKEN_FILLS)]
-                painter.setBrush(QColor(fill))
+                look = look_of(kind, token=token)
+                painter.setBrush(QColor(look.fill))
                 fresh = k == row.merged_at
                 # the tile this merge just made gets a heavy frame, which reads in grey too
                 width = (5.0 if fresh else theme.outline_width) * self.scale
-                painter.setPen(QPen(QColor(theme.special_fill if fresh else theme.outline), width))
+                pen = QPen(QColor(theme.fresh if fresh else theme.outline), width)
+                if look.dashed and not fresh:
+                    pen.setStyle(Qt.PenStyle.DashLine)
+                painter.setPen(pen)
                 painter.drawRoundedRect(rect, 5 * self.scale, 5 * self.scale)
-                painter.setPen(QColor(theme.token_text))
+                painter.setPen(QColor(look.text))
                 painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, token)
                 x += w + gap
         painter.end()
@@ -170,7 +173,7 @@ class MergeReplayView(QWidget):
             return
         note = f" The split cuts the text into {pieces} pieces first; this is the longest." if pieces > 1 else ""
         self.caption.setText(
-            f"“{show_whitespace(piece)}”: {len(rows[0].tokens)} starting symbols, "
+            f"“{show_text(piece)}”: {len(rows[0].tokens)} starting symbols, "
             f"{len(rows) - 1} merges, {len(rows[-1].tokens)} tokens at the end. The merge with the lowest "
             f"rank always goes first.{note}"
         )

@@ -11,8 +11,10 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
-from engine.explorer import GAP, SPECIAL, SPLIT, UNKNOWN, Piece, describe
-from widgets.explorer.theme import ExplorerTheme, fill_of
+from engine.display import TOKEN
+from engine.explorer import GAP, SPLIT, Piece, describe
+from widgets.colors import KindLook, look_of
+from widgets.explorer.theme import ExplorerTheme
 
 BASE_POINT_SIZE = 15.0
 
@@ -164,15 +166,16 @@ class TokenView(QWidget):
                 painter.drawText(id_rect, Qt.AlignmentFlag.AlignCenter, self._id_text(piece))
         painter.end()
 
+    @staticmethod
+    def _looks(piece: Piece) -> list[KindLook]:
+        """Each token's look in the one palette, by its kind and id."""
+        kinds = piece.kinds or (TOKEN,) * len(piece.ids)
+        return [look_of(kind, token_id) for token_id, kind in zip(piece.ids, kinds)]
+
     def _text_colour(self, piece: Piece) -> str:
-        theme = self.theme
         if piece.kind == GAP:
-            return theme.muted
-        if piece.kind == SPECIAL:
-            return theme.special_text
-        if piece.kind == UNKNOWN:
-            return theme.unknown_text
-        return theme.token_text
+            return self.theme.muted
+        return self._looks(piece)[0].text
 
     def _paint_box(self, painter: QPainter, rect: QRectF, piece: Piece, radius: float) -> None:
         theme = self.theme
@@ -185,25 +188,16 @@ class TokenView(QWidget):
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawPath(path)
             return
-        if piece.kind == SPECIAL:
-            painter.setPen(outline)
-            painter.setBrush(QColor(theme.special_fill))
-            painter.drawPath(path)
-            return
-        if piece.kind == UNKNOWN:
-            painter.setPen(outline)
-            painter.setBrush(QColor(theme.unknown_fill))
-            painter.drawPath(path)
-            painter.setBrush(QBrush(QColor(0, 0, 0, 90), Qt.BrushStyle.BDiagPattern))
-            painter.drawPath(path)
-            return
+        looks = self._looks(piece)
         painter.save()
         painter.setClipPath(path)
-        n = len(piece.ids)
-        for k, token_id in enumerate(piece.ids):
+        n = len(looks)
+        for k, look in enumerate(looks):
             # a character cut across tokens: one stripe per token, left to right
             stripe = QRectF(rect.x() + rect.width() * k / n, rect.y(), rect.width() / n + 0.5, rect.height())
-            painter.fillRect(stripe, QColor(fill_of(token_id)))
+            painter.fillRect(stripe, QColor(look.fill))
+            if look.hatched:
+                painter.fillRect(stripe, QBrush(QColor(0, 0, 0, 90), Qt.BrushStyle.BDiagPattern))
         if piece.kind == SPLIT:
             painter.setPen(QPen(QColor(theme.outline), 1.0 * self.scale, Qt.PenStyle.DashLine))
             for k in range(1, n):
@@ -211,7 +205,7 @@ class TokenView(QWidget):
                 painter.drawLine(QPointF(x, rect.top()), QPointF(x, rect.bottom()))
         painter.restore()
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        if piece.kind == SPLIT:
+        if piece.kind == SPLIT or any(look.dashed for look in looks):
             outline.setStyle(Qt.PenStyle.DashLine)
         painter.setPen(outline)
         painter.drawPath(path)

@@ -53,7 +53,7 @@ class WordsModel(HeaderedTableModel):
         corpus = session.lesson.corpus
         if role == Qt.ItemDataRole.DisplayRole:
             if col == WORD:
-                return session.show(corpus.words[w]) if session.lesson.settings.units == "bytes" else corpus.words[w]
+                return session.show(corpus.words[w])
             if col == COUNT:
                 return corpus.counts[w]
             if col == TOKENS:

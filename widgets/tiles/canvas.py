@@ -16,10 +16,10 @@ from PySide6.QtCore import QElapsedTimer, QEvent, QPointF, QRectF, Qt, QTimer, S
 from PySide6.QtGui import QGuiApplication, QPainter
 from PySide6.QtWidgets import QAbstractScrollArea, QToolTip
 
+from engine.display import MARKER
 from engine.trainer import MergeStep
 from widgets.tiles.layout import FUSE_AT, Frame, RowLayout, RowMerge, lay_out
 from widgets.tiles.painter import TilePainter
-from widgets.tiles.palette import MARKER
 from widgets.tiles.theme import TileTheme
 
 ORDERS = ("appearance", "frequency")
@@ -210,6 +210,7 @@ class TileCanvas(QAbstractScrollArea):
         self._tied = (-1, set())
         unknown = None
         ids = None
+        specials: tuple[str, ...] = ()
         if lesson is not None and lesson.trained:
             for step in reversed(lesson.steps):
                 self._made_by[step.token] = step
@@ -217,8 +218,9 @@ class TileCanvas(QAbstractScrollArea):
             ids = tokenizer.token_to_id
             if tokenizer.unknown_id is not None:
                 unknown = tokenizer.id_to_token(tokenizer.unknown_id)
+            specials = tuple(tokenizer.special_ids)
         if lesson is not None:
-            self.painter.set_lesson(lesson.settings.marker, lesson.settings.units, unknown, ids)
+            self.painter.set_lesson(lesson.settings.marker, lesson.settings.units, unknown, ids, specials)
         self._selected = getattr(self.session, "selected_token", "")
         self._build_order()
         self._measure_badges()

@@ -13,8 +13,10 @@ from typing import Callable
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontDatabase, QFontMetricsF, QPainter, QPen, QPixmap
 
+from engine.display import MARKER, Display
+from widgets.colors import KIND_LOOKS
 from widgets.tiles.layout import Frame
-from widgets.tiles.palette import MARKER_FILL, TileLook, tile_look, tile_text
+from widgets.tiles.palette import TileLook, tile_look
 from widgets.tiles.theme import TileTheme
 
 # the cached pictures of one token: as is, framed while it merges, chosen, and its glow ring
@@ -27,9 +29,7 @@ class TilePainter:
     def __init__(self, base_font: QFont, theme: TileTheme, scale: float = 1.0):
         self.base_font = QFont(base_font)
         self.theme = theme
-        self.marker: str | None = None
-        self.units = "chars"
-        self.unknown: str | None = None
+        self.display = Display()
         self.token_id: Callable[[str], int | None] = lambda token: None
         self.ratio = 1.0
         self.vector = False  # draw shapes instead of cached pictures (exports)
@@ -42,9 +42,9 @@ class TilePainter:
     # -- settings -------------------------------------------------------------------------------
 
     def set_lesson(self, marker: str | None, units: str, unknown: str | None,
-                   token_id: Callable[[str], int | None] | None = None) -> None:
-        """What the tiles depend on: the marker, the units, the unknown token and the ids (colours)."""
-        self.marker, self.units, self.unknown = marker, units, unknown
+                   token_id: Callable[[str], int | None] | None = None, specials: tuple[str, ...] = ()) -> None:
+        """What the tiles depend on: how tokens read (marker, units, unknown and special tokens) and their ids (colours)."""
+        self.display = Display(units, marker, frozenset(specials), unknown)
         self.token_id = token_id or (lambda token: None)
         self._texts.clear()
         self._looks.clear()
@@ -93,13 +93,13 @@ class TilePainter:
     def text(self, token: str) -> str:
         found = self._texts.get(token)
         if found is None:
-            found = self._texts[token] = tile_text(token, self.marker, self.units)
+            found = self._texts[token] = self.display.token(token)
         return found
 
     def look(self, token: str) -> TileLook:
         found = self._looks.get(token)
         if found is None:
-            found = self._looks[token] = tile_look(token, self.marker, self.units, self.unknown, self.token_id(token))
+            found = self._looks[token] = tile_look(self.display, token, self.token_id(token))
         return found
 
     def measure(self, token: str) -> float:
@@ -195,7 +195,7 @@ class TilePainter:
         if look.ends_word:
             bar = 5 * s
             p.fillRect(QRectF(rect.right() - bar - 3 * s, rect.top() + 4 * s, bar, rect.height() - 8 * s),
-                       QColor(MARKER_FILL))
+                       QColor(KIND_LOOKS[MARKER].fill))
         p.setPen(look.text)
         p.drawText(rect, Qt.AlignmentFlag.AlignCenter, self.text(token))
         p.setBrush(Qt.BrushStyle.NoBrush)

@@ -1,38 +1,24 @@
-"""One colour per token, the same in every panel, and the looks of the special tiles.
+"""The look of one tile: its text and colours come from the one display and the one palette.
 
-A token's colour comes from its id in the lesson's vocabulary, by the same rule the token
-explorer uses (``widgets.explorer.theme.fill_of``), so a token looks alike in the tile view, the
-explorer and any panel that asks here; a token with no id (text not in a vocabulary) is coloured
-from a checksum of its text. The fills are Paul Tol's "light" scheme, made for labelled cells
-read with black text: its hues stay apart for the common kinds of colour blindness and spread
-over several grey levels. Colour is never the only cue: every tile has an outline and a gap to
-its neighbours, so a grey print still shows where tiles part.
-
-Three kinds of tile look different from ordinary tokens, in shape as well as colour:
-the end-of-word marker (dark indigo, white text), a byte that is not whole UTF-8 text (white,
-dashed outline, hex digits) and an unknown character (red with white text and hatching).
+A tile reads as ``engine.display`` says the token reads, and is coloured by its kind and id from
+``widgets.colors``, the palette the explorer, the tokenize panel and the handout use too. Colour
+is never the only cue: every tile has an outline and a gap to its neighbours, an unknown tile is
+hatched, a partial byte dashed, and a token that ends a word carries a bar in the marker's colour.
 """
 
 from __future__ import annotations
 
-import zlib
 from dataclasses import dataclass
 
 from PySide6.QtGui import QColor
 
-from engine.bytelevel import readable, symbols_to_bytes, visible_whitespace
-from widgets.explorer.theme import TOKEN_FILLS, fill_of
-
-MARKER_FILL = "#332288"
-BYTE_FILL = "#FFFFFF"
-UNKNOWN_FILL = "#CC3311"
-
-ORDINARY, MARKER, BYTE, UNKNOWN = "token", "marker", "byte", "unknown"
+from engine.display import WORD_END, Display
+from widgets.colors import look_of
 
 
 @dataclass(frozen=True)
 class TileLook:
-    """How one tile is painted: fill, text colour, outline style and whether it is hatched."""
+    """How one tile is painted: its kind (``engine.display.KINDS``), fill, text colour and cues."""
 
     kind: str
     fill: QColor
@@ -43,40 +29,8 @@ class TileLook:
     ends_word: bool = False
 
 
-def token_colour(token: str, token_id: int | None = None) -> QColor:
-    """The fill of an ordinary token: by its id when it has one, else by its text."""
-    if token_id is not None:
-        return QColor(fill_of(token_id))
-    return QColor(TOKEN_FILLS[zlib.crc32(token.encode("utf-8")) % len(TOKEN_FILLS)])
-
-
-def tile_look(token: str, marker: str | None = None, units: str = "chars", unknown: str | None = None,
-              token_id: int | None = None) -> TileLook:
-    """The look of ``token`` given the lesson's marker, units, unknown token and the token's id."""
-    black, white = QColor("#000000"), QColor("#FFFFFF")
-    if unknown is not None and token == unknown:
-        return TileLook(UNKNOWN, QColor(UNKNOWN_FILL), white, hatched=True)
-    if marker is not None and token == marker:
-        return TileLook(MARKER, QColor(MARKER_FILL), white)
-    if units == "bytes" and not _whole_text(token):
-        return TileLook(BYTE, QColor(BYTE_FILL), black, dashed=True)
-    ends = marker is not None and token.endswith(marker)
-    return TileLook(ORDINARY, token_colour(token, token_id), black, ends_word=ends)
-
-
-def _whole_text(token: str) -> bool:
-    try:
-        symbols_to_bytes(token).decode("utf-8")
-    except (KeyError, UnicodeDecodeError):
-        return False
-    return True
-
-
-def tile_text(token: str, marker: str | None = None, units: str = "chars") -> str:
-    """The label on a tile: bytes as readable text (or hex when not whole UTF-8), spaces visible."""
-    if units == "bytes":
-        try:
-            return readable(token)
-        except KeyError:
-            return visible_whitespace(token)
-    return visible_whitespace(token)
+def tile_look(display: Display, token: str, token_id: int | None = None) -> TileLook:
+    """The look of ``token`` in a lesson shown by ``display``, given the token's id (for its fill)."""
+    kind = display.kind(token)
+    look = look_of(kind, token_id, token)
+    return TileLook(kind, QColor(look.fill), QColor(look.text), look.dashed, look.hatched, ends_word=kind == WORD_END)

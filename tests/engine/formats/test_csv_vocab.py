@@ -42,7 +42,7 @@ def test_byte_tokens_are_readable_and_exact():
     space = next(r for r in table if r["bytes_hex"] == "20")
     assert space["token"] == "␣"
     nul = next(r for r in table if r["bytes_hex"] == "00")
-    assert nul["token"] == "<00>"
+    assert nul["token"] == "<U+0000>"
     for r in table:
         if r["kind"] == "merge":
             assert bytes.fromhex(r["bytes_hex"]) == bytes.fromhex(table[int(r["left_id"])]["bytes_hex"]) + bytes.fromhex(

@@ -68,7 +68,7 @@ def test_whitespace_is_drawn_and_a_newline_starts_a_row(view):
     view.set_text("a b\tc\nd")
     rects = view.left.view.piece_rects()
     labels = [p.label for _, p in rects]
-    assert "".join(labels) == "a␣b→c↵d"
+    assert "".join(labels) == "a␣b⇥c↵d"
     newline_at = next(i for i, (_, p) in enumerate(rects) if p.ends_line)
     assert rects[newline_at + 1][0].top() > rects[newline_at][0].bottom()
     assert rects[0][0].top() == rects[newline_at][0].top()

@@ -5,9 +5,13 @@ from __future__ import annotations
 from PySide6.QtGui import QColor
 
 from engine.bytelevel import bytes_to_symbols
+from engine.display import MARKER, PARTIAL, TOKEN, UNKNOWN, WORD_END, Display
+from widgets.colors import TOKEN_FILLS, fill_of
 from widgets.tiles.layout import KEPT, LEFT, RIGHT, RowMerge, lay_out, token_offsets
-from widgets.explorer.theme import fill_of
-from widgets.tiles.palette import BYTE, MARKER, ORDINARY, TOKEN_FILLS, UNKNOWN, tile_look, tile_text, token_colour
+from widgets.tiles.palette import tile_look
+
+CHARS = Display(marker="</w>", unknown="<unk>")
+BYTES = Display(units="bytes")
 
 
 def grey(c: QColor) -> float:
@@ -16,32 +20,27 @@ def grey(c: QColor) -> float:
 
 def test_a_token_keeps_one_colour():
     # by id, the rule the token explorer colours the lesson's tokens with
-    assert token_colour("es", 21) == QColor(fill_of(21))
-    assert token_colour("est</w>") == token_colour("est</w>")
-    assert token_colour("es").name().upper() in TOKEN_FILLS
+    assert tile_look(CHARS, "es", 21).fill == QColor(fill_of(21))
+    assert tile_look(CHARS, "est</w>").fill == tile_look(CHARS, "est</w>").fill
+    assert tile_look(CHARS, "es").fill.name().upper() in TOKEN_FILLS
     # neighbouring ids (the letters of the base vocabulary) spread over the scheme
-    assert len({token_colour("x", i).name() for i in range(10)}) >= 5
+    assert len({tile_look(CHARS, "x", i).fill.name() for i in range(10)}) >= 5
 
 
 def test_special_tiles_have_their_own_look_and_read_in_grey():
-    marker = tile_look("</w>", marker="</w>")
-    unknown = tile_look("<unk>", marker="</w>", unknown="<unk>")
-    byte = tile_look(bytes_to_symbols(b"\xe2"), units="bytes")
-    whole = tile_look(bytes_to_symbols("é".encode()), units="bytes")
-    assert (marker.kind, unknown.kind, byte.kind, whole.kind) == (MARKER, UNKNOWN, BYTE, ORDINARY)
+    marker = tile_look(CHARS, "</w>")
+    unknown = tile_look(CHARS, "<unk>")
+    byte = tile_look(BYTES, bytes_to_symbols(b"\xe2"))
+    whole = tile_look(BYTES, bytes_to_symbols("é".encode()))
+    assert (marker.kind, unknown.kind, byte.kind, whole.kind) == (MARKER, UNKNOWN, PARTIAL, TOKEN)
     # ordinary tokens are light with black text; the marker is dark with white text
     lightest_dark = max(grey(marker.fill), grey(unknown.fill))
     assert all(grey(QColor(c)) > lightest_dark + 0.2 for c in TOKEN_FILLS)
-    assert grey(marker.text) > 0.9 and grey(tile_look("ab").text) < 0.1
+    assert grey(marker.text) > 0.9 and grey(tile_look(CHARS, "ab").text) < 0.1
     # shape cues that survive a grey print: hatching for unknown, dashes for bytes
-    assert unknown.hatched and byte.dashed and not tile_look("ab").dashed
-    assert tile_look("est</w>", marker="</w>").ends_word and not tile_look("est", marker="</w>").ends_word
-
-
-def test_tile_text_shows_bytes_and_spaces():
-    assert tile_text(bytes_to_symbols(b" the"), units="bytes") == "␣the"
-    assert tile_text(bytes_to_symbols(b"\xe2\x82"), units="bytes") == "<E2><82>"
-    assert tile_text("a b") == "a␣b"
+    assert unknown.hatched and byte.dashed and not tile_look(CHARS, "ab").dashed
+    ends = tile_look(CHARS, "est</w>")
+    assert ends.ends_word and ends.kind == WORD_END and not tile_look(CHARS, "est").ends_word
 
 
 def test_offsets_follow_base_symbols_whatever_their_length():

@@ -334,7 +334,7 @@ def test_the_summary_counts_the_words_out_of_view(qtbot):
 def test_tiles_take_the_explorer_colour_of_their_id(view):
     canvas = view.canvas
     tokenizer = view.session.lesson.tokenizer
-    from widgets.explorer.theme import fill_of
+    from widgets.colors import fill_of
 
     for token in ("l", "e", "w"):
         assert canvas.painter.look(token).fill == QColor(fill_of(tokenizer.token_to_id(token)))
