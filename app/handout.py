@@ -155,7 +155,8 @@ def _tile_painter(lesson: Lesson, scale: float) -> TilePainter:
     painter = TilePainter(QFont(), TileTheme.light(), scale)
     tokenizer = lesson.tokenizer
     unknown = tokenizer.id_to_token(tokenizer.unknown_id) if tokenizer.unknown_id is not None else None
-    painter.set_lesson(lesson.settings.marker, lesson.settings.units, unknown, tokenizer.token_to_id)
+    painter.set_lesson(lesson.settings.marker, lesson.settings.units, unknown, tokenizer.token_to_id,
+                       tuple(tokenizer.special_ids))
     return painter
 
 

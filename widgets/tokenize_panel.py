@@ -58,6 +58,7 @@ class TokenizePanel(QWidget):
         self.input.textChanged.connect(lambda _t: self._timer.start())
         self._stale = False
         self._shown_once = False
+        self._chips: list[tuple[str, str]] = []
         session.lesson_changed.connect(self.refresh)
         session.step_changed.connect(self.refresh)
         self.refresh()
@@ -66,6 +67,10 @@ class TokenizePanel(QWidget):
         super().showEvent(event)
         if self._stale:
             self.refresh()
+
+    def chips_shown(self) -> list[tuple[str, str]]:
+        """Each chip as drawn: the token as it reads and its fill (for tests and accessibility)."""
+        return list(self._chips)
 
     def refresh(self, *_args) -> None:
         # a hidden panel (a closed dock, a tab behind another) catches up when it is shown again
@@ -78,11 +83,13 @@ class TokenizePanel(QWidget):
         text = self.input.text()
         if session.state is None:
             self.chips.setText("")
+            self._chips = []
             self.summary.setText("Nothing learned yet: the corpus is empty.")
             self.replay.setPlainText("")
             return
         if not text.strip():
             self.chips.setText("")
+            self._chips = []
             self.summary.setText("Type something above to see it split into tokens.")
             self.replay.setPlainText("")
             return
@@ -91,10 +98,12 @@ class TokenizePanel(QWidget):
         encoding = tokenizer.encode(text)
         muted = _muted(self.palette())
         chips = []
+        self._chips = []
         for token_id, token in list(zip(encoding.ids, encoding.tokens))[:MAX_CHIPS]:
             shown = html.escape(display.token(token))
             # the same look this token has on the tiles and in the explorer
             look = tile_look(display, token, token_id)
+            self._chips.append((display.token(token), look.fill.name()))
             weight = "; font-weight:bold" if look.hatched else ""
             chips.append(
                 f'<a href="{quote(token)}" style="text-decoration:none; color:{look.text.name()}">'

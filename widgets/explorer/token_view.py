@@ -167,7 +167,7 @@ class TokenView(QWidget):
         painter.end()
 
     @staticmethod
-    def _looks(piece: Piece) -> list[KindLook]:
+    def looks(piece: Piece) -> list[KindLook]:
         """Each token's look in the one palette, by its kind and id."""
         kinds = piece.kinds or (TOKEN,) * len(piece.ids)
         return [look_of(kind, token_id) for token_id, kind in zip(piece.ids, kinds)]
@@ -175,7 +175,7 @@ class TokenView(QWidget):
     def _text_colour(self, piece: Piece) -> str:
         if piece.kind == GAP:
             return self.theme.muted
-        return self._looks(piece)[0].text
+        return self.looks(piece)[0].text
 
     def _paint_box(self, painter: QPainter, rect: QRectF, piece: Piece, radius: float) -> None:
         theme = self.theme
@@ -188,7 +188,7 @@ class TokenView(QWidget):
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawPath(path)
             return
-        looks = self._looks(piece)
+        looks = self.looks(piece)
         painter.save()
         painter.setClipPath(path)
         n = len(looks)

@@ -59,6 +59,22 @@ def test_round_trip_gives_the_same_merges(mode, tmp_path):
     assert back.encode(TEXT) == tok.encode(TEXT)
 
 
+TRICKY = "a\tb\r\nc d\u00a0e \x07bell \u200bzero 🙂🙂 🙂x café\ncafé\t"
+
+
+@pytest.mark.parametrize("settings", [dict(units="bytes", split="gpt2"), dict(split="none"), dict(split="gpt2")])
+def test_whitespace_controls_and_cut_bytes_read_back_to_the_same_ids(settings, tmp_path):
+    tok, steps = trained(TRICKY, merges=40, specials=("<|endoftext|>",), **settings)
+    save_csv(tok, tmp_path / "v.csv", steps)
+    text = (tmp_path / "v.csv").read_text(encoding="utf-8")
+    # the file shows people whitespace and controls, never the raw characters
+    shown = "".join(r["token"] + r["left"] + r["right"] for r in rows(text))
+    assert not any(c in shown for c in "\t\r\n\x07\u200b\u00a0")
+    back = load_csv(tmp_path / "v.csv")
+    assert back.vocab == tok.vocab and back.merges == tok.merges
+    assert back.encode(TRICKY + "<|endoftext|>") == tok.encode(TRICKY + "<|endoftext|>")
+
+
 @pytest.mark.parametrize(
     "edit, needle",
     [
