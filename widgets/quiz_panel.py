@@ -330,12 +330,12 @@ class QuizPanel(QWidget):
     def set_lesson(self, corpus, steps, tokenizer, current_step: int = 0) -> None:
         """The lesson on screen: its corpus, every training step, the full tokenizer, and where it is."""
         self.lesson_questions.set_lesson(corpus, steps, tokenizer, current_step)
-        self.session.lesson_changed()
+        self.session.lesson_changed(current_step)
         self._render()
 
     def set_current_step(self, k: int) -> None:
         self.lesson_questions.set_step(k)
-        if self.session.step_changed():
+        if self.session.step_changed(k):
             self._render()
 
     def _on_lesson_question(self, question: Question) -> None:

@@ -26,6 +26,8 @@ from pathlib import Path
 from typing import Mapping, Protocol
 
 from engine.errors import BpeLabError
+from engine.quiz import load_pack
+from engine.quiz.generated import MISCONCEPTIONS
 from engine.quiz.grading import Result, grade, points
 from engine.quiz.questions import Pack, Question
 
@@ -129,6 +131,8 @@ class QuizSession:
         self._visit = Visit(0)
         self._teacher = False
         self._no_lesson = False  # the last request for a lesson question found no lesson
+        self._step = 0  # the lesson's step, as the view last said
+        self._asked_step: int | None = None  # the step the last lesson question was asked at
         # what the teacher should read above the question: a pack's problems, a question that failed
         self.notice = ""
 
@@ -142,8 +146,6 @@ class QuizSession:
     def pack(self) -> Pack:
         """The pack whose questions are shown (for the lesson: its generated misconceptions)."""
         if self._source == LESSON:
-            from engine.quiz.generated import MISCONCEPTIONS
-
             return Pack("From this lesson", tuple(self._questions), dict(MISCONCEPTIONS))
         return self._packs[self._source]
 
@@ -166,8 +168,6 @@ class QuizSession:
     def open_pack(self, path: str) -> bool:
         """Load a pack file (JSON or Markdown); a file with no good question is refused, the reason
         in the notice."""
-        from engine.quiz.packs import load_pack
-
         try:
             pack = load_pack(path)
         except BpeLabError as exc:
@@ -191,17 +191,24 @@ class QuizSession:
 
     # -- questions from the lesson --------------------------------------------------------------
 
-    def lesson_changed(self) -> None:
-        """The lesson on screen is another one: questions about the old one would now be wrong."""
+    def lesson_changed(self, step: int = 0) -> None:
+        """The lesson on screen is another one, at ``step``: questions about the old one would now
+        be wrong."""
+        self._step = step
         if self._source == LESSON:
             self._questions = []
             self._put_up(0)
             self._ask()
 
-    def step_changed(self) -> bool:
-        """The lesson moved; with no question yet (none could be asked before), ask again. True when
-        that happened."""
-        if self._source == LESSON and not self._questions and not self.building:
+    def step_changed(self, step: int) -> bool:
+        """The lesson moved to ``step``. A question about another step that is not answered yet (or
+        still being built) would contradict the tiles, and with no question yet there may be one to
+        ask now: in both cases ask anew. True when that happened."""
+        self._step = step
+        if self._source != LESSON:
+            return False
+        stale = self._asked_step != step and (self.building or self._visit.result is None)
+        if stale or (not self._questions and not self.building):
             self._ask()
             return True
         return False
@@ -220,6 +227,7 @@ class QuizSession:
         return self._maker is not None and self._maker.pending
 
     def _ask(self) -> None:
+        self._asked_step = self._step
         # the answer may arrive inside ask(): the flag must already say there is a lesson
         self._no_lesson = False
         self._no_lesson = self._maker is None or not self._maker.ask()

@@ -185,8 +185,27 @@ def test_without_a_lesson_the_quiz_says_so():
     quiz.set_source(LESSON)
     assert quiz.question is None and "Open or train a lesson first" in quiz.empty_reason()
     maker.lesson = True
-    assert quiz.step_changed() and quiz.question.id == "lesson-1"
-    assert not quiz.step_changed()  # a question is up: the step alone asks nothing new
+    assert quiz.step_changed(0) and quiz.question.id == "lesson-1"
+    assert not quiz.step_changed(0)  # a question is up, about this step: nothing new to ask
+
+
+def test_a_question_about_another_step_is_replaced_until_it_is_answered():
+    quiz, maker = with_maker()
+    quiz.lesson_changed(2)
+    quiz.set_source(LESSON)
+    assert quiz.step_changed(5) and quiz.question.id == "lesson-2"  # lesson-1 was about step 2
+    quiz.check("2")
+    # "show on the tiles" moves the lesson to where the answer shows: the answered question stays
+    assert not quiz.step_changed(7) and quiz.question.id == "lesson-2"
+    quiz.set_source(BUNDLED)
+    assert not quiz.step_changed(1) and quiz.question is COUNT
+
+
+def test_a_question_still_being_built_for_another_step_is_asked_again():
+    quiz, maker = with_maker(later=True)
+    quiz.set_source(LESSON)
+    assert quiz.step_changed(4) and maker.asked == 2
+    assert not quiz.step_changed(4) and maker.asked == 2
 
 
 def test_an_empty_pack_says_so():
