@@ -90,8 +90,7 @@ QLineEdit, QSpinBox { border: 2px solid #FFFFFF; background-color: #111111; }
 
 
 def _quiz(view: QuizPanel, fit: float) -> Look:
-    scale = getattr(view, "_scale", 1.0)
-    teacher = bool(getattr(view, "_teacher", False))
+    scale, teacher = view.scale, view.teacher_mode
     start = max(scale, QUIZ_SCALE * fit)
 
     def apply(s: float) -> None:

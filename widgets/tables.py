@@ -11,7 +11,7 @@ model's BackgroundRole), then each cell's text with its alignment, elided when i
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QModelIndex, QRect, Qt, QTimer
+from PySide6.QtCore import QEvent, QRect, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 

@@ -55,13 +55,6 @@ class TokenTable:
             unknown_id=tokenizer.unknown_id,
         )
 
-    def made_by(self) -> dict[int, Merge]:
-        """For each merged token, the first merge that made it."""
-        first: dict[int, Merge] = {}
-        for m in self.merges:
-            first.setdefault(m.token, m)
-        return first
-
     def spelled(self, marker_as: str | None, format_name: str) -> list[str]:
         """Every token spelt for a file, the marker written as ``marker_as``; refuses clashes."""
         marker = self.settings.marker

@@ -85,6 +85,11 @@ def format_number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
+def points(value: float) -> str:
+    """A score as people read it: 1, 0.5, 0.67 (two decimals at most)."""
+    return str(int(value)) if float(value).is_integer() else f"{value:.2f}".rstrip("0").rstrip(".")
+
+
 def _grade_number(q: NumberQuestion, answer, known) -> Result:
     if answer is None or (isinstance(answer, str) and not answer.strip()):
         return _invalid("Type a number, then check.")

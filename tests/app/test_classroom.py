@@ -60,7 +60,7 @@ def looks(w):
         "tiles": (tiles.canvas.scale, tiles.canvas.theme.name, tiles.controls.isHidden()),
         "charts": charts.theme,
         "explorer": (explorer.scale, explorer.theme.name),
-        "quiz": (quiz._scale, quiz._teacher),
+        "quiz": (quiz.scale, quiz.teacher_mode),
     }
 
 
@@ -82,7 +82,7 @@ def test_f5_enters_and_esc_restores_everything(window, qtbot):
     assert tiles.canvas.scale > before["tiles"][0]
     assert charts.theme.name == "projector dark" and charts.theme.font_size > before["charts"].font_size
     assert explorer.theme.name == "high contrast" and explorer.scale > before["explorer"][0]
-    assert quiz._scale > before["quiz"][0] and quiz._teacher  # the verdict waits for the teacher
+    assert quiz.scale > before["quiz"][0] and quiz.teacher_mode  # the verdict waits for the teacher
 
     press(qtbot, w, K.Key_Escape)
     assert not classroom.active

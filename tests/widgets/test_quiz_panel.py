@@ -11,7 +11,8 @@ from engine import Corpus, Settings, Tokenizer, train
 from engine.formats.lesson_file import LessonFile, lesson_from_data
 from engine.quiz import grade, pack_from_data
 from engine.quiz.packs import FORMAT
-from widgets.quiz_panel import LESSON, QuizPanel
+from engine.quiz.session import LESSON
+from widgets.quiz_panel import QuizPanel
 
 MD_PACK = Path(__file__).parents[1] / "engine" / "quiz" / "data" / "concepts.md"
 
@@ -192,6 +193,19 @@ def test_teacher_mode_hides_feedback_until_revealed(qtbot, panel):
     assert panel.current_question().id == "n"
 
 
+def test_teacher_mode_shows_the_new_score_with_the_verdict(qtbot, panel):
+    panel.editor.edit.setText("9")
+    panel.check()
+    panel.next_question()
+    assert panel.score_label.text() == "Score: 1 of 1"
+    panel.set_teacher_mode(True)
+    key(qtbot, panel, Qt.Key.Key_1)
+    key(qtbot, panel, Qt.Key.Key_Return)
+    assert panel.feedback.property("verdict") == "hidden" and panel.score_label.text() == "Score: 1 of 1"
+    key(qtbot, panel, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)
+    assert panel.verdict.text().startswith("✘") and panel.score_label.text() == "Score: 1 of 2"
+
+
 def test_teacher_reveal_shortcut(qtbot, panel):
     panel.set_teacher_mode(True)
     qtbot.keyClicks(panel.focusWidget(), "9")
@@ -332,6 +346,13 @@ def test_restore_ignores_damaged_progress(qtbot, panel):
     assert panel.source == "bundled" and panel.current_question().id == "n"
 
 
+def test_unreadable_progress_is_refused_with_a_notice(qtbot, panel):
+    panel.editor.edit.setText("9")
+    panel.check()
+    panel.restore_progress({"version": 7, "answers": {}})
+    assert panel.score() == (1.0, 1) and "not loaded" in panel.notice.text()
+
+
 def test_a_large_lesson_builds_its_questions_in_a_thread(qtbot, panel, monkeypatch):
     import widgets.quiz.lesson_questions as lesson_questions
 
@@ -392,7 +413,7 @@ def test_following_the_session_both_ways(qtbot):
     tea = Lesson("tea tea team teams steam seat").train()
     session.set_lesson(tea)
     # questions about the old corpus are gone: the new one is about the tea words at step 0
-    assert len(panel._questions) == 1 and panel.lesson_questions.live.corpus is tea.corpus and panel.lesson_questions.live.step == 0
+    assert len(panel.pack.questions) == 1 and panel.lesson_questions.live.corpus is tea.corpus and panel.lesson_questions.live.step == 0
     assert panel.current_question().reveal_step <= tea.last_step
     session.set_lesson(Lesson(""))
     assert panel.current_question() is None and "lesson" in panel.message.text().lower()

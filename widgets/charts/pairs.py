@@ -36,7 +36,6 @@ class PairCountChart(QWidget):
         self.theme = theme or ChartTheme.light()
         self.limit = limit
         self.bars: list[PairBar] = []
-        self.hovered: PairBar | None = None
         # pair -> (slot, count) where the animation starts and ends
         self._from: dict[tuple[str, str], tuple[float, float]] = {}
         self._to: dict[tuple[str, str], tuple[float, float]] = {}
@@ -276,7 +275,6 @@ class PairCountChart(QWidget):
         return self.readout.text()
 
     def _set_hover(self, bar: PairBar | None) -> None:
-        self.hovered = bar
         state = self.session.state
         if bar is None or state is None:
             self.readout.setText("Point at a bar to see where its count comes from.")

@@ -184,10 +184,6 @@ class MergeReplayView(QWidget):
             self.timer.stop()
             self.rows.set_rows(rows, len(rows))
 
-    def show_all(self) -> None:
-        self.timer.stop()
-        self.rows.reveal(len(self.rows.rows))
-
     def _advance(self) -> None:
         self.rows.reveal(self.rows.revealed + 1)
         # keep the newest merge on screen when large type pushes it below the fold

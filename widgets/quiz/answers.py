@@ -191,12 +191,12 @@ class FillEditor(AnswerEditor):
         text.setObjectName("fillText")
         form = QFormLayout()
         self.edits: list[QLineEdit] = []
+        self.labels: list[QLabel] = []
         for i in range(len(question.blanks)):
             edit = QLineEdit()
             edit.setPlaceholderText(f"gap {i + 1}")
             edit.setAccessibleName(f"Gap {i + 1}")
             edit.setMaximumWidth(420)
-            self.labels = getattr(self, "labels", [])
             label = QLabel(f"Gap {i + 1}:")
             self.labels.append(label)
             form.addRow(label, edit)

@@ -9,15 +9,11 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout
 
-from engine.quiz.grading import Result
+from engine.quiz.grading import Result, points
 from engine.quiz.questions import Question
 from widgets.quiz.text import markdown_text
 
 LEADS = ("Right.", "Right:", "Not quite:", "Partly right:")
-
-
-def points(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else f"{value:.2f}".rstrip("0").rstrip(".")
 
 
 class FeedbackBox(QFrame):
