@@ -5,7 +5,7 @@ from engine.lesson import Lesson
 def test_stepping_announces_new_and_previous_step(qtbot):
     session = Session()
     seen = []
-    session.step_changed.connect(lambda new, old: seen.append((new, old)))
+    session.step_changed.connect(lambda change: seen.append((change.step, change.previous)))
     session.request_step(3)
     session.request_step(1)
     session.request_step(1)  # no move, no signal
@@ -32,9 +32,11 @@ def test_next_and_previous_move_one_step_and_stop_at_the_ends(qtbot):
     session = Session()
     session.request_previous()
     assert session.step == 0
+    changes = []
+    session.step_changed.connect(changes.append)
     session.request_next()
     session.request_next()
-    assert session.step == 2 and session.last_changed == [2, 3]
+    assert session.step == 2 and changes[-1].words == (2, 3)
     session.request_step(session.last_step)
     session.request_next()
     assert session.step == session.last_step

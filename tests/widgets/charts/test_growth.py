@@ -98,7 +98,7 @@ def test_dragging_the_line_moves_the_lesson(qtbot, make_view, prose_session):
     growth = make_view(prose_session).growth
     prose_session.request_step(2)
     seen = []
-    prose_session.step_changed.connect(lambda new, old: seen.append(new))
+    prose_session.step_changed.connect(lambda change: seen.append(change.step))
     viewport = growth.plot.viewport()
     start = _scene_to_viewport(growth, growth.x_of(2))
     goal = _scene_to_viewport(growth, growth.x_of(12))
