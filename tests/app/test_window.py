@@ -212,6 +212,44 @@ def test_a_binary_file_is_refused_unless_asked_to_replace_bytes(window, tmp_path
     assert window.files.path is None and window.session.dirty  # Save must ask where: the text file is not overwritten
 
 
+def test_a_file_is_offered_with_replacement_characters_by_its_error_class_not_its_words(window, tmp_path,
+                                                                                       monkeypatch):
+    from engine.errors import BpeLabError, NotPlainTextError
+
+    odd = tmp_path / "odd.txt"
+    odd.write_bytes(b"odd \xff bytes")
+
+    def not_plain(path):
+        raise NotPlainTextError(f"{path} has an unusual shape")
+
+    monkeypatch.setattr("app.lesson_files.read_text", not_plain)
+    window.answers = [B.Cancel]
+    assert not window.files.open_path(odd)
+    assert "unusual shape" in window.asked[-1]
+
+    def only_words(path):
+        raise BpeLabError(f"{path} is not UTF-8 text and looks like a binary file, in words only")
+
+    monkeypatch.setattr("app.lesson_files.read_text", only_words)
+    assert not window.files.open_path(odd)
+    assert len(window.asked) == 1 and "in words only" in window.told[-1]
+    assert window.session.lesson.text == CLASSIC
+
+
+def test_the_window_wires_and_never_changes_the_lesson_itself():
+    import re
+
+    import app.window
+
+    source = Path(app.window.__file__).read_text(encoding="utf-8")
+    # views say what they do by their type, checked once (a Protocol), not by probing
+    assert "hasattr(" not in source and "getattr(" not in source
+    assert "._interval" not in source
+    # the session announces its own facts and is the only writer of the lesson
+    assert not re.search(r"session\.\w+\.emit\(", source)
+    assert not re.search(r"lesson\.\w+\s*=[^=]", source)
+
+
 def test_dropping_a_text_file_opens_it(window, tmp_path):
     dropped = tmp_path / "words.txt"
     dropped.write_text("hug hug pug pun bun", encoding="utf-8")
