@@ -97,14 +97,14 @@ def export_handout(window, path: str | Path | None = None, steps: list[int] | No
             return None
         steps = dialog.steps()
     if path is None:
-        suggested = (window.path.with_suffix(".pdf").name if getattr(window, "path", None) else "handout.pdf")
+        suggested = window.files.path.with_suffix(".pdf").name if window.files.path else "handout.pdf"
         path, _ = QFileDialog.getSaveFileName(window, "Export handout", suggested, "PDF documents (*.pdf)")
         if not path:
             return None
     path = Path(path)
     if path.suffix.lower() != ".pdf":
         path = path.with_name(path.name + ".pdf")
-    title = window.path.stem if getattr(window, "path", None) else "Untitled lesson"
+    title = window.files.path.stem if window.files.path else "Untitled lesson"
     QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
     try:
         write_handout(lesson, path, steps, title)

@@ -46,5 +46,5 @@ def run_window(argv: Sequence[str]) -> int:
     window = MainWindow(path=argv[0] if argv else None)
     window.show()
     if not argv:
-        window.offer_recovery()
+        window.files.offer_recovery()
     return app.exec()

@@ -1,8 +1,14 @@
-"""The session: the one lesson every panel shows, and the signals that say it changed.
+"""The session: the one lesson every panel shows, every change made to it, and the signals that say so.
 
 Widgets receive the session in ``__init__``, read ``session.lesson`` and ``session.state``, and
-subscribe; user intent comes back through the ``request_*`` slots. A widget never reaches into
-another widget.
+subscribe. What the user asks for comes back as intents: a view's ``*_requested`` signal the
+window connects to a ``request_*`` slot here, or a direct call of one. Only the session writes
+the lesson, trains, moves the step, keeps the undo history and announces what happened; nothing
+else emits its signals.
+
+Corpus, settings and preset changes are undo steps (``undo_stack``; the window's Edit menu uses
+its actions). The held-out text and quiz answers are not, but they are still unsaved work
+(``dirty``).
 
 ``session.state`` is None while the lesson has no trained history: an empty corpus. Views show a
 hint then, not an error.
@@ -10,25 +16,50 @@ hint then, not an error.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Signal, Slot
+from dataclasses import replace
 
+from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtGui import QUndoStack
+
+from app.undo import ChangeLesson
+from app.workers import TrainingRunner
+from engine.formats.lesson_file import LessonFile
 from engine.lesson import Lesson, LessonState
+from engine.settings import Settings
+from resources.presets import preset, preset_with_held_out
 from widgets.describe import show
 
 DEFAULT_TEXT = "low 5\nlower 2\nnewest 6\nwidest 3\n"
+# Play's pace: milliseconds between two steps (2 steps a second)
+PLAY_INTERVAL_MS = 500
+# one merge fills at most two thirds of a step, so Play never outruns the tiles
+LONGEST_MERGE_MS = 600
 
 
 class Session(QObject):
     # a new trained lesson replaced the old one (corpus, settings or file): views rebuild
     lesson_changed = Signal()
-    # the current step moved: (new step, previous step); state.last_changed lists the words it touched
-    step_changed = Signal(int, int)
+    # the current step moved: a StepChange (step, previous step, the words whose tokens changed)
+    step_changed = Signal(object)
     # a token was picked somewhere (tile, vocabulary row, tokenize panel); "" clears the selection
     token_selected = Signal(str)
     # a training run in the background: started, progress (merges done, merges expected or 0), ended
     training_started = Signal()
     training_progressed = Signal(int, int)
     training_ended = Signal()
+    # the lesson's held-out text changed with no new lesson (the user typed or pasted one)
+    held_out_changed = Signal(str)
+    # the text, mode and settings the corpus panel should show: undo, redo, a preset, an opened lesson
+    source_changed = Signal(object)
+    # a change could not be made (bad input, training stopped): the lesson shown is the one before it
+    problem_reported = Signal(str)
+    # a lesson given to ``load`` is now the lesson (a file, New, a recovery), or could not be made
+    loaded = Signal(object)
+    load_failed = Signal(str)
+    # unsaved work appeared, or was saved
+    dirty_changed = Signal(bool)
+    # Play's pace changed (milliseconds between steps)
+    play_interval_changed = Signal(int)
 
     def __init__(self, lesson: Lesson | None = None, parent: QObject | None = None):
         super().__init__(parent)
@@ -38,9 +69,24 @@ class Session(QObject):
             lesson.train()
         self.lesson = lesson
         self.state = LessonState(lesson) if lesson.trained else None
-        self.last_changed: list[int] = []
+        # the latest source asked for: what undo records and a save writes (the lesson shown lags
+        # behind it while a run trains, and stays behind when the run fails)
+        self.source: LessonFile = lesson.to_file()
         self.selected_token = ""
         self.training = False
+        self.play_interval = PLAY_INTERVAL_MS
+        self.undo_stack = QUndoStack(self)
+        self.undo_stack.cleanChanged.connect(self._announce_dirty)
+        self._side_changes = False
+        self._was_dirty = False
+        # (source, opened clean) while a lesson given to ``load`` trains
+        self._loading: tuple[LessonFile, bool] | None = None
+        self.runner = TrainingRunner(self)
+        self.runner.started.connect(self._on_runner_started)
+        self.runner.progressed.connect(self.training_progressed)
+        self.runner.done.connect(self._on_runner_done)
+        self.runner.failed.connect(self._on_runner_failed)
+        self.runner.cancelled.connect(self._on_runner_cancelled)
 
     @property
     def step(self) -> int:
@@ -54,6 +100,8 @@ class Session(QObject):
         """A token as people read it (byte-level tokens as text with a visible space)."""
         return show(self.lesson.settings, token)
 
+    # -- the lesson shown ---------------------------------------------------------------------------
+
     def set_lesson(self, lesson: Lesson, step: int = 0, state: LessonState | None = None) -> None:
         """Show a lesson (trained, or empty) at the given step.
 
@@ -65,7 +113,6 @@ class Session(QObject):
             state.go_to(step)
         self.lesson = lesson
         self.state = state
-        self.last_changed = []
         had_selection = bool(self.selected_token)
         self.selected_token = ""
         self.lesson_changed.emit()
@@ -77,10 +124,9 @@ class Session(QObject):
     def request_step(self, k: int) -> None:
         if self.state is None:
             return
-        previous = self.state.step
-        self.last_changed = self.state.go_to(k)
-        if self.state.step != previous:
-            self.step_changed.emit(self.state.step, previous)
+        change = self.state.go_to(k)
+        if change.step != change.previous:
+            self.step_changed.emit(change)
 
     @Slot()
     def request_next(self) -> None:
@@ -95,3 +141,181 @@ class Session(QObject):
         if token != self.selected_token:
             self.selected_token = token
             self.token_selected.emit(token)
+
+    @Slot(int)
+    def request_play_interval(self, ms: int) -> None:
+        ms = max(1, int(ms))
+        if ms != self.play_interval:
+            self.play_interval = ms
+            self.play_interval_changed.emit(ms)
+
+    @property
+    def merge_duration(self) -> int:
+        """How long the tiles may take to play one merge at the current pace."""
+        return min(LONGEST_MERGE_MS, self.play_interval * 2 // 3)
+
+    # -- edits: each one an undo step ---------------------------------------------------------------
+
+    @Slot(str, bool)
+    def request_corpus(self, text: str, word_counts: bool) -> None:
+        source = self.source
+        what = "Edit the training text" if word_counts == source.word_counts else "Switch the text mode"
+        held_out = source.held_out if text == source.text else self._kept_held_out()
+        self._push(replace(source, text=text, word_counts=word_counts, step=0, held_out=held_out), what)
+
+    @Slot(object)
+    def request_settings(self, settings: Settings) -> None:
+        self._push(replace(self.source, settings=settings, step=0), "Change the settings")
+
+    @Slot(str)
+    def request_large_text(self, text: str) -> None:
+        """A text too large for the editor, pasted whole: it becomes the running text."""
+        source = replace(self.source, text=text, word_counts=False, step=0, held_out=self._kept_held_out())
+        self._push(source, "Paste a large text")
+
+    @Slot(str)
+    def request_preset(self, key: str) -> None:
+        p = preset(key)
+        source = LessonFile(p.text(), p.word_counts, p.settings, 0, p.held_out(), self.source.quiz)
+        self._push(source, f"Load the preset “{p.title}”")
+
+    def _kept_held_out(self) -> str:
+        """The held-out text a corpus of the user's own keeps: theirs, never a preset's."""
+        text = self.source.held_out
+        return "" if preset_with_held_out(text) is not None else text
+
+    @property
+    def held_out_preset(self) -> str | None:
+        """The title of the preset the held-out text comes with, or None when it is the user's own."""
+        found = preset_with_held_out(self.lesson.held_out)
+        return found.title if found is not None else None
+
+    def current_file(self) -> LessonFile:
+        """The lesson as it would be saved: the latest source, at the current step if it is the one shown."""
+        lesson, source = self.lesson, self.source
+        same = (lesson.text, lesson.word_counts, lesson.settings) == (source.text, source.word_counts, source.settings)
+        return replace(source, step=self.step if same else 0)
+
+    def _push(self, after: LessonFile, text: str) -> None:
+        before = self.current_file()
+
+        def key(f: LessonFile):
+            return f.text, f.word_counts, f.settings, f.held_out
+
+        if key(after) == key(before):
+            return
+        self.undo_stack.push(ChangeLesson(self._apply_source, before, after, text))
+
+    def _apply_source(self, source: LessonFile) -> None:
+        """Train a source and show it (undo and redo land here too)."""
+        self.source = source
+        self._loading = None
+        self.source_changed.emit(source)
+        self.runner.start(source)
+
+    # -- the held-out text: unsaved work, not an undo step -------------------------------------------
+
+    @Slot(str)
+    def request_held_out(self, text: str) -> None:
+        if text == self.lesson.held_out:
+            return
+        # the lesson holds it (the charts count it from there); the source keeps it for saving
+        self.lesson.held_out = text
+        self.source = replace(self.source, held_out=text)
+        self.held_out_changed.emit(text)
+        self.note_unsaved()
+
+    # -- whole lessons: files, New, recovery -----------------------------------------------------------
+
+    def load(self, source: LessonFile, clean: bool = True, background: bool | None = None) -> None:
+        """Replace the lesson and its undo history (a file, New, a recovery); the current lesson
+        stays until this one is trained. ``clean``: the lesson is saved as it is (not a recovery)."""
+        self._loading = (source, clean)
+        self.runner.start(source, background)
+
+    def open_text(self, text: str) -> None:
+        """A text of the user's own as a new, unsaved lesson with the current settings."""
+        self.load(LessonFile(text, False, self.source.settings, 0, self._kept_held_out()), clean=False)
+
+    def _adopt(self, source: LessonFile, clean: bool) -> None:
+        self.source = source
+        self.source_changed.emit(source)
+        # first: what its subscribers restore from the file (quiz answers) is no unsaved work
+        self.loaded.emit(source)
+        self.undo_stack.clear()
+        self._side_changes = False
+        if clean:
+            self.undo_stack.setClean()
+        else:
+            # a recovered or imported lesson is saved nowhere yet, so closing must ask
+            self.undo_stack.resetClean()
+        self._announce_dirty()
+
+    # -- training runs ----------------------------------------------------------------------------------
+
+    @Slot()
+    def request_cancel(self) -> None:
+        self.runner.cancel()
+
+    def close(self) -> None:
+        """Stop any training quietly and wait for its thread (the window is closing)."""
+        self.runner.cancel(quietly=True)
+        self.runner.wait()
+
+    @Slot()
+    def _on_runner_started(self) -> None:
+        self.training = True
+        self.training_started.emit()
+
+    @Slot(object, object, object)
+    def _on_runner_done(self, lesson, state, source) -> None:
+        self._end_training()
+        self.set_lesson(lesson, source.step, state)
+        loading, self._loading = self._loading, None
+        if loading is not None and loading[0] is source:
+            self._adopt(source, loading[1])
+
+    @Slot(str, object)
+    def _on_runner_failed(self, message: str, _source) -> None:
+        self._end_training()
+        if self._loading is not None:
+            self._loading = None
+            self.load_failed.emit(message)
+        else:
+            self.problem_reported.emit(f"{message} (the panels still show the lesson before this edit)")
+
+    @Slot()
+    def _on_runner_cancelled(self) -> None:
+        self._end_training()
+        self._loading = None
+        self.problem_reported.emit("Training stopped: the panels still show the lesson before this change. "
+                                   "Edit again, or press Ctrl+Z.")
+
+    def _end_training(self) -> None:
+        if self.training:
+            self.training = False
+            self.training_ended.emit()
+
+    # -- unsaved work -----------------------------------------------------------------------------------
+
+    @property
+    def dirty(self) -> bool:
+        return not self.undo_stack.isClean() or self._side_changes
+
+    @Slot()
+    def note_unsaved(self) -> None:
+        """A change that is no undo step (held-out text, quiz answers) is still unsaved work."""
+        self._side_changes = True
+        self._announce_dirty()
+
+    def mark_saved(self) -> None:
+        self.undo_stack.setClean()
+        self._side_changes = False
+        self._announce_dirty()
+
+    @Slot()
+    def _announce_dirty(self) -> None:
+        dirty = self.dirty
+        if dirty != self._was_dirty:
+            self._was_dirty = dirty
+            self.dirty_changed.emit(dirty)

@@ -105,12 +105,10 @@ def bench_jump(lesson: Lesson, repeats: int) -> dict:
         session.request_step(a)
         canvas.viewport().repaint()
         for target in (a + 500, a):
-            previous = state.step
             start = time.perf_counter()
-            changed = state.go_to(target)  # what Session.request_step does first
+            change = state.go_to(target)  # what Session.request_step does first
             middle = time.perf_counter()
-            session.last_changed = changed
-            session.step_changed.emit(target, previous)
+            session.step_changed.emit(change)
             canvas.viewport().repaint()
             end = time.perf_counter()
             engine_ms.append((middle - start) * 1000)

@@ -139,9 +139,9 @@ def bench_stalls(app, label: str, source) -> None:
     ticker.timeout.connect(tick_in_phase)
     ticker.start()
     started = time.perf_counter()
-    window.runner.done.connect(lambda *_: phase.__setitem__(0, "swapping in the trained lesson"))
-    window.load(source, None, background=True)
-    while window.session.training or window.runner.busy:
+    window.session.runner.done.connect(lambda *_: phase.__setitem__(0, "swapping in the trained lesson"))
+    window.session.load(source, background=True)
+    while window.session.training or window.session.runner.busy:
         app.processEvents()
         time.sleep(0.001)
     trained = time.perf_counter() - started
@@ -154,7 +154,7 @@ def bench_stalls(app, label: str, source) -> None:
     print(f"event loop during training, {label}: worst gap {gaps[-1]} ms, 99th percentile "
           f"{gaps[int(len(gaps) * 0.99)]} ms, {len(gaps)} ticks in {trained:.1f} s   (goal < 50 ms)", flush=True)
     print("  worst gap " + ", ".join(f"while {k}: {v} ms" for k, v in worst.items()), flush=True)
-    window.runner.wait()
+    window.session.runner.wait()
     window.close()
 
 

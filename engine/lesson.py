@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import heapq
 from bisect import bisect_left, insort
+from dataclasses import dataclass
 from typing import Iterator
 
 from engine.corpus import Corpus
@@ -18,6 +19,19 @@ from engine.heldout import TextCurve, corpus_characters, token_curve
 from engine.settings import Settings
 from engine.tokenizer import UNKNOWN, Tokenizer
 from engine.trainer import MergeStep, Trainer, target_merges
+
+
+@dataclass(frozen=True)
+class StepChange:
+    """One move of the current step: where it landed, where it came from, and the words it re-split.
+
+    ``words`` lists, in corpus order, the indices of the words whose tokens differ between
+    ``previous`` and ``step``: a view redraws those and nothing else.
+    """
+
+    step: int
+    previous: int
+    words: tuple[int, ...]
 
 
 class Lesson:
@@ -202,8 +216,8 @@ class LessonState:
             else:
                 del counts[pair]
 
-    def go_to(self, k: int) -> list[int]:
-        """Move to step k (clamped); returns the words whose tokens changed, in corpus order."""
+    def go_to(self, k: int) -> StepChange:
+        """Move to step k (clamped); the change names the words whose tokens changed."""
         steps = self.lesson.steps
         k = max(0, min(k, len(steps)))
         starts, width = self._starts, self._width
@@ -235,8 +249,8 @@ class LessonState:
                 self._add(w, +1)
         if recount:
             self._count_all()
-        self.step = k
-        return ordered
+        previous, self.step = self.step, k
+        return StepChange(k, previous, tuple(ordered))
 
     def _count_all(self) -> None:
         self._pairs, self._counts = {}, {}

@@ -1,13 +1,14 @@
 """The corpus panel: the training text (or words with counts), its word table, presets, settings.
 
-The panel never trains. It announces what the user did (``corpus_edited``, ``settings_edited``,
-``preset_requested``, ``open_requested``, ``file_dropped``) and the window turns that into an
-undoable change of lesson. ``show_source`` puts a lesson's text back (undo, open, preset).
+The panel never trains. It asks for what the user did (``corpus_requested``, ``settings_requested``,
+``preset_requested``, ``large_text_requested``, ``open_requested``); the window hands the first four
+to the session, which makes each an undoable change of lesson. The panel follows the session's
+``source_changed`` (undo, open, preset) and shows its ``problem_reported``.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
     QButtonGroup, QComboBox, QFrame, QScrollArea, QGroupBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QRadioButton,
     QSplitter, QVBoxLayout, QWidget,
@@ -22,6 +23,11 @@ from widgets.tables import make_table
 
 # typing pauses this long before the lesson retrains
 EDIT_DELAY_MS = 500
+# a text longer than this reaches the editor a moment after its lesson is shown: laying it out takes
+# the editor a while, and the window should answer between showing the lesson and showing its text
+# (a zero delay would run it in the same turn of the event loop as the lesson's first paint)
+LONG_TEXT = 100_000
+EDITOR_DELAY_MS = 60
 # past this size the editor shows the start of the text only: laying the text out takes about
 # 40 ms a megabyte, all of it on the GUI thread
 EDITOR_LIMIT = 500_000
@@ -42,11 +48,11 @@ class CorpusEditor(QPlainTextEdit):
 
 
 class CorpusPanel(QWidget):
-    corpus_edited = Signal(str, bool)  # text, word_counts
-    settings_edited = Signal(object)
+    corpus_requested = Signal(str, bool)  # text, word_counts
+    settings_requested = Signal(object)
     preset_requested = Signal(str)
     open_requested = Signal()
-    large_text_pasted = Signal(str)
+    large_text_requested = Signal(str)
 
     def __init__(self, session, parent=None):
         super().__init__(parent)
@@ -82,7 +88,7 @@ class CorpusPanel(QWidget):
         # one undo history for the whole lesson: the window's Edit > Undo, not the text box's own
         self.editor.setUndoRedoEnabled(False)
         self.editor.setAcceptDrops(False)
-        self.editor.large_text_pasted.connect(self.large_text_pasted)
+        self.editor.large_text_pasted.connect(self.large_text_requested)
         self.hint = QLabel()
         self.hint.setObjectName("hint")
         self.hint.setWordWrap(True)
@@ -91,7 +97,7 @@ class CorpusPanel(QWidget):
         self.table = make_table(self.words, stretch_column=TOKENS)
 
         self.settings_form = SettingsForm(lesson.settings)
-        self.settings_form.settings_edited.connect(self.settings_edited)
+        self.settings_form.settings_requested.connect(self.settings_requested)
         settings_box = QGroupBox("Settings")
         box_layout = QVBoxLayout(settings_box)
         # zoomed in, the form scrolls instead of squeezing its boxes
@@ -135,11 +141,22 @@ class CorpusPanel(QWidget):
         self.editor.textChanged.connect(self._on_text_changed)
         self._full_text: str | None = None  # the whole text when the editor shows only its start
         self._showing = False
-        self.show_source(lesson.to_file())
+        self._latest_source: LessonFile | None = None
+        self.show_source(session.source)
         session.lesson_changed.connect(self._on_lesson_changed)
+        session.source_changed.connect(self._on_source_changed)
+        session.problem_reported.connect(self.show_problem)
         self._on_lesson_changed()
 
-    # -- from the window -----------------------------------------------------------------------
+    # -- from the session ----------------------------------------------------------------------
+
+    @Slot(object)
+    def _on_source_changed(self, source: LessonFile) -> None:
+        self._latest_source = source
+        if len(source.text) > LONG_TEXT and source.text != self.text():
+            QTimer.singleShot(EDITOR_DELAY_MS, self, lambda: self._latest_source is source and self.show_source(source))
+        else:
+            self.show_source(source)
 
     def show_source(self, source: LessonFile) -> None:
         """Show a lesson's text, mode and settings without announcing an edit."""
@@ -178,7 +195,7 @@ class CorpusPanel(QWidget):
             self._timer.start()
 
     def _on_typing_paused(self) -> None:
-        self.corpus_edited.emit(self.text(), self.counted.isChecked())
+        self.corpus_requested.emit(self.text(), self.counted.isChecked())
 
     def flush(self) -> None:
         """Announce typing that is still waiting for its pause (before saving, for instance)."""
@@ -189,7 +206,7 @@ class CorpusPanel(QWidget):
     def _on_mode_toggled(self, button, checked: bool) -> None:
         if checked and not self._showing:
             self._timer.stop()
-            self.corpus_edited.emit(self.text(), self.counted.isChecked())
+            self.corpus_requested.emit(self.text(), self.counted.isChecked())
 
     def _on_preset_picked(self, index: int) -> None:
         key = self.presets.itemData(index)

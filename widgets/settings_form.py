@@ -1,6 +1,6 @@
 """The engine's settings as a form, each with one short line saying what it changes.
 
-The form never trains: it announces ``settings_edited(Settings)`` and the window decides (it
+The form never trains: it asks with ``settings_requested(Settings)`` and the session decides (it
 retrains, restarts at step 0 and records the change for undo).
 """
 
@@ -35,7 +35,7 @@ TIES = (
 
 
 class SettingsForm(QWidget):
-    settings_edited = Signal(object)
+    settings_requested = Signal(object)
 
     def __init__(self, settings: Settings, parent=None):
         super().__init__(parent)
@@ -173,4 +173,4 @@ class SettingsForm(QWidget):
             return
         if settings.resolved() != self._settings.resolved():
             self._settings = settings
-            self.settings_edited.emit(settings)
+            self.settings_requested.emit(settings)

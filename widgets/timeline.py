@@ -1,7 +1,8 @@
 """The timeline: step, play, jump; the status line in plain words; training progress and Cancel.
 
 The keys (→ ← Space Home End) are the window's actions, so they work from any panel that is not
-busy typing; the buttons here trigger the same requests.
+busy typing; the buttons here trigger the same requests. Play's pace is the session's
+(``play_interval``): the speed box asks for it, and the tiles follow the same number.
 """
 
 from __future__ import annotations
@@ -56,8 +57,8 @@ class Timeline(QWidget):
         self.speed.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         for text, value in SPEEDS:
             self.speed.addItem(text, value)
-        self.speed.setCurrentIndex(2)
-        self.speed.currentIndexChanged.connect(self._on_speed_changed)
+        self._show_speed(session.play_interval)
+        self.speed.currentIndexChanged.connect(self._on_speed_chosen)
         self.status = QLabel()
         self.status.setObjectName("statusLine")
         self.status.setWordWrap(True)
@@ -111,6 +112,7 @@ class Timeline(QWidget):
         session.training_started.connect(self._on_training_started)
         session.training_progressed.connect(self._on_training_progressed)
         session.training_ended.connect(self._on_training_ended)
+        session.play_interval_changed.connect(self._on_play_interval_changed)
         self._on_lesson_changed()
 
     # -- playing -------------------------------------------------------------------------------
@@ -131,19 +133,27 @@ class Timeline(QWidget):
             return
         if session.step >= session.last_step:
             session.request_step(0)  # playing from the end starts again
-        self.timer.start(self._interval())
+        self.timer.start(session.play_interval)
         self.play_button.setText("⏸ Pause")
 
     def pause(self) -> None:
         self.timer.stop()
         self.play_button.setText("▶ Play")
 
-    def _interval(self) -> int:
-        return int(1000 / self.speed.currentData())
+    def _on_speed_chosen(self) -> None:
+        self.session.request_play_interval(int(1000 / self.speed.currentData()))
 
-    def _on_speed_changed(self) -> None:
+    def _on_play_interval_changed(self, ms: int) -> None:
+        self._show_speed(ms)
         if self.playing:
-            self.timer.setInterval(self._interval())
+            self.timer.setInterval(ms)
+
+    def _show_speed(self, ms: int) -> None:
+        # the speed nearest the pace (a pace set elsewhere need not be one of the box's)
+        nearest = min(range(self.speed.count()), key=lambda i: abs(1000 / self.speed.itemData(i) - ms))
+        self.speed.blockSignals(True)
+        self.speed.setCurrentIndex(nearest)
+        self.speed.blockSignals(False)
 
     def _on_tick(self) -> None:
         session = self.session
@@ -167,7 +177,7 @@ class Timeline(QWidget):
         self.slider.blockSignals(False)
         self._show_step()
 
-    def _on_step_changed(self, new: int, previous: int) -> None:
+    def _on_step_changed(self, _change) -> None:
         self._show_step()
 
     def _show_step(self) -> None:

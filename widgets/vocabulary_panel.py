@@ -45,7 +45,8 @@ class VocabularyPanel(QWidget):
             self.table.scrollToBottom()
             self.table.fit_columns()
 
-    def _on_step_changed(self, new: int, previous: int) -> None:
+    def _on_step_changed(self, change) -> None:
+        new, previous = change.step, change.previous
         self._refresh()
         if new > previous:
             # the newest token is what the class is looking at

@@ -72,7 +72,6 @@ def render(source, step: int | None, out: str, size: tuple[int, int], theme: str
     window = MainWindow(persist=False, theme=theme)
     window.set_zoom(zoom)
     window.resize(*size)
-    window.source = source
     window.corpus_panel.show_source(source)
     window.session.set_lesson(lesson, step, state)
     window.show()

@@ -62,6 +62,21 @@ def preset(key: str) -> Preset:
     raise KeyError(key)
 
 
+# the small presets' held-out texts are all far shorter than this, the documentation's far longer:
+# a shorter text never costs reading the documentation
+LONG_HELD_OUT = 5_000
+
+
+def preset_with_held_out(text: str) -> Preset | None:
+    """The preset whose held-out text ``text`` is, or None (an empty text, or the user's own)."""
+    if not text:
+        return None
+    for p in PRESETS:
+        if (p.stem is None) == (len(text) > LONG_HELD_OUT) and p.held_out() == text:
+            return p
+    return None
+
+
 _docs_cache: tuple[str, str] | None = None
 
 

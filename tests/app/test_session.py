@@ -5,7 +5,7 @@ from engine.lesson import Lesson
 def test_stepping_announces_new_and_previous_step(qtbot):
     session = Session()
     seen = []
-    session.step_changed.connect(lambda new, old: seen.append((new, old)))
+    session.step_changed.connect(lambda change: seen.append((change.step, change.previous)))
     session.request_step(3)
     session.request_step(1)
     session.request_step(1)  # no move, no signal
@@ -32,9 +32,11 @@ def test_next_and_previous_move_one_step_and_stop_at_the_ends(qtbot):
     session = Session()
     session.request_previous()
     assert session.step == 0
+    changes = []
+    session.step_changed.connect(changes.append)
     session.request_next()
     session.request_next()
-    assert session.step == 2 and session.last_changed == [2, 3]
+    assert session.step == 2 and changes[-1].words == (2, 3)
     session.request_step(session.last_step)
     session.request_next()
     assert session.step == session.last_step
@@ -68,3 +70,154 @@ def test_tokens_read_as_text_in_byte_lessons(qtbot):
 
     session = Session(Lesson("hi there", settings=Settings(split="gpt2", units="bytes")))
     assert session.show("Ġthere") == "␣there"
+
+
+# -- every change goes through the session --------------------------------------------------------
+
+CLASSIC = "low 5\nlower 2\nnewest 6\nwidest 3\n"
+
+
+def test_a_step_change_names_exactly_the_words_whose_tokens_changed(qtbot):
+    import random
+
+    session = Session(Lesson("the cat sat on the mat; the cats sat at the hat, that cat").train())
+    changes = []
+    session.step_changed.connect(changes.append)
+    words = range(len(session.lesson.corpus))
+    for k in random.Random(3).choices(range(session.last_step + 1), k=30):
+        before = [list(session.state.tokens(w)) for w in words]
+        previous = session.step
+        changes.clear()
+        session.request_step(k)
+        if k == previous:
+            assert changes == []
+            continue
+        (change,) = changes
+        assert (change.step, change.previous) == (k, previous)
+        assert change.words == tuple(w for w in words if session.state.tokens(w) != before[w])
+        assert change.words  # every merge re-splits at least one word
+
+
+def test_the_corpus_panel_edit_is_one_undo_step_and_undo_brings_back_lesson_and_step(make_window):
+    window = make_window()
+    session = window.session
+    session.request_step(4)
+    tokens_at_4 = [list(session.state.tokens(w)) for w in range(len(session.lesson.corpus))]
+    window.corpus_panel.corpus_requested.emit("tea 2\nteam 1\nseat 1", True)
+    assert session.lesson.corpus.words == ("tea", "team", "seat") and session.step == 0
+    assert session.undo_stack.count() == 1 and session.dirty
+    session.undo_stack.undo()
+    assert session.lesson.text == CLASSIC and session.step == 4
+    assert [session.state.tokens(w) for w in range(len(session.lesson.corpus))] == tokens_at_4
+    assert not session.dirty
+
+
+def test_settings_and_presets_from_the_corpus_panel_are_undo_steps(make_window):
+    from engine.settings import Settings
+
+    window = make_window()
+    session = window.session
+    window.corpus_panel.settings_requested.emit(Settings(end_of_word=None))
+    assert session.lesson.settings.marker is None
+    window.corpus_panel.preset_requested.emit("tea")
+    assert session.lesson.corpus.words[0] == "tea"
+    assert session.undo_stack.count() == 2
+    session.undo_stack.undo()
+    assert session.lesson.text == CLASSIC and session.lesson.settings.marker is None
+
+
+def test_a_failed_edit_is_reported_and_keeps_the_lesson(qtbot):
+    session = Session()
+    problems = []
+    session.problem_reported.connect(problems.append)
+    session.request_corpus("low 5\nlower two words", True)
+    assert session.lesson.text == CLASSIC
+    assert "line 2" in problems[-1] and "before this edit" in problems[-1]
+
+
+def test_training_announced_by_the_session_alone(qtbot):
+    from resources.presets import preset
+
+    session = Session()
+    seen = []
+    session.training_started.connect(lambda: seen.append("started"))
+    session.training_ended.connect(lambda: seen.append("ended"))
+    problems = []
+    session.problem_reported.connect(problems.append)
+    session.request_preset("python-docs")
+    assert session.training and seen == ["started"]
+    session.request_cancel()
+    assert not session.training and seen == ["started", "ended"]
+    assert "Training stopped" in problems[-1]
+    assert session.lesson.text == CLASSIC
+    # undo still knows the change, so the class can get the preset back with Ctrl+Z, Ctrl+Y
+    assert session.undo_stack.undoText() == f"Load the preset “{preset('python-docs').title}”"
+    session.runner.wait()
+
+
+# -- the held-out text ---------------------------------------------------------------------------
+
+
+def test_a_preset_brings_its_held_out_text_and_a_typed_corpus_clears_it(qtbot):
+    from resources.presets import preset
+
+    session = Session()
+    session.request_preset("paragraph")
+    assert session.lesson.held_out == preset("paragraph").held_out() != ""
+    assert session.held_out_preset == preset("paragraph").title
+    session.request_corpus("my own words, my own text", False)
+    assert session.lesson.held_out == "" and session.held_out_preset is None
+    session.undo_stack.undo()  # undo brings the preset's text back with its corpus
+    assert session.lesson.held_out == preset("paragraph").held_out()
+
+
+def test_a_held_out_text_of_the_users_own_is_kept_when_the_corpus_changes(qtbot):
+    session = Session()
+    session.request_preset("tea")
+    session.request_held_out("tea for two")
+    assert session.held_out_preset is None
+    session.request_corpus("teapot teapots pot", False)
+    assert session.lesson.held_out == "tea for two"
+    session.request_large_text("another text " * 10)
+    assert session.lesson.held_out == "tea for two"
+    session.request_preset("classic")  # a preset brings its own
+    assert session.held_out_preset is not None
+
+
+def test_opening_a_text_file_clears_a_presets_held_out_text(make_window, tmp_path):
+    window = make_window()
+    window.session.request_preset("paragraph")
+    text = tmp_path / "mine.txt"
+    text.write_text("hug hug pug pun bun", encoding="utf-8")
+    window.answers = []
+    assert window.files.open_path(text)
+    assert window.session.lesson.text == "hug hug pug pun bun"
+    assert window.session.lesson.held_out == ""
+
+
+def test_held_out_text_from_the_charts_reaches_the_lesson_and_is_unsaved_not_undone(make_window, qtbot):
+    window = make_window()
+    session = window.session
+    charts = window.views["Charts"]
+    charts.held_out_box.setPlainText("an unseen sentence")
+    qtbot.waitUntil(lambda: session.lesson.held_out == "an unseen sentence", timeout=3000)
+    assert session.dirty and session.undo_stack.count() == 0
+    assert session.current_file().held_out == "an unseen sentence"
+    assert charts.model.held_out.tokens[0] == len(session.lesson.tokenizer_at(0).encode("an unseen sentence"))
+    assert "your own" in charts.held_out_label.text()
+    session.request_preset("tea")
+    assert charts.held_out_box.toPlainText() == session.lesson.held_out
+    assert "“Six tea words" in charts.held_out_label.text()
+
+
+# -- play pace -----------------------------------------------------------------------------------
+
+
+def test_the_play_pace_is_announced_and_bounds_a_merge(qtbot):
+    session = Session()
+    with qtbot.waitSignal(session.play_interval_changed) as blocker:
+        session.request_play_interval(100)
+    assert blocker.args == [100] and session.play_interval == 100
+    assert 0 < session.merge_duration <= 100
+    session.request_play_interval(5000)
+    assert session.merge_duration <= 5000

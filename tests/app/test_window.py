@@ -86,12 +86,12 @@ def test_editing_the_corpus_retrains_from_step_zero_and_undo_brings_it_back(wind
     type_corpus(window, "tea 2\nteam 1\nteams 1\nsteam 1\nseat 1")
     assert s.step == 0
     assert s.lesson.corpus.words == ("tea", "team", "teams", "steam", "seat")
-    assert window.dirty
-    window.undo_stack.undo()
+    assert window.session.dirty
+    window.session.undo_stack.undo()
     assert s.lesson.text == CLASSIC
     assert s.step == 4  # undo returns to where the class was
     assert window.corpus_panel.editor.toPlainText() == CLASSIC
-    window.undo_stack.redo()
+    window.session.undo_stack.redo()
     assert s.lesson.corpus.words[0] == "tea"
 
 
@@ -100,7 +100,7 @@ def test_changing_a_setting_retrains_and_is_undoable(window):
     form.marker.setCurrentIndex(form.marker.findData(None))
     assert window.session.lesson.settings.marker is None
     assert window.session.lesson.initial_tokens == 95 - 16
-    window.undo_stack.undo()
+    window.session.undo_stack.undo()
     assert window.session.lesson.settings.marker == "</w>"
     assert form.marker.currentData() == "</w>"
 
@@ -111,11 +111,11 @@ def test_switching_to_running_text_reads_the_counts_as_words(window):
 
 
 def test_presets_load_as_one_undoable_step(window):
-    window.load_preset("tea")
+    window.session.request_preset("tea")
     lesson = window.session.lesson
     assert [s.token for s in lesson.steps] == ["ea", "tea", "team"]
     assert lesson.held_out
-    window.undo_stack.undo()
+    window.session.undo_stack.undo()
     assert window.session.lesson.text == CLASSIC
 
 
@@ -141,29 +141,29 @@ def test_a_bad_word_count_line_is_explained_and_keeps_the_lesson(window):
 
 
 def test_save_and_open_round_trip(window, make_window, tmp_path):
-    window.load_preset("paragraph")
+    window.session.request_preset("paragraph")
     window.session.request_step(7)
     path = tmp_path / "lesson.bpelab"
     window.choose_save_path = lambda: str(tmp_path / "lesson")  # the suffix is added
-    assert window.save_as()
-    assert not window.dirty
+    assert window.files.save_as()
+    assert not window.session.dirty
     assert window.windowTitle().startswith("lesson.bpelab")
     other = make_window()
-    assert other.open_path(path)
+    assert other.files.open_path(path)
     assert other.session.lesson.text == window.session.lesson.text
     assert other.session.lesson.settings.resolved() == window.session.lesson.settings.resolved()
     assert other.session.lesson.held_out == window.session.lesson.held_out
     assert other.session.step == 7
-    assert other.path == path
-    assert not other.dirty
-    assert other.recent_files()[0] == str(path.resolve())
+    assert other.files.path == path
+    assert not other.session.dirty
+    assert other.files.recent_files()[0] == str(path.resolve())
 
 
 def test_a_corrupt_lesson_file_leaves_the_current_lesson_alone(window, tmp_path):
     window.session.request_step(2)
     bad = tmp_path / "broken.bpelab"
     bad.write_text('{"format": "bpe-lab-lesson", "version": 1, "corpus": ', encoding="utf-8")
-    assert not window.open_path(bad)
+    assert not window.files.open_path(bad)
     assert "not valid JSON" in window.told[-1]
     assert window.session.lesson.text == CLASSIC and window.session.step == 2
 
@@ -173,7 +173,7 @@ def test_a_lesson_from_a_newer_version_is_refused_with_a_reason(window, tmp_path
     data = json.loads(LessonFile("a b").to_json())
     data["version"] = 99
     newer.write_text(json.dumps(data), encoding="utf-8")
-    assert not window.open_path(newer)
+    assert not window.files.open_path(newer)
     assert "newer BPE Lab" in window.told[-1]
     assert window.session.lesson.text == CLASSIC
 
@@ -182,17 +182,17 @@ def test_a_failed_save_says_so_and_leaves_the_old_file_whole(window, tmp_path, m
     path = tmp_path / "kept.bpelab"
     save_lesson(LessonFile("old text"), path)
     before = path.read_bytes()
-    window.path = path
+    window.files.path = path
     type_corpus(window, "new text here")
 
     def refuse(*args):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr("engine.files.os.replace", refuse)
-    assert not window.save()
+    assert not window.files.save()
     assert "not saved" in window.told[-1] and "No space left" in window.told[-1]
     assert path.read_bytes() == before
-    assert window.dirty
+    assert window.session.dirty
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".kept")] == []
 
 
@@ -200,16 +200,54 @@ def test_a_binary_file_is_refused_unless_asked_to_replace_bytes(window, tmp_path
     binary = tmp_path / "picture.png"
     binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
     window.answers = [B.Cancel]
-    assert not window.open_path(binary)
+    assert not window.files.open_path(binary)
     assert "binary" in window.asked[-1]
     assert window.session.lesson.text == CLASSIC
     latin = tmp_path / "latin1.txt"
     latin.write_bytes("café café crème".encode("latin-1"))
     window.answers = [B.Open]
-    assert window.open_path(latin)
+    assert window.files.open_path(latin)
     assert "not UTF-8" in window.asked[-1]
     assert window.session.lesson.text == "caf\ufffd caf\ufffd cr\ufffdme"
-    assert window.path is None and window.dirty  # Save must ask where: the text file is not overwritten
+    assert window.files.path is None and window.session.dirty  # Save must ask where: the text file is not overwritten
+
+
+def test_a_file_is_offered_with_replacement_characters_by_its_error_class_not_its_words(window, tmp_path,
+                                                                                       monkeypatch):
+    from engine.errors import BpeLabError, NotPlainTextError
+
+    odd = tmp_path / "odd.txt"
+    odd.write_bytes(b"odd \xff bytes")
+
+    def not_plain(path):
+        raise NotPlainTextError(f"{path} has an unusual shape")
+
+    monkeypatch.setattr("app.lesson_files.read_text", not_plain)
+    window.answers = [B.Cancel]
+    assert not window.files.open_path(odd)
+    assert "unusual shape" in window.asked[-1]
+
+    def only_words(path):
+        raise BpeLabError(f"{path} is not UTF-8 text and looks like a binary file, in words only")
+
+    monkeypatch.setattr("app.lesson_files.read_text", only_words)
+    assert not window.files.open_path(odd)
+    assert len(window.asked) == 1 and "in words only" in window.told[-1]
+    assert window.session.lesson.text == CLASSIC
+
+
+def test_the_window_wires_and_never_changes_the_lesson_itself():
+    import re
+
+    import app.window
+
+    source = Path(app.window.__file__).read_text(encoding="utf-8")
+    # views say what they do by their type, checked once (a Protocol), not by probing
+    assert "hasattr(" not in source and "getattr(" not in source
+    assert "._interval" not in source
+    # the session announces its own facts and is the only writer of the lesson
+    assert not re.search(r"session\.\w+\.emit\(", source)
+    assert not re.search(r"lesson\.\w+\s*=[^=]", source)
 
 
 def test_dropping_a_text_file_opens_it(window, tmp_path):
@@ -240,35 +278,35 @@ def test_autosave_is_offered_back_after_a_crash(make_window, tmp_path):
     first = make_window()
     type_corpus(first, "recover 3\nme 2")
     first.session.request_step(1)
-    first.write_autosave()
-    assert first.autosave.path.exists()
+    first.files.write_autosave()
+    assert first.files.autosave.path.exists()
     # a crash: the window never closes, so the autosave stays
     second = make_window()
     second.answers = [B.Yes]
-    assert second.offer_recovery()
+    assert second.files.offer_recovery()
     assert second.session.lesson.text == "recover 3\nme 2"
     assert second.session.step == 1
-    assert second.dirty and second.path is None
+    assert second.session.dirty and second.files.path is None
 
 
 def test_declining_recovery_throws_the_autosave_away(make_window):
     first = make_window()
     type_corpus(first, "a b a b")
-    first.write_autosave()
+    first.files.write_autosave()
     second = make_window()
     second.answers = [B.No]
-    assert not second.offer_recovery()
-    assert not second.autosave.path.exists()
+    assert not second.files.offer_recovery()
+    assert not second.files.autosave.path.exists()
     assert second.session.lesson.text == CLASSIC
 
 
 def test_a_clean_close_removes_the_autosave(make_window):
     window = make_window()
     type_corpus(window, "x y x y")
-    window.write_autosave()
+    window.files.write_autosave()
     window.answers = [B.Discard]
     window.close()
-    assert not window.autosave.path.exists()
+    assert not window.files.autosave.path.exists()
 
 
 # -- look ----------------------------------------------------------------------------------------
@@ -319,9 +357,12 @@ def test_the_central_area_takes_views_from_factories(make_window):
 
 
 def test_a_view_with_progress_has_it_saved_in_the_lesson_and_given_back(make_window, tmp_path):
+    from PySide6.QtCore import Signal
     from PySide6.QtWidgets import QWidget
 
     class Progress(QWidget):
+        progress_changed = Signal()
+
         def __init__(self, session):
             super().__init__()
             self.data = {}
@@ -335,10 +376,10 @@ def test_a_view_with_progress_has_it_saved_in_the_lesson_and_given_back(make_win
     window = make_window(views=[("Quiz", Progress)])
     window.views["Quiz"].data = {"answers": {"q1": {"score": 1}}}
     window.choose_save_path = lambda: str(tmp_path / "quiz.bpelab")
-    assert window.save_as()
+    assert window.files.save_as()
     assert load_lesson(tmp_path / "quiz.bpelab").quiz == {"answers": {"q1": {"score": 1}}}
     other = make_window(views=[("Quiz", Progress)])
-    other.open_path(tmp_path / "quiz.bpelab")
+    other.files.open_path(tmp_path / "quiz.bpelab")
     assert other.views["Quiz"].data == {"answers": {"q1": {"score": 1}}}
 
 
@@ -354,6 +395,6 @@ def test_a_huge_paste_trains_in_the_background_and_shows_read_only(window, qtbot
     assert window.session.lesson.text == huge
     assert window.corpus_panel.editor.isReadOnly()
     assert "read-only" in window.corpus_panel.hint.text()
-    window.undo_stack.undo()
+    window.session.undo_stack.undo()
     qtbot.waitUntil(lambda: window.session.lesson.text == CLASSIC, timeout=60_000)
     assert not window.corpus_panel.editor.isReadOnly()

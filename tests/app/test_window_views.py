@@ -11,27 +11,27 @@ def test_every_view_is_a_tab(make_window):
 
 def test_a_pasted_held_out_text_is_unsaved_work_then_saved_in_the_lesson(make_window, tmp_path, qtbot):
     window = make_window()
-    assert not window.dirty
+    assert not window.session.dirty
     charts = window.views["Charts"]
     charts.held_out_box.setPlainText("an unseen sentence for the held-out curve")
-    qtbot.waitUntil(lambda: window.dirty, timeout=3000)
+    qtbot.waitUntil(lambda: window.session.dirty, timeout=3000)
     assert "•" in window.windowTitle()
     path = tmp_path / "held.bpelab"
-    assert window._save_to(path)
-    assert not window.dirty
+    assert window.files.save_to(path)
+    assert not window.session.dirty
     assert load_lesson(path).held_out == "an unseen sentence for the held-out curve"
 
     reopened = make_window(path=str(path))
-    qtbot.waitUntil(lambda: reopened.path == path, timeout=10000)
+    qtbot.waitUntil(lambda: reopened.files.path == path, timeout=10000)
     assert reopened.views["Charts"].held_out_box.toPlainText() == "an unseen sentence for the held-out curve"
-    assert not reopened.dirty
+    assert not reopened.session.dirty
 
 
 def test_answering_the_quiz_is_unsaved_work(make_window, qtbot):
     window = make_window()
     quiz = window.views["Quiz"]
     quiz.progress_changed.emit()
-    assert window.dirty
+    assert window.session.dirty
 
 
 def test_the_tiles_merge_within_a_play_step_at_every_speed(make_window):
@@ -40,5 +40,6 @@ def test_the_tiles_merge_within_a_play_step_at_every_speed(make_window):
     speed = window.timeline.speed
     for index in range(speed.count()):
         speed.setCurrentIndex(index)
-        interval = window.timeline._interval()
+        interval = window.session.play_interval
+        assert interval == int(1000 / speed.itemData(index))
         assert 0 < tiles.canvas.merge_ms <= interval

@@ -70,7 +70,7 @@ def test_bad_input_in_the_worker_comes_back_as_a_message(qtbot):
 def test_window_trains_a_large_text_in_the_background_and_stays_on_the_old_lesson_until_done(make_window, qtbot):
     window = make_window()
     old = window.session.lesson
-    window.load_preset("python-docs")
+    window.session.request_preset("python-docs")
     assert window.session.training
     assert window.timeline.progress_row.isVisibleTo(window.timeline)
     assert window.session.lesson is old  # the panels keep answering on the old lesson meanwhile
@@ -85,12 +85,12 @@ def test_window_trains_a_large_text_in_the_background_and_stays_on_the_old_lesso
 def test_cancelling_a_large_text_keeps_the_lesson_and_says_so(make_window, qtbot):
     window = make_window()
     old = window.session.lesson
-    window.load_preset("python-docs")
+    window.session.request_preset("python-docs")
     window.timeline.cancel_button.click()
     assert not window.session.training
     assert window.session.lesson is old
     assert "Training stopped" in window.corpus_panel.hint.text()
-    window.runner.wait()
+    window.session.runner.wait()
 
 
 def test_the_interpreter_switches_often_only_while_a_worker_trains(qtbot):
@@ -148,11 +148,11 @@ def test_the_worker_counts_the_held_out_text_so_the_window_does_not():
 
 
 def test_a_long_opened_text_reaches_the_editor_just_after_its_lesson(make_window, qtbot):
-    from app.window import LONG_TEXT
+    from widgets.corpus_panel import LONG_TEXT
 
     window = make_window()
     text = ("the lowest newer widest words and more words " * (LONG_TEXT // 40))[: LONG_TEXT + 5000]
-    window.load(LessonFile(text, settings=Settings(merges=20)), None, background=True)
+    window.session.load(LessonFile(text, settings=Settings(merges=20)), background=True)
     qtbot.waitUntil(lambda: not window.session.training, timeout=60_000)
     assert window.session.lesson.text == text
     qtbot.waitUntil(lambda: window.corpus_panel.text() == text, timeout=5_000)

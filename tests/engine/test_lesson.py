@@ -66,3 +66,19 @@ def test_cautions_name_a_marker_inside_words_and_a_learned_unknown_spelling():
     unknown = Lesson(f"{UNKNOWN} {UNKNOWN} {UNKNOWN} a{UNKNOWN}", settings=Settings(end_of_word=None)).train()
     assert any(UNKNOWN in step.token for step in unknown.steps)
     assert any("also how the unknown token is spelt" in c for c in unknown.cautions())
+
+
+@pytest.mark.parametrize("text, word_counts, settings", CORPORA)
+def test_a_step_move_names_exactly_the_words_it_re_split(text, word_counts, settings):
+    import random
+
+    lesson = Lesson(text, word_counts, settings).train()
+    state = LessonState(lesson)
+    jumps = random.Random(12).choices(range(lesson.last_step + 1), k=40) + [lesson.last_step, 0, 0]
+    for k in jumps:
+        before = [list(state.tokens(w)) for w in range(len(lesson.corpus))]
+        previous = state.step
+        change = state.go_to(k)
+        after = [state.tokens(w) for w in range(len(lesson.corpus))]
+        assert (change.step, change.previous) == (k, previous)
+        assert change.words == tuple(w for w in range(len(before)) if before[w] != after[w])

@@ -99,7 +99,7 @@ def test_tokenize_panel_reads_bytes_as_text(qtbot):
 def test_corpus_panel_announces_typing_once_it_pauses(session, qtbot):
     panel = CorpusPanel(session)
     qtbot.addWidget(panel)
-    with qtbot.waitSignal(panel.corpus_edited, timeout=3000) as blocker:
+    with qtbot.waitSignal(panel.corpus_requested, timeout=3000) as blocker:
         panel.editor.setPlainText("hug 10\npug 5")
     assert blocker.args == ["hug 10\npug 5", True]
 
@@ -133,10 +133,10 @@ def test_settings_form_round_trips_and_announces_changes(qtbot):
     qtbot.addWidget(form)
     assert form.current().resolved() == s.resolved()
     assert not form.marker.isEnabled()
-    with qtbot.waitSignal(form.settings_edited) as blocker:
+    with qtbot.waitSignal(form.settings_requested) as blocker:
         form.units.setCurrentIndex(form.units.findData("chars"))
     assert blocker.args[0].units == "chars"
-    with qtbot.waitSignal(form.settings_edited) as blocker:
+    with qtbot.waitSignal(form.settings_requested) as blocker:
         form.stop.setCurrentIndex(2)
     assert blocker.args[0].vocab_size and blocker.args[0].merges is None
 

@@ -5,12 +5,16 @@ one, characters per token on an optional third axis. The x axis counts merges or
 vocabulary size. A vertical line marks the current step: dragging it (or clicking the chart)
 asks the session to go there, and every step moves it. A dashed line marks where training
 stopped and why.
+
+The read-out under the plot says the numbers at the current step, in the timeline's and the tiles' words
+("Step 3 of 15"); only while the mouse is over the plot does it say those of the step under it.
+Any step move, and the mouse leaving, bring it back to the current step.
 """
 
 from __future__ import annotations
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QColor, QFontMetricsF
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
@@ -109,6 +113,8 @@ class GrowthChart(QWidget):
 
         self.plot.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self.plot.scene().sigMouseClicked.connect(self._on_mouse_clicked)
+        # the scene reports no move once the mouse is outside the plot: its leaving ends the hover
+        self.plot.installEventFilter(self)
         session.step_changed.connect(self._on_step_changed)
         model.modelReset.connect(self._on_model_changed)
         model.held_out_changed.connect(self._on_model_changed)
@@ -275,13 +281,22 @@ class GrowthChart(QWidget):
         else:
             self._behind_plot = True
 
-    def _on_step_changed(self, new: int, previous: int) -> None:
+    def _on_step_changed(self, change) -> None:
         if not self.isVisible():
             self._behind_step = True
             return
-        self._place_step_line(new)
-        if self.hover_step is None:
-            self._show_readout(new)
+        self._place_step_line(change.step)
+        # the lesson moved: the read-out says where it is now (the next mouse move hovers again)
+        self._end_hover()
+
+    def _end_hover(self) -> None:
+        self.hover_step = None
+        self._show_readout(self.session.step)
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 (Qt's name)
+        if watched is self.plot and event.type() == QEvent.Type.Leave and self.hover_step is not None:
+            self._end_hover()
+        return super().eventFilter(watched, event)
 
     def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)
@@ -290,7 +305,8 @@ class GrowthChart(QWidget):
             self.replot()
         if getattr(self, "_behind_step", False):
             self._behind_step = False
-            self._on_step_changed(self.session.step, self.session.step)
+            self._place_step_line(self.session.step)
+            self._end_hover()
 
     def _on_line_dragged(self, line) -> None:
         if self._placing:
@@ -310,9 +326,7 @@ class GrowthChart(QWidget):
     def _on_mouse_moved(self, pos) -> None:
         vb = self.plot.getPlotItem().vb
         if not self.model.merges or not vb.sceneBoundingRect().contains(pos):
-            self.hover_step = None
-            self.markers.setData([], [])
-            self._show_readout(self.session.step)
+            self._end_hover()
             return
         self.hover_step = self.step_at(vb.mapSceneToView(pos).x())
         self._show_readout(self.hover_step)
@@ -324,7 +338,7 @@ class GrowthChart(QWidget):
         k = max(0, min(step, model.last_step))
         tokens = model.tokens[k]
         saved = 100.0 * (1 - tokens / model.tokens[0]) if model.tokens[0] else 0.0
-        parts = [f"Step {k:,}", f"vocabulary {model.vocabulary[k]:,}", f"tokens {tokens:,}" + _saved(k, saved)]
+        parts = [f"Step {k} of {model.last_step}", f"vocabulary {model.vocabulary[k]:,}", f"tokens {tokens:,}" + _saved(k, saved)]
         if model.held_out is not None:
             held = model.held_out.tokens
             held_saved = 100.0 * (1 - held[k] / held[0]) if held[0] else 0.0

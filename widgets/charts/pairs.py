@@ -98,7 +98,7 @@ class PairCountChart(QWidget):
         elif self._shown_step != self.session.step:
             self.refresh(animate=False)
 
-    def _on_step_changed(self, new: int, previous: int) -> None:
+    def _on_step_changed(self, _change) -> None:
         if not self.isVisible():
             return  # ranked again when shown: a hidden tab costs nothing per step
         # Ranking the pairs and redrawing every bar costs several milliseconds on a large corpus;

@@ -1,4 +1,8 @@
-"""The Charts tab: the growth chart and the pair-count bars, their switches, the held-out text box."""
+"""The Charts tab: the growth chart and the pair-count bars, their switches, the held-out text box.
+
+The held-out text is the lesson's: the box asks the session for a new one (``held_out_requested``)
+and shows whatever the session announces, saying whose text it is (a preset's, or the user's own).
+"""
 
 from __future__ import annotations
 
@@ -31,11 +35,20 @@ from widgets.models.history_model import HistoryModel
 GROWTH, PAIRS = "growth", "pairs"
 
 
+def held_out_caption(text: str, preset: str | None) -> str:
+    """The line above the held-out box: whose text it is, so a curve is never read as the wrong one's."""
+    if not text.strip():
+        return "Held-out text (not used for training):"
+    if preset is not None:
+        return f"Held-out text of the preset “{preset}” (not used for training; a corpus of your own clears it):"
+    return "Held-out text: your own (not used for training; kept when you change the corpus):"
+
+
 class ChartsView(QWidget):
     """Both charts of a lesson, fed by the session."""
 
-    # the user pasted or typed a held-out text (the window may keep it in the lesson file)
-    held_out_edited = Signal(str)
+    # the user pasted or typed a held-out text: the session keeps it in the lesson
+    held_out_requested = Signal(str)
 
     def __init__(self, session, theme: ChartTheme | None = None, parent: QWidget | None = None):
         super().__init__(parent)
@@ -80,19 +93,19 @@ class ChartsView(QWidget):
             "Held-out text: paste text the tokenizer was not trained on to see how well the vocabulary carries over"
         )
         self.held_out_box.setMaximumHeight(90)
-        self.held_out_box.setPlainText(self.model.held_out_text)
         self._held_out_timer = QTimer(self)
         self._held_out_timer.setSingleShot(True)
         self._held_out_timer.setInterval(300)
-        self._held_out_timer.timeout.connect(self._apply_held_out)
+        self._held_out_timer.timeout.connect(self._on_held_out_typed)
         self.held_out_box.textChanged.connect(self._held_out_timer.start)
-        self.model.modelReset.connect(self._on_model_reset)
+        self.held_out_requested.connect(session.request_held_out)
 
         left = QWidget()
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
         left_layout.addWidget(self.growth, 1)
-        self.held_out_label = QLabel("Held-out text (not used for training):")
+        self.held_out_label = QLabel()
+        self.held_out_label.setWordWrap(True)
         left_layout.addWidget(self.held_out_label)
         left_layout.addWidget(self.held_out_box)
         splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -105,30 +118,28 @@ class ChartsView(QWidget):
         layout.addLayout(controls)
         layout.addWidget(splitter, 1)
         self.set_theme(self.theme)
+        session.lesson_changed.connect(self._show_held_out)
+        session.held_out_changed.connect(self._show_held_out)
+        self._show_held_out()
 
     # -- held-out text --------------------------------------------------------------------------
 
     def set_held_out(self, text: str) -> None:
-        """Count ``text`` as the held-out text now (the box shows it too)."""
+        """Ask for ``text`` as the held-out text now, without waiting for typing to pause."""
         self._held_out_timer.stop()
-        if self.held_out_box.toPlainText() != text:
+        self.held_out_requested.emit(text)
+
+    def _on_held_out_typed(self) -> None:
+        self.held_out_requested.emit(self.held_out_box.toPlainText())
+
+    def _show_held_out(self) -> None:
+        """The lesson's held-out text in the box, and whose it is above it."""
+        text = self.session.lesson.held_out
+        if self.held_out_box.toPlainText() != text and not self._held_out_timer.isActive():
             self.held_out_box.blockSignals(True)
             self.held_out_box.setPlainText(text)
             self.held_out_box.blockSignals(False)
-        self.model.set_held_out(text)
-
-    def _apply_held_out(self) -> None:
-        text = self.held_out_box.toPlainText()
-        self.model.set_held_out(text)
-        self.held_out_edited.emit(text)
-
-    def _on_model_reset(self) -> None:
-        # a new lesson may bring its own held-out text
-        text = self.session.lesson.held_out or self.model.held_out_text
-        if self.held_out_box.toPlainText() != text:
-            self.held_out_box.blockSignals(True)
-            self.held_out_box.setPlainText(text)
-            self.held_out_box.blockSignals(False)
+        self.held_out_label.setText(held_out_caption(text, self.session.held_out_preset))
 
     # -- export ---------------------------------------------------------------------------------
 

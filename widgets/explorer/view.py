@@ -121,7 +121,7 @@ class ExplorerView(QWidget):
         self.tabs.currentChanged.connect(self._on_tab_changed)
         self.languages.sample_chosen.connect(self._on_sample_chosen)
         # coalesced: a playing lesson moves many steps a second, the explorer redraws once per burst
-        session.step_changed.connect(lambda *_: self._lesson_moved.start())
+        session.step_changed.connect(lambda _change: self._lesson_moved.start())
         session.lesson_changed.connect(self._lesson_moved.start)
         for side in (self.left, self.right):
             side.set_text(DEFAULT_TEXT)

@@ -57,15 +57,15 @@ class HistoryModel(QAbstractTableModel):
         self.vocabulary: list[int] = []
         self.tokens: list[int] = []
         self.characters = 0
-        self.held_out_text = ""
         self.held_out: TextCurve | None = None
         self.busy = False
         self._generation = 0
         self._signals = _CurveSignals(self)
         self._signals.finished.connect(self._on_curve_finished)
         session.lesson_changed.connect(self._on_lesson_changed)
+        session.held_out_changed.connect(self._count_held_out)
         self._load()
-        self._count_held_out(session.lesson.held_out if session.state else "")
+        self._count_held_out()
 
     # -- Qt model -------------------------------------------------------------------------------
 
@@ -131,16 +131,11 @@ class HistoryModel(QAbstractTableModel):
 
     # -- held-out text --------------------------------------------------------------------------
 
-    def set_held_out(self, text: str) -> None:
-        """Count a text the tokenizer was not trained on, after every step."""
-        if text == self.held_out_text and (self.held_out is not None or not text.strip()):
-            return
-        self._count_held_out(text)
-
-    def _count_held_out(self, text: str) -> None:
-        self.held_out_text = text
+    def _count_held_out(self) -> None:
+        """Count the lesson's held-out text (one the tokenizer was not trained on) after every step."""
         self._generation += 1
         lesson = self.session.lesson
+        text = lesson.held_out
         if not text.strip() or self.session.state is None:
             self._publish(None)
             return
@@ -189,5 +184,4 @@ class HistoryModel(QAbstractTableModel):
         self._load()
         self.held_out = None
         self.endResetModel()
-        # a lesson without a held-out text of its own keeps the one the user pasted
-        self._count_held_out(self.session.lesson.held_out or self.held_out_text)
+        self._count_held_out()

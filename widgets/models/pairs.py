@@ -45,7 +45,7 @@ class PairsModel(HeaderedTableModel):
         self._shared = self._shared_counts()
         self.endResetModel()
 
-    def _on_step_changed(self, new: int, previous: int) -> None:
+    def _on_step_changed(self, _change) -> None:
         self._sources = {}
         old = self._rows
         rows = self._ranked()

@@ -48,7 +48,8 @@ class VocabularyModel(HeaderedTableModel):
         self._selected = self.session.selected_token
         self.endResetModel()
 
-    def _on_step_changed(self, new: int, previous: int) -> None:
+    def _on_step_changed(self, change) -> None:
+        new, previous = change.step, change.previous
         base = len(self._base)
         if new > previous:
             self.beginInsertRows(QModelIndex(), base + previous, base + new - 1)

@@ -26,10 +26,10 @@ class WordsModel(HeaderedTableModel):
         self.beginResetModel()
         self.endResetModel()
 
-    def _on_step_changed(self, new: int, previous: int) -> None:
+    def _on_step_changed(self, change) -> None:
         # only the words the merges touched change: one signal per run of neighbouring rows, or
         # one spanning them all when a step touches words all over a large corpus
-        changed = self.session.last_changed
+        changed = change.words
         spans = list(runs(changed)) if changed else []
         if len(spans) > MAX_SIGNALS:
             spans = [(min(changed), max(changed))]

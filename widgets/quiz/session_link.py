@@ -18,7 +18,7 @@ def follow_session(panel, session) -> None:
             panel.set_lesson(None, [], None, 0)
 
     session.lesson_changed.connect(on_lesson_changed)
-    session.step_changed.connect(lambda step, _previous: panel.set_current_step(step))
+    session.step_changed.connect(lambda change: panel.set_current_step(change.step))
     panel.step_requested.connect(session.request_step)
     on_lesson_changed()
 

@@ -229,10 +229,11 @@ class TileCanvas(QAbstractScrollArea):
         self.viewport().update()
         self.display_changed.emit()
 
-    def _on_step_changed(self, new: int, previous: int) -> None:
+    def _on_step_changed(self, change) -> None:
+        new, previous = change.step, change.previous
         # a merge still playing ends here, whole: its rows are already right underneath
         self._drop_transition(emit=True)
-        changed = self.session.last_changed
+        changed = change.words
         if len(changed) >= len(self._layouts):
             self._layouts.clear()
         else:

@@ -73,6 +73,9 @@ class TileView(QWidget):
         self.canvas.display_changed.connect(self._update_caption)
         self.canvas.scale_changed.connect(lambda _: self._update_caption())
         self.canvas.animation_finished.connect(self.animation_finished)
+        # a merge plays within one step of Play, whatever its pace
+        session.play_interval_changed.connect(lambda _ms: self.set_merge_duration(session.merge_duration))
+        self.set_merge_duration(session.merge_duration)
         self._update_caption()
 
     def sizeHint(self) -> QSize:

@@ -98,7 +98,7 @@ def test_dragging_the_line_moves_the_lesson(qtbot, make_view, prose_session):
     growth = make_view(prose_session).growth
     prose_session.request_step(2)
     seen = []
-    prose_session.step_changed.connect(lambda new, old: seen.append(new))
+    prose_session.step_changed.connect(lambda change: seen.append(change.step))
     viewport = growth.plot.viewport()
     start = _scene_to_viewport(growth, growth.x_of(2))
     goal = _scene_to_viewport(growth, growth.x_of(12))
@@ -133,6 +133,37 @@ def test_hover_reads_out_step_vocabulary_and_tokens(qtbot, make_view, prose_sess
     assert f"vocabulary {model.vocabulary[5]:,}" in text
     assert f"tokens {model.tokens[5]:,}" in text
     assert f"held-out {model.held_out.tokens[5]:,}" in text
+
+
+def test_the_read_out_follows_the_lesson_after_a_hover(qtbot, make_view, prose_session):
+    growth = make_view(prose_session).growth
+    model, last = growth.model, prose_session.last_step
+    for k in (9, 8):
+        QTest.mouseMove(growth.plot.viewport(), _scene_to_viewport(growth, growth.x_of(k)))
+    qtbot.waitUntil(lambda: growth.hover_step == 8, timeout=2000)
+    for k in (3, last, 1):
+        # the keyboard, Play or another view moves the lesson while the mouse rests
+        prose_session.request_step(k)
+        text = growth.readout.text()
+        assert text.startswith(f"Step {k} of {last}") and growth.hover_step is None
+        # the same numbers the timeline and the lesson state say
+        assert f"tokens {prose_session.state.total_tokens:,}" in text
+        assert f"vocabulary {model.vocabulary[k]:,}" in text
+
+
+def test_the_read_out_comes_back_to_the_current_step_when_the_mouse_leaves(qtbot, make_view, prose_session):
+    from PySide6.QtCore import QEvent
+    from PySide6.QtWidgets import QApplication
+
+    growth = make_view(prose_session).growth
+    prose_session.request_step(4)
+    # two moves: a move to where the pointer already is (after another test) reaches no one
+    for k in (6, 7):
+        QTest.mouseMove(growth.plot.viewport(), _scene_to_viewport(growth, growth.x_of(k)))
+    qtbot.waitUntil(lambda: growth.hover_step == 7, timeout=2000)
+    assert growth.readout.text().startswith("Step 7 of")
+    QApplication.sendEvent(growth.plot, QEvent(QEvent.Type.Leave))
+    assert growth.hover_step is None and growth.readout.text().startswith("Step 4 of")
 
 
 def test_stop_line_marks_the_target_or_why_training_ended(make_view, qtbot):

@@ -88,6 +88,6 @@ def test_long_held_out_text_is_counted_off_the_gui_thread(qtbot, prose_session, 
     monkeypatch.setattr(history_model, "SYNC_LIMIT", 10)
     model = HistoryModel(prose_session)
     with qtbot.waitSignal(model.held_out_changed, timeout=5000):
-        model.set_held_out(HELD_OUT * 3)
+        prose_session.request_held_out(HELD_OUT * 3)
     lesson = prose_session.lesson
     assert model.held_out.tokens[-1] == len(lesson.tokenizer.encode(HELD_OUT * 3))

@@ -1,0 +1,238 @@
+"""The lesson's files: open, save, save as, recent files, autosave and recovery.
+
+``LessonFiles`` asks the user through the window's hooks (``ask``, ``tell``, ``choose_open_path``,
+``choose_save_path``), which tests replace, and hands every lesson to the session: it never
+trains or writes the lesson itself. A view that keeps something in the lesson file (the quiz's
+answers) says so by being a ``KeepsProgress``; the window registers it here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Callable, Protocol, runtime_checkable
+
+from PySide6.QtCore import QObject, QSettings, QTimer, Signal, Slot
+from PySide6.QtWidgets import QMessageBox
+
+from app.autosave import INTERVAL_MS, LARGE as AUTOSAVE_LARGE, Autosave
+from app.session import Session
+from engine.errors import BpeLabError, NotPlainTextError
+from engine.files import read_text
+from engine.formats.lesson_file import SUFFIX, LessonFile, load_lesson, save_lesson
+
+MAX_RECENT = 8
+B = QMessageBox.StandardButton
+
+
+@runtime_checkable
+class KeepsProgress(Protocol):
+    """A view whose progress the lesson file keeps (the quiz's answers), announced as it changes."""
+
+    progress_changed: object  # a signal with no arguments
+
+    def progress(self) -> dict: ...
+
+    def restore_progress(self, data: dict) -> None: ...
+
+
+class LessonFiles(QObject):
+    # the lesson's file changed: opened, saved somewhere new, or none (New, a text, a recovery)
+    path_changed = Signal()
+
+    def __init__(self, window, session: Session, app_settings: QSettings | None, autosave: Autosave | None,
+                 flush: Callable[[], None] = lambda: None):
+        """``flush``: announce an edit still waiting to be made (typing that has not paused yet)."""
+        super().__init__(window)
+        self.window = window
+        self.session = session
+        self.app_settings = app_settings
+        self.autosave = autosave
+        self.flush = flush
+        self.path: Path | None = None
+        self._keeper: KeepsProgress | None = None
+        # (source, path) while a lesson this object opened trains
+        self._opening: tuple[LessonFile, Path | None] | None = None
+        session.loaded.connect(self._on_loaded)
+        session.load_failed.connect(self._on_load_failed)
+        self.autosave_timer = QTimer(self)
+        self.autosave_timer.setInterval(INTERVAL_MS)
+        self.autosave_timer.timeout.connect(self.write_autosave)
+        if autosave is not None:
+            self.autosave_timer.start()
+
+    def keep_progress_of(self, view: KeepsProgress) -> None:
+        """Save ``view``'s progress in the lesson file and give it back when a lesson is opened."""
+        self._keeper = view
+        view.progress_changed.connect(self.session.note_unsaved)
+
+    def current_file(self) -> LessonFile:
+        """The lesson as it would be saved, with the progress of the view that keeps it."""
+        source = self.session.current_file()
+        if self._keeper is None:
+            return source
+        return replace(source, quiz=self._keeper.progress())
+
+    def folder(self) -> str:
+        return str(self.path.parent) if self.path else str(Path.home())
+
+    # -- opening ----------------------------------------------------------------------------------
+
+    def maybe_save(self) -> bool:
+        """True when it is fine to drop the current lesson (saved, discarded, or nothing to save)."""
+        self.flush()
+        if not self.session.dirty:
+            return True
+        answer = self.window.ask("Unsaved changes", "The lesson has changes that are not saved. Save them first?",
+                                 B.Save | B.Discard | B.Cancel, B.Save)
+        if answer == B.Save:
+            return self.save()
+        return answer == B.Discard
+
+    def new_lesson(self) -> None:
+        if self.maybe_save():
+            self._load(LessonFile(""), None)
+
+    def open_dialog(self) -> None:
+        if not self.maybe_save():
+            return
+        path = self.window.choose_open_path()
+        if path:
+            self.open_path(path)
+
+    def open_after_asking(self, path: str | Path) -> bool:
+        """Open ``path`` once unsaved work is saved or let go (a recent file, a dropped file)."""
+        return self.maybe_save() and self.open_path(path)
+
+    def open_path(self, path: str | Path) -> bool:
+        """Open a lesson file or a text file; on any problem say so and keep the current lesson."""
+        p = Path(path)
+        if p.suffix == SUFFIX:
+            try:
+                source = load_lesson(p)
+            except BpeLabError as exc:
+                self.window.tell(f"{exc}\n\nThe current lesson is unchanged.")
+                return False
+            self._load(source, p)
+            return True
+        text = self._read_text(p)
+        if text is None:
+            return False
+        # a text file becomes a new, unsaved lesson: Save asks where, so the text file is never overwritten
+        self._opening = None
+        self.session.open_text(text)
+        return True
+
+    def _read_text(self, p: Path) -> str | None:
+        """A text file's contents; one that is not plain UTF-8 is read with replacement characters
+        if the user agrees. None when it is not opened (the user was told why, or said no)."""
+        try:
+            return read_text(p)
+        except NotPlainTextError as exc:
+            answer = self.window.ask("Not plain UTF-8 text", f"{exc}\n\nOpen it anyway, with every unreadable byte "
+                                     "shown as the replacement character �?", B.Open | B.Cancel, B.Cancel)
+            if answer != B.Open:
+                return None
+        except BpeLabError as exc:
+            self.window.tell(str(exc))
+            return None
+        try:
+            return p.read_bytes().decode("utf-8", errors="replace")
+        except OSError as exc:
+            self.window.tell(f"{p}: cannot be read ({exc.strerror})")
+            return None
+
+    def _load(self, source: LessonFile, path: Path | None, clean: bool = True) -> None:
+        self._opening = (source, path)
+        self.session.load(source, clean)
+
+    @Slot(object)
+    def _on_loaded(self, source: LessonFile) -> None:
+        opening, self._opening = self._opening, None
+        path = opening[1] if opening is not None and opening[0] is source else None
+        if self._keeper is not None and source.quiz:
+            self._keeper.restore_progress(source.quiz)
+        self.path = path
+        if path is not None:
+            self._remember_recent(path)
+        self.path_changed.emit()
+
+    @Slot(str)
+    def _on_load_failed(self, message: str) -> None:
+        self._opening = None
+        self.window.tell(f"The lesson could not be opened: {message}\n\nThe current lesson is unchanged.")
+
+    # -- saving -----------------------------------------------------------------------------------
+
+    def save(self) -> bool:
+        if self.path is None:
+            return self.save_as()
+        return self.save_to(self.path)
+
+    def save_as(self) -> bool:
+        chosen = self.window.choose_save_path()
+        if not chosen:
+            return False
+        p = Path(chosen)
+        if p.suffix != SUFFIX:
+            p = p.with_name(p.name + SUFFIX)
+        return self.save_to(p)
+
+    def save_to(self, path: Path) -> bool:
+        self.flush()
+        try:
+            save_lesson(self.current_file(), path)
+        except BpeLabError as exc:
+            self.window.tell(f"The lesson was not saved: {exc}")
+            return False
+        self.path = path
+        self.session.mark_saved()
+        self._remember_recent(path)
+        if self.autosave is not None:
+            self.autosave.clear()
+        self.path_changed.emit()
+        return True
+
+    # -- recent files -----------------------------------------------------------------------------
+
+    def _remember_recent(self, path: Path) -> None:
+        if self.app_settings is None:
+            return
+        recent = [str(path.resolve())] + [r for r in self.recent_files() if r != str(path.resolve())]
+        self.app_settings.setValue("recent", recent[:MAX_RECENT])
+
+    def recent_files(self) -> list[str]:
+        if self.app_settings is None:
+            return []
+        value = self.app_settings.value("recent", [])
+        if isinstance(value, str):
+            value = [value]
+        return [str(v) for v in value or []]
+
+    # -- autosave and recovery --------------------------------------------------------------------
+
+    def write_autosave(self) -> None:
+        if self.autosave is not None and self.session.dirty:
+            lesson = self.current_file()
+            self.autosave.write(lesson, background=len(lesson.text) > AUTOSAVE_LARGE)
+
+    def offer_recovery(self) -> bool:
+        """If the last run left an autosave, offer to bring that lesson back. True when recovered."""
+        if self.autosave is None:
+            return False
+        pending = self.autosave.pending()
+        if pending is None:
+            return False
+        answer = self.window.ask("Recover the lesson?", "BPE Lab did not close properly last time. Bring back the "
+                                 "lesson it was working on?", B.Yes | B.No, B.Yes)
+        if answer != B.Yes:
+            self.autosave.clear()
+            return False
+        self._load(pending, None, clean=False)
+        return True
+
+    def close(self) -> None:
+        """A clean exit: no autosave is left to offer next time."""
+        self.autosave_timer.stop()
+        if self.autosave is not None:
+            self.autosave.clear()
