@@ -235,7 +235,7 @@ class QuizPanel(QWidget):
 
     def open_pack(self, path: str) -> bool:
         """Load a pack file (JSON or Markdown); a file with no good question is refused with the reason."""
-        from engine.quiz.packs import load_pack
+        from engine.quiz.load import load_pack
 
         try:
             pack = load_pack(path)

@@ -1,4 +1,4 @@
-"""What several subcommands share: argument types, reading the corpus, loading a tokenizer."""
+"""What several subcommands share: argument types, reading the corpus, showing a token."""
 
 from __future__ import annotations
 
@@ -30,13 +30,6 @@ def read_corpus_text(name: str) -> str:
     if name == "-":
         return decode_utf8(sys.stdin.buffer.read(), "standard input")
     return read_text(name)
-
-
-def load_tokenizer(name: str):
-    """A tokenizer from a file or folder in any format BPE Lab reads, or the built-in name ``cl100k``."""
-    from engine.formats.load import load_any
-
-    return load_any(name)
 
 
 def display(tokenizer, token: str) -> str:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from app.commands.common import display, load_tokenizer
+from app.commands.common import display
+from engine.formats.load import load_any
 
 
 def add_parser(sub) -> None:
@@ -20,7 +21,7 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     from engine.files import read_text
 
-    tokenizer = load_tokenizer(args.tokenizer)
+    tokenizer = load_any(args.tokenizer)
     text = read_text(args.file) if args.file else args.text
     encoding = tokenizer.encode(text)
     if args.json:

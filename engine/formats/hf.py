@@ -28,6 +28,7 @@ from engine.files import read_json, write_files
 from engine.errors import BpeLabError
 from engine.formats.imported import check_ids, tokenizer_from_vocab
 from engine.formats.table import PY_WHITESPACE, TokenTable, refuse_lowercase
+from engine.formats.verify import check_tokenizer_json
 from engine.pretokenize import GPT2_PATTERN, GPT4_PATTERN
 from engine.settings import Settings
 from engine.tokenizer import UNKNOWN
@@ -183,8 +184,6 @@ def tokenizer_json(tokenizer) -> str:
 
 def save_hf(tokenizer, path: str | os.PathLike) -> None:
     """Write tokenizer.json once the tokenizers library, given it, gives BPE Lab's ids."""
-    from engine.formats.verify import check_tokenizer_json
-
     text = tokenizer_json(tokenizer)
     check_tokenizer_json(tokenizer, text)
     write_files({path: text})

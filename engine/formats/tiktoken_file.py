@@ -24,6 +24,7 @@ from engine.bytelevel import bytes_to_symbols, symbols_to_bytes
 from engine.errors import BpeLabError
 from engine.formats.imported import tokenizer_from_vocab
 from engine.formats.table import PY_WHITESPACE, TokenTable, refuse_lowercase
+from engine.formats.verify import check_tiktoken_files
 from engine.pretokenize import GPT2_PATTERN, GPT4_PATTERN
 from engine.settings import Settings
 from engine.tokenizer import RankTokenizer
@@ -142,8 +143,6 @@ def tiktoken_files(tokenizer, path: str | os.PathLike) -> dict:
 
 def save_tiktoken(tokenizer, path: str | os.PathLike) -> None:
     """Write the two files once tiktoken, given them, gives BPE Lab's ids."""
-    from engine.formats.verify import check_tiktoken_files
-
     files = tiktoken_files(tokenizer, path)
     check_tiktoken_files(tokenizer, files[path], files[sidecar_path(path)])
     write_files(files)

@@ -13,6 +13,7 @@ import json
 
 from engine.bytelevel import symbols_to_bytes
 from engine.errors import BpeLabError
+from engine.formats.merges_txt import read_merges
 
 SAMPLE = (
     "The lowest newer widest. I'll pay 1234567 dollars, they've WE'RE 3.14159 x=42; Größe, straße! été ΟΔΟΣ Привет, мир! مرحبا 日本語のテキスト 中文 한국어 "
@@ -69,8 +70,6 @@ def check_tokenizer_json(tokenizer, text_json: str) -> None:
 
 
 def check_gpt2_files(tokenizer, vocab_json: str, merges_txt: str, sidecar_json: str) -> None:
-    from engine.formats.gpt2 import read_merges
-
     side = json.loads(sidecar_json)
     merges, _ = read_merges(merges_txt, "merges.txt")
     data = {
