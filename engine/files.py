@@ -7,7 +7,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from engine.errors import BpeLabError
+from engine.errors import BpeLabError, NotPlainTextError
 
 
 def read_text(path: str | os.PathLike) -> str:
@@ -52,12 +52,13 @@ def parse_json(text: str, source: str):
 
 
 def decode_utf8(data: bytes, source: str) -> str:
+    """UTF-8 text without its byte order mark; ``NotPlainTextError`` for binary data or another encoding."""
     if b"\x00" in data[:8192]:
-        raise BpeLabError(f"{source} looks like a binary file, not text: give a UTF-8 text file")
+        raise NotPlainTextError(f"{source} looks like a binary file, not text: give a UTF-8 text file")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise BpeLabError(
+        raise NotPlainTextError(
             f"{source} is not UTF-8 text (byte 0x{data[exc.start]:02X} at offset {exc.start}): "
             "save it as UTF-8 and try again"
         ) from None
