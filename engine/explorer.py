@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from engine.bytelevel import symbols_to_bytes
+from engine.encoder import Encoder
 from engine.errors import BpeLabError
 
 # glyphs that make whitespace visible; a newline also ends the drawn line
@@ -77,7 +78,7 @@ class Split:
         return self.char_count / self.token_count if self.token_count else 0.0
 
 
-def token_bytes(tokenizer, token_id: int, token: str) -> bytes | None:
+def token_bytes(tokenizer: Encoder, token_id: int, token: str) -> bytes | None:
     """The UTF-8 bytes a token stands for, or None for chars-level and special tokens."""
     if token_id in tokenizer.special_ids.values():
         return None
@@ -96,7 +97,7 @@ def readable_bytes(data: bytes) -> str:
         return "<" + " ".join(f"{b:02X}" for b in data) + ">"
 
 
-def split_text(tokenizer, text: str) -> Split:
+def split_text(tokenizer: Encoder, text: str) -> Split:
     """Cut ``text`` with ``tokenizer`` into pieces that cover it from start to end."""
     encoding = tokenizer.encode(text)
     specials = set(tokenizer.special_ids.values())
@@ -190,7 +191,7 @@ def load_languages() -> list[Sample]:
     return samples
 
 
-def token_counts(tokenizer, samples: list[Sample]) -> list[int]:
+def token_counts(tokenizer: Encoder, samples: list[Sample]) -> list[int]:
     return [len(tokenizer.encode_ids(s.text)) for s in samples]
 
 
@@ -211,7 +212,7 @@ def _pieces_of(tokenizer, text: str) -> list[str]:
     return [show_whitespace(tokenizer.decode([i])) for i in tokenizer.encode_ids(text)]
 
 
-def spelling_demo(tokenizer, word: str = "strawberry", letter: str = "r") -> Demo:
+def spelling_demo(tokenizer: Encoder, word: str = "strawberry", letter: str = "r") -> Demo:
     """A word as the model sees it (a few tokens) against the same word spelt out letter by letter."""
     spelt = " ".join(word)
     whole = _pieces_of(tokenizer, word)
@@ -224,7 +225,7 @@ def spelling_demo(tokenizer, word: str = "strawberry", letter: str = "r") -> Dem
     return Demo("Spelling", f"{word}\n{spelt}", caption)
 
 
-def number_demo(tokenizer, number: str = "1234567890") -> Demo:
+def number_demo(tokenizer: Encoder, number: str = "1234567890") -> Demo:
     """A long number cut into digit groups."""
     groups = _pieces_of(tokenizer, number)
     caption = (
@@ -246,7 +247,7 @@ def chat_text(messages=CHAT) -> str:
     return "".join(f"<|im_start|>{role}\n{content}<|im_end|>\n" for role, content in messages)
 
 
-def chat_demo(tokenizer) -> Demo:
+def chat_demo(tokenizer: Encoder) -> Demo:
     text = chat_text()
     ids = tokenizer.encode_ids(text)
     start, end = tokenizer.special_ids["<|im_start|>"], tokenizer.special_ids["<|im_end|>"]
@@ -268,7 +269,7 @@ class ReplayRow:
     merged_at: int | None = None  # index in ``tokens`` of the token the merge made
 
 
-def merge_replay(tokenizer, word: str) -> list[ReplayRow]:
+def merge_replay(tokenizer: Encoder, word: str) -> list[ReplayRow]:
     """A word replayed merge by merge, each token as a person reads it.
 
     The word must be one piece of the tokenizer's split (see ``replay_word``).
@@ -301,11 +302,9 @@ def _merged_index(before: list[str], after: list[str], merged: str) -> int | Non
     return None
 
 
-def replay_word(tokenizer, text: str) -> tuple[str, int]:
+def replay_word(tokenizer: Encoder, text: str) -> tuple[str, int]:
     """The piece of ``text`` to replay (its longest pre-tokenized word) and how many pieces there were."""
-    from engine.pretokenize import split_words
-
-    words = split_words(text, tokenizer.settings.split)
+    words = tokenizer.pre_tokenize(text)
     if not words:
         raise BpeLabError("type a word to replay")
     return max(words, key=len), len(words)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from engine.encoder import Encoder
+
 
 def non_negative(value: str) -> int:
     try:
@@ -32,7 +34,7 @@ def read_corpus_text(name: str) -> str:
     return read_text(name)
 
 
-def display(tokenizer, token: str) -> str:
+def display(tokenizer: Encoder, token: str) -> str:
     """A token as a person reads it: byte-level tokens as text with a visible space."""
     from engine.bytelevel import readable
 

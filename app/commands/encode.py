@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from app.commands.common import display
+from engine.encoder import Encoder
 from engine.formats.load import load_any
 
 
@@ -34,13 +35,11 @@ def run(args) -> int:
     return 0
 
 
-def print_trace(tokenizer, text: str) -> None:
-    from engine.pretokenize import split_words
-
+def print_trace(tokenizer: Encoder, text: str) -> None:
     def show(tokens) -> str:
         return " | ".join(display(tokenizer, t) for t in tokens)
 
-    for word in dict.fromkeys(split_words(text, tokenizer.settings.split)):
+    for word in dict.fromkeys(tokenizer.pre_tokenize(text)):
         base, trace = tokenizer.encode_steps(word)
         print(f"{word}: {show(base)}")
         for step in trace:

@@ -20,9 +20,10 @@ import json
 import os
 import unicodedata
 
-from engine.files import read_text, write_files
 from engine.bytelevel import bytes_to_symbols, readable, symbols_to_bytes, visible_whitespace
+from engine.encoder import Encoder
 from engine.errors import BpeLabError
+from engine.files import read_text, write_files
 from engine.formats.imported import tokenizer_from_vocab
 from engine.formats.listing import merges_of, vocabulary_of
 from engine.settings import Settings
@@ -31,7 +32,7 @@ COLUMNS = ["id", "token", "bytes_hex", "kind", "step", "left", "right", "left_id
 COMMENT = "# BPE Lab vocabulary; settings: "
 
 
-def _token_bytes(tokenizer, token: str, kind: str) -> bytes | None:
+def _token_bytes(tokenizer: Encoder, token: str, kind: str) -> bytes | None:
     if kind == "unknown":
         return None
     if tokenizer.settings.units == "bytes" and kind != "special":
@@ -39,7 +40,7 @@ def _token_bytes(tokenizer, token: str, kind: str) -> bytes | None:
     return token.encode("utf-8")
 
 
-def _shown(tokenizer, token: str, kind: str) -> str:
+def _shown(tokenizer: Encoder, token: str, kind: str) -> str:
     if tokenizer.settings.units == "bytes" and kind != "special":
         text = readable(token)
     else:
@@ -48,7 +49,7 @@ def _shown(tokenizer, token: str, kind: str) -> str:
     return "".join(f"<{ord(c):02X}>" if unicodedata.category(c) == "Cc" else c for c in text)
 
 
-def vocabulary_csv(tokenizer, steps=None) -> str:
+def vocabulary_csv(tokenizer: Encoder, steps=None) -> str:
     """The CSV text; ``steps`` (the training's MergeSteps) fills the count column."""
     merges = merges_of(tokenizer)
     made: dict[str, int] = {}
@@ -90,7 +91,7 @@ def vocabulary_csv(tokenizer, steps=None) -> str:
     return out.getvalue()
 
 
-def save_csv(tokenizer, path: str | os.PathLike, steps=None) -> None:
+def save_csv(tokenizer: Encoder, path: str | os.PathLike, steps=None) -> None:
     write_files({path: vocabulary_csv(tokenizer, steps)})
 
 

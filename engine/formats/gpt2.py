@@ -17,8 +17,9 @@ import json
 import os
 from pathlib import Path
 
-from engine.files import read_json, read_text, write_files
+from engine.encoder import Encoder
 from engine.errors import BpeLabError
+from engine.files import read_json, read_text, write_files
 from engine.formats.hf import pipeline, spelled_table
 from engine.formats.imported import check_ids, tokenizer_from_vocab
 from engine.formats.merges_txt import HEADER, read_merges
@@ -32,7 +33,7 @@ SIDECAR = "bpe-lab.json"
 SIDECAR_FORMAT = "bpe-lab-gpt2-settings"
 
 
-def folder_files(tokenizer, folder: str | os.PathLike) -> dict:
+def folder_files(tokenizer: Encoder, folder: str | os.PathLike) -> dict:
     table, spelt, mark, stray = spelled_table(tokenizer, "merges.txt")
     lines = [HEADER]
     for m in table.merges:
@@ -62,7 +63,7 @@ def folder_files(tokenizer, folder: str | os.PathLike) -> dict:
     }
 
 
-def save_gpt2(tokenizer, folder: str | os.PathLike) -> None:
+def save_gpt2(tokenizer: Encoder, folder: str | os.PathLike) -> None:
     """Write the three files into ``folder`` (made if missing), all or none, once checked in `tokenizers`."""
     files = folder_files(tokenizer, folder)
     check_gpt2_files(tokenizer, *(files[Path(folder) / name] for name in (VOCAB, MERGES, SIDECAR)))
