@@ -593,6 +593,12 @@ class RankTokenizer(_Pipeline):
                     break
             trace.append(TraceStep(rank, pair, tuple(bytes_to_symbols(p) for p in parts)))
             previous = list(parts)
+        whole = self.ranks.get(piece)
+        if whole is not None and len(previous) > 1:
+            # tiktoken takes a piece that is a token whole, even where the ranked pairs stop short of it
+            # (a rank file that is no merge list): the last step joins what is left
+            pair = (bytes_to_symbols(b"".join(previous[:-1])), bytes_to_symbols(previous[-1]))
+            trace.append(TraceStep(whole, pair, (bytes_to_symbols(piece),)))
         return base, trace
 
     def decode_bytes(self, ids: Iterable[int]) -> bytes:
