@@ -4,6 +4,9 @@ Two models share one pipeline (special tokens, lowercase, split, then each word 
 ``Tokenizer`` replays a merge list (the merge of lowest rank first, which is the same as replaying
 the merges in order), ``RankTokenizer`` follows tiktoken's rule for ranked byte strings (merge the
 adjacent parts whose joined bytes have the lowest rank), which is how cl100k_base is published.
+Each model cuts text into words one way (``pre_tokenize``), and ``encode``, ``encode_ids`` and
+``encode_steps`` all follow it. A ``Tokenizer`` is built from its tables (``TokenizerTables``),
+derived from its merges or shared with the tokenizer it was cut from.
 """
 
 from __future__ import annotations
