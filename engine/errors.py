@@ -1,4 +1,5 @@
-"""The one error type the engine raises for bad input: its message is meant for the user."""
+"""The errors the engine raises: each message is meant for the user, each class lets a caller tell
+one kind of problem from another without reading the message."""
 
 
 class BpeLabError(Exception):
@@ -7,3 +8,7 @@ class BpeLabError(Exception):
 
 class NotPlainTextError(BpeLabError):
     """A file that is not plain UTF-8 text (binary, or another encoding)."""
+
+
+class TrainingError(BpeLabError):
+    """Training found its own counts inconsistent and stopped rather than loop or learn a wrong merge."""

@@ -17,6 +17,7 @@ from importlib import resources
 
 from engine.bytelevel import symbols_to_bytes
 from engine.display import Display, for_tokenizer, show_text
+from engine.encoder import Encoder
 from engine.errors import BpeLabError
 
 TOKEN = "token"
@@ -71,7 +72,7 @@ class Split:
         return self.char_count / self.token_count if self.token_count else 0.0
 
 
-def token_bytes(tokenizer, token_id: int, token: str) -> bytes | None:
+def token_bytes(tokenizer: Encoder, token_id: int, token: str) -> bytes | None:
     """The UTF-8 bytes a token stands for, or None for chars-level and special tokens."""
     if token_id in tokenizer.special_ids.values():
         return None
@@ -82,7 +83,7 @@ def token_bytes(tokenizer, token_id: int, token: str) -> bytes | None:
     return None
 
 
-def split_text(tokenizer, text: str) -> Split:
+def split_text(tokenizer: Encoder, text: str) -> Split:
     """Cut ``text`` with ``tokenizer`` into pieces that cover it from start to end."""
     encoding = tokenizer.encode(text)
     display = for_tokenizer(tokenizer)
@@ -175,7 +176,7 @@ def load_languages() -> list[Sample]:
     return samples
 
 
-def token_counts(tokenizer, samples: list[Sample]) -> list[int]:
+def token_counts(tokenizer: Encoder, samples: list[Sample]) -> list[int]:
     return [len(tokenizer.encode_ids(s.text)) for s in samples]
 
 
@@ -196,7 +197,7 @@ def _pieces_of(tokenizer, text: str) -> list[str]:
     return [show_text(tokenizer.decode([i])) for i in tokenizer.encode_ids(text)]
 
 
-def spelling_demo(tokenizer, word: str = "strawberry", letter: str = "r") -> Demo:
+def spelling_demo(tokenizer: Encoder, word: str = "strawberry", letter: str = "r") -> Demo:
     """A word as the model sees it (a few tokens) against the same word spelt out letter by letter."""
     spelt = " ".join(word)
     whole = _pieces_of(tokenizer, word)
@@ -209,7 +210,7 @@ def spelling_demo(tokenizer, word: str = "strawberry", letter: str = "r") -> Dem
     return Demo("Spelling", f"{word}\n{spelt}", caption)
 
 
-def number_demo(tokenizer, number: str = "1234567890") -> Demo:
+def number_demo(tokenizer: Encoder, number: str = "1234567890") -> Demo:
     """A long number cut into digit groups."""
     groups = _pieces_of(tokenizer, number)
     caption = (
@@ -231,7 +232,7 @@ def chat_text(messages=CHAT) -> str:
     return "".join(f"<|im_start|>{role}\n{content}<|im_end|>\n" for role, content in messages)
 
 
-def chat_demo(tokenizer) -> Demo:
+def chat_demo(tokenizer: Encoder) -> Demo:
     text = chat_text()
     ids = tokenizer.encode_ids(text)
     start, end = tokenizer.special_ids["<|im_start|>"], tokenizer.special_ids["<|im_end|>"]
@@ -254,7 +255,7 @@ class ReplayRow:
     merged_at: int | None = None  # index in ``tokens`` of the token the merge made
 
 
-def merge_replay(tokenizer, word: str) -> list[ReplayRow]:
+def merge_replay(tokenizer: Encoder, word: str) -> list[ReplayRow]:
     """A word replayed merge by merge, each token as a person reads it.
 
     The word must be one piece of the tokenizer's split (see ``replay_word``).
@@ -283,11 +284,9 @@ def _merged_index(before: list[str], after: list[str], merged: str) -> int | Non
     return None
 
 
-def replay_word(tokenizer, text: str) -> tuple[str, int]:
+def replay_word(tokenizer: Encoder, text: str) -> tuple[str, int]:
     """The piece of ``text`` to replay (its longest pre-tokenized word) and how many pieces there were."""
-    from engine.pretokenize import split_words
-
-    words = split_words(text, tokenizer.settings.split)
+    words = tokenizer.pre_tokenize(text)
     if not words:
         raise BpeLabError("type a word to replay")
     return max(words, key=len), len(words)

@@ -52,6 +52,7 @@ def parse_json(text: str, source: str):
 
 
 def decode_utf8(data: bytes, source: str) -> str:
+    """UTF-8 text without its byte order mark; ``NotPlainTextError`` for binary data or another encoding."""
     if b"\x00" in data[:8192]:
         raise NotPlainTextError(f"{source} looks like a binary file, not text: give a UTF-8 text file")
     try:

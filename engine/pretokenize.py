@@ -22,11 +22,6 @@ _WHITESPACE_WORD = re.compile(r"\S+")
 _PATTERNS = {"gpt2": regex.compile(GPT2_PATTERN), "gpt4": regex.compile(GPT4_PATTERN)}
 
 
-def split_pattern(split: str) -> str | None:
-    """The regular expression of a split, or None where it is not a pattern."""
-    return {"gpt2": GPT2_PATTERN, "gpt4": GPT4_PATTERN}.get(split)
-
-
 def split_words(text: str, split: str) -> list[str]:
     """The words of a text, in order: split_words("a  b", "gpt2") == ["a", " ", " b"]."""
     if split == "whitespace":

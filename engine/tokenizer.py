@@ -4,17 +4,24 @@ Two models share one pipeline (special tokens, lowercase, split, then each word 
 ``Tokenizer`` replays a merge list (the merge of lowest rank first, which is the same as replaying
 the merges in order), ``RankTokenizer`` follows tiktoken's rule for ranked byte strings (merge the
 adjacent parts whose joined bytes have the lowest rank), which is how cl100k_base is published.
+Each model cuts text into words one way (``pre_tokenize``), and ``encode``, ``encode_ids`` and
+``encode_steps`` all follow it. A ``Tokenizer`` is built from its tables (``TokenizerTables``),
+derived from its merges or shared with the tokenizer it was cut from.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import chain
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Mapping, Sequence
+
+import regex
 
 from engine.bytelevel import BYTE_TO_CHAR, bytes_to_symbols, symbols_to_bytes
 from engine.errors import BpeLabError
 from engine.pretokenize import (
+    GPT2_PATTERN,
+    GPT4_PATTERN,
     iter_word_spans,
     lowercase_with_map,
     special_splitter,
@@ -28,6 +35,8 @@ UNKNOWN = "<unk>"
 _CACHE_LIMIT = 500_000
 # the rank of a pair that no merge makes
 _UNRANKED = 1 << 62
+# how Settings names the published split patterns
+_SPLIT_OF_PATTERN = {GPT2_PATTERN: "gpt2", GPT4_PATTERN: "gpt4"}
 
 
 @dataclass(frozen=True)
@@ -62,8 +71,16 @@ class _Pipeline:
         self._specials = special_splitter(settings.special_tokens)
         self._cache: dict[str, tuple[int, ...]] = {}
 
-    # subclasses provide these two
+    # subclasses provide these
     def _word_ids(self, word: str) -> tuple[int, ...]:
+        raise NotImplementedError
+
+    def _split(self, text: str) -> list[str]:
+        """The words of a stretch of text without special tokens, in order."""
+        raise NotImplementedError
+
+    def _split_spans(self, text: str) -> Iterator[tuple[int, int]]:
+        """(start, end) of each word ``_split`` gives, in characters of ``text``."""
         raise NotImplementedError
 
     def id_to_token(self, token_id: int) -> str:
@@ -90,17 +107,29 @@ class _Pipeline:
             cache[word] = word_ids(word)
         out.extend(chain.from_iterable(map(cache.__getitem__, words)))
 
+    def pre_tokenize(self, text: str) -> list[str]:
+        """The words the text is encoded as, one by one and in order; special tokens left out.
+
+        Every way of encoding splits here, so ``encode_steps`` of each word ends in ``encode``'s tokens.
+        """
+        if self.settings.lowercase:
+            text = text.lower()
+        words: list[str] = []
+        for start, end, special in split_specials(text, self._specials):
+            if not special:
+                words.extend(self._split(text[start:end]))
+        return words
+
     def encode_ids(self, text: str) -> list[int]:
         """Only the ids: the fast path for long texts."""
-        settings = self.settings
-        if settings.lowercase:
+        if self.settings.lowercase:
             text = text.lower()
         out: list[int] = []
         for start, end, special in split_specials(text, self._specials):
             if special:
                 out.append(self.special_ids[text[start:end]])
                 continue
-            self._extend_with_words(out, split_words(text[start:end], settings.split))
+            self._extend_with_words(out, self._split(text[start:end]))
         return out
 
     def encode(self, text: str) -> Encoding:
@@ -118,7 +147,7 @@ class _Pipeline:
                 offsets.append((seg_start, seg_end))
                 continue
             segment = norm[seg_start:seg_end]
-            for start, end in iter_word_spans(segment, settings.split):
+            for start, end in self._split_spans(segment):
                 word = segment[start:end]
                 word_ids = self._ids_of_word(word)
                 ids.extend(word_ids)
@@ -155,11 +184,12 @@ class _Pipeline:
         return spans
 
     def decode_bytes(self, ids: Iterable[int]) -> bytes:
-        """The UTF-8 bytes the ids stand for."""
-        return self.decode(ids).encode("utf-8")
+        """The bytes the ids stand for, exactly: a token holding part of a character gives that part."""
+        raise NotImplementedError
 
     def decode(self, ids: Iterable[int]) -> str:
-        raise NotImplementedError
+        """The text the ids stand for; bytes that are not whole UTF-8 characters become U+FFFD."""
+        return self.decode_bytes(ids).decode("utf-8", errors="replace")
 
 
 def _map_span(index: list[int], start: int, end: int, length: int) -> tuple[int, int]:
@@ -174,7 +204,7 @@ class _CutIds:
 
     __slots__ = ("full", "regular", "extra")
 
-    def __init__(self, full: dict[str, int], regular: int, extra: dict[str, int]):
+    def __init__(self, full: Mapping[str, int], regular: int, extra: dict[str, int]):
         self.full, self.regular, self.extra = full, regular, extra
 
     def get(self, token: str, default=None):
@@ -193,24 +223,32 @@ class _CutIds:
         return self.get(token) is not None
 
 
-class Tokenizer(_Pipeline):
-    """A merge-list tokenizer: a base vocabulary, merges in order, special tokens.
+@dataclass(frozen=True)
+class TokenizerTables:
+    """What a merge-list tokenizer looks up, all derived from its settings, base and merges.
 
     Ids: the base vocabulary, then each new token in merge order (a string made twice keeps its
     first id), then the special tokens, then the unknown token for chars units.
     """
 
-    def __init__(self, settings: Settings, base: Sequence[str], merges: Sequence[tuple[str, str]]):
-        settings = settings.resolved()
-        self._init_pipeline(settings)
-        self.base = list(base)
-        self.merges: list[tuple[str, str]] = [tuple(m) for m in merges]
-        vocab = list(self.base)
+    vocab: list[str]  # id -> token
+    ids: Mapping[str, int]  # token -> id; the first id where a special token spells a regular one
+    pairs: Mapping[tuple[int, int], tuple[int, int]]  # (left id, right id) -> (rank, id of the join)
+    special_ids: dict[str, int]
+    unknown_id: int | None
+    lengths: list[int]  # how many base units each token spans
+    regular_after: list[int]  # how many regular tokens there are after 0, 1, ... merges
+
+    @classmethod
+    def of(cls, settings: Settings, base: Sequence[str], merges: Sequence[tuple[str, str]]) -> "TokenizerTables":
+        """The tables of ``merges`` learned over ``base`` with resolved ``settings``."""
+        vocab = list(base)
         ids = {t: i for i, t in enumerate(vocab)}
         if len(ids) != len(vocab):
             raise BpeLabError("the base vocabulary holds a symbol twice")
-        self._ranks: dict[tuple[int, int], tuple[int, int]] = {}
-        for rank, (a, b) in enumerate(self.merges):
+        pairs: dict[tuple[int, int], tuple[int, int]] = {}
+        regular_after = [len(vocab)]
+        for rank, (a, b) in enumerate(merges):
             if a not in ids or b not in ids:
                 missing = a if a not in ids else b
                 raise BpeLabError(f"merge {rank + 1} ({a} {b}) uses '{missing}', which no earlier token makes")
@@ -218,25 +256,105 @@ class Tokenizer(_Pipeline):
             if token not in ids:
                 ids[token] = len(vocab)
                 vocab.append(token)
-            self._ranks.setdefault((ids[a], ids[b]), (rank, ids[token]))
-        self.special_ids = {}
-        for token in settings.special_tokens:
-            self.special_ids[token] = len(vocab)
-            vocab.append(token)
-        self.unknown_id: int | None = None
-        if settings.units == "chars":
-            self.unknown_id = len(vocab)
-            vocab.append(UNKNOWN)
-        self.vocab = vocab
-        self._ids = {t: i for i, t in reversed(list(enumerate(vocab)))}
-        self._lengths = [self._measure(i, t) for i, t in enumerate(vocab)]
-        self._regular = len(vocab) - len(self.special_ids) - (self.unknown_id is not None)
-        # how many regular tokens the vocabulary held after each merge (repeated strings add none)
-        self._regular_after = [len(self.base)]
-        made = set(self.base)
-        for a, b in self.merges:
-            made.add(a + b)
-            self._regular_after.append(len(made))
+            pairs.setdefault((ids[a], ids[b]), (rank, ids[token]))
+            regular_after.append(len(vocab))
+        special_ids, unknown_id = _append_extras(vocab, settings)
+        ids = {t: i for i, t in reversed(list(enumerate(vocab)))}
+        lengths = _token_lengths(vocab, 0, settings, special_ids, unknown_id)
+        return cls(vocab, ids, pairs, special_ids, unknown_id, lengths, regular_after)
+
+    def cut(self, merges: int, settings: Settings) -> "TokenizerTables":
+        """The tables after the first ``merges`` merges, in time proportional to the vocabulary's size.
+
+        The pair table is shared: a tokenizer never applies a rank at or past its number of merges.
+        The special tokens and the unknown token take the ids right after the regular tokens.
+        """
+        regular = self.regular_after[merges]
+        vocab = self.vocab[:regular]
+        special_ids, unknown_id = _append_extras(vocab, settings)
+        full = self.ids.full if isinstance(self.ids, _CutIds) else self.ids
+        extra = {t: i for i, t in reversed(list(enumerate(vocab[regular:], regular)))}
+        lengths = self.lengths[:regular] + _token_lengths(vocab[regular:], regular, settings, special_ids, unknown_id)
+        return TokenizerTables(
+            vocab, _CutIds(full, regular, extra), self.pairs, special_ids, unknown_id, lengths,
+            self.regular_after[: merges + 1],
+        )
+
+    def renumbered(self, new_ids: Sequence[int]) -> "TokenizerTables":
+        """The same tables with token i at id ``new_ids[i]`` (a file's own ids)."""
+        p = new_ids
+        if sorted(p) != list(range(len(self.vocab))):
+            raise BpeLabError("the ids do not run from 0 without gaps or repeats")
+        vocab = [""] * len(p)
+        lengths = [0] * len(p)
+        for i, token in enumerate(self.vocab):
+            vocab[p[i]] = token
+            lengths[p[i]] = self.lengths[i]
+        return TokenizerTables(
+            vocab,
+            {t: p[i] for t, i in self.ids.items()},
+            {(p[a], p[b]): (rank, p[t]) for (a, b), (rank, t) in self.pairs.items()},
+            {t: p[i] for t, i in self.special_ids.items()},
+            None if self.unknown_id is None else p[self.unknown_id],
+            lengths,
+            self.regular_after,
+        )
+
+
+def _append_extras(vocab: list[str], settings: Settings) -> tuple[dict[str, int], int | None]:
+    """Add the special tokens and, for chars units, the unknown token after the regular tokens."""
+    special_ids = {}
+    for token in settings.special_tokens:
+        special_ids[token] = len(vocab)
+        vocab.append(token)
+    unknown_id = None
+    if settings.units == "chars":
+        unknown_id = len(vocab)
+        vocab.append(UNKNOWN)
+    return special_ids, unknown_id
+
+
+def _token_lengths(tokens: Sequence[str], first_id: int, settings: Settings, special_ids: dict[str, int],
+                   unknown_id: int | None) -> list[int]:
+    """How many base units each token spans: the marker spans none, the unknown token one character."""
+    marker = settings.marker
+    specials = set(special_ids.values())
+    lengths = []
+    for i, token in enumerate(tokens, first_id):
+        if i == unknown_id:
+            lengths.append(1)
+        elif i in specials or marker is None or not token.endswith(marker):
+            lengths.append(len(token))
+        else:
+            lengths.append(len(token) - len(marker))
+    return lengths
+
+
+class Tokenizer(_Pipeline):
+    """A merge-list tokenizer: a base vocabulary, merges in order, special tokens (``TokenizerTables``
+    says how ids are laid out).
+
+    ``tables`` is for tables already derived from these merges, which a cut or a renumbering
+    reuses; without it they are built and every merge is checked.
+    """
+
+    def __init__(self, settings: Settings, base: Sequence[str], merges: Sequence[tuple[str, str]],
+                 tables: TokenizerTables | None = None):
+        settings = settings.resolved()
+        self._init_pipeline(settings)
+        self.base = list(base)
+        # a cut passes a slice of its parent's merges, already pairs: converting 10,000 again costs a step
+        self.merges: list[tuple[str, str]] = list(merges) if tables is not None else [tuple(m) for m in merges]
+        if tables is None:
+            tables = TokenizerTables.of(settings, self.base, self.merges)
+        self.tables = tables
+        self.vocab = tables.vocab
+        self.special_ids = tables.special_ids
+        self.unknown_id = tables.unknown_id
+        self._ids = tables.ids
+        self._ranks = tables.pairs
+        self._lengths = tables.lengths
+        self._special_set = frozenset(tables.special_ids.values())
 
     @classmethod
     def from_trainer(cls, trainer, merges: int | None = None) -> "Tokenizer":
@@ -248,44 +366,11 @@ class Tokenizer(_Pipeline):
     def truncated(self, merges: int) -> "Tokenizer":
         """The same tokenizer as it was after its first ``merges`` merges.
 
-        Made in time proportional to the vocabulary's size, not by replaying the merges: a window
-        asks for it on every step. The merge table is shared (ranks past the cut never apply);
-        the special tokens and the unknown token take the ids right after the regular tokens.
+        Made from this one's tables, not by replaying the merges: a window asks for it on every step.
         """
         k = max(0, min(merges, len(self.merges)))
-        cut = object.__new__(Tokenizer)
-        cut._init_pipeline(self.settings)
-        cut.base = self.base
-        cut.merges = self.merges[:k]
-        cut._ranks = self._ranks
-        regular = self._regular_after[k]
-        vocab = self.vocab[:regular]
-        cut.special_ids = {}
-        for token in self.settings.special_tokens:
-            cut.special_ids[token] = len(vocab)
-            vocab.append(token)
-        cut.unknown_id = None
-        if self.unknown_id is not None:
-            cut.unknown_id = len(vocab)
-            vocab.append(UNKNOWN)
-        cut.vocab = vocab
-        full = self._ids.full if isinstance(self._ids, _CutIds) else self._ids
-        cut._ids = _CutIds(full, regular, {t: i for i, t in reversed(list(enumerate(vocab[regular:], regular)))})
-        cut._lengths = self._lengths[:regular] + [cut._measure(i, t) for i, t in enumerate(vocab[regular:], regular)]
-        cut._regular = regular
-        cut._regular_after = self._regular_after[: k + 1]
-        return cut
+        return Tokenizer(self.settings, self.base, self.merges[:k], tables=self.tables.cut(k, self.settings))
 
-    def _measure(self, token_id: int, token: str) -> int:
-        if token_id == self.unknown_id:
-            return 1
-        if token in self.special_ids:
-            return len(token)
-        marker = self.settings.marker
-        n = len(token)
-        if marker is not None and token.endswith(marker):
-            n -= len(marker)
-        return n
 
     # -- vocabulary -----------------------------------------------------------------------------
 
@@ -314,6 +399,12 @@ class Tokenizer(_Pipeline):
         if marker is not None:
             syms.append(ids[marker])
         return syms
+
+    def _split(self, text: str) -> list[str]:
+        return split_words(text, self.settings.split)
+
+    def _split_spans(self, text: str) -> Iterator[tuple[int, int]]:
+        return iter_word_spans(text, self.settings.split)
 
     def _word_ids(self, word: str) -> tuple[int, ...]:
         return tuple(self._bpe(self._symbols(word)))
@@ -372,20 +463,31 @@ class Tokenizer(_Pipeline):
 
     # -- decoding -------------------------------------------------------------------------------
 
-    def decode(self, ids: Iterable[int]) -> str:
-        vocab = self.vocab
-        ids = list(ids)
+    def decode_bytes(self, ids: Iterable[int]) -> bytes:
+        ids = self._checked(ids)
+        if self.settings.units != "bytes":
+            return self._chars_text(ids).encode("utf-8")
+        vocab, specials = self.vocab, self._special_set
+        data = bytearray()
         for i in ids:
-            if not isinstance(i, int) or not 0 <= i < len(vocab):
-                raise BpeLabError(f"id {i} is outside this vocabulary: ids run from 0 to {len(vocab) - 1}")
-        tokens = [vocab[i] for i in ids]
+            data += vocab[i].encode("utf-8") if i in specials else symbols_to_bytes(vocab[i])
+        return bytes(data)
+
+    def decode(self, ids: Iterable[int]) -> str:
         if self.settings.units == "bytes":
-            first_special = len(vocab) - len(self.special_ids)
-            data = bytearray()
-            for i, t in zip(ids, tokens):
-                data += t.encode("utf-8") if i >= first_special else symbols_to_bytes(t)
-            return data.decode("utf-8", errors="replace")
-        text = "".join(tokens)
+            return super().decode(ids)
+        return self._chars_text(self._checked(ids))
+
+    def _checked(self, ids: Iterable[int]) -> list[int]:
+        ids = list(ids)
+        n = len(self.vocab)
+        for i in ids:
+            if not isinstance(i, int) or not 0 <= i < n:
+                raise BpeLabError(f"id {i} is outside this vocabulary: ids run from 0 to {n - 1}")
+        return ids
+
+    def _chars_text(self, ids: list[int]) -> str:
+        text = "".join([self.vocab[i] for i in ids])
         marker = self.settings.marker
         if marker is not None:
             text = text.replace(marker, " ").rstrip(" ")
@@ -400,16 +502,19 @@ class Tokenizer(_Pipeline):
 
 
 class RankTokenizer(_Pipeline):
-    """A tokenizer given as ranked byte strings (tiktoken's form), such as GPT-4's cl100k_base."""
+    """A tokenizer given as ranked byte strings (tiktoken's form), such as GPT-4's cl100k_base.
+
+    Its words always come from ``pattern``; ``settings.split`` names that pattern when it is GPT-2's
+    or cl100k's published one, and says gpt4 for any other.
+    """
 
     def __init__(self, name: str, ranks: dict[bytes, int], pattern: str, special_tokens: dict[str, int]):
         self.name = name
         self.ranks = ranks
         self.pattern = pattern
-        settings = Settings(split="gpt4", units="bytes", min_frequency=1, special_tokens=tuple(special_tokens))
+        split = _SPLIT_OF_PATTERN.get(pattern, "gpt4")
+        settings = Settings(split=split, units="bytes", min_frequency=1, special_tokens=tuple(special_tokens))
         self._init_pipeline(settings)
-        import regex
-
         self._regex = regex.compile(pattern)
         self.special_ids = dict(special_tokens)
         self._by_id: dict[int, bytes] = {r: b for b, r in ranks.items()}
@@ -439,15 +544,11 @@ class RankTokenizer(_Pipeline):
     def _units_length(self, token_id: int) -> int:
         return len(self.token_bytes(token_id))
 
-    def encode_ids(self, text: str) -> list[int]:
-        out: list[int] = []
-        findall = self._regex.findall
-        for start, end, special in split_specials(text, self._specials):
-            if special:
-                out.append(self.special_ids[text[start:end]])
-            else:
-                self._extend_with_words(out, findall(text[start:end]))
-        return out
+    def _split(self, text: str) -> list[str]:
+        return self._regex.findall(text)
+
+    def _split_spans(self, text: str) -> Iterator[tuple[int, int]]:
+        return (m.span() for m in self._regex.finditer(text))
 
     def _word_ids(self, word: str) -> tuple[int, ...]:
         piece = word.encode("utf-8")
@@ -495,11 +596,16 @@ class RankTokenizer(_Pipeline):
                     break
             trace.append(TraceStep(rank, pair, tuple(bytes_to_symbols(p) for p in parts)))
             previous = list(parts)
+        whole = self.ranks.get(piece)
+        if whole is not None and len(previous) > 1:
+            # tiktoken takes a piece that is a token whole, even where the ranked pairs stop short of it
+            # (a rank file that is no merge list): the last step joins what is left
+            pair = (bytes_to_symbols(b"".join(previous[:-1])), bytes_to_symbols(previous[-1]))
+            trace.append(TraceStep(whole, pair, (bytes_to_symbols(piece),)))
         return base, trace
 
-    def decode(self, ids: Iterable[int]) -> str:
+    def decode_bytes(self, ids: Iterable[int]) -> bytes:
         try:
-            data = b"".join(self.token_bytes(i) for i in ids)
+            return b"".join([self.token_bytes(i) for i in ids])
         except (KeyError, TypeError):
             raise BpeLabError(f"an id is not in {self.name}: ids run from 0 to {max(self._by_id)}") from None
-        return data.decode("utf-8", errors="replace")

@@ -23,7 +23,7 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from engine.corpus import Corpus
-from engine.errors import BpeLabError
+from engine.errors import BpeLabError, TrainingError
 from engine.settings import Settings
 
 _SHIFT = 32
@@ -198,7 +198,7 @@ class Trainer:
         first = self._first_place(key)
         if first < 0:
             # a count with no place to show for it: never loop on it, say so
-            raise AssertionError(f"pair {key >> _SHIFT}+{key & _LOW} counts {count} but is nowhere in the corpus")
+            raise TrainingError(f"pair {key >> _SHIFT}+{key & _LOW} counts {count} but is nowhere in the corpus")
         return (-count, first, key)
 
     def _is_current(self, entry: tuple) -> bool:

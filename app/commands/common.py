@@ -1,9 +1,11 @@
-"""What several subcommands share: argument types, reading the corpus, loading a tokenizer."""
+"""What several subcommands share: argument types, reading the corpus, showing a token."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+
+from engine.encoder import Encoder
 
 
 def non_negative(value: str) -> int:
@@ -32,14 +34,7 @@ def read_corpus_text(name: str) -> str:
     return read_text(name)
 
 
-def load_tokenizer(name: str):
-    """A tokenizer from a file or folder in any format BPE Lab reads, or the built-in name ``cl100k``."""
-    from engine.formats.load import load_any
-
-    return load_any(name)
-
-
-def display(tokenizer, token: str) -> str:
+def display(tokenizer: Encoder, token: str) -> str:
     """A token as a person reads it (engine.display)."""
     from engine.display import for_tokenizer
 

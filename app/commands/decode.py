@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from app.commands.common import load_tokenizer
 from engine.errors import BpeLabError
+from engine.formats.load import load_any
 
 
 def add_parser(sub) -> None:
@@ -15,7 +15,7 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    tokenizer = load_tokenizer(args.tokenizer)
+    tokenizer = load_any(args.tokenizer)
     ids = []
     for raw in args.ids:
         try:

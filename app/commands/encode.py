@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 
-from app.commands.common import display, load_tokenizer
+from app.commands.common import display
+from engine.encoder import Encoder
+from engine.formats.load import load_any
 
 
 def add_parser(sub) -> None:
@@ -20,7 +22,7 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     from engine.files import read_text
 
-    tokenizer = load_tokenizer(args.tokenizer)
+    tokenizer = load_any(args.tokenizer)
     text = read_text(args.file) if args.file else args.text
     encoding = tokenizer.encode(text)
     if args.json:
@@ -33,13 +35,11 @@ def run(args) -> int:
     return 0
 
 
-def print_trace(tokenizer, text: str) -> None:
-    from engine.pretokenize import split_words
-
+def print_trace(tokenizer: Encoder, text: str) -> None:
     def show(tokens) -> str:
         return " | ".join(display(tokenizer, t) for t in tokens)
 
-    for word in dict.fromkeys(split_words(text, tokenizer.settings.split)):
+    for word in dict.fromkeys(tokenizer.pre_tokenize(text)):
         base, trace = tokenizer.encode_steps(word)
         print(f"{word}: {show(base)}")
         for step in trace:

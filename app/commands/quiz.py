@@ -59,7 +59,7 @@ def describe(question) -> str:
 
 
 def run(args) -> int:
-    from engine.quiz.packs import load_pack
+    from engine.quiz.load import load_pack
 
     pack = load_pack(args.file)
     if args.json:

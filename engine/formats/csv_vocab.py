@@ -19,10 +19,11 @@ import io
 import json
 import os
 
-from engine.files import read_text, write_files
 from engine.bytelevel import bytes_to_symbols, symbols_to_bytes
 from engine.display import for_tokenizer
+from engine.encoder import Encoder
 from engine.errors import BpeLabError
+from engine.files import read_text, write_files
 from engine.formats.imported import tokenizer_from_vocab
 from engine.formats.listing import merges_of, vocabulary_of
 from engine.settings import Settings
@@ -31,7 +32,7 @@ COLUMNS = ["id", "token", "bytes_hex", "kind", "step", "left", "right", "left_id
 COMMENT = "# BPE Lab vocabulary; settings: "
 
 
-def _token_bytes(tokenizer, token: str, kind: str) -> bytes | None:
+def _token_bytes(tokenizer: Encoder, token: str, kind: str) -> bytes | None:
     if kind == "unknown":
         return None
     if tokenizer.settings.units == "bytes" and kind != "special":
@@ -39,7 +40,7 @@ def _token_bytes(tokenizer, token: str, kind: str) -> bytes | None:
     return token.encode("utf-8")
 
 
-def vocabulary_csv(tokenizer, steps=None) -> str:
+def vocabulary_csv(tokenizer: Encoder, steps=None) -> str:
     """The CSV text; ``steps`` (the training's MergeSteps) fills the count column."""
     merges = merges_of(tokenizer)
     made: dict[str, int] = {}
@@ -83,7 +84,7 @@ def vocabulary_csv(tokenizer, steps=None) -> str:
     return out.getvalue()
 
 
-def save_csv(tokenizer, path: str | os.PathLike, steps=None) -> None:
+def save_csv(tokenizer: Encoder, path: str | os.PathLike, steps=None) -> None:
     write_files({path: vocabulary_csv(tokenizer, steps)})
 
 

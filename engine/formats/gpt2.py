@@ -17,21 +17,23 @@ import json
 import os
 from pathlib import Path
 
-from engine.files import read_json, read_text, write_files
+from engine.encoder import Encoder
 from engine.errors import BpeLabError
+from engine.files import read_json, read_text, write_files
 from engine.formats.hf import pipeline, spelled_table
 from engine.formats.imported import check_ids, tokenizer_from_vocab
+from engine.formats.merges_txt import HEADER, read_merges
+from engine.formats.verify import check_gpt2_files
 from engine.settings import Settings
 from engine.tokenizer import UNKNOWN
 
 VOCAB = "vocab.json"
 MERGES = "merges.txt"
 SIDECAR = "bpe-lab.json"
-HEADER = "#version: 0.2"
 SIDECAR_FORMAT = "bpe-lab-gpt2-settings"
 
 
-def folder_files(tokenizer, folder: str | os.PathLike) -> dict:
+def folder_files(tokenizer: Encoder, folder: str | os.PathLike) -> dict:
     table, spelt, mark, stray = spelled_table(tokenizer, "merges.txt")
     lines = [HEADER]
     for m in table.merges:
@@ -61,10 +63,8 @@ def folder_files(tokenizer, folder: str | os.PathLike) -> dict:
     }
 
 
-def save_gpt2(tokenizer, folder: str | os.PathLike) -> None:
+def save_gpt2(tokenizer: Encoder, folder: str | os.PathLike) -> None:
     """Write the three files into ``folder`` (made if missing), all or none, once checked in `tokenizers`."""
-    from engine.formats.verify import check_gpt2_files
-
     files = folder_files(tokenizer, folder)
     check_gpt2_files(tokenizer, *(files[Path(folder) / name] for name in (VOCAB, MERGES, SIDECAR)))
     p = Path(folder)
@@ -88,23 +88,6 @@ def save_gpt2(tokenizer, folder: str | os.PathLike) -> None:
             except OSError:
                 pass
         raise
-
-
-def read_merges(text: str, source: str) -> tuple[list[tuple[str, str]], list[int]]:
-    """The merges, and the line each one is on."""
-    merges = []
-    numbers = []
-    # `tokenizers` cuts lines at "\n" only, so a lone "\r" or other separator stays inside a token
-    for number, line in enumerate(text.split("\n"), start=1):
-        line = line.removesuffix("\r")
-        if not line or (number == 1 and line.startswith("#version")):
-            continue
-        parts = line.split(" ")
-        if len(parts) != 2 or not all(parts):
-            raise BpeLabError(f"{source}, line {number}: expected two tokens separated by one space, got '{line}'")
-        merges.append((parts[0], parts[1]))
-        numbers.append(number)
-    return merges, numbers
 
 
 def load_gpt2(path: str | os.PathLike):

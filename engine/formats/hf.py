@@ -24,10 +24,12 @@ from __future__ import annotations
 import json
 import os
 
-from engine.files import read_json, write_files
+from engine.encoder import Encoder
 from engine.errors import BpeLabError
+from engine.files import read_json, write_files
 from engine.formats.imported import check_ids, tokenizer_from_vocab
 from engine.formats.table import PY_WHITESPACE, TokenTable, refuse_lowercase
+from engine.formats.verify import check_tokenizer_json
 from engine.pretokenize import GPT2_PATTERN, GPT4_PATTERN
 from engine.settings import Settings
 from engine.tokenizer import UNKNOWN
@@ -125,7 +127,7 @@ def check_expressible(settings: Settings, format_name: str = NAME) -> None:
         )
 
 
-def spelled_table(tokenizer, format_name: str) -> tuple[TokenTable, list[str], str | None, str | None]:
+def spelled_table(tokenizer: Encoder, format_name: str) -> tuple[TokenTable, list[str], str | None, str | None]:
     table = TokenTable.of(tokenizer)
     check_expressible(table.settings, format_name)
     repeated = table.repeated_pair()
@@ -140,7 +142,7 @@ def spelled_table(tokenizer, format_name: str) -> tuple[TokenTable, list[str], s
     return table, table.spelled(mark, format_name), mark, stray
 
 
-def tokenizer_json_data(tokenizer) -> dict:
+def tokenizer_json_data(tokenizer: Encoder) -> dict:
     table, spelt, mark, stray = spelled_table(tokenizer, NAME)
     added = [
         {"id": i, "content": t, "single_word": False, "lstrip": False, "rstrip": False,
@@ -177,14 +179,12 @@ def tokenizer_json_data(tokenizer) -> dict:
     }
 
 
-def tokenizer_json(tokenizer) -> str:
+def tokenizer_json(tokenizer: Encoder) -> str:
     return json.dumps(tokenizer_json_data(tokenizer), ensure_ascii=False, indent=1) + "\n"
 
 
-def save_hf(tokenizer, path: str | os.PathLike) -> None:
+def save_hf(tokenizer: Encoder, path: str | os.PathLike) -> None:
     """Write tokenizer.json once the tokenizers library, given it, gives BPE Lab's ids."""
-    from engine.formats.verify import check_tokenizer_json
-
     text = tokenizer_json(tokenizer)
     check_tokenizer_json(tokenizer, text)
     write_files({path: text})

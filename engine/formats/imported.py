@@ -10,52 +10,25 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, Sequence
 
-from engine.bytelevel import BYTE_TO_CHAR, symbols_to_bytes
+from engine.bytelevel import BYTE_TO_CHAR
 from engine.errors import BpeLabError
 from engine.settings import Settings
 from engine.tokenizer import UNKNOWN, Tokenizer
 
 
 class RenumberedTokenizer(Tokenizer):
-    """A ``Tokenizer`` whose ids are a file's ids: ``file_ids[i]`` is the file's id for BPE Lab's id i.
+    """A ``Tokenizer`` whose ids are a file's ids: ``file_ids[i]`` is the file's id for the id i
+    that ``plain``, the same tokenizer in BPE Lab's layout, gives.
 
     ``truncated()`` gives a plain Tokenizer with BPE Lab's own ids.
     """
 
-    def __init__(self, settings: Settings, base: Sequence[str], merges: Sequence[tuple[str, str]], file_ids: list[int]):
-        super().__init__(settings, base, merges)
-        p = file_ids
-        if sorted(p) != list(range(len(self.vocab))):
-            raise BpeLabError("the ids do not run from 0 without gaps or repeats")
-        vocab = [""] * len(p)
-        lengths = [0] * len(p)
-        for i, token in enumerate(self.vocab):
-            vocab[p[i]] = token
-            lengths[p[i]] = self._lengths[i]
-        self.vocab, self._lengths = vocab, lengths
-        self._ids = {t: p[i] for t, i in self._ids.items()}
-        self._ranks = {(p[a], p[b]): (rank, p[t]) for (a, b), (rank, t) in self._ranks.items()}
-        self.special_ids = {t: p[i] for t, i in self.special_ids.items()}
-        if self.unknown_id is not None:
-            self.unknown_id = p[self.unknown_id]
-        self._cache.clear()
+    def __init__(self, plain: Tokenizer, file_ids: Sequence[int]):
+        super().__init__(plain.settings, plain.base, plain.merges, tables=plain.tables.renumbered(file_ids))
 
     def truncated(self, merges: int) -> Tokenizer:
-        # the shared tables hold the file's ids: build the cut afresh, with BPE Lab's own ids
+        # the tables hold the file's ids, which a cut cannot share: build the cut afresh, with BPE Lab's ids
         return Tokenizer(self.settings, self.base, self.merges[:merges])
-
-    def decode(self, ids: Iterable[int]) -> str:
-        ids = list(ids)
-        if self.settings.units != "bytes":
-            return super().decode(ids)
-        vocab = self.vocab
-        specials = set(self.special_ids.values())
-        data = bytearray()
-        for i in ids:
-            if not isinstance(i, int) or not 0 <= i < len(vocab):
-                raise BpeLabError(f"id {i} is outside this vocabulary: ids run from 0 to {len(vocab) - 1}")
-            data += vocab[i].encode("utf-8") if i in specials else symbols_to_bytes(vocab[i])
-        return data.decode("utf-8", errors="replace")
 
 
 def tokenizer_from_vocab(
@@ -153,7 +126,7 @@ def tokenizer_from_vocab(
     if file_ids == list(range(len(file_ids))):
         return plain
     try:
-        return RenumberedTokenizer(full, base, lab_merges, file_ids)
+        return RenumberedTokenizer(plain, file_ids)
     except BpeLabError as exc:
         raise BpeLabError(f"{source}: {exc}") from None
 

@@ -7,12 +7,13 @@ recovered from the ranks, which takes a few seconds for 100,000 tokens, so the r
 from __future__ import annotations
 
 from engine.bytelevel import BYTE_TO_CHAR, bytes_to_symbols
+from engine.encoder import Encoder
 from engine.tokenizer import RankTokenizer
 
 _RECOVERED: dict[int, list[tuple[str, str]]] = {}
 
 
-def merges_of(tokenizer) -> list[tuple[str, str]]:
+def merges_of(tokenizer: Encoder) -> list[tuple[str, str]]:
     """The merges in the order they apply, as pairs of tokens (bytes spelt in the GPT-2 alphabet)."""
     if isinstance(tokenizer, RankTokenizer):
         key = id(tokenizer.ranks)
@@ -25,7 +26,7 @@ def merges_of(tokenizer) -> list[tuple[str, str]]:
     return list(tokenizer.merges)
 
 
-def vocabulary_of(tokenizer) -> list[tuple[int, str]]:
+def vocabulary_of(tokenizer: Encoder) -> list[tuple[int, str]]:
     """(id, token) for every token, by id; ranked tokenizers may skip ids."""
     if isinstance(tokenizer, RankTokenizer):
         out = [(r, "".join(BYTE_TO_CHAR[b] for b in t)) for t, r in tokenizer.ranks.items()]

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.encoder import Encoder
 from engine.files import parse_json, read_text
 from engine.errors import BpeLabError
 
@@ -31,7 +32,7 @@ _RANK_LINE = re.compile(r"^[A-Za-z0-9+/=]+ \d+$")
 class Source:
     """A loaded tokenizer, with its training steps when it was trained here (else None)."""
 
-    tokenizer: object
+    tokenizer: Encoder
     steps: list | None = None
     kind: str = ""
 
@@ -151,7 +152,7 @@ def export_text(source: Source, fmt: str) -> str:
     raise BpeLabError(f"the {fmt} format writes more than one file: give --out a path, not -")
 
 
-def _check_bpelab(tokenizer) -> None:
+def _check_bpelab(tokenizer: Encoder) -> None:
     from engine.formats.imported import RenumberedTokenizer
     from engine.tokenizer import Tokenizer
 

@@ -19,14 +19,16 @@ import json
 import os
 from pathlib import Path
 
-from engine.files import read_json, read_text, write_files
 from engine.bytelevel import bytes_to_symbols, symbols_to_bytes
+from engine.encoder import Encoder
 from engine.errors import BpeLabError
+from engine.files import read_json, read_text, write_files
 from engine.formats.imported import tokenizer_from_vocab
 from engine.formats.table import PY_WHITESPACE, TokenTable, refuse_lowercase
+from engine.formats.verify import check_tiktoken_files
 from engine.pretokenize import GPT2_PATTERN, GPT4_PATTERN
 from engine.settings import Settings
-from engine.tokenizer import RankTokenizer
+from engine.tokenizer import RankTokenizer, Tokenizer
 
 SIDECAR_FORMAT = "bpe-lab-tiktoken-settings"
 
@@ -80,7 +82,7 @@ def recover_merges(ranks: dict[bytes, int], source: str = "ranks") -> list[tuple
     return merges
 
 
-def check_rank_rule(tokenizer) -> None:
+def check_rank_rule(tokenizer: Tokenizer) -> None:
     """Refuse a merge list that tiktoken's lowest-rank rule would not reproduce, naming the first such merge."""
     table = TokenTable.of(tokenizer)
     seen: dict[int, int] = {}
@@ -106,7 +108,7 @@ def check_rank_rule(tokenizer) -> None:
             )
 
 
-def tiktoken_files(tokenizer, path: str | os.PathLike) -> dict:
+def tiktoken_files(tokenizer: Encoder, path: str | os.PathLike) -> dict:
     settings = tokenizer.settings
     if settings.units != "bytes":
         raise BpeLabError(
@@ -140,10 +142,8 @@ def tiktoken_files(tokenizer, path: str | os.PathLike) -> dict:
     return {path: "\n".join(lines) + "\n", sidecar_path(path): json.dumps(sidecar, ensure_ascii=False, indent=1) + "\n"}
 
 
-def save_tiktoken(tokenizer, path: str | os.PathLike) -> None:
+def save_tiktoken(tokenizer: Encoder, path: str | os.PathLike) -> None:
     """Write the two files once tiktoken, given them, gives BPE Lab's ids."""
-    from engine.formats.verify import check_tiktoken_files
-
     files = tiktoken_files(tokenizer, path)
     check_tiktoken_files(tokenizer, files[path], files[sidecar_path(path)])
     write_files(files)

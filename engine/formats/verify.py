@@ -12,7 +12,9 @@ import base64
 import json
 
 from engine.bytelevel import symbols_to_bytes
+from engine.encoder import Encoder
 from engine.errors import BpeLabError
+from engine.formats.merges_txt import read_merges
 
 SAMPLE = (
     "The lowest newer widest. I'll pay 1234567 dollars, they've WE'RE 3.14159 x=42; Größe, straße! été ΟΔΟΣ Привет, мир! مرحبا 日本語のテキスト 中文 한국어 "
@@ -20,7 +22,7 @@ SAMPLE = (
 )
 
 
-def check_text(tokenizer, limit: int = 4000) -> str:
+def check_text(tokenizer: Encoder, limit: int = 4000) -> str:
     parts = [SAMPLE, "".join(tokenizer.special_ids)]
     vocab = getattr(tokenizer, "vocab", None)
     if vocab is not None:
@@ -43,7 +45,7 @@ def check_text(tokenizer, limit: int = 4000) -> str:
     return " ".join(parts)
 
 
-def _compare(name: str, library_ids, tokenizer, text: str) -> None:
+def _compare(name: str, library_ids, tokenizer: Encoder, text: str) -> None:
     ours = list(tokenizer.encode_ids(text))
     theirs = list(library_ids(text))
     if ours != theirs:
@@ -55,7 +57,7 @@ def _compare(name: str, library_ids, tokenizer, text: str) -> None:
         )
 
 
-def check_tokenizer_json(tokenizer, text_json: str) -> None:
+def check_tokenizer_json(tokenizer: Encoder, text_json: str) -> None:
     try:
         from tokenizers import Tokenizer as Library
     except ImportError:
@@ -68,9 +70,7 @@ def check_tokenizer_json(tokenizer, text_json: str) -> None:
     _compare("tokenizers", lambda t: library.encode(t).ids, tokenizer, text)
 
 
-def check_gpt2_files(tokenizer, vocab_json: str, merges_txt: str, sidecar_json: str) -> None:
-    from engine.formats.gpt2 import read_merges
-
+def check_gpt2_files(tokenizer: Encoder, vocab_json: str, merges_txt: str, sidecar_json: str) -> None:
     side = json.loads(sidecar_json)
     merges, _ = read_merges(merges_txt, "merges.txt")
     data = {
@@ -89,7 +89,7 @@ def check_gpt2_files(tokenizer, vocab_json: str, merges_txt: str, sidecar_json: 
     check_tokenizer_json(tokenizer, json.dumps(data, ensure_ascii=False))
 
 
-def check_tiktoken_files(tokenizer, ranks_text: str, sidecar_json: str) -> None:
+def check_tiktoken_files(tokenizer: Encoder, ranks_text: str, sidecar_json: str) -> None:
     try:
         import tiktoken
     except ImportError:

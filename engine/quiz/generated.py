@@ -21,6 +21,7 @@ from engine.display import for_settings
 from engine.corpus import Corpus
 from engine.quiz.questions import ChooseQuestion, Misconception, NumberQuestion, Option, Question, WrongAnswer
 from engine.textbook import get_stats
+from engine.tokenizer import Tokenizer
 from engine.trainer import MergeStep
 
 # the ideas a wrong answer to a generated question can reveal (the bundled pack defines the same ids)
@@ -68,7 +69,7 @@ class LiveLesson:
 
     corpus: Corpus
     steps: Sequence[MergeStep]
-    tokenizer: object  # engine.tokenizer.Tokenizer with every merge of the run
+    tokenizer: Tokenizer  # with every merge of the run
     step: int = 0
     _tokens: dict[int, list[list[str]]] = field(default_factory=dict, repr=False)
     _merged: list[list[tuple[int, int]]] | None = field(default=None, repr=False)

@@ -1,4 +1,4 @@
-"""Quiz packs: BPE Lab's own versioned JSON format, and the one entry point for any pack file.
+"""Quiz packs: BPE Lab's own versioned JSON format (``engine.quiz.load`` reads a pack file of any format).
 
     {"format": "bpe-lab-quiz", "version": 1, "title": "...",
      "misconceptions": [{"id": "...", "title": "...", "text": "...", "fix": "..."}],
@@ -14,13 +14,11 @@ so both go through ``question_from_dict``.
 from __future__ import annotations
 
 import json
-import os
 import re
 from dataclasses import asdict
 from pathlib import Path
 
 from engine.errors import BpeLabError
-from engine.files import read_text
 from engine.quiz.questions import (
     KINDS,
     ChooseQuestion,
@@ -281,17 +279,6 @@ def pack_from_json(text: str, source: str) -> Pack:
     except json.JSONDecodeError as exc:
         raise BpeLabError(f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}") from None
     return pack_from_data(data, source)
-
-
-def load_pack(path: str | os.PathLike) -> Pack:
-    """A pack file of either format: JSON by its content, otherwise concept-page Markdown."""
-    from engine.quiz.markdown import pack_from_markdown
-
-    text = read_text(path)
-    source = str(path)
-    if text.lstrip().startswith("{"):
-        return pack_from_json(text, source)
-    return pack_from_markdown(text, source)
 
 
 def pack_to_data(pack: Pack) -> dict:

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Mapping, Protocol
 
 from engine.errors import BpeLabError
-from engine.quiz import load_pack
+from engine.quiz.load import load_pack
 from engine.quiz.generated import MISCONCEPTIONS
 from engine.quiz.grading import Result, grade, points
 from engine.quiz.questions import Pack, Question

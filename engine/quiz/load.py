@@ -1,0 +1,23 @@
+"""The one entry point for a quiz pack file, whichever of the two formats it is written in.
+
+It sits above both readers (``engine.quiz.packs`` for JSON, ``engine.quiz.markdown`` for concept
+pages), so neither needs the other's loader.
+"""
+
+from __future__ import annotations
+
+import os
+
+from engine.files import read_text
+from engine.quiz.markdown import pack_from_markdown
+from engine.quiz.packs import pack_from_json
+from engine.quiz.questions import Pack
+
+
+def load_pack(path: str | os.PathLike) -> Pack:
+    """A pack file of either format: JSON by its content, otherwise concept-page Markdown."""
+    text = read_text(path)
+    source = str(path)
+    if text.lstrip().startswith("{"):
+        return pack_from_json(text, source)
+    return pack_from_markdown(text, source)

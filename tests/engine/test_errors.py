@@ -1,0 +1,43 @@
+"""Callers tell the engine's errors apart by class: each kind a caller acts on has one."""
+
+import pytest
+
+from engine import Corpus, Settings
+from engine.errors import BpeLabError, NotPlainTextError, TrainingError
+from engine.files import decode_utf8, read_text
+from engine.trainer import Trainer
+
+
+def test_a_pair_counted_but_found_nowhere_stops_training_with_a_training_error():
+    trainer = Trainer(Corpus.from_text("low low lower lowest", Settings()))
+    key = max(trainer.counts, key=trainer.counts.get)
+    # a count that disagrees with the pair's heap entry makes the trainer look its places up again,
+    # and there are none: the state the guard exists for
+    trainer.counts[key] += 1
+    trainer.where[key] = []
+    with pytest.raises(TrainingError, match="nowhere in the corpus") as caught:
+        next(trainer.steps())
+    assert isinstance(caught.value, BpeLabError)
+
+
+@pytest.mark.parametrize("data, said", [
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "binary"),
+    ("caf\xe9 cr\xe8me".encode("latin-1"), "not UTF-8"),
+])
+def test_a_file_that_is_not_plain_utf8_text_is_a_not_plain_text_error(tmp_path, data, said):
+    path = tmp_path / "file.txt"
+    path.write_bytes(data)
+    with pytest.raises(NotPlainTextError, match=said):
+        read_text(path)
+    with pytest.raises(NotPlainTextError):
+        decode_utf8(data, "standard input")
+
+
+def test_other_file_problems_are_not_mistaken_for_text_in_another_encoding(tmp_path):
+    with pytest.raises(BpeLabError) as missing:
+        read_text(tmp_path / "absent.txt")
+    with pytest.raises(BpeLabError) as folder:
+        read_text(tmp_path)
+    assert not isinstance(missing.value, NotPlainTextError)
+    assert not isinstance(folder.value, NotPlainTextError)
+    assert decode_utf8("\ufeffcafé".encode("utf-8"), "x") == "café"
