@@ -70,7 +70,7 @@ class QuizPanel(QWidget):
         self.lesson_questions = LessonQuestions(self)
         self.lesson_questions.ready.connect(self._on_lesson_question)
         self.lesson_questions.exhausted.connect(self._on_lesson_exhausted)
-        self.lesson_questions.failed.connect(self._say)
+        self.lesson_questions.failed.connect(self._on_lesson_failed)
         self._editor: AnswerEditor | None = None
         self._scale = scale
         self._full = False
@@ -302,6 +302,11 @@ class QuizPanel(QWidget):
     def _on_lesson_exhausted(self) -> None:
         if self._source == LESSON:
             self._refresh_lesson_view()
+
+    def _on_lesson_failed(self, message: str) -> None:
+        self._say(message)
+        if self._source == LESSON:
+            self._refresh_lesson_view()  # no longer "building": the buttons and the message follow
 
     def _refresh_lesson_view(self) -> None:
         """With no question yet, say why (no lesson, building, nothing to ask); else keep the one shown."""
