@@ -23,6 +23,7 @@ BPE Lab runs a handful at a time).
 
 from __future__ import annotations
 
+import atexit
 import inspect
 import threading
 from functools import partial
@@ -34,6 +35,9 @@ from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
 class Aborted(Exception):
     """Raised inside the work to stop at once; the worker reports ``aborted``, not an error."""
 
+
+# how long leaving Python waits for each worker still running, asked to stop
+EXIT_WAIT_MS = 10_000
 
 # which worker the current thread runs, for abort_if_requested()
 _local = threading.local()
@@ -52,13 +56,17 @@ def abort_if_requested() -> None:
         raise Aborted
 
 
-def wait_for_workers(ms: int = -1) -> bool:
+def wait_for_workers(ms: int = -1, stop: bool = False) -> bool:
     """Block until every running worker's thread has ended (closing the window, tests).
 
-    True when all ended within ``ms`` milliseconds each (-1: no limit). What they reported
-    arrives when the GUI thread's event loop next runs.
+    ``stop``: ask each to quit first. True when all ended within ``ms`` milliseconds each (-1: no
+    limit). What they reported arrives when the GUI thread's event loop next runs.
     """
-    return all(worker.wait(ms) for worker in list(_RUNNING))
+    workers = list(_RUNNING)
+    if stop:
+        for worker in workers:
+            worker.quit()
+    return all(worker.wait(ms) for worker in workers)
 
 
 def running_workers() -> int:
@@ -69,6 +77,10 @@ def running_workers() -> int:
 def _let_go(worker: "Worker") -> None:
     worker._thread.wait()  # returns at once: the thread was leaving run() when it said finished
     _RUNNING.discard(worker)
+
+
+# a thread still running when the interpreter goes would take the process down with it
+atexit.register(wait_for_workers, EXIT_WAIT_MS, stop=True)
 
 
 class _Thread(QThread):

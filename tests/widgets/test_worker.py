@@ -2,6 +2,7 @@
 
 import gc
 import threading
+import time
 import weakref
 
 import pytest
@@ -183,3 +184,18 @@ def test_the_ended_thread_is_let_go_without_anyone_waiting(qtbot):
         worker.start()
     qtbot.waitUntil(lambda: running_workers() == 0, timeout=WAIT)
     assert not worker.is_running and worker.wait(0)
+
+
+def test_waiting_for_all_workers_can_ask_them_to_stop_first(qtbot):
+    def endless():
+        while True:
+            yield
+            time.sleep(0.001)
+
+    workers = [Worker(endless) for _ in range(3)]
+    seen = [record(w) for w in workers]
+    for worker in workers:
+        worker.start()
+    assert wait_for_workers(WAIT, stop=True)
+    qtbot.waitUntil(lambda: all(kinds(s)[-1:] == ["finished"] for s in seen), timeout=WAIT)
+    assert all("aborted" in kinds(s) for s in seen)
