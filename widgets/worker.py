@@ -120,6 +120,8 @@ class Worker(QObject):
     # -- what owners call -----------------------------------------------------------------------
 
     def start(self) -> None:
+        if self._call is None or self in _RUNNING:
+            raise RuntimeError("a worker runs once: make a new one")
         _RUNNING.add(self)
         self._thread.start()
 

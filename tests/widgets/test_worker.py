@@ -199,3 +199,11 @@ def test_waiting_for_all_workers_can_ask_them_to_stop_first(qtbot):
     assert wait_for_workers(WAIT, stop=True)
     qtbot.waitUntil(lambda: all(kinds(s)[-1:] == ["finished"] for s in seen), timeout=WAIT)
     assert all("aborted" in kinds(s) for s in seen)
+
+
+def test_a_worker_runs_once(qtbot):
+    worker = Worker(lambda: None)
+    with qtbot.waitSignal(worker.finished, timeout=WAIT):
+        worker.start()
+    with pytest.raises(RuntimeError):
+        worker.start()
