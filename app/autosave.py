@@ -6,11 +6,13 @@ crash, a power cut), so the window offers to bring the lesson back.
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
+
+from PySide6.QtCore import QObject, QStandardPaths, Signal, Slot
 
 from engine.errors import BpeLabError
 from engine.formats.lesson_file import LessonFile, load_lesson, save_lesson
+from widgets.worker import Worker
 
 FILE_NAME = "autosave.bpelab"
 # how often the window writes an unsaved lesson
@@ -20,40 +22,63 @@ LARGE = 1_000_000
 
 
 def default_folder() -> Path:
-    from PySide6.QtCore import QStandardPaths
-
     return Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation))
 
 
-class Autosave:
-    def __init__(self, folder: str | Path | None = None):
+def failure_message(error: BaseException) -> str:
+    if isinstance(error, OSError):
+        reason = error.strerror or str(error)
+    elif isinstance(error, BpeLabError):
+        reason = str(error)
+    else:
+        reason = f"an internal error ({type(error).__name__}: {error})"
+    return f"The lesson could not be autosaved: {reason}"
+
+
+class Autosave(QObject):
+    """Writes the lesson now and then; a write that fails interrupts nobody (the user's own file
+    is what matters) but is never lost either: ``failed(message)`` says why."""
+
+    failed = Signal(str)
+
+    def __init__(self, folder: str | Path | None = None, parent: QObject | None = None):
+        super().__init__(parent)
         self.folder = Path(folder) if folder is not None else default_folder()
         self.path = self.folder / FILE_NAME
+        self._writer: Worker | None = None
+
+    @property
+    def writing(self) -> bool:
+        """A write from a thread has not ended yet."""
+        return self._writer is not None and self._writer.is_running
 
     def write(self, lesson: LessonFile, background: bool = False) -> None:
-        """Write the lesson; a failure is silent on purpose (the user's own file is what matters).
-
-        ``background``: write from a thread, for a large text whose JSON takes a while to write.
-        """
-        if background:
-            self.wait()
-            self._writer = threading.Thread(target=self._write, args=(lesson,), daemon=True)
-            self._writer.start()
-        else:
-            self._write(lesson)
+        """Write the lesson, at once or (``background``) from a thread, for a large text whose JSON
+        takes a while to write."""
+        if not background:
+            try:
+                self._write(lesson)
+            except Exception as exc:  # noqa: BLE001 (reported, never raised into the window's timer)
+                self._on_errored(exc)
+            return
+        self.wait()
+        writer = Worker(self._write, lesson)
+        writer.errored.connect(self._on_errored)
+        self._writer = writer
+        writer.start()
 
     def wait(self) -> None:
-        writer = getattr(self, "_writer", None)
-        if writer is not None:
-            writer.join()
+        if self._writer is not None:
+            self._writer.wait()
             self._writer = None
 
     def _write(self, lesson: LessonFile) -> None:
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            save_lesson(lesson, self.path)
-        except (OSError, BpeLabError):
-            pass
+        self.folder.mkdir(parents=True, exist_ok=True)
+        save_lesson(lesson, self.path)
+
+    @Slot(object)
+    def _on_errored(self, error: BaseException) -> None:
+        self.failed.emit(failure_message(error))
 
     def pending(self) -> LessonFile | None:
         """The lesson a crashed run left behind, or None; an unreadable one is thrown away."""

@@ -1,24 +1,28 @@
-"""Training off the GUI thread: a worker that yields progress and stops when asked.
+"""Training off the GUI thread: progress now and then, a finished lesson, and a stop when asked.
 
-The worker builds the corpus, trains the full history and builds the lesson state at the
-requested step, all in its own thread; the window receives a finished lesson and only swaps it
-in. Stopping is cooperative: the loop checks a flag between merges, so a cancelled run leaves
-the current lesson untouched.
+The worker (widgets.worker) builds the corpus, trains the full history and builds the lesson state
+at the requested step, all in its own thread; the window receives a finished lesson and only swaps
+it in. Stopping is cooperative: the run checks between parts of the corpus and between merges,
+so a cancelled run leaves the current lesson untouched. What is particular to training lives here:
+the interpreter's switch interval and the GUI's cycle collector while it runs, progress at most
+every PROGRESS_INTERVAL.
 """
 
 from __future__ import annotations
 
 import sys
-import threading
 import time
+from typing import Iterator
 
-from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 
 from app import collector
 from engine.corpus import Corpus
 from engine.errors import BpeLabError
 from engine.formats.lesson_file import LessonFile
 from engine.lesson import Lesson, LessonState
+from engine.trainer import collector_paused
+from widgets.worker import Worker, abort_if_requested
 
 # below this many characters a lesson trains on the spot: a thread would only add a flicker
 SMALL_TEXT = 20_000
@@ -30,48 +34,27 @@ SWITCH_WHILE_TRAINING = 0.0005
 PROGRESS_INTERVAL = 0.05
 
 
-# every training thread started and not yet seen finished. Qt aborts the process when a QThread
-# object is destroyed while its thread runs, so no owner (a closed window, a failed test) may be
-# the last to hold one: this list lets go of a thread only once it has ended.
-_THREADS: list[tuple[QThread, "TrainingWorker"]] = []
+def lesson_training(source: LessonFile) -> Iterator[tuple[int, int]]:
+    """Build (lesson, state) for a source, yielding (merges done, merges expected) now and then.
 
-
-def _forget_finished_threads() -> None:
-    _THREADS[:] = [(t, w) for t, w in _THREADS if not t.isFinished()]
-
-
-def wait_for_all_threads(ms: int = 60_000) -> None:
-    for thread, _ in list(_THREADS):
-        thread.wait(ms)
-    _forget_finished_threads()
-
-
-class Cancelled(Exception):
-    pass
-
-
-def build_lesson(source: LessonFile, should_stop=lambda: False, progress=lambda done, total: None):
-    """(lesson, state) for a source: corpus, full training, and the state at the source's step."""
-    def between_parts() -> None:
-        if should_stop():
-            raise Cancelled
-
+    The generator's return value is the pair; ``state`` is None for an empty corpus. In a worker,
+    a stop asked for ends it between parts of the corpus or between merges.
+    """
     if source.word_counts:
         lesson = Lesson.from_file(source)
     else:
-        corpus = Corpus.from_text_in_parts(source.text, source.settings, between_parts)
+        corpus = Corpus.from_text_in_parts(source.text, source.settings, abort_if_requested)
         lesson = Lesson(source.text, False, source.settings, source.held_out, corpus=corpus)
     if lesson.is_empty:
         return lesson, None
     total = lesson.target_merges() or 0
     last = 0.0
     for step in lesson.training():
-        if should_stop():
-            raise Cancelled
+        abort_if_requested()
         now = time.monotonic()
         if now - last >= PROGRESS_INTERVAL:
             last = now
-            progress(step.step, total)
+            yield step.step, total
     # what the window would otherwise count on its own thread when the lesson arrives
     if lesson.held_out.strip():
         lesson.held_out_curve(lesson.held_out)
@@ -79,56 +62,49 @@ def build_lesson(source: LessonFile, should_stop=lambda: False, progress=lambda 
     return lesson, LessonState(lesson, source.step)
 
 
-class TrainingWorker(QObject):
-    """Trains one source; lives in its own QThread."""
+def build_lesson(source: LessonFile) -> tuple[Lesson, LessonState | None]:
+    """(lesson, state) for a source, trained on the spot (small texts, the CLI)."""
+    # the CLI runs with the cycle collector on; the window has it off already (app.collector)
+    with collector_paused():
+        run = lesson_training(source)
+        while True:
+            try:
+                next(run)
+            except StopIteration as end:
+                return end.value
 
-    yielded = Signal(int, int)  # merges done, merges expected (0: until no pair repeats)
-    finished = Signal(object, object)  # lesson, state (None for an empty corpus)
-    errored = Signal(str)
-    cancelled = Signal()
 
-    def __init__(self, source: LessonFile):
-        super().__init__()
-        self.source = source
-        self._stop = threading.Event()
-
-    def stop(self) -> None:
-        """Ask the run to end at the next merge; safe from any thread."""
-        self._stop.set()
-
-    @Slot()
-    def run(self) -> None:
-        try:
-            lesson, state = build_lesson(self.source, self._stop.is_set, self.yielded.emit)
-        except Cancelled:
-            self.cancelled.emit()
-        except BpeLabError as exc:
-            self.errored.emit(str(exc))
-        except MemoryError:
-            self.errored.emit("the corpus is too large for the memory available: try a smaller text")
-        else:
-            self.finished.emit(lesson, state)
+def failure_message(error: BaseException) -> str:
+    """What a person reads when a run fails: the engine's own words for bad input."""
+    if isinstance(error, BpeLabError):
+        return str(error)
+    if isinstance(error, MemoryError):
+        return "the corpus is too large for the memory available: try a smaller text"
+    detail = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+    return f"training failed on an internal error ({detail}); please report it"
 
 
 class TrainingRunner(QObject):
     """Starts training runs, one at a time: a new run cancels the one before it.
 
     ``done(lesson, state, source)``, ``failed(message, source)``, ``cancelled()``, and while a run
-    lasts ``progressed(done, total)``.
+    lasts ``progressed(done, total)``. Any exception ends a run with ``failed``; ``errored(error,
+    source)`` comes just before it with the exception, for callers that tell kinds apart by class.
     """
 
     started = Signal()
     progressed = Signal(int, int)
     done = Signal(object, object, object)
     failed = Signal(str, object)
+    errored = Signal(object, object)
     cancelled = Signal()
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
-        self._thread: QThread | None = None
-        self._worker: TrainingWorker | None = None
+        self._worker: Worker | None = None
         self._source: LessonFile | None = None
-        self._threads: list[QThread] = []
+        # every run this runner started whose thread may still run, cancelled ones included
+        self._workers: list[Worker] = []
         self._switch: float | None = None
 
     @property
@@ -143,33 +119,23 @@ class TrainingRunner(QObject):
         if not background:
             try:
                 lesson, state = build_lesson(source)
-            except BpeLabError as exc:
-                self.failed.emit(str(exc), source)
+            except Exception as exc:  # noqa: BLE001 (every failure reaches the window as a message)
+                self._fail(exc, source)
             else:
                 self.done.emit(lesson, state, source)
             return
-        thread = QThread()
-        worker = TrainingWorker(source)
-        worker.moveToThread(thread)
-        thread.started.connect(worker.run)
-        worker.yielded.connect(self.progressed)
-        worker.finished.connect(self._on_finished)
+        worker = Worker(lesson_training, source)
+        worker.yielded.connect(self._on_yielded)
+        worker.returned.connect(self._on_returned)
         worker.errored.connect(self._on_errored)
-        worker.cancelled.connect(self._on_cancelled)
-        for signal in (worker.finished, worker.errored, worker.cancelled):
-            # direct: quit() is thread-safe, and a queued call would wait for the GUI thread, which
-            # may itself be waiting for this thread to end (closing the window)
-            signal.connect(thread.quit, Qt.ConnectionType.DirectConnection)
-        _forget_finished_threads()
-        _THREADS.append((thread, worker))
-        self._threads.append(thread)
-        self._thread, self._worker, self._source = thread, worker, source
+        self._workers = [w for w in self._workers if w.is_running] + [worker]
+        self._worker, self._source = worker, source
         if self._switch is None:
             self._switch = sys.getswitchinterval()
             sys.setswitchinterval(SWITCH_WHILE_TRAINING)
             collector.hold()
         self.started.emit()
-        thread.start()
+        worker.start()
 
     def _restore_switch(self, trained: bool = False) -> None:
         if self._switch is not None and self._worker is None:
@@ -181,38 +147,43 @@ class TrainingRunner(QObject):
         worker = self._worker
         if worker is None:
             return
-        worker.stop()
-        self._worker = self._thread = self._source = None
+        worker.quit()
+        self._worker = self._source = None
         self._restore_switch()
         if not quietly:
             self.cancelled.emit()
 
     def wait(self, ms: int = 60_000) -> None:
-        """Block until every thread has ended (closing the window, tests)."""
-        for thread in self._threads:
-            thread.wait(ms)
-        self._threads = [t for t in self._threads if not t.isFinished()]
-        _forget_finished_threads()
+        """Block until every run's thread has ended (closing the window, tests)."""
+        for worker in self._workers:
+            worker.wait(ms)
+        self._workers = [w for w in self._workers if w.is_running]
+
+    def _fail(self, error: BaseException, source: LessonFile) -> None:
+        self.errored.emit(error, source)
+        self.failed.emit(failure_message(error), source)
 
     def _current(self) -> bool:
-        return self.sender() is self._worker
+        return self._worker is not None and self.sender() is self._worker
 
-    @Slot(object, object)
-    def _on_finished(self, lesson, state) -> None:
+    def _finish(self, trained: bool) -> LessonFile:
+        source = self._source
+        self._worker = self._source = None
+        self._restore_switch(trained)
+        return source
+
+    @Slot(object)
+    def _on_yielded(self, progress: tuple[int, int]) -> None:
         if self._current():
-            source = self._source
-            self._worker = self._thread = self._source = None
-            self._restore_switch(trained=True)
-            self.done.emit(lesson, state, source)
+            self.progressed.emit(*progress)
 
-    @Slot(str)
-    def _on_errored(self, message: str) -> None:
+    @Slot(object)
+    def _on_returned(self, result) -> None:
         if self._current():
-            source = self._source
-            self._worker = self._thread = self._source = None
-            self._restore_switch()
-            self.failed.emit(message, source)
+            lesson, state = result
+            self.done.emit(lesson, state, self._finish(trained=True))
 
-    @Slot()
-    def _on_cancelled(self) -> None:
-        pass  # a cancelled run was already forgotten when it was asked to stop
+    @Slot(object)
+    def _on_errored(self, error: BaseException) -> None:
+        if self._current():
+            self._fail(error, self._finish(trained=False))

@@ -77,11 +77,12 @@ class WordIndex:
 
 
 @contextmanager
-def _collector_paused():
-    """Hold Python's cycle collector off while one step runs.
+def collector_paused():
+    """Hold Python's cycle collector off for a whole training run (``train``, the CLI).
 
     A step makes thousands of small lists and tuples, none in a cycle; left on, the collector
-    would walk the trainer's whole working set again and again. It runs as usual between steps.
+    would walk the trainer's whole working set again and again. The window keeps it off anyway
+    and collects on its own thread (app.collector), so ``steps()`` leaves it alone.
     """
     was_on = gc.isenabled()
     gc.disable()
@@ -121,7 +122,7 @@ class Trainer:
         self.merges: list[tuple[int, int]] = []
         self.stop_reason: str | None = None
         self.extra_ids = extra_ids(self.settings)
-        with _collector_paused():
+        with collector_paused():
             self._layout()
 
     def _layout(self) -> None:
@@ -234,16 +235,7 @@ class Trainer:
         return target_merges(self.settings, len(self.base))
 
     def steps(self) -> Iterator[MergeStep]:
-        while True:
-            was_on = gc.isenabled()
-            gc.disable()
-            try:
-                step = self._next_step()
-            finally:
-                if was_on:
-                    gc.enable()
-            if step is None:
-                return
+        while (step := self._next_step()) is not None:
             yield step
 
     def _next_step(self) -> MergeStep | None:
@@ -403,7 +395,7 @@ def train(corpus: Corpus) -> tuple[Trainer, list[MergeStep]]:
     """Run a whole training: the trainer (merges, vocabulary, stop reason) and every step."""
     if corpus.is_empty:
         raise BpeLabError("the corpus is empty: give some training text")
-    with _collector_paused():
+    with collector_paused():
         trainer = Trainer(corpus)
         steps = list(trainer.steps())
     return trainer, steps

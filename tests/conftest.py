@@ -21,3 +21,13 @@ def _collector_on_the_gui_thread(request):
 
         collect_in_gui_thread(request.getfixturevalue("qapp"))
     yield
+
+
+@pytest.fixture(autouse=True)
+def _no_worker_outlives_its_test(request):
+    """A worker a test left running is stopped and waited for, so it reports into no later test."""
+    yield
+    if "qtbot" in request.fixturenames or "qapp" in request.fixturenames:
+        from widgets.worker import wait_for_workers
+
+        wait_for_workers(60_000, stop=True)

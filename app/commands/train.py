@@ -53,7 +53,7 @@ def settings_from(args):
 def train_from_args(args):
     """(trainer, steps) for the corpus and settings the arguments give."""
     from engine.corpus import Corpus
-    from engine.trainer import Trainer
+    from engine.trainer import Trainer, collector_paused
 
     settings = settings_from(args)
     text = read_corpus_text(args.corpus)
@@ -63,10 +63,11 @@ def train_from_args(args):
     trainer = Trainer(corpus)
     bar = ProgressBar(trainer.target_merges()) if args.progress else None
     steps = []
-    for step in trainer.steps():
-        steps.append(step)
-        if bar:
-            bar.update(step.step)
+    with collector_paused():
+        for step in trainer.steps():
+            steps.append(step)
+            if bar:
+                bar.update(step.step)
     if bar:
         bar.close(trainer.stop_reason)
     return trainer, steps

@@ -1,5 +1,8 @@
-"""The autosave file: written whole, read back, thrown away when unreadable."""
+"""The autosave file: written whole, read back, thrown away when unreadable; a failed write reported."""
 
+import pytest
+
+import app.autosave
 from app.autosave import Autosave
 from engine.formats.lesson_file import LessonFile
 from engine.settings import Settings
@@ -16,7 +19,7 @@ def test_write_and_read_back(tmp_path):
     autosave.clear()  # twice is fine
 
 
-def test_background_write_is_whole_once_waited_for(tmp_path):
+def test_background_write_is_whole_once_waited_for(qtbot, tmp_path):
     autosave = Autosave(tmp_path)
     big = "word " * 300_000
     autosave.write(LessonFile(big), background=True)
@@ -31,9 +34,26 @@ def test_an_unreadable_autosave_is_dropped_not_offered(tmp_path):
     assert not autosave.path.exists()
 
 
-def test_a_folder_that_cannot_be_made_is_not_an_error(tmp_path):
+def test_a_folder_that_cannot_be_made_is_reported_not_raised(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x", encoding="utf-8")
     autosave = Autosave(blocker / "sub")
+    said = []
+    autosave.failed.connect(said.append)
     autosave.write(LessonFile("a b"))
     assert autosave.pending() is None
+    assert len(said) == 1 and said[0].startswith("The lesson could not be autosaved")
+
+
+@pytest.mark.parametrize("background", [True, False])
+def test_any_exception_while_writing_is_reported_and_nothing_stays_busy(qtbot, tmp_path, monkeypatch, background):
+    def broken(lesson, path):
+        raise RuntimeError("simulated")
+
+    monkeypatch.setattr(app.autosave, "save_lesson", broken)
+    autosave = Autosave(tmp_path)
+    with qtbot.waitSignal(autosave.failed, timeout=10_000) as blocker:
+        autosave.write(LessonFile("a b"), background=background)
+    assert "RuntimeError: simulated" in blocker.args[0]
+    autosave.wait()
+    assert not autosave.writing and autosave.pending() is None

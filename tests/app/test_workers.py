@@ -1,8 +1,12 @@
 """Training in the background: progress, the finished lesson, errors, and a cooperative stop."""
 
+import pytest
+
+from engine.errors import BpeLabError
 from engine.formats.lesson_file import LessonFile
 from engine.settings import Settings
 from app.workers import TrainingRunner, build_lesson
+from widgets.worker import wait_for_workers
 from resources.presets import preset
 
 BIG = preset("paragraph").text() * 40
@@ -156,3 +160,66 @@ def test_a_long_opened_text_reaches_the_editor_just_after_its_lesson(make_window
     qtbot.waitUntil(lambda: not window.session.training, timeout=60_000)
     assert window.session.lesson.text == text
     qtbot.waitUntil(lambda: window.corpus_panel.text() == text, timeout=5_000)
+
+
+def _break_the_trainer(monkeypatch, error):
+    from engine.trainer import Trainer
+
+    def fail(self):
+        raise error
+
+    monkeypatch.setattr(Trainer, "_next_step", fail)
+
+
+@pytest.mark.parametrize("background", [True, False])
+def test_any_exception_in_training_ends_the_run_with_failed_and_the_exception(qtbot, monkeypatch, background):
+    error = AssertionError("pair 3+4 counts 2 but is nowhere in the corpus")
+    _break_the_trainer(monkeypatch, error)
+    runner = TrainingRunner()
+    errors = []
+    runner.errored.connect(lambda exc, source: errors.append((exc, source)))
+    source = LessonFile(BIG)
+    with qtbot.waitSignal(runner.failed, timeout=60_000) as blocker:
+        runner.start(source, background=background)
+    message, back = blocker.args
+    assert back is source and "internal error" in message and "AssertionError" in message
+    assert errors == [(error, source)]  # the class is there to tell kinds apart
+    assert not runner.busy
+    runner.wait()
+
+
+def test_bad_input_keeps_the_engine_words_and_its_class(qtbot):
+    runner = TrainingRunner()
+    errors = []
+    runner.errored.connect(lambda exc, source: errors.append(exc))
+    with qtbot.waitSignal(runner.failed) as blocker:
+        runner.start(LessonFile("low five", word_counts=True), background=False)
+    assert isinstance(errors[0], BpeLabError) and blocker.args[0] == str(errors[0])
+
+
+def test_a_failed_run_restores_the_interpreter_and_the_collector(qtbot, monkeypatch):
+    import sys
+
+    from PySide6.QtCore import QCoreApplication
+
+    _break_the_trainer(monkeypatch, RuntimeError("simulated"))
+    before = sys.getswitchinterval()
+    runner = TrainingRunner()
+    with qtbot.waitSignal(runner.failed, timeout=60_000):
+        runner.start(LessonFile(BIG), background=True)
+    assert sys.getswitchinterval() == before
+    assert QCoreApplication.instance()._bpe_lab_collector.timer.isActive()
+    runner.wait()
+
+
+def test_the_window_ends_training_and_says_so_when_the_engine_breaks(make_window, qtbot, monkeypatch):
+    window = make_window()
+    _break_the_trainer(monkeypatch, RuntimeError("simulated"))
+    old = window.session.lesson
+    with qtbot.waitSignal(window.session.training_ended, timeout=60_000):
+        window.load_preset("python-docs")
+    assert not window.session.training and not window.runner.busy
+    assert window.session.lesson is old
+    assert "internal error" in window.corpus_panel.hint.text()
+    window.close()  # nothing left running to wait for
+    assert wait_for_workers(5_000)

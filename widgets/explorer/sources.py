@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import os
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 
 from engine.errors import BpeLabError
+from widgets.worker import Worker
 
 CL100K = "cl100k"
 CL100K_CHAT = "cl100k_chat"
@@ -23,11 +24,6 @@ BUILT_IN_TITLES = {
     CL100K_CHAT: "GPT-4 chat (cl100k + chat markers)",
     LESSON: "This lesson's tokenizer",
 }
-
-# running loaders stay referenced here until they finish, so closing the explorer never
-# destroys a thread that is still reading
-_RUNNING: set[QThread] = set()
-
 
 def file_key(path: str | os.PathLike) -> str:
     return FILE_PREFIX + os.fspath(path)
@@ -53,21 +49,11 @@ def _load(key: str):
         raise BpeLabError(f"could not read {path}: {exc.strerror or exc}") from None
 
 
-class _Loader(QThread):
-    loaded = Signal(str, object)
-    failed = Signal(str, str)
-
-    def __init__(self, key: str):
-        super().__init__()
-        self.key = key
-
-    def run(self) -> None:
-        try:
-            self.loaded.emit(self.key, _load(self.key))
-        except BpeLabError as exc:
-            self.failed.emit(self.key, str(exc))
-        except Exception as exc:  # a file no loader understands must not kill the thread silently
-            self.failed.emit(self.key, f"could not load {self.key[len(FILE_PREFIX):] or self.key}: {exc}")
+def failure_message(key: str, error: BaseException) -> str:
+    if isinstance(error, BpeLabError):
+        return str(error)
+    # a file no loader understands, or a loader's own bug: said, never lost with the thread
+    return f"could not load {key[len(FILE_PREFIX):] or key}: {error}"
 
 
 class TokenizerSources(QObject):
@@ -81,7 +67,8 @@ class TokenizerSources(QObject):
         self.session = session
         self._loaded: dict[str, object] = {}
         self._errors: dict[str, str] = {}
-        self._loading: set[str] = set()
+        # the worker reading each key
+        self._loading: dict[str, Worker] = {}
 
     def title(self, key: str) -> str:
         if key == LESSON:
@@ -115,29 +102,32 @@ class TokenizerSources(QObject):
             self._start(key)
 
     def _start(self, key: str) -> None:
-        self._loading.add(key)
-        loader = _Loader(key)
-        loader.loaded.connect(self._on_loaded)
-        loader.failed.connect(self._on_failed)
-        _RUNNING.add(loader)
-        # a slot of this object runs in the GUI thread, after the loader's own thread has let go
-        loader.finished.connect(self._on_loader_finished)
-        loader.start()
+        worker = Worker(_load, key)
+        worker.returned.connect(self._on_returned)
+        worker.errored.connect(self._on_errored)
+        self._loading[key] = worker
+        worker.start()
 
-    @Slot()
-    def _on_loader_finished(self) -> None:
-        for loader in [t for t in _RUNNING if t.isFinished()]:
-            loader.wait()
-            _RUNNING.discard(loader)
+    def _key_of_sender(self) -> str | None:
+        """The key the sending worker read, which it no longer reads (None: a worker since replaced)."""
+        sender = self.sender()
+        for key, worker in self._loading.items():
+            if worker is sender:
+                del self._loading[key]
+                return key
+        return None
 
-    @Slot(str, object)
-    def _on_loaded(self, key: str, tokenizer) -> None:
-        self._loading.discard(key)
-        self._loaded[key] = tokenizer
-        self.ready.emit(key)
+    @Slot(object)
+    def _on_returned(self, tokenizer) -> None:
+        key = self._key_of_sender()
+        if key is not None:
+            self._loaded[key] = tokenizer
+            self.ready.emit(key)
 
-    @Slot(str, str)
-    def _on_failed(self, key: str, message: str) -> None:
-        self._loading.discard(key)
-        self._errors[key] = message
-        self.failed.emit(key, message)
+    @Slot(object)
+    def _on_errored(self, error: BaseException) -> None:
+        key = self._key_of_sender()
+        if key is not None:
+            message = failure_message(key, error)
+            self._errors[key] = message
+            self.failed.emit(key, message)

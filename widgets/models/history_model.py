@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from bisect import bisect_left
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QRunnable, Qt, QThreadPool, Signal
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt, Signal, Slot
 
+from engine.errors import BpeLabError
 from engine.heldout import TextCurve, token_curve
 from engine.trainer import extra_ids
+from widgets.worker import Worker
 
 COLUMNS = (
     "step",
@@ -29,19 +31,9 @@ STEP, VOCABULARY, TOKENS, PER_TOKEN, HELD_OUT, HELD_OUT_PER_TOKEN = range(len(CO
 SYNC_LIMIT = 10_000
 
 
-class _CurveSignals(QObject):
-    finished = Signal(int, object)
-
-
-class _CurveJob(QRunnable):
-    def __init__(self, generation: int, tokenizer, text: str, steps: int, signals: _CurveSignals):
-        super().__init__()
-        self.generation, self.tokenizer, self.text, self.steps = generation, tokenizer, text, steps
-        self.signals = signals
-
-    def run(self) -> None:
-        curve = token_curve(self.tokenizer, self.text, self.steps)
-        self.signals.finished.emit(self.generation, curve)
+def failure_message(error: BaseException) -> str:
+    reason = str(error) if isinstance(error, BpeLabError) else f"an internal error ({type(error).__name__}: {error})"
+    return f"The held-out text could not be counted: {reason}"
 
 
 class HistoryModel(QAbstractTableModel):
@@ -49,6 +41,8 @@ class HistoryModel(QAbstractTableModel):
 
     # the held-out column was recomputed (or cleared)
     held_out_changed = Signal()
+    # counting the held-out text failed: the column is cleared, the message says why
+    held_out_failed = Signal(str)
 
     def __init__(self, session, parent: QObject | None = None):
         super().__init__(parent)
@@ -58,10 +52,8 @@ class HistoryModel(QAbstractTableModel):
         self.tokens: list[int] = []
         self.characters = 0
         self.held_out: TextCurve | None = None
-        self.busy = False
-        self._generation = 0
-        self._signals = _CurveSignals(self)
-        self._signals.finished.connect(self._on_curve_finished)
+        # the worker counting the held-out text last asked for (a new text or lesson replaces it)
+        self._counting: Worker | None = None
         session.lesson_changed.connect(self._on_lesson_changed)
         session.held_out_changed.connect(self._count_held_out)
         self._load()
@@ -133,7 +125,7 @@ class HistoryModel(QAbstractTableModel):
 
     def _count_held_out(self) -> None:
         """Count the lesson's held-out text (one the tokenizer was not trained on) after every step."""
-        self._generation += 1
+        self._counting = None
         lesson = self.session.lesson
         text = lesson.held_out
         if not text.strip() or self.session.state is None:
@@ -145,18 +137,41 @@ class HistoryModel(QAbstractTableModel):
             self._publish(counted)
             return
         if len(text) <= SYNC_LIMIT:
-            self._publish(lesson.held_out_curve(text))
+            try:
+                curve = lesson.held_out_curve(text)
+            except Exception as exc:  # noqa: BLE001 (said like a failure in the worker)
+                self._fail(exc)
+            else:
+                self._publish(curve)
             return
-        self.busy = True
-        job = _CurveJob(self._generation, lesson.tokenizer, text, lesson.last_step, self._signals)
-        QThreadPool.globalInstance().start(job)
+        worker = Worker(token_curve, lesson.tokenizer, text, lesson.last_step)
+        worker.returned.connect(self._on_counted)
+        worker.errored.connect(self._on_count_failed)
+        self._counting = worker
+        worker.start()
 
-    def _on_curve_finished(self, generation: int, curve: TextCurve) -> None:
-        if generation == self._generation:
+    def _from_last_count(self) -> bool:
+        """Whether the sender is the worker counting the current text (then it is done)."""
+        if self._counting is None or self.sender() is not self._counting:
+            return False
+        self._counting = None
+        return True
+
+    @Slot(object)
+    def _on_counted(self, curve: TextCurve) -> None:
+        if self._from_last_count():
             self._publish(curve)
 
+    @Slot(object)
+    def _on_count_failed(self, error: BaseException) -> None:
+        if self._from_last_count():
+            self._fail(error)
+
+    def _fail(self, error: BaseException) -> None:
+        self._publish(None)
+        self.held_out_failed.emit(failure_message(error))
+
     def _publish(self, curve: TextCurve | None) -> None:
-        self.busy = False
         self.held_out = curve
         if self.merges:
             first = self.index(0, HELD_OUT)

@@ -7,11 +7,10 @@ step) or ``failed(message)``. A new lesson drops an answer still being built for
 
 from __future__ import annotations
 
-import threading
-
 from PySide6.QtCore import QObject, Signal, Slot
 
 from engine.quiz.generated import LiveLesson, next_in_cycle
+from widgets.worker import Worker
 
 # a round through the generators, so each question asks something different
 KINDS = ("next-pair", "pair-count", "word-split", "vocab-size", "in-pieces")
@@ -23,21 +22,19 @@ class LessonQuestions(QObject):
     ready = Signal(object)
     exhausted = Signal()
     failed = Signal(str)
-    # carries a worker's result back to the GUI thread (a queued connection)
-    _built = Signal(int, object, int, object)
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
         self.live: LiveLesson | None = None
         self.pending = False
         self._count = 0
-        self._ticket = 0
-        self._built.connect(self._on_built)
+        # the worker building the question asked last, and the lesson it builds from
+        self._worker: Worker | None = None
+        self._asked: LiveLesson | None = None
 
     def set_lesson(self, corpus, steps, tokenizer, step: int = 0) -> None:
         self.live = LiveLesson(corpus, list(steps), tokenizer, step) if corpus is not None else None
-        self._ticket += 1  # a question still being built is about the old lesson
-        self.pending = False
+        self._forget_asked()  # a question still being built is about the old lesson
 
     def set_step(self, step: int) -> None:
         if self.live is not None:
@@ -47,34 +44,53 @@ class LessonQuestions(QObject):
         """Build the next question; False when there is no lesson to ask about."""
         if self.live is None:
             return False
-        self._ticket += 1
-        ticket, count = self._ticket, self._count
+        self._forget_asked()
         live = self.live.at_step(self.live.step)
         if live.size() < (LARGE_LESSON if large is None else large):
-            question, moved = next_in_cycle(live, count, KINDS)
-            self._on_built(ticket, question, moved, live)
+            try:
+                question, moved = next_in_cycle(live, self._count, KINDS)
+            except Exception as exc:  # noqa: BLE001 (reported in the panel, as from a thread)
+                self._built(live, exc, 0)
+            else:
+                self._built(live, question, moved)
             return True
         self.pending = True
-        built = self._built
-
-        def work() -> None:
-            try:
-                question, moved = next_in_cycle(live, count, KINDS)
-            except Exception as exc:  # noqa: BLE001 (reported in the panel, never lost in a thread)
-                question, moved = exc, 0
-            built.emit(ticket, question, moved, live)
-
-        threading.Thread(target=work, name="quiz-question", daemon=True).start()
+        worker = Worker(next_in_cycle, live, self._count, KINDS)
+        worker.returned.connect(self._on_returned)
+        worker.errored.connect(self._on_errored)
+        self._worker, self._asked = worker, live
+        worker.start()
         return True
 
-    @Slot(int, object, int, object)
-    def _on_built(self, ticket: int, question, moved: int, live: LiveLesson) -> None:
-        if ticket != self._ticket:
-            return
+    def _forget_asked(self) -> None:
+        self._worker = self._asked = None
         self.pending = False
+
+    def _answer_to_last_ask(self) -> LiveLesson | None:
+        """The lesson the last question is built from, if the sender is its worker (else None)."""
+        if self._worker is None or self.sender() is not self._worker:
+            return None
+        live = self._asked
+        self._forget_asked()
+        return live
+
+    @Slot(object)
+    def _on_returned(self, result) -> None:
+        live = self._answer_to_last_ask()
+        if live is not None:
+            question, moved = result
+            self._built(live, question, moved)
+
+    @Slot(object)
+    def _on_errored(self, error: BaseException) -> None:
+        live = self._answer_to_last_ask()
+        if live is not None:
+            self._built(live, error, 0)
+
+    def _built(self, live: LiveLesson, question, moved: int) -> None:
         if self.live is not None and self.live.corpus is live.corpus:
             self.live.share_record(live)  # keep what the worker built for the next question
-        if isinstance(question, Exception):
+        if isinstance(question, BaseException):
             self.failed.emit(f"Could not build a question from the lesson: {question}")
             return
         self._count += moved

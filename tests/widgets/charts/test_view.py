@@ -3,13 +3,15 @@
 import csv
 import xml.dom.minidom
 
+import pytest
 from PySide6.QtTest import QAbstractItemModelTester
 
 from engine.errors import BpeLabError
 from engine.lesson import Lesson
 from engine.settings import Settings
 from widgets.charts import GROWTH, PAIRS, ChartTheme
-from widgets.models.history_model import HistoryModel
+from widgets.models.history_model import HELD_OUT as HELD_OUT_COLUMN, HistoryModel
+from widgets.worker import wait_for_workers
 
 from .conftest import HELD_OUT, PROSE
 
@@ -91,3 +93,31 @@ def test_long_held_out_text_is_counted_off_the_gui_thread(qtbot, prose_session, 
         prose_session.request_held_out(HELD_OUT * 3)
     lesson = prose_session.lesson
     assert model.held_out.tokens[-1] == len(lesson.tokenizer.encode(HELD_OUT * 3))
+
+
+@pytest.mark.parametrize("limit", [10, 10**9], ids=["in a worker", "on the spot"])
+def test_an_exception_while_counting_the_held_out_text_is_reported_and_the_column_cleared(
+        qtbot, prose_session, monkeypatch, limit):
+    import engine.lesson
+    import widgets.models.history_model as history_model
+
+    def broken(tokenizer, text, steps):
+        raise RuntimeError("simulated")
+
+    monkeypatch.setattr(history_model, "SYNC_LIMIT", limit)
+    model = HistoryModel(prose_session)
+    real = history_model.token_curve
+    monkeypatch.setattr(history_model, "token_curve", broken)
+    monkeypatch.setattr(engine.lesson, "token_curve", broken)
+    with qtbot.waitSignal(model.held_out_failed, timeout=5000) as blocker:
+        prose_session.request_held_out("another text the lesson never counted " * 3)
+    assert "could not be counted" in blocker.args[0] and "simulated" in blocker.args[0]
+    assert model.held_out is None and model.data(model.index(0, HELD_OUT_COLUMN)) is None
+    # the same text again is counted again, not taken for done
+    monkeypatch.setattr(history_model, "token_curve", real)
+    monkeypatch.setattr(engine.lesson, "token_curve", real)
+    prose_session.request_held_out("")
+    with qtbot.waitSignal(model.held_out_changed, timeout=5000):
+        prose_session.request_held_out("another text the lesson never counted " * 3)
+    assert model.held_out is not None
+    wait_for_workers(5000)

@@ -1,0 +1,57 @@
+"""Tokenizers loaded in workers: each key ends ready or failed, whatever the loader raises."""
+
+import pytest
+
+import engine.cl100k
+from app.session import Session
+from widgets.explorer.sources import CL100K, TokenizerSources, file_key
+from widgets.worker import wait_for_workers
+
+WAIT = 10_000
+
+
+@pytest.fixture
+def sources(qtbot):
+    return TokenizerSources(Session())
+
+
+def test_an_exception_in_the_loader_is_reported_and_the_key_no_longer_loads(qtbot, sources, monkeypatch):
+    def broken(chat=False):
+        raise RuntimeError("simulated")
+
+    monkeypatch.setattr(engine.cl100k, "load_cl100k", broken)
+    with qtbot.waitSignal(sources.failed, timeout=WAIT) as blocker:
+        assert sources.get(CL100K) is None
+        assert sources.is_loading(CL100K)
+    key, message = blocker.args
+    assert key == CL100K and "simulated" in message
+    assert not sources.is_loading(CL100K) and sources.error(CL100K) == message
+    assert sources.get(CL100K) is None  # a failed key is not retried behind the user's back
+    assert not sources.is_loading(CL100K)
+    wait_for_workers(WAIT)
+
+
+def test_a_file_that_is_not_a_tokenizer_says_which_file(qtbot, sources, tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("just some notes", encoding="utf-8")
+    key = file_key(path)
+    with qtbot.waitSignal(sources.failed, timeout=WAIT) as blocker:
+        sources.get(key)
+    assert blocker.args[0] == key and "notes.txt" in blocker.args[1]
+    wait_for_workers(WAIT)
+
+
+def test_reload_reads_a_file_again_once_it_is_fixed(qtbot, sources, tmp_path):
+    from engine.formats.bpelab import save_tokenizer
+    from engine.lesson import Lesson
+
+    path = tmp_path / "tok.json"
+    path.write_text("{not json", encoding="utf-8")
+    key = file_key(path)
+    with qtbot.waitSignal(sources.failed, timeout=WAIT):
+        sources.get(key)
+    save_tokenizer(Lesson("low lower lowest").train().tokenizer, path)
+    with qtbot.waitSignal(sources.ready, timeout=WAIT):
+        sources.reload(key)
+    assert sources.get(key) is not None and sources.error(key) is None
+    wait_for_workers(WAIT)
