@@ -142,6 +142,7 @@ class CorpusPanel(QWidget):
         self._full_text: str | None = None  # the whole text when the editor shows only its start
         self._showing = False
         self._latest_source: LessonFile | None = None
+        self._problem = ""  # the last problem reported, until a new source or lesson replaces it
         self.show_source(session.source)
         session.lesson_changed.connect(self._on_lesson_changed)
         session.source_changed.connect(self._on_source_changed)
@@ -153,6 +154,7 @@ class CorpusPanel(QWidget):
     @Slot(object)
     def _on_source_changed(self, source: LessonFile) -> None:
         self._latest_source = source
+        self._problem = ""  # a problem with an earlier source is no longer the news
         if len(source.text) > LONG_TEXT and source.text != self.text():
             QTimer.singleShot(EDITOR_DELAY_MS, self, lambda: self._latest_source is source and self.show_source(source))
         else:
@@ -178,12 +180,17 @@ class CorpusPanel(QWidget):
         finally:
             self._showing = False
         self._timer.stop()
-        self._on_lesson_changed()
+        if self._problem:
+            # a long text reaches the editor late: a problem reported meanwhile stays on show
+            self.show_problem(self._problem)
+        else:
+            self._show_lesson_summary()
 
     def text(self) -> str:
         return self._full_text if self._full_text is not None else self.editor.toPlainText()
 
     def show_problem(self, message: str) -> None:
+        self._problem = message
         self.hint.setText(message)
         self.hint.setProperty("problem", True)
         self._repolish(self.hint)
@@ -217,6 +224,10 @@ class CorpusPanel(QWidget):
     # -- following the session ----------------------------------------------------------------
 
     def _on_lesson_changed(self) -> None:
+        self._problem = ""
+        self._show_lesson_summary()
+
+    def _show_lesson_summary(self) -> None:
         lesson = self.session.lesson
         problem = False
         if lesson.is_empty:

@@ -217,8 +217,8 @@ def test_the_window_ends_training_and_says_so_when_the_engine_breaks(make_window
     _break_the_trainer(monkeypatch, RuntimeError("simulated"))
     old = window.session.lesson
     with qtbot.waitSignal(window.session.training_ended, timeout=60_000):
-        window.load_preset("python-docs")
-    assert not window.session.training and not window.runner.busy
+        window.session.request_preset("python-docs")
+    assert not window.session.training and not window.session.runner.busy
     assert window.session.lesson is old
     assert "internal error" in window.corpus_panel.hint.text()
     window.close()  # nothing left running to wait for
