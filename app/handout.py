@@ -19,7 +19,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QGuiApplication, QPageLa
 
 from engine.errors import BpeLabError
 from engine.lesson import Lesson, LessonState
-from widgets.describe import show
+from engine.describe import show
 from widgets.tiles.painter import TilePainter
 from widgets.tiles.theme import TileTheme
 

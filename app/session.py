@@ -13,7 +13,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal, Slot
 
 from engine.lesson import Lesson, LessonState
-from widgets.describe import show
+from engine.describe import show
 
 DEFAULT_TEXT = "low 5\nlower 2\nnewest 6\nwidest 3\n"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from widgets.describe import times
+from engine.describe import times
 from widgets.models import PairsModel
 from widgets.models.pairs import PAIR, SOURCES
 from widgets.tables import make_table

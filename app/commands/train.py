@@ -75,7 +75,7 @@ def train_from_args(args):
 def run(args) -> int:
     from engine.files import write_atomic
     from engine.formats.load import Source, export
-    from engine.history import history_to_json
+    from engine.formats.history_file import history_to_json
     from engine.tokenizer import Tokenizer
 
     trainer, steps = train_from_args(args)
