@@ -7,6 +7,7 @@ text with a visible space, so every sentence goes through ``show``.
 from __future__ import annotations
 
 from engine.bytelevel import readable
+from engine.history import VocabSize
 from engine.settings import Settings
 from engine.trainer import NO_PAIR_REPEATS, NOTHING_LEFT, TARGET_REACHED, MergeStep
 
@@ -33,6 +34,22 @@ def show_pair(settings: Settings, pair: tuple[str, str]) -> str:
 
 def times(n: int) -> str:
     return "once" if n == 1 else f"{n:,} times"
+
+
+def describe_vocab(settings: Settings, size: VocabSize) -> str:
+    """The vocabulary size in the one wording every view uses:
+    '14 tokens: 11 base symbols + 3 learned + <unk>'."""
+    parts = [f"{size.base:,} base symbol{'s' if size.base != 1 else ''}", f"{size.learned:,} learned"]
+    rebuilt = size.merges - size.learned
+    if rebuilt:
+        # a merge that spells a token already there adds no new one
+        parts[-1] += f" ({rebuilt:,} merge{'s' if rebuilt != 1 else ''} rebuilt a token already there)"
+    if size.special:
+        n = len(size.special)
+        parts.append(f"{n} special token{'s' if n != 1 else ''} ({', '.join(show(settings, t) for t in size.special)})")
+    if size.unknown is not None:
+        parts.append(size.unknown)
+    return f"{size.total:,} tokens: " + " + ".join(parts)
 
 
 def describe_merge(settings: Settings, step: MergeStep) -> str:

@@ -273,9 +273,9 @@ class QuizPanel(QWidget):
 
     # -- the lesson ---------------------------------------------------------------------------
 
-    def set_lesson(self, corpus, steps, tokenizer, current_step: int = 0) -> None:
-        """The lesson on screen: its corpus, every training step, the full tokenizer, and where it is."""
-        self.lesson_questions.set_lesson(corpus, steps, tokenizer, current_step)
+    def set_lesson(self, history, current_step: int = 0) -> None:
+        """The lesson on screen: its history index (``engine.history.History``, or None), and where it is."""
+        self.lesson_questions.set_lesson(history, current_step)
         if self._source == LESSON:
             # questions about the old corpus would now be wrong
             self._questions = []
@@ -283,8 +283,13 @@ class QuizPanel(QWidget):
             self._ask_lesson()
 
     def set_current_step(self, k: int) -> None:
-        self.lesson_questions.set_step(k)
-        if self._source == LESSON and not self._questions and not self.lesson_questions.pending:
+        questions = self.lesson_questions
+        questions.set_step(k)
+        if self._source != LESSON:
+            return
+        # a question not answered yet about another step would contradict the tiles: ask anew
+        stale = questions.asked_step != k and (questions.pending or self._result is None)
+        if stale or (not self._questions and not questions.pending):
             self._ask_lesson()
 
     def _ask_lesson(self) -> None:

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from engine import Corpus, Settings, Tokenizer, train
+from engine import Corpus, Settings, train
+from engine.history import History
 from engine.formats.lesson_file import LessonFile, lesson_from_data
 from engine.quiz import grade, pack_from_data
 from engine.quiz.packs import FORMAT
@@ -244,9 +245,10 @@ def test_a_pack_with_nothing_good_is_refused(qtbot, panel, tmp_path):
 
 
 def classic_lesson():
+    """The history index of the classic lesson."""
     corpus = Corpus.from_word_counts("low 5\nlower 2\nnewest 6\nwidest 3\n", Settings())
-    trainer, steps = train(corpus)
-    return corpus, steps, Tokenizer.from_trainer(trainer)
+    _, steps = train(corpus)
+    return History(corpus, steps)
 
 
 def right_answer(question):
@@ -256,8 +258,8 @@ def right_answer(question):
 
 
 def test_lesson_questions_ask_about_the_current_step_and_reveal_on_the_tiles(qtbot, panel):
-    corpus, steps, tokenizer = classic_lesson()
-    panel.set_lesson(corpus, steps, tokenizer, 0)
+    history = classic_lesson()
+    panel.set_lesson(history, 0)
     panel.set_source(LESSON)
     question = panel.current_question()
     assert question.title == "Which pair merges next?" and "step 0" in question.prompt
@@ -271,8 +273,8 @@ def test_lesson_questions_ask_about_the_current_step_and_reveal_on_the_tiles(qtb
 
 
 def test_lesson_questions_follow_the_step_and_cycle_kinds(qtbot, panel):
-    corpus, steps, tokenizer = classic_lesson()
-    panel.set_lesson(corpus, steps, tokenizer, 0)
+    history = classic_lesson()
+    panel.set_lesson(history, 0)
     panel.set_source(LESSON)
     panel.set_current_step(4)
     titles = set()
@@ -289,8 +291,8 @@ def test_lesson_source_without_a_lesson_says_so(qtbot, panel):
     panel.set_source(LESSON)
     assert panel.current_question() is None
     assert "lesson" in panel.message.text().lower()
-    corpus, steps, tokenizer = classic_lesson()
-    panel.set_lesson(corpus, steps, tokenizer, 2)
+    history = classic_lesson()
+    panel.set_lesson(history, 2)
     assert panel.current_question() is not None
 
 
@@ -336,8 +338,8 @@ def test_a_large_lesson_builds_its_questions_in_a_thread(qtbot, panel, monkeypat
     import widgets.quiz.lesson_questions as lesson_questions
 
     monkeypatch.setattr(lesson_questions, "LARGE_LESSON", 0)
-    corpus, steps, tokenizer = classic_lesson()
-    panel.set_lesson(corpus, steps, tokenizer, 2)
+    history = classic_lesson()
+    panel.set_lesson(history, 2)
     panel.set_source(LESSON)
     assert panel.current_question() is None and "Building" in panel.message.text()
     assert not panel.next_button.isEnabled()
@@ -352,8 +354,8 @@ def test_a_large_lesson_builds_its_questions_in_a_thread(qtbot, panel, monkeypat
 def test_explanations_keep_tokens_that_look_like_tags(qtbot, panel):
     from PySide6.QtGui import QTextDocument
 
-    corpus, steps, tokenizer = classic_lesson()
-    panel.set_lesson(corpus, steps, tokenizer, 2)  # est + </w> merges next
+    history = classic_lesson()
+    panel.set_lesson(history, 2)  # est + </w> merges next
     panel.set_source(LESSON)
     question = panel.current_question()
     panel.editor.buttons[[o.correct for o in question.options].index(True)].setChecked(True)

@@ -29,19 +29,23 @@ class LessonQuestions(QObject):
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
         self.live: LiveLesson | None = None
+        # the step of the question shown or being built: a question about another step is stale
+        self.asked_step: int | None = None
         self.pending = False
         self._count = 0
         self._ticket = 0
         self._built.connect(self._on_built)
 
-    def set_lesson(self, corpus, steps, tokenizer, step: int = 0) -> None:
-        self.live = LiveLesson(corpus, list(steps), tokenizer, step) if corpus is not None else None
+    def set_lesson(self, history, step: int = 0) -> None:
+        """The lesson's history index (None for no lesson) and the step it is at."""
+        self.live = LiveLesson(history, step) if history is not None else None
+        self.asked_step = None
         self._ticket += 1  # a question still being built is about the old lesson
         self.pending = False
 
     def set_step(self, step: int) -> None:
         if self.live is not None:
-            self.live.step = max(0, min(step, self.live.last_step))
+            self.live = self.live.at_step(step)
 
     def ask(self, large: int | None = None) -> bool:
         """Build the next question; False when there is no lesson to ask about."""
@@ -49,7 +53,8 @@ class LessonQuestions(QObject):
             return False
         self._ticket += 1
         ticket, count = self._ticket, self._count
-        live = self.live.at_step(self.live.step)
+        live = self.live
+        self.asked_step = live.step
         if live.size() < (LARGE_LESSON if large is None else large):
             question, moved = next_in_cycle(live, count, KINDS)
             self._on_built(ticket, question, moved, live)
@@ -72,8 +77,6 @@ class LessonQuestions(QObject):
         if ticket != self._ticket:
             return
         self.pending = False
-        if self.live is not None and self.live.corpus is live.corpus:
-            self.live.share_record(live)  # keep what the worker built for the next question
         if isinstance(question, Exception):
             self.failed.emit(f"Could not build a question from the lesson: {question}")
             return
