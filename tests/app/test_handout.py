@@ -103,10 +103,12 @@ def test_handout_pages_hold_the_merges_the_chart_and_the_vocabulary(classic, tmp
     chart = pages[3]
     assert "The corpus shrinks as the vocabulary grows" in chart
     assert "starts as 95 tokens" in chart and "After 15 merges it is 16 tokens" in chart
-    assert "from 11 to 27 tokens" in chart
+    # the start counts <unk> as the end does: 11 symbols + <unk>, then 15 learned more
+    assert ("from 12 tokens (11 base symbols + <unk>) to 27 tokens (11 base symbols + 15 learned + <unk>)"
+            in chart)
 
     vocabulary = pages[4]
-    assert "11 base tokens, then 15 tokens learned" in vocabulary
+    assert "27 tokens (11 base symbols + 15 learned + <unk>)" in vocabulary
     for step in classic.steps:
         assert f"{step.step}. {step.pair[0]} + {step.pair[1]} → {step.token} (×{step.count})" in vocabulary
 

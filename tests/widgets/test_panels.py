@@ -59,7 +59,7 @@ def test_vocabulary_panel_selects_and_explains_a_token(session, qtbot):
     qtbot.addWidget(panel)
     session.request_step(3)
     # the headline's count of ids is the engine's vocabulary size at that step, the unknown token included
-    assert panel.heading.text() == "14 tokens: 11 base symbols + 3 learned, plus <unk>: 15 ids in all"
+    assert panel.heading.text() == "15 tokens (11 base symbols + 3 learned + <unk>)"
     assert session.lesson.steps[2].vocab_size == 15
     row = panel.model.row_of("est</w>")
     panel.table.clicked.emit(panel.model.index(row, 1))
