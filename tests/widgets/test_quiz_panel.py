@@ -391,6 +391,8 @@ def test_following_the_session_both_ways(qtbot):
     panel.check()
     panel.show_on_tiles()
     assert session.step == question.reveal_step
+    # its own answer shown on the tiles keeps the question answered on screen
+    assert panel.current_question() is question
     tea = Lesson("tea tea team teams steam seat").train()
     session.set_lesson(tea)
     # questions about the old corpus are gone: the new one is about the tea words at step 0
@@ -398,3 +400,40 @@ def test_following_the_session_both_ways(qtbot):
     assert panel.current_question().reveal_step <= tea.last_step
     session.set_lesson(Lesson(""))
     assert panel.current_question() is None and "lesson" in panel.message.text().lower()
+
+
+def test_a_question_not_yet_answered_follows_the_session_to_its_step(qtbot):
+    from app.session import Session
+    from engine.lesson import Lesson
+    from widgets.quiz.session_link import quiz_view
+
+    session = Session(Lesson("low 5\nlower 2\nnewest 6\nwidest 3\n", word_counts=True))
+    panel = quiz_view(session)
+    qtbot.addWidget(panel)
+    panel.set_source(LESSON)
+    assert panel.current_question().prompt.startswith("The lesson is at step 0.")
+    for k in (session.last_step, 3, 7, 1):
+        session.request_step(k)
+        question = panel.current_question()
+        # the question on screen is about the step the timeline shows, never the one it was asked at
+        assert panel.lesson_questions.asked_step == session.step == k
+        assert "step 0" not in question.prompt + question.hint
+        if k < session.last_step:
+            # round the kinds to "which pair merges next?": it names the step the timeline shows
+            while question.title != "Which pair merges next?":
+                panel.next_question()
+                question = panel.current_question()
+            assert question.prompt.startswith(f"The lesson is at step {k}.")
+    question = panel.current_question()
+    panel.editor.set_locked(False)
+    answer = right_answer(question)
+    if isinstance(answer, list):
+        panel.editor.buttons[answer[0]].setChecked(True)
+    else:
+        panel.editor.edit.setText(str(int(answer)))
+    panel.check()
+    session.request_step(5)
+    # an answered question stays while the class looks at the tiles; the next one is about step 5
+    assert panel.current_question() is question
+    panel.next_question()
+    assert panel.lesson_questions.asked_step == 5
