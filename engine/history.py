@@ -120,10 +120,6 @@ class History:
     def _clamp(self, k: int) -> int:
         return max(0, min(k, len(self.steps)))
 
-    def symbols(self, w: int) -> list[str]:
-        """Word w's base symbols, the end-of-word marker included."""
-        return self.corpus.symbols(w)
-
     def word_tokens(self, w: int, k: int) -> list[str]:
         """Word w's tokens after the first k merges."""
         symbols = self.corpus.symbols(w)
@@ -163,7 +159,7 @@ class History:
         found = self._tokens.get(k)
         if found is None:
             if len(self._tokens) >= _CACHED_STEPS:
-                self._tokens.pop(next(iter(self._tokens)))
+                self._tokens.clear()  # one call: safe while a quiz worker asks too
             found = self._tokens[k] = [self.word_tokens(w, k) for w in range(len(self.corpus))]
         return found
 
@@ -188,7 +184,7 @@ class History:
                     where = places.setdefault(pair, {})
                     where[w] = where.get(w, 0) + 1
             if len(self._pairs) >= _CACHED_STEPS:
-                self._pairs.pop(next(iter(self._pairs)))
+                self._pairs.clear()
             found = self._pairs[k] = PairTable(counts, places)
         return found
 
