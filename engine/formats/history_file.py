@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 
+from engine.history import History
 from engine.trainer import MergeStep, Trainer
 
 
 def history_to_data(trainer: Trainer, steps: list[MergeStep]) -> dict:
+    # the totals and sizes come from the history index, as the window's and the handout's do
+    history = History(trainer.corpus, steps)
     return {
-        "initial_tokens": trainer.initial_tokens(),
+        "initial_tokens": history.total_tokens(0),
         "base_vocabulary": list(trainer.base),
         "stop_reason": trainer.stop_reason,
         "steps": [
@@ -19,8 +22,8 @@ def history_to_data(trainer: Trainer, steps: list[MergeStep]) -> dict:
                 "token": s.token,
                 "count": s.count,
                 "tied": [list(p) for p in s.tied],
-                "tokens_after": s.tokens_after,
-                "vocab_size": s.vocab_size,
+                "tokens_after": history.total_tokens(s.step),
+                "vocab_size": history.vocab_size(s.step),
             }
             for s in steps
         ],
