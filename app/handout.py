@@ -19,6 +19,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QGuiApplication, QPageLa
 
 from engine.errors import BpeLabError
 from engine.lesson import Lesson, LessonState
+from engine.describe import describe_vocab
 from engine.display import show
 from widgets.tiles.painter import TilePainter
 from widgets.tiles.theme import TileTheme
@@ -68,6 +69,7 @@ def choose_steps(spec: str, last: int) -> list[int]:
 def merge_sentence(lesson: Lesson, k: int) -> str:
     """Merge k in plain words."""
     step = lesson.steps[k - 1]
+    history = lesson.history
     s = lesson.settings
     a, b, new = show(s, step.pair[0]), show(s, step.pair[1]), show(s, step.token)
     text = f"The pair “{a}” + “{b}” occurs {step.count:,} times, more often than any other pair"
@@ -79,9 +81,30 @@ def merge_sentence(lesson: Lesson, k: int) -> str:
         text = (f"The pair “{a}” + “{b}” occurs {step.count:,} times; {names}{more} occur just as often, "
                 f"and the tie rule picks the pair {rule}")
     text += (f". Every “{a}” followed by “{b}” becomes the new token “{new}”. The corpus goes from "
-             f"{step.tokens_before:,} to {step.tokens_after:,} tokens, and the vocabulary now holds "
-             f"{step.vocab_size:,} tokens.")
+             f"{history.total_tokens(k - 1):,} to {history.total_tokens(k):,} tokens, and the vocabulary now holds "
+             f"{describe_vocab(s, history.vocab(k))}.")
     return text
+
+
+def growth_summary(lesson: Lesson) -> str:
+    """What the growth chart's page says: the corpus and the vocabulary at the start and the end."""
+    history = lesson.history
+    s = lesson.settings
+    first, last = history.total_tokens(0), history.total_tokens(history.last_step)
+    if s.units == "bytes":
+        unit = "one per byte of the UTF-8 text"
+    else:
+        unit = "one per character" + (" and end-of-word marker" if s.marker else "")
+    return (f"The corpus starts as {first:,} tokens ({unit}). After {history.last_step:,} merges it is "
+            f"{last:,} tokens, {100 * (1 - last / max(1, first)):.0f}% fewer, and the vocabulary has grown from "
+            f"{describe_vocab(s, history.vocab(0))} to {describe_vocab(s, history.vocab(history.last_step))}.")
+
+
+def vocabulary_summary(lesson: Lesson) -> str:
+    """What the final vocabulary's page says above the tokens."""
+    history = lesson.history
+    return (f"{describe_vocab(lesson.settings, history.vocab(history.last_step))}. The base symbols first, then "
+            f"each merge in the order it was learned.")
 
 
 class _Pages:
@@ -225,14 +248,10 @@ def _pair_table(pages: _Pages, lesson: Lesson, ranked, winner, tied) -> None:
 
 def _growth_chart(pages: _Pages, lesson: Lesson, marked: list[int]) -> None:
     steps = lesson.steps
-    totals = [lesson.initial_tokens] + [s.tokens_after for s in steps]
+    totals = lesson.history.totals()
     p = pages.p
     pages.heading("The corpus shrinks as the vocabulary grows")
-    pages.paragraph(f"The corpus starts as {totals[0]:,} tokens (one per character"
-                    f"{' and end-of-word marker' if lesson.settings.marker else ''}). After {len(steps):,} merges it is "
-                    f"{totals[-1]:,} tokens, {100 * (1 - totals[-1] / max(1, totals[0])):.0f}% fewer, and the vocabulary "
-                    f"has grown from {len(lesson.base_vocabulary):,} to {steps[-1].vocab_size if steps else 0:,} tokens. "
-                    f"Dots mark the merges shown on the earlier pages.", 12)
+    pages.paragraph(growth_summary(lesson) + " Dots mark the merges shown on the earlier pages.", 12)
     font = pages.font(11)
     metrics = QFontMetricsF(font)
     left, top = metrics.horizontalAdvance(f"{totals[0]:,}") + 40, pages.y + 10
@@ -283,8 +302,7 @@ def _vocabulary(pages: _Pages, lesson: Lesson, tiles: TilePainter) -> None:
     pages.new_page()
     pages.heading("The final vocabulary")
     base = lesson.base_vocabulary
-    pages.paragraph(f"{len(base):,} base tokens, then {len(lesson.steps):,} tokens learned by merging, in the order "
-                    f"they were learned.", 12)
+    pages.paragraph(vocabulary_summary(lesson), 12)
     p.setFont(tiles.tile_font)
     x = 0.0
     line = tiles.tile_h + tiles.gap

@@ -27,7 +27,7 @@ from engine.formats.lesson_file import LessonFile
 from engine.lesson import Lesson, LessonState
 from engine.settings import Settings
 from resources.presets import preset, preset_with_held_out
-from widgets.describe import show
+from engine.describe import show
 
 DEFAULT_TEXT = "low 5\nlower 2\nnewest 6\nwidest 3\n"
 # Play's pace: milliseconds between two steps (2 steps a second)

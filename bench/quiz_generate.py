@@ -13,7 +13,8 @@ import sysconfig
 import time
 from pathlib import Path
 
-from engine import Corpus, Settings, Tokenizer, train
+from engine import Corpus, Settings, train
+from engine.history import History
 from engine.quiz.generated import GENERATORS, LiveLesson, generate
 
 
@@ -34,12 +35,12 @@ def main() -> None:
     text = corpus_text(megabytes)
     start = time.perf_counter()
     corpus = Corpus.from_text(text, Settings(vocab_size=2000))
-    trainer, steps = train(corpus)
-    tokenizer = Tokenizer.from_trainer(trainer)
+    _, steps = train(corpus)
+    history = History(corpus, steps)
     trained = time.perf_counter() - start
     print(f"{len(text) / 1e6:.1f} MB, {len(corpus)} distinct words, {len(steps)} merges: trained in {trained:.2f} s")
     for k in (0, len(steps) // 2, len(steps) - 1):
-        state = LiveLesson(corpus, steps, tokenizer, k)
+        state = LiveLesson(history, k)
         for kind in GENERATORS:
             start = time.perf_counter()
             generate(state, kind)

@@ -1,31 +1,218 @@
-"""A training run's history as JSON, for scripts and checks (``bpe-lab train --history``)."""
+"""The history index: the corpus at any step of a finished training, from the steps' own record.
+
+Each ``MergeStep`` says where its merges were made (``places``: word, offset of the left token).
+Built once, the index keeps per word the steps that merged inside it and, for each, the token
+start that merge removed; a word's tokens at step k are its base symbols cut at the starts still
+standing. Nothing is replayed through the tokenizer, and every view asks here, so the tiles, the
+quiz, the charts, the handout and the CLI cannot disagree about "the corpus at step k".
+
+>>> corpus = Corpus.from_word_counts("low 5\\nlower 2\\nnewest 6\\nwidest 3", Settings(merges=5))
+>>> history = History(corpus, list(Trainer(corpus).steps()))
+>>> history.word_tokens(2, 3), history.total_tokens(0), history.vocab_size(5)
+(['n', 'e', 'w', 'est</w>'], 95, 17)
+
+Left out: the pairs ranked by the tie rule and moving step by step (``LessonState`` does that for
+the views that follow the lesson), and encoding text outside the corpus (the tokenizer's job).
+"""
 
 from __future__ import annotations
 
-import json
+from bisect import bisect_right
+from dataclasses import dataclass
+from typing import Sequence
 
-from engine.trainer import MergeStep, Trainer
+from engine.corpus import Corpus
+from engine.settings import Settings  # noqa: F401  (used by the doctest)
+from engine.tokenizer import UNKNOWN
+from engine.trainer import MergeStep, Trainer  # noqa: F401  (Trainer: used by the doctest)
 
-
-def history_to_data(trainer: Trainer, steps: list[MergeStep]) -> dict:
-    return {
-        "initial_tokens": trainer.initial_tokens(),
-        "base_vocabulary": list(trainer.base),
-        "stop_reason": trainer.stop_reason,
-        "steps": [
-            {
-                "step": s.step,
-                "pair": list(s.pair),
-                "token": s.token,
-                "count": s.count,
-                "tied": [list(p) for p in s.tied],
-                "tokens_after": s.tokens_after,
-                "vocab_size": s.vocab_size,
-            }
-            for s in steps
-        ],
-    }
+Pair = tuple[str, str]
+# how many steps' worth of every word's tokens (or pair counts) stay cached
+_CACHED_STEPS = 4
 
 
-def history_to_json(trainer: Trainer, steps: list[MergeStep]) -> str:
-    return json.dumps(history_to_data(trainer, steps), ensure_ascii=False) + "\n"
+@dataclass(frozen=True)
+class VocabSize:
+    """What the vocabulary holds at one step. ``learned`` counts new strings only: a merge that
+    rebuilds a token already there (``ab + c`` after ``a + bc``) adds none."""
+
+    base: int
+    learned: int
+    merges: int
+    special: tuple[str, ...]
+    unknown: str | None
+
+    @property
+    def total(self) -> int:
+        # the one definition (PRODUCT.md): base symbols + learned + special tokens + <unk> where there is one
+        return self.base + self.learned + len(self.special) + (self.unknown is not None)
+
+
+@dataclass(frozen=True)
+class PairTable:
+    """Every pair of neighbouring tokens at one step: its count weighted by word frequency (in the
+    order a merge round meets the pairs) and where it comes from (word index -> occurrences)."""
+
+    counts: dict[Pair, int]
+    places: dict[Pair, dict[int, int]]
+
+    def sources(self, pair: Pair) -> list[tuple[int, int]]:
+        """(word index, occurrences in that word), in corpus order: count = sum(occ * word count)."""
+        return sorted(self.places.get(pair, {}).items())
+
+
+class History:
+    """Answers "at step k" for a trained corpus: 0 is before any merge, ``last_step`` after all."""
+
+    def __init__(self, corpus: Corpus, steps: Sequence[MergeStep]):
+        self.corpus = corpus
+        self.settings = corpus.settings
+        self.steps = list(steps)
+        self.base = corpus.base_vocabulary()
+        self._index_words()
+        self._count_vocab()
+        self._tokens: dict[int, list[list[str]]] = {}
+        self._pairs: dict[int, PairTable] = {}
+
+    def _index_words(self) -> None:
+        """Per word: the steps that merged inside it, and the token start each of those removed;
+        and the corpus total after each step (each merge removes one token per occurrence)."""
+        corpus = self.corpus
+        counts = corpus.counts
+        # parallel lists of plain ints: no tuple per place for the cycle collector to walk
+        steps_in: list[list[int]] = [[] for _ in range(len(corpus))]
+        offsets: list[list[int]] = [[] for _ in range(len(corpus))]
+        totals = [corpus.total_symbols()]
+        for number, step in enumerate(self.steps, start=1):
+            removed = 0
+            for word, offset in step.places:
+                steps_in[word].append(number)
+                offsets[word].append(offset)
+                removed += counts[word]
+            totals.append(totals[-1] - removed)
+        extra = 1 if self.settings.marker is not None else 0
+        self._lengths = [len(word) + extra for word in corpus.words]
+        self._cuts: list[list[int]] = []
+        for places, length in zip(offsets, self._lengths):
+            starts = list(range(length))
+            cuts = []
+            for offset in places:
+                # the token starting at offset swallows the one after it: that start goes
+                cuts.append(starts.pop(bisect_right(starts, offset)))
+            self._cuts.append(cuts)
+        self._steps_in = steps_in
+        self._totals = totals
+
+    def _count_vocab(self) -> None:
+        made = set(self.base)
+        learned = [0]
+        for step in self.steps:
+            made.add(step.token)
+            learned.append(len(made) - len(self.base))
+        self._learned = learned
+
+    # -- one word ---------------------------------------------------------------------------------
+
+    @property
+    def last_step(self) -> int:
+        return len(self.steps)
+
+    def _clamp(self, k: int) -> int:
+        return max(0, min(k, len(self.steps)))
+
+    def word_tokens(self, w: int, k: int) -> list[str]:
+        """Word w's tokens after the first k merges."""
+        symbols = self.corpus.symbols(w)
+        done = bisect_right(self._steps_in[w], k)
+        if not done:
+            return symbols
+        gone = set(self._cuts[w][:done])
+        bounds = [i for i in range(len(symbols)) if i not in gone] + [len(symbols)]
+        return ["".join(symbols[a:b]) for a, b in zip(bounds, bounds[1:])]
+
+    def token_count(self, w: int, k: int) -> int:
+        """How many tokens word w is after k merges: each merge inside it removes one."""
+        return self._lengths[w] - bisect_right(self._steps_in[w], k)
+
+    def merge_steps(self, w: int) -> list[int]:
+        """The steps that merged inside word w, in order (a step twice if it merged there twice)."""
+        return self._steps_in[w]
+
+    def whole_step(self, w: int) -> int | None:
+        """The step at which word w becomes one token (0 if it is one symbol), or None if it never does."""
+        need = self.token_count(w, 0) - 1
+        steps = self._steps_in[w]
+        if need == 0:
+            return 0
+        return steps[need - 1] if len(steps) >= need else None
+
+    def words_changed(self, a: int, b: int) -> list[int]:
+        """The words whose tokens differ between steps a and b, in corpus order."""
+        lo, hi = sorted((self._clamp(a), self._clamp(b)))
+        return sorted({w for step in self.steps[lo:hi] for w, _ in step.places})
+
+    # -- the whole corpus -------------------------------------------------------------------------
+
+    def tokens_at(self, k: int) -> list[list[str]]:
+        """Every word's tokens after k merges (the last few steps asked for are kept)."""
+        k = self._clamp(k)
+        found = self._tokens.get(k)
+        if found is None:
+            if len(self._tokens) >= _CACHED_STEPS:
+                self._tokens.clear()  # one call: safe while a quiz worker asks too
+            found = self._tokens[k] = [self.word_tokens(w, k) for w in range(len(self.corpus))]
+        return found
+
+    def total_tokens(self, k: int) -> int:
+        """The corpus length in tokens after k merges, every word counted as often as it occurs."""
+        return self._totals[self._clamp(k)]
+
+    def totals(self) -> list[int]:
+        """``total_tokens`` at steps 0 to last."""
+        return list(self._totals)
+
+    def pairs_at(self, k: int) -> PairTable:
+        """Every pair of neighbours after k merges, counted as a merge round counts them."""
+        k = self._clamp(k)
+        found = self._pairs.get(k)
+        if found is None:
+            counts: dict[Pair, int] = {}
+            places: dict[Pair, dict[int, int]] = {}
+            for w, (tokens, freq) in enumerate(zip(self.tokens_at(k), self.corpus.counts)):
+                for pair in zip(tokens, tokens[1:]):
+                    counts[pair] = counts.get(pair, 0) + freq
+                    where = places.setdefault(pair, {})
+                    where[w] = where.get(w, 0) + 1
+            if len(self._pairs) >= _CACHED_STEPS:
+                self._pairs.clear()
+            found = self._pairs[k] = PairTable(counts, places)
+        return found
+
+    def pair_counts(self, k: int) -> dict[Pair, int]:
+        return self.pairs_at(k).counts
+
+    def pair_sources(self, pair: Pair, k: int) -> list[tuple[int, int]]:
+        return self.pairs_at(k).sources(pair)
+
+    def next_merge(self, k: int) -> MergeStep | None:
+        """The merge made from step k, or None at or past the last step: training stopped there."""
+        return self.steps[k] if 0 <= k < len(self.steps) else None
+
+    # -- the vocabulary ---------------------------------------------------------------------------
+
+    def vocab(self, k: int) -> VocabSize:
+        k = self._clamp(k)
+        settings = self.settings
+        unknown = UNKNOWN if settings.units == "chars" else None
+        return VocabSize(len(self.base), self._learned[k], k, tuple(settings.special_tokens), unknown)
+
+    def vocab_size(self, k: int) -> int:
+        return self.vocab(k).total
+
+    def vocab_sizes(self) -> list[int]:
+        """``vocab_size`` at steps 0 to last."""
+        return [self.vocab_size(k) for k in range(len(self.steps) + 1)]
+
+    def distinct_symbols(self) -> int:
+        """Base symbols in the distinct words: what counting every pair at one step costs."""
+        return sum(self._lengths)

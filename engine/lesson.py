@@ -1,14 +1,13 @@
 """A lesson: its corpus, its settings, the full training history, and the state at any step.
 
 Training runs once, to the end; the lesson then replays that history at any speed. Going to a
-step never retrains: the words a step touched are known from its places, so only those words are
-re-split and only their pairs recounted.
+step never retrains: the words a step touched are known from its places, so only those words take
+their tokens from the history index again and only their pairs are recounted.
 """
 
 from __future__ import annotations
 
 import heapq
-from bisect import bisect_left, insort
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -16,6 +15,7 @@ from engine.corpus import Corpus
 from engine.errors import BpeLabError
 from engine.formats.lesson_file import LessonFile
 from engine.heldout import TextCurve, corpus_characters, token_curve
+from engine.history import History
 from engine.settings import Settings
 from engine.tokenizer import UNKNOWN, Tokenizer
 from engine.trainer import MergeStep, Trainer, target_merges
@@ -54,6 +54,7 @@ class Lesson:
         self.steps: list[MergeStep] = []
         self.stop_reason: str | None = None
         self.tokenizer: Tokenizer | None = None
+        self._history: History | None = None
         self._tokenizers: dict[int, Tokenizer] = {}
         self._held_out_curve: tuple[str, TextCurve] | None = None
         self._characters: int | None = None
@@ -68,6 +69,12 @@ class Lesson:
     @property
     def trained(self) -> bool:
         return self.tokenizer is not None
+
+    @property
+    def history(self) -> History:
+        """The index every "at step k" question is answered from (built when training ends)."""
+        self._require_trained()
+        return self._history
 
     @property
     def is_empty(self) -> bool:
@@ -134,6 +141,7 @@ class Lesson:
             yield step
         self.steps = steps
         self.stop_reason = trainer.stop_reason
+        self._history = History(self.corpus, steps)
         self.tokenizer = Tokenizer.from_trainer(trainer)
         self._tokenizers.clear()
 
@@ -157,38 +165,24 @@ class Lesson:
             found = self._tokenizers[k] = self.tokenizer.truncated(k)
         return found
 
-    def token_widths(self) -> dict[str, int]:
-        """How many base symbols each token spans (the marker counts as one)."""
-        self._require_trained()
-        width = {t: 1 for t in self.base_vocabulary}
-        for record in self.steps:
-            a, b = record.pair
-            width[record.token] = width[a] + width[b]
-        return width
-
-    def tokens_of(self, word: int, k: int) -> list[str]:
-        """Word ``word``'s tokens after the first k merges."""
-        self._require_trained()
-        return self.tokenizer.merge_symbols(self.corpus.symbols(word), k)
-
     def _require_trained(self) -> None:
         if self.tokenizer is None:
             raise BpeLabError("the lesson is not trained yet")
 
 
 class LessonState:
-    """Every word's tokens and every pair's count at one step, moved step to step incrementally."""
+    """Every word's tokens and every pair's count at one step, moved step to step incrementally.
+
+    The tokens come from the lesson's history index; what this adds is the pair counts kept up to
+    date word by word, and the pairs ranked by the tie rule, for the views that follow the lesson.
+    """
 
     def __init__(self, lesson: Lesson, step: int = 0):
-        lesson._require_trained()
         self.lesson = lesson
+        self.history = lesson.history
         self.corpus = lesson.corpus
         self.step = 0
-        self._symbols: list[list[str]] = [self.corpus.symbols(w) for w in range(len(self.corpus))]
-        # where each token of a word starts, in base symbols: a merge removes one start, a split adds it back
-        self._starts: list[list[int]] = [list(range(len(s))) for s in self._symbols]
-        self._tokens: list[list[str]] = [list(s) for s in self._symbols]
-        self._width = lesson.token_widths()
+        self._tokens: list[list[str]] = self.history.tokens_at(0)[:]
         self._pairs: dict[tuple[str, str], dict[int, int]] = {}
         self._counts: dict[tuple[str, str], int] = {}
         self._count_all()
@@ -197,7 +191,6 @@ class LessonState:
     def _add(self, w: int, sign: int = 1) -> None:
         tokens = self._tokens[w]
         freq = self.corpus.counts[w]
-        self.total_tokens += sign * len(tokens) * freq
         pairs, counts = self._pairs, self._counts
         for pair in zip(tokens, tokens[1:]):
             where = pairs.get(pair)
@@ -216,35 +209,13 @@ class LessonState:
             else:
                 del counts[pair]
 
-    def go_to(self, k: int) -> StepChange:
-        """Move to step k (clamped); the change names the words whose tokens changed."""
-        steps = self.lesson.steps
-        k = max(0, min(k, len(steps)))
-        starts, width = self._starts, self._width
-        changed: set[int] = set()
-        if k > self.step:
-            for record in steps[self.step : k]:
-                # the right half of each merged pair no longer starts a token
-                cut = width[record.pair[0]]
-                for w, offset in record.places:
-                    word = starts[w]
-                    del word[bisect_left(word, offset + cut)]
-                    changed.add(w)
-        else:
-            for record in reversed(steps[k : self.step]):
-                cut = width[record.pair[0]]
-                for w, offset in record.places:
-                    insort(starts[w], offset + cut)
-                    changed.add(w)
-        ordered = sorted(changed)
+from dataclasses import dataclass
         # past half the words, counting every pair afresh beats taking each word out and back in
         recount = 2 * len(ordered) > len(self._tokens)
         for w in ordered:
             if not recount:
                 self._add(w, -1)
-            symbols = self._symbols[w]
-            bounds = starts[w] + [len(symbols)]
-            self._tokens[w] = ["".join(symbols[a:b]) for a, b in zip(bounds, bounds[1:])]
+            self._tokens[w] = history.word_tokens(w, k)
             if not recount:
                 self._add(w, +1)
         if recount:
@@ -254,11 +225,14 @@ class LessonState:
 
     def _count_all(self) -> None:
         self._pairs, self._counts = {}, {}
-        self.total_tokens = 0
         for w in range(len(self._tokens)):
             self._add(w)
 
     # -- what views read ------------------------------------------------------------------------
+
+    @property
+    def total_tokens(self) -> int:
+        return self.history.total_tokens(self.step)
 
     def tokens(self, w: int) -> list[str]:
         return self._tokens[w]
@@ -324,7 +298,6 @@ class LessonState:
         return first
 
     def next_step(self) -> MergeStep | None:
-        """The merge that comes next from here, or None at the end."""
-        steps = self.lesson.steps
-        return steps[self.step] if self.step < len(steps) else None
+        """The merge that comes next from here, or None at the end: training stopped there."""
+        return self.history.next_merge(self.step)
 

@@ -1,10 +1,11 @@
-"""The pairs panel: every pair of neighbours at this step, most frequent first, ties marked."""
+"""The pairs panel: every pair of neighbours at this step, most frequent first, ties marked; the
+pair that merges next, or, at the end of the history, why training stopped there."""
 
 from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from widgets.describe import times
+from engine.describe import describe_stop, times
 from widgets.models import PairsModel
 from widgets.models.pairs import PAIR, SOURCES
 from widgets.tables import make_table
@@ -46,17 +47,21 @@ class PairsPanel(QWidget):
             self.details.setText("")
             return
         n = len(state.pair_counts())
-        if self.model.rowCount():
-            pair, count = self.model.pair_at(0), self.model.count_at(0)
+        following = state.next_step()
+        if following is None:
+            # training stopped here: no pair merges next, whatever the counts say
+            settings = session.lesson.settings
+            self.heading.setText(describe_stop(session.lesson.stop_reason, settings.min_frequency))
+            self.count_label.setText(f"{n:,} different pairs now; none of them merges." if n else "No pairs left.")
+        elif self.model.rowCount():
+            pair, count = following.pair, following.count
             tied = self.model.tied_with_first()
             text = f"Next: {session.show(pair[0])} + {session.show(pair[1])}, {times(count)}"
             if tied > 1:
                 text += f" (tie of {tied})"
             self.heading.setText(text)
-            self.count_label.setText(
-                f"{n:,} different pairs now."
-                + (" Equal counts: the pair met first in the words wins." if tied > 1 else "")
-            )
+            rule = "the pair of smaller ids" if session.lesson.settings.tie_break == "hf" else "the pair met first in the words"
+            self.count_label.setText(f"{n:,} different pairs now." + (f" Equal counts: {rule} wins." if tied > 1 else ""))
         else:
             self.heading.setText("No pairs left: every word is one token.")
             self.count_label.setText("")

@@ -327,9 +327,9 @@ class QuizPanel(QWidget):
 
     # -- the lesson ---------------------------------------------------------------------------
 
-    def set_lesson(self, corpus, steps, tokenizer, current_step: int = 0) -> None:
-        """The lesson on screen: its corpus, every training step, the full tokenizer, and where it is."""
-        self.lesson_questions.set_lesson(corpus, steps, tokenizer, current_step)
+    def set_lesson(self, history, current_step: int = 0) -> None:
+        """The lesson on screen: its history index (``engine.history.History``, or None), and where it is."""
+        self.lesson_questions.set_lesson(history, current_step)
         self.session.lesson_changed(current_step)
         self._render()
 

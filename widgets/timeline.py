@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from widgets.describe import describe_position
+from engine.describe import describe_position
 from widgets.steady import steady
 
 SPEEDS = (("½ step/s", 0.5), ("1 step/s", 1.0), ("2 steps/s", 2.0), ("4 steps/s", 4.0), ("10 steps/s", 10.0), ("30 steps/s", 30.0))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from engine.tokenizer import UNKNOWN
+from engine.describe import describe_vocab
 from widgets.models import VocabularyModel
 from widgets.models.common import KeyRole
 from widgets.models.vocabulary import PARENTS
@@ -55,20 +55,12 @@ class VocabularyPanel(QWidget):
                 self.table.fit_columns()  # longer tokens and ids arrive as the lesson goes on
 
     def _refresh(self, *_args) -> None:
-        m = self.model
-        if self.session.state is None:
+        session = self.session
+        if session.state is None:
             self.heading.setText("No vocabulary yet: the corpus is empty.")
         else:
-            base, learned = m.base_count(), m.learned_count()
-            text = f"{base + learned:,} tokens: {base:,} base symbols + {learned:,} learned"
-            # the ids past the table: special tokens, and the unknown token of a char-level vocabulary
-            extra = list(self.session.lesson.settings.special_tokens)
-            if self.session.lesson.settings.units == "chars":
-                extra.append(UNKNOWN)
-            if extra:
-                names = ", ".join(self.session.show(t) for t in extra)
-                text += f", plus {names}: {base + learned + len(extra):,} ids in all"
-            self.heading.setText(text)
+            lesson = session.lesson
+            self.heading.setText(describe_vocab(lesson.settings, lesson.history.vocab(session.step)))
         self._on_token_selected(self.session.selected_token)
 
     def _on_token_selected(self, token: str) -> None:

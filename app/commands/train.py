@@ -69,14 +69,23 @@ def train_from_args(args):
             if bar:
                 bar.update(step.step)
     if bar:
-        bar.close(trainer.stop_reason)
+        bar.close(trainer.stop_reason, vocabulary_summary(corpus, steps))
     return trainer, steps
+
+
+def vocabulary_summary(corpus, steps) -> str:
+    """The vocabulary at the end of training, in the words the window and the handout use."""
+    from engine.describe import describe_vocab
+    from engine.history import History
+
+    history = History(corpus, steps)
+    return f"the vocabulary holds {describe_vocab(corpus.settings, history.vocab(history.last_step))}"
 
 
 def run(args) -> int:
     from engine.files import write_atomic
     from engine.formats.load import Source, export
-    from engine.history import history_to_json
+    from engine.formats.history_file import history_to_json
     from engine.tokenizer import Tokenizer
 
     trainer, steps = train_from_args(args)
@@ -105,5 +114,5 @@ class ProgressBar:
             sys.stderr.write(f"\rtraining: {done} merges")
         sys.stderr.flush()
 
-    def close(self, reason: str | None) -> None:
-        sys.stderr.write(f"\ndone: {reason}\n")
+    def close(self, reason: str | None, summary: str) -> None:
+        sys.stderr.write(f"\ndone: {reason}; {summary}\n")

@@ -1,11 +1,10 @@
 """Questions built from the lesson on screen, answered by the engine itself.
 
-Given the corpus, the training steps, the full tokenizer and the step the lesson is at, each
-generator asks about that exact state and computes its answer with the same code that drew the
-tiles: a word's tokens after k merges are ``tokenizer.merge_symbols(corpus.symbols(i), k)``, and
-pair counts are counted over those tokens, weighted by word frequency, as a merge round counts
-them. Every question carries ``reveal_step``: the step at which the tiles show its answer, so the
-quiz can ask the lesson to go there.
+Given the lesson's history index and the step the lesson is at, each generator asks about that
+exact state and takes its answer from the same index the tiles, the charts and the handout read:
+a word's tokens after k merges, the pair counts (weighted by word frequency, as a merge round
+counts them) and the vocabulary size. Every question carries ``reveal_step``: the step at which
+the tiles show its answer, so the quiz can ask the lesson to go there.
 
 Left out: questions about text outside the corpus (the bundled pack covers unseen words).
 """
@@ -14,14 +13,14 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_right
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from engine.display import for_settings
 from engine.corpus import Corpus
+from engine.describe import describe_vocab
+from engine.history import History
 from engine.quiz.questions import ChooseQuestion, Misconception, NumberQuestion, Option, Question, WrongAnswer
-from engine.textbook import get_stats
-from engine.tokenizer import Tokenizer
 from engine.trainer import MergeStep
 
 # the ideas a wrong answer to a generated question can reveal (the bundled pack defines the same ids)
@@ -59,94 +58,35 @@ MISCONCEPTIONS = {
 }
 
 
-@dataclass
+@dataclass(frozen=True)
 class LiveLesson:
-    """The lesson on screen: what the generators read.
+    """The lesson on screen: its history index and the step it is at (clamped to the history)."""
 
-    A word's tokens at any step come from the steps' own record of where each merge applied
-    (``MergeStep.places``): one pass over the history, instead of replaying merges word by word.
-    """
-
-    corpus: Corpus
-    steps: Sequence[MergeStep]
-    tokenizer: Tokenizer  # with every merge of the run
+    history: History
     step: int = 0
-    _tokens: dict[int, list[list[str]]] = field(default_factory=dict, repr=False)
-    _merged: list[list[tuple[int, int]]] | None = field(default=None, repr=False)
-    _stats: tuple | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
-        self.step = max(0, min(self.step, len(self.steps)))
+        object.__setattr__(self, "step", max(0, min(self.step, self.history.last_step)))
+
+    @property
+    def corpus(self) -> Corpus:
+        return self.history.corpus
+
+    @property
+    def steps(self) -> Sequence[MergeStep]:
+        return self.history.steps
 
     @property
     def last_step(self) -> int:
-        return len(self.steps)
-
-    def merges_in(self, index: int) -> list[tuple[int, int]]:
-        """(step, offset of the left base symbol) of every merge that applied inside a word, in order."""
-        if self._merged is None:
-            merged: list[list[tuple[int, int]]] = [[] for _ in range(len(self.corpus))]
-            for number, step in enumerate(self.steps, start=1):
-                for word, offset in step.places:
-                    merged[word].append((number, offset))
-            self._merged = merged
-        return self._merged[index]
-
-    def token_count(self, index: int, step: int) -> int:
-        """How many tokens a word is after ``step`` merges: each merge inside it removes one."""
-        return len(self.corpus.symbols(index)) - bisect_right(self.merges_in(index), (step, 1 << 62))
-
-    def word_tokens(self, index: int, step: int) -> list[str]:
-        symbols = self.corpus.symbols(index)
-        starts = list(range(len(symbols)))
-        for number, offset in self.merges_in(index):
-            if number > step:
-                break
-            # the token starting at offset swallows the one after it
-            del starts[bisect_right(starts, offset)]
-        ends = starts[1:] + [len(symbols)]
-        return ["".join(symbols[a:b]) for a, b in zip(starts, ends)]
-
-    def whole_step(self, index: int) -> int | None:
-        """The step at which a word becomes one token, or None if it never does."""
-        need = len(self.corpus.symbols(index)) - 1
-        if need == 0:
-            return 0
-        merges = self.merges_in(index)
-        return merges[need - 1][0] if len(merges) >= need else None
-
-    def tokens_at(self, step: int) -> list[list[str]]:
-        """Every corpus word's tokens after ``step`` merges."""
-        if step not in self._tokens:
-            if len(self._tokens) > 4:
-                self._tokens.clear()
-            self._tokens[step] = [self.word_tokens(i, step) for i in range(len(self.corpus))]
-        return self._tokens[step]
-
-    def pair_counts(self, step: int) -> dict[tuple[str, str], int]:
-        """Pair -> weighted count after ``step`` merges, in the order a merge round meets them."""
-        if self._stats is None or self._stats[0] != step:
-            self._stats = (step, get_stats(self.tokens_at(step), self.corpus.counts))
-        return self._stats[1]
+        return self.history.last_step
 
     def size(self) -> int:
         """Base symbols in the distinct words: what building a question costs grows with it."""
-        extra = 1 if self.corpus.settings.marker is not None else 0
-        return sum(len(w) + extra for w in self.corpus.words)
-
-    def share_record(self, other: "LiveLesson") -> None:
-        """Take over the record of merges another view of the same lesson has built."""
-        if self._merged is None:
-            self._merged = other._merged
+        return self.history.distinct_symbols()
 
     def at_step(self, step: int) -> "LiveLesson":
-        """The same lesson at another step, sharing the record of merges (a snapshot for a worker)."""
-        return LiveLesson(self.corpus, self.steps, self.tokenizer, step, _merged=self._merged)
-
-    def vocab_size_at(self, step: int) -> int:
-        if step == 0:
-            return self.tokenizer.truncated(0).get_vocab_size()
-        return self.steps[step - 1].vocab_size
+        """The same lesson at another step, sharing the index (a snapshot for a worker)."""
+        return LiveLesson(self.history, step)
 
     def show(self, token: str) -> str:
         """A token or word as the tiles show it (engine.display)."""
@@ -161,15 +101,6 @@ class LiveLesson:
 
 def _times(n: int) -> str:
     return "once" if n == 1 else f"{n} times"
-
-
-def _counted(state: LiveLesson) -> str:
-    extra = []
-    if state.corpus.settings.special_tokens:
-        extra.append("the special tokens")
-    if state.corpus.settings.units == "chars":
-        extra.append("the unknown token")
-    return f" (the base symbols, the merged tokens and {' and '.join(extra)})" if extra else ""
 
 
 def _tie_rule(state: LiveLesson) -> str:
@@ -189,10 +120,10 @@ def _shuffled(options: list[Option], rng: random.Random) -> tuple[Option, ...]:
 def next_pair(state: LiveLesson, rng: random.Random) -> Question | None:
     """"Which pair merges next?" — the winner, its tied rivals, then the strongest other pairs."""
     k = state.step
-    if k >= state.last_step:
+    step = state.history.next_merge(k)
+    if step is None:
         return None
-    step = state.steps[k]
-    counts = state.pair_counts(k)
+    counts = state.history.pair_counts(k)
     rivals = [p for p in step.tied if p != step.pair]
     others = sorted((p for p in counts if p != step.pair and p not in rivals), key=lambda p: -counts[p])
     shown = [step.pair, *(rivals + others)[:3]]
@@ -224,18 +155,17 @@ def next_pair(state: LiveLesson, rng: random.Random) -> Question | None:
 def pair_count(state: LiveLesson, rng: random.Random) -> Question | None:
     """"How many times does pair X occur now?" — with where the count comes from."""
     k = state.step
-    counts = state.pair_counts(k)
+    table = state.history.pairs_at(k)
+    counts = table.counts
     if not counts:
         return None
     ranked = sorted(counts, key=lambda p: -counts[p])[:5]
     pair = rng.choice(ranked)
     parts = []
-    for i, tokens in enumerate(state.tokens_at(k)):
-        n = sum(1 for p in zip(tokens, tokens[1:]) if p == pair)
-        if n:
-            word = state.show("".join(state.corpus.words[i]))
-            times = "" if n == 1 else f"{n} × "
-            parts.append((f"{word} ({times}×{state.corpus.counts[i]})", n * state.corpus.counts[i]))
+    for i, n in table.sources(pair):
+        word = state.show(state.corpus.words[i])
+        times = "" if n == 1 else f"{n} × "
+        parts.append((f"{word} ({times}×{state.corpus.counts[i]})", n * state.corpus.counts[i]))
     answer = counts[pair]
     shown = " + ".join(str(v) for _, v in parts[:8]) + (" + …" if len(parts) > 8 else "")
     if len(parts) > 1:
@@ -249,7 +179,8 @@ def pair_count(state: LiveLesson, rng: random.Random) -> Question | None:
     if unweighted != answer:
         # counting words that hold the pair, not weighting them by frequency
         wrong.append(WrongAnswer(unweighted, "unweighted-count"))
-    winner = k < state.last_step and state.steps[k].pair == pair
+    following = state.history.next_merge(k)
+    winner = following is not None and following.pair == pair
     return NumberQuestion(
         id=f"lesson:pair-count:{k}:{'+'.join(pair)}",
         title="How often does this pair occur?",
@@ -266,15 +197,16 @@ def pair_count(state: LiveLesson, rng: random.Random) -> Question | None:
 def word_split(state: LiveLesson, rng: random.Random) -> Question | None:
     """"Into how many tokens does word W split after step t?" — t a few steps ahead."""
     k = state.step
+    history = state.history
     if not len(state.corpus):
         return None
     target = min(state.last_step, k + rng.randint(1, 3))
     # the words these merges touch: asking about them makes the class apply the merges
-    changing = sorted({w for step in state.steps[k:target] for w, _ in step.places})
-    pool = changing or [i for i in range(len(state.corpus)) if state.token_count(i, target) > 1] or list(range(len(state.corpus)))
+    changing = history.words_changed(k, target)
+    pool = changing or [i for i in range(len(state.corpus)) if history.token_count(i, target) > 1] or list(range(len(state.corpus)))
     index = rng.choice(pool[:50])
-    tokens = state.word_tokens(index, target)
-    now = state.word_tokens(index, k)
+    tokens = history.word_tokens(index, target)
+    now = history.word_tokens(index, k)
     word = state.show(state.corpus.words[index])
     marker = state.corpus.settings.marker
     note = f" Count the end-of-word marker {marker} as a token when it stands alone." if marker else ""
@@ -303,11 +235,12 @@ def word_split(state: LiveLesson, rng: random.Random) -> Question | None:
 def vocab_size(state: LiveLesson, rng: random.Random) -> Question | None:
     """"What is the vocabulary size after m more merges?"."""
     k = state.step
-    if k >= state.last_step:
+    if state.history.next_merge(k) is None:
         return None
     more = rng.randint(1, min(5, state.last_step - k))
-    now = state.vocab_size_at(k)
-    answer = state.vocab_size_at(k + more)
+    vocab = state.history.vocab(k)
+    now = vocab.total
+    answer = state.history.vocab_size(k + more)
     made = [s.token for s in state.steps[k:k + more]]
     explanation = f"Now there are {now} tokens. Each merge adds its new token and keeps both parts"
     if answer == now + more:
@@ -321,8 +254,8 @@ def vocab_size(state: LiveLesson, rng: random.Random) -> Question | None:
     return NumberQuestion(
         id=f"lesson:vocab-size:{k}:{more}",
         title="How big is the vocabulary?",
-        prompt=f"At step {k} the vocabulary holds {now} tokens{_counted(state)}. How many will it hold after {more} more "
-        f"merge{'s' if more > 1 else ''} (at step {k + more})?",
+        prompt=f"At step {k} the vocabulary holds {describe_vocab(state.corpus.settings, vocab)}. How many tokens will "
+        f"it hold after {more} more merge{'s' if more > 1 else ''} (at step {k + more})?",
         hint="What does one merge add to the vocabulary? Does it take anything away?",
         explanation=explanation + " New: " + ", ".join(state.show(t) for t in made) + ".",
         labels=("lesson", "vocabulary"),
@@ -337,7 +270,7 @@ def in_pieces(state: LiveLesson, rng: random.Random) -> Question | None:
     at = _first_whole_step(state, state.step)
     if at is None:
         return None
-    counts = [state.token_count(i, at) for i in range(len(state.corpus))]
+    counts = [state.history.token_count(i, at) for i in range(len(state.corpus))]
     whole = [i for i, n in enumerate(counts) if n == 1]
     pieces = [i for i, n in enumerate(counts) if n > 1]
     if not whole or not pieces:
@@ -348,7 +281,7 @@ def in_pieces(state: LiveLesson, rng: random.Random) -> Question | None:
     options += [Option(state.show(state.corpus.words[i]), False) for i in others]
     word = state.show(state.corpus.words[answer])
     join = _next_join(state, answer, at)
-    why = f"After step {at} “{word}” is still {state.show_tokens(state.word_tokens(answer, at))}, while the others are one token each. "
+    why = f"After step {at} “{word}” is still {state.show_tokens(state.history.word_tokens(answer, at))}, while the others are one token each. "
     if join is not None:
         step = state.steps[join - 1]
         why += (f"Its next merge is {state.show_pair(step.pair)} at step {join}: that pair occurs {_times(step.count)}, "
@@ -370,13 +303,15 @@ def in_pieces(state: LiveLesson, rng: random.Random) -> Question | None:
 
 def _first_whole_step(state: LiveLesson, start: int) -> int | None:
     """The first step from ``start`` on at which some word is one token (once whole, a word stays whole)."""
-    steps = [w for w in (state.whole_step(i) for i in range(len(state.corpus))) if w is not None]
+    steps = [w for w in (state.history.whole_step(i) for i in range(len(state.corpus))) if w is not None]
     return max(start, min(steps)) if steps else None
 
 
 def _next_join(state: LiveLesson, index: int, after: int) -> int | None:
     """The first step after ``after`` at which a merge applies inside this word."""
-    return next((number for number, _ in state.merges_in(index) if number > after), None)
+    steps = state.history.merge_steps(index)
+    i = bisect_right(steps, after)
+    return steps[i] if i < len(steps) else None
 
 
 GENERATORS: dict[str, Callable[[LiveLesson, random.Random], Question | None]] = {

@@ -100,6 +100,8 @@ def test_progress_bar_on_stderr(tmp_path, classic_file, capsys):
     status, _, err = run(capsys, "train", classic_file, "--word-counts", "--merges", 4, "--out", tmp_path / "t.json", "--progress")
     assert status == 0
     assert "4/4 merges" in err and "target reached" in err
+    # the vocabulary size in the window's words: 11 base symbols + 4 learned + <unk>
+    assert "the vocabulary holds 16 tokens (11 base symbols + 4 learned + <unk>)" in err
 
 
 BAD = {

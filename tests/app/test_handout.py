@@ -8,7 +8,7 @@ import pytest
 from pypdf import PdfReader
 from PySide6.QtWidgets import QDialogButtonBox
 
-from app.handout import choose_steps, merge_sentence, write_handout
+from app.handout import choose_steps, growth_summary, merge_sentence, vocabulary_summary, write_handout
 from app.handout_dialog import HandoutDialog, export_handout
 from engine.errors import BpeLabError
 from engine.lesson import Lesson
@@ -103,10 +103,12 @@ def test_handout_pages_hold_the_merges_the_chart_and_the_vocabulary(classic, tmp
     chart = pages[3]
     assert "The corpus shrinks as the vocabulary grows" in chart
     assert "starts as 95 tokens" in chart and "After 15 merges it is 16 tokens" in chart
-    assert "from 11 to 27 tokens" in chart
+    # the start counts <unk> as the end does: 11 symbols + <unk>, then 15 learned more
+    assert ("from 12 tokens (11 base symbols + <unk>) to 27 tokens (11 base symbols + 15 learned + <unk>)"
+            in chart)
 
     vocabulary = pages[4]
-    assert "11 base tokens, then 15 tokens learned" in vocabulary
+    assert "27 tokens (11 base symbols + 15 learned + <unk>)" in vocabulary
     for step in classic.steps:
         assert f"{step.step}. {step.pair[0]} + {step.pair[1]} → {step.token} (×{step.count})" in vocabulary
 
@@ -199,3 +201,50 @@ def test_dialog_turns_choices_into_steps(qtbot):
     assert dialog.list_button.isChecked() and dialog.steps() == [2, 5, 6] and ok.isEnabled()
     qtbot.keyClicks(dialog.list, ", 40")
     assert not ok.isEnabled() and "from 1 to 15" in dialog.summary.text()
+
+
+# -- the summary numbers are the engine's ------------------------------------------------------
+
+
+def test_summary_numbers_are_the_engines_for_a_chars_lesson_with_unk(classic, qtbot):
+    from app.session import Session
+    from engine.describe import describe_vocab
+    from widgets.vocabulary_panel import VocabularyPanel
+
+    history = classic.history
+    last = history.last_step
+    summary = growth_summary(classic)
+    assert f"starts as {history.total_tokens(0)} tokens (one per character and end-of-word marker)" in summary
+    assert f"After {last} merges it is {history.total_tokens(last)} tokens" in summary
+    start, end = (describe_vocab(classic.settings, history.vocab(k)) for k in (0, last))
+    assert f"grown from {start} to {end}" in summary
+    assert start.startswith(f"{history.vocab_size(0)} tokens") and history.vocab_size(0) == 12  # 11 + <unk>
+    assert vocabulary_summary(classic).startswith(f"{history.vocab_size(last)} tokens")
+    # each merge's page says the size the vocabulary panel shows at that step, in the same words
+    session = Session(classic)
+    panel = VocabularyPanel(session)
+    qtbot.addWidget(panel)
+    for k in (1, 4, last):
+        session.request_step(k)
+        text = merge_sentence(classic, k)
+        assert f"the vocabulary now holds {panel.heading.text()}." in text
+        assert f"from {history.total_tokens(k - 1)} to {history.total_tokens(k)} tokens" in text
+
+
+def test_summary_numbers_are_the_engines_for_a_bytes_lesson(tmp_path):
+    from engine.settings import Settings
+
+    text = "naïve café naïve café naïve"  # 23 letters, 28 bytes
+    lesson = Lesson(text, settings=Settings(units="bytes")).train()
+    history = lesson.history
+    last = history.last_step
+    assert history.total_tokens(0) == len(text.replace(" ", "").encode("utf-8")) != len(text.replace(" ", ""))
+    summary = growth_summary(lesson)
+    assert f"starts as {history.total_tokens(0)} tokens (one per byte of the UTF-8 text)" in summary
+    assert "character" not in summary and "<unk>" not in summary
+    assert f"from {history.vocab_size(0)} tokens (256 base symbols)" in summary
+    assert f"to {history.vocab_size(last)} tokens (256 base symbols + {last} learned)" in summary
+    path = tmp_path / "bytes.pdf"
+    write_handout(lesson, path, [1])
+    chart = " ".join(page_texts(path))
+    assert f"starts as {history.total_tokens(0)} tokens (one per byte" in chart

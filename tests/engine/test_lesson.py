@@ -19,7 +19,7 @@ def test_state_at_every_step_matches_a_fresh_replay(text, word_counts, settings)
     order = list(range(lesson.last_step + 1)) + list(range(lesson.last_step, -1, -2)) + [lesson.last_step, 0]
     for k in order:
         state.go_to(k)
-        words = [lesson.tokens_of(w, k) for w in range(len(lesson.corpus))]
+        words = [lesson.history.word_tokens(w, k) for w in range(len(lesson.corpus))]
         assert [state.tokens(w) for w in range(len(words))] == words
         assert state.pair_counts() == get_stats(words, lesson.corpus.counts)
         expected_total = lesson.steps[k - 1].tokens_after if k else lesson.initial_tokens

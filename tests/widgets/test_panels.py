@@ -59,7 +59,7 @@ def test_vocabulary_panel_selects_and_explains_a_token(session, qtbot):
     qtbot.addWidget(panel)
     session.request_step(3)
     # the headline's count of ids is the engine's vocabulary size at that step, the unknown token included
-    assert panel.heading.text() == "14 tokens: 11 base symbols + 3 learned, plus <unk>: 15 ids in all"
+    assert panel.heading.text() == "15 tokens (11 base symbols + 3 learned + <unk>)"
     assert session.lesson.steps[2].vocab_size == 15
     row = panel.model.row_of("est</w>")
     panel.table.clicked.emit(panel.model.index(row, 1))
@@ -164,3 +164,49 @@ def test_corpus_panel_warns_when_the_marker_is_also_a_letter_of_the_text(qtbot):
     assert panel.hint.property("problem") is True
     session.set_lesson(Lesson("snake case snake case").train())
     assert "marker" not in panel.hint.text() and panel.hint.property("problem") is False
+
+
+def test_after_training_stops_no_pair_is_next_anywhere(qtbot):
+    from widgets.charts.pair_data import step_caption, top_pairs
+    from widgets.classroom.predict import question_for
+    from widgets.models.pairs import TIE
+
+    session = Session(Lesson("tea tea team teams steam seat", settings=Settings(end_of_word=None)).train())
+    panel = PairsPanel(session)
+    qtbot.addWidget(panel)
+    model = panel.model
+    session.request_step(2)
+    # before the end the pair that merges next is starred and named
+    assert panel.heading.text() == "Next: tea + m, 3 times"
+    assert model.index(0, TIE).data() == "★ next"
+    for step in (session.last_step, session.last_step + 5):
+        session.request_step(step)
+        assert session.state.next_step() is None
+        # pairs are left (each occurs once), but training stopped: the panel says why, not what is next
+        assert model.rowCount() > 0 and model.count_at(0) == 1
+        assert panel.heading.text() == "Training stopped: no pair repeats (every pair left occurs only once)."
+        assert "Next" not in panel.heading.text() + panel.count_label.text()
+        assert not any("next" in model.index(r, TIE).data() or "1st" in model.index(r, TIE).data()
+                       for r in range(model.rowCount()))
+        assert not any(bar.winner for bar in top_pairs(session.state, 10))
+        assert "training stopped here" in step_caption(session.state, top_pairs(session.state, 10))
+        assert question_for(session) is None
+    session.request_step(0)
+    assert panel.heading.text().startswith("Next: e + a, 6 times")
+    assert model.index(0, TIE).data() == "★ next"
+
+
+def test_the_vocabulary_headline_is_the_engine_size_at_every_step(qtbot):
+    from engine.describe import describe_vocab
+
+    lesson = Lesson("low 5\nlower 2\nnewest 6\nwidest 3\n", word_counts=True,
+                    settings=Settings(special_tokens=("<|endoftext|>",))).train()
+    session = Session(lesson)
+    panel = VocabularyPanel(session)
+    qtbot.addWidget(panel)
+    for k in (0, 1, 7, lesson.last_step, 3):
+        session.request_step(k)
+        size = lesson.history.vocab(k)
+        assert panel.heading.text() == describe_vocab(lesson.settings, size)
+        assert panel.heading.text().startswith(f"{lesson.history.vocab_size(k)} tokens (")
+        assert size.total == 11 + k + 2  # base symbols, one per merge here, <|endoftext|> and <unk>

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from engine import Corpus, Settings, Tokenizer, train
+from engine import Corpus, Settings, train
+from engine.history import History
 from engine.formats.lesson_file import LessonFile, lesson_from_data
 from engine.quiz import grade, pack_from_data
 from engine.quiz.packs import FORMAT
@@ -258,9 +259,10 @@ def test_a_pack_with_nothing_good_is_refused(qtbot, panel, tmp_path):
 
 
 def classic_lesson():
+    """The history index of the classic lesson."""
     corpus = Corpus.from_word_counts("low 5\nlower 2\nnewest 6\nwidest 3\n", Settings())
-    trainer, steps = train(corpus)
-    return corpus, steps, Tokenizer.from_trainer(trainer)
+    _, steps = train(corpus)
+    return History(corpus, steps)
 
 
 def right_answer(question):
@@ -270,8 +272,8 @@ def right_answer(question):
 
 
 def test_lesson_questions_ask_about_the_current_step_and_reveal_on_the_tiles(qtbot, panel):
-    corpus, steps, tokenizer = classic_lesson()
-    panel.set_lesson(corpus, steps, tokenizer, 0)
+    history = classic_lesson()
+    panel.set_lesson(history, 0)
     panel.set_source(LESSON)
     question = panel.current_question()
     assert question.title == "Which pair merges next?" and "step 0" in question.prompt
@@ -285,8 +287,8 @@ def test_lesson_questions_ask_about_the_current_step_and_reveal_on_the_tiles(qtb
 
 
 def test_lesson_questions_follow_the_step_and_cycle_kinds(qtbot, panel):
-    corpus, steps, tokenizer = classic_lesson()
-    panel.set_lesson(corpus, steps, tokenizer, 0)
+    history = classic_lesson()
+    panel.set_lesson(history, 0)
     panel.set_source(LESSON)
     panel.set_current_step(4)
     titles = set()
@@ -303,8 +305,8 @@ def test_lesson_source_without_a_lesson_says_so(qtbot, panel):
     panel.set_source(LESSON)
     assert panel.current_question() is None
     assert "lesson" in panel.message.text().lower()
-    corpus, steps, tokenizer = classic_lesson()
-    panel.set_lesson(corpus, steps, tokenizer, 2)
+    history = classic_lesson()
+    panel.set_lesson(history, 2)
     assert panel.current_question() is not None
 
 
@@ -357,8 +359,8 @@ def test_a_large_lesson_builds_its_questions_in_a_thread(qtbot, panel, monkeypat
     import widgets.quiz.lesson_questions as lesson_questions
 
     monkeypatch.setattr(lesson_questions, "LARGE_LESSON", 0)
-    corpus, steps, tokenizer = classic_lesson()
-    panel.set_lesson(corpus, steps, tokenizer, 2)
+    history = classic_lesson()
+    panel.set_lesson(history, 2)
     panel.set_source(LESSON)
     assert panel.current_question() is None and "Building" in panel.message.text()
     assert not panel.next_button.isEnabled()
@@ -373,8 +375,8 @@ def test_a_large_lesson_builds_its_questions_in_a_thread(qtbot, panel, monkeypat
 def test_explanations_keep_tokens_that_look_like_tags(qtbot, panel):
     from PySide6.QtGui import QTextDocument
 
-    corpus, steps, tokenizer = classic_lesson()
-    panel.set_lesson(corpus, steps, tokenizer, 2)  # est + </w> merges next
+    history = classic_lesson()
+    panel.set_lesson(history, 2)  # est + </w> merges next
     panel.set_source(LESSON)
     question = panel.current_question()
     panel.editor.buttons[[o.correct for o in question.options].index(True)].setChecked(True)
@@ -410,6 +412,8 @@ def test_following_the_session_both_ways(qtbot):
     panel.check()
     panel.show_on_tiles()
     assert session.step == question.reveal_step
+    # its own answer shown on the tiles keeps the question answered on screen
+    assert panel.current_question() is question
     tea = Lesson("tea tea team teams steam seat").train()
     session.set_lesson(tea)
     # questions about the old corpus are gone: the new one is about the tea words at step 0
@@ -417,3 +421,40 @@ def test_following_the_session_both_ways(qtbot):
     assert panel.current_question().reveal_step <= tea.last_step
     session.set_lesson(Lesson(""))
     assert panel.current_question() is None and "lesson" in panel.message.text().lower()
+
+
+def test_a_question_not_yet_answered_follows_the_session_to_its_step(qtbot):
+    from app.session import Session
+    from engine.lesson import Lesson
+    from widgets.quiz.session_link import quiz_view
+
+    session = Session(Lesson("low 5\nlower 2\nnewest 6\nwidest 3\n", word_counts=True))
+    panel = quiz_view(session)
+    qtbot.addWidget(panel)
+    panel.set_source(LESSON)
+    assert panel.current_question().prompt.startswith("The lesson is at step 0.")
+    for k in (session.last_step, 3, 7, 1):
+        session.request_step(k)
+        question = panel.current_question()
+        # the question on screen is about the step the timeline shows, never the one it was asked at
+        assert panel.lesson_questions.live.step == session.step == k
+        assert "step 0" not in question.prompt + question.hint
+        if k < session.last_step:
+            # round the kinds to "which pair merges next?": it names the step the timeline shows
+            while question.title != "Which pair merges next?":
+                panel.next_question()
+                question = panel.current_question()
+            assert question.prompt.startswith(f"The lesson is at step {k}.")
+    question = panel.current_question()
+    panel.editor.set_locked(False)
+    answer = right_answer(question)
+    if isinstance(answer, list):
+        panel.editor.buttons[answer[0]].setChecked(True)
+    else:
+        panel.editor.edit.setText(str(int(answer)))
+    panel.check()
+    session.request_step(5)
+    # an answered question stays while the class looks at the tiles; the next one is about step 5
+    assert panel.current_question() is question
+    panel.next_question()
+    assert panel.current_question() is not question and panel.lesson_questions.live.step == 5

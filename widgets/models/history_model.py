@@ -1,7 +1,7 @@
 """The lesson's history as a table: one row per step, the numbers the growth chart plots.
 
 Rows are steps 0..n (step 0 is the corpus before any merge). The columns are filled once per
-lesson from the trainer's MergeStep records; the held-out column is computed by
+lesson from the lesson's history index; the held-out column is computed by
 ``engine.heldout.token_curve`` (one encoding of each distinct word, not one encoding per step),
 in a worker thread when the text is long.
 """
@@ -14,7 +14,6 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt, Signal
 
 from engine.errors import BpeLabError
 from engine.heldout import TextCurve, token_curve
-from engine.trainer import extra_ids
 from widgets.worker import Worker
 
 COLUMNS = (
@@ -187,11 +186,10 @@ class HistoryModel(QAbstractTableModel):
         if session.state is None:
             return
         lesson = session.lesson
-        steps = lesson.steps
-        self.merges = list(range(len(steps) + 1))
-        start = len(lesson.base_vocabulary) + extra_ids(lesson.settings)
-        self.vocabulary = [start] + [s.vocab_size for s in steps]
-        self.tokens = [lesson.initial_tokens] + [s.tokens_after for s in steps]
+        history = lesson.history
+        self.merges = list(range(history.last_step + 1))
+        self.vocabulary = history.vocab_sizes()
+        self.tokens = history.totals()
         self.characters = lesson.characters
 
     def _on_lesson_changed(self) -> None:

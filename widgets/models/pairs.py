@@ -1,4 +1,7 @@
-"""The pairs at the current step, best first, with ties marked and where each count comes from."""
+"""The pairs at the current step, best first, with ties marked and where each count comes from.
+
+The pair that merges next is starred; at the end of the history none is: training stopped there.
+"""
 
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ class PairsModel(HeaderedTableModel):
         self.session = session
         self.limit = limit
         self._rows: list[tuple[tuple[str, str], int]] = self._ranked()
+        self._next: tuple[str, str] | None = self._next_pair()
         self._shared: set[int] = self._shared_counts()
         # "where it comes from" per pair at this step: a pair in thousands of words is costly to say
         self._sources: dict[tuple[str, str], str] = {}
@@ -31,6 +35,11 @@ class PairsModel(HeaderedTableModel):
     def _ranked(self) -> list[tuple[tuple[str, str], int]]:
         state = self.session.state
         return state.ranked_pairs(self.limit) if state is not None else []
+
+    def _next_pair(self) -> tuple[str, str] | None:
+        state = self.session.state
+        following = state.next_step() if state is not None else None
+        return following.pair if following is not None else None
 
     def _shared_counts(self) -> set[int]:
         seen: dict[int, int] = {}
@@ -42,6 +51,7 @@ class PairsModel(HeaderedTableModel):
         self._sources = {}
         self.beginResetModel()
         self._rows = self._ranked()
+        self._next = self._next_pair()
         self._shared = self._shared_counts()
         self.endResetModel()
 
@@ -60,6 +70,7 @@ class PairsModel(HeaderedTableModel):
         n = min(len(old), len(rows))
         old_ties = [self.tie_text(r) for r in range(n)]
         self._rows = rows
+        self._next = self._next_pair()
         self._shared = self._shared_counts()
         # a row changes when its pair or count moved, or when its tie mark did
         changed = [r for r in range(n) if old[r] != rows[r] or old_ties[r] != self.tie_text(r)]
@@ -85,14 +96,18 @@ class PairsModel(HeaderedTableModel):
             n += 1
         return n
 
+    def is_next(self, row: int) -> bool:
+        """Whether the pair of this row merges next (never at the end of the history)."""
+        return self._next is not None and self._rows[row][0] == self._next
+
     def tie_text(self, row: int) -> str:
         pair, count = self._rows[row]
-        top = self._rows[0][1]
-        if row == 0:
-            return "★ next" if count not in self._shared else "★ next, tie"
-        if count == top:
+        shared = count in self._shared
+        if self.is_next(row):
+            return "★ next, tie" if shared else "★ next"
+        if self._next is not None and count == self._rows[0][1]:
             return "tie for 1st"
-        return "tie" if count in self._shared else ""
+        return "tie" if shared else ""
 
     def sources_text(self, pair: tuple[str, str]) -> str:
         session = self.session

@@ -76,12 +76,6 @@ class VocabularyModel(HeaderedTableModel):
         row = self._row_of.get(token)
         return row if row is not None and row < self._rows else None
 
-    def learned_count(self) -> int:
-        return self._rows - len(self._base)
-
-    def base_count(self) -> int:
-        return len(self._base)
-
     # -- Qt's model interface ------------------------------------------------------------------
 
     def rowCount(self, parent=QModelIndex()) -> int:

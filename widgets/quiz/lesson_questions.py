@@ -32,20 +32,21 @@ class LessonQuestions(QObject):
         self._worker: Worker | None = None
         self._asked: LiveLesson | None = None
 
-    def set_lesson(self, corpus, steps, tokenizer, step: int = 0) -> None:
-        self.live = LiveLesson(corpus, list(steps), tokenizer, step) if corpus is not None else None
+    def set_lesson(self, history, step: int = 0) -> None:
+        """The lesson's history index (None for no lesson) and the step it is at."""
+        self.live = LiveLesson(history, step) if history is not None else None
         self._forget_asked()  # a question still being built is about the old lesson
 
     def set_step(self, step: int) -> None:
         if self.live is not None:
-            self.live.step = max(0, min(step, self.live.last_step))
+            self.live = self.live.at_step(step)
 
     def ask(self, large: int | None = None) -> bool:
         """Build the next question; False when there is no lesson to ask about."""
         if self.live is None:
             return False
         self._forget_asked()
-        live = self.live.at_step(self.live.step)
+        live = self.live
         if live.size() < (LARGE_LESSON if large is None else large):
             try:
                 question, moved = next_in_cycle(live, self._count, KINDS)
@@ -88,8 +89,6 @@ class LessonQuestions(QObject):
             self._built(live, error, 0)
 
     def _built(self, live: LiveLesson, question, moved: int) -> None:
-        if self.live is not None and self.live.corpus is live.corpus:
-            self.live.share_record(live)  # keep what the worker built for the next question
         if isinstance(question, BaseException):
             self.failed.emit(f"Could not build a question from the lesson: {question}")
             return

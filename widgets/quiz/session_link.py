@@ -13,9 +13,9 @@ def follow_session(panel, session) -> None:
     def on_lesson_changed() -> None:
         lesson = session.lesson
         if session.state is not None and lesson.trained and not lesson.is_empty:
-            panel.set_lesson(lesson.corpus, lesson.steps, lesson.tokenizer, session.step)
+            panel.set_lesson(lesson.history, session.step)
         else:
-            panel.set_lesson(None, [], None, 0)
+            panel.set_lesson(None, 0)
 
     session.lesson_changed.connect(on_lesson_changed)
     session.step_changed.connect(lambda change: panel.set_current_step(change.step))

@@ -331,8 +331,8 @@ class TileCanvas(QAbstractScrollArea):
             lesson = self.session.lesson
             made = t.step.step
             symbols = lesson.corpus.symbols(word)
-            before = lay_out(word, lesson.tokens_of(word, made - 1), symbols, self.painter.measure, self.painter.gap)
-            after = lay_out(word, lesson.tokens_of(word, made), symbols, self.painter.measure, self.painter.gap)
+            before = lay_out(word, lesson.history.word_tokens(word, made - 1), symbols, self.painter.measure, self.painter.gap)
+            after = lay_out(word, lesson.history.word_tokens(word, made), symbols, self.painter.measure, self.painter.gap)
             found = t.rows[word] = RowMerge.match(before, after, places)
         return found
 

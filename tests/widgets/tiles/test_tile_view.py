@@ -33,7 +33,7 @@ def view(qtbot):
 
 
 def engine_rows(lesson: Lesson, k: int) -> list[tuple[str, ...]]:
-    return [tuple(lesson.tokens_of(w, k)) for w in range(len(lesson.corpus))]
+    return [tuple(lesson.history.word_tokens(w, k)) for w in range(len(lesson.corpus))]
 
 
 def shown_rows(view: TileView) -> list[tuple[str, ...]]:
@@ -132,7 +132,7 @@ def test_a_step_requested_mid_animation_finishes_the_running_one(view, qtbot):
     canvas.seek(0.0)
     # the new film starts exactly where the interrupted one would have ended: no tile half-moved
     frames = canvas.frame_tiles(2)
-    assert [f.token for f in frames] == list(lesson.tokens_of(2, 1))
+    assert [f.token for f in frames] == list(lesson.history.word_tokens(2, 1))
     session.request_step(1)  # back, mid-animation
     t = canvas.transition
     assert not t.forward and t.step.step == 2
@@ -271,7 +271,7 @@ def test_fifty_thousand_words_scroll_and_step_without_building_all_rows(qtbot):
     assert canvas.hidden_below() == 0
     for r in canvas.visible_rows():
         w = canvas.row_order()[r]
-        assert canvas.row_tiles(w) == tuple(lesson.tokens_of(w, lesson.last_step))
+        assert canvas.row_tiles(w) == tuple(lesson.history.word_tokens(w, lesson.last_step))
     # a few screens' worth of rows were laid out, never the corpus
     assert canvas.rows_built < 400
 

@@ -7,6 +7,7 @@ text with a visible space, so every sentence goes through ``show``.
 from __future__ import annotations
 
 from engine import display
+from engine.history import VocabSize
 from engine.settings import Settings
 from engine.trainer import NO_PAIR_REPEATS, NOTHING_LEFT, TARGET_REACHED, MergeStep
 
@@ -28,6 +29,25 @@ def show_pair(settings: Settings, pair: tuple[str, str]) -> str:
 
 def times(n: int) -> str:
     return "once" if n == 1 else f"{n:,} times"
+
+
+def describe_vocab(settings: Settings, size: VocabSize) -> str:
+    """The vocabulary size in the one wording every view uses:
+    '14 tokens (11 base symbols + 3 learned + <unk>)'."""
+    parts = [f"{size.base:,} base symbol{'s' if size.base != 1 else ''}"]
+    if size.merges:
+        parts.append(f"{size.learned:,} learned")
+    if size.special:
+        n = len(size.special)
+        parts.append(f"{n} special token{'s' if n != 1 else ''} ({', '.join(show(settings, t) for t in size.special)})")
+    if size.unknown is not None:
+        parts.append(size.unknown)
+    text = " + ".join(parts)
+    rebuilt = size.merges - size.learned
+    if rebuilt:
+        # a merge that spells a token already there adds no new one
+        text += f"; {rebuilt:,} merge{'s' if rebuilt != 1 else ''} rebuilt a token already there"
+    return f"{size.total:,} tokens ({text})"
 
 
 def describe_merge(settings: Settings, step: MergeStep) -> str:

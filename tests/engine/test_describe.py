@@ -2,7 +2,7 @@
 
 from engine.lesson import Lesson
 from engine.settings import Settings
-from widgets.describe import describe_merge, describe_position, describe_stop
+from engine.describe import describe_merge, describe_position, describe_stop
 
 CLASSIC = "low 5\nlower 2\nnewest 6\nwidest 3\n"
 

@@ -1,0 +1,34 @@
+"""A training run's history as JSON, for scripts and checks (``bpe-lab train --history``)."""
+
+from __future__ import annotations
+
+import json
+
+from engine.history import History
+from engine.trainer import MergeStep, Trainer
+
+
+def history_to_data(trainer: Trainer, steps: list[MergeStep]) -> dict:
+    # the totals and sizes come from the history index, as the window's and the handout's do
+    history = History(trainer.corpus, steps)
+    return {
+        "initial_tokens": history.total_tokens(0),
+        "base_vocabulary": list(trainer.base),
+        "stop_reason": trainer.stop_reason,
+        "steps": [
+            {
+                "step": s.step,
+                "pair": list(s.pair),
+                "token": s.token,
+                "count": s.count,
+                "tied": [list(p) for p in s.tied],
+                "tokens_after": history.total_tokens(s.step),
+                "vocab_size": history.vocab_size(s.step),
+            }
+            for s in steps
+        ],
+    }
+
+
+def history_to_json(trainer: Trainer, steps: list[MergeStep]) -> str:
+    return json.dumps(history_to_data(trainer, steps), ensure_ascii=False) + "\n"
