@@ -209,7 +209,11 @@ class LessonState:
             else:
                 del counts[pair]
 
-from dataclasses import dataclass
+    def go_to(self, k: int) -> StepChange:
+        """Move to step k (clamped); the change names the words whose tokens changed."""
+        history = self.history
+        k = max(0, min(k, history.last_step))
+        ordered = history.words_changed(self.step, k)
         # past half the words, counting every pair afresh beats taking each word out and back in
         recount = 2 * len(ordered) > len(self._tokens)
         for w in ordered:
