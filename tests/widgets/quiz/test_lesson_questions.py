@@ -4,7 +4,7 @@ import pytest
 from PySide6.QtCore import QCoreApplication
 
 import widgets.quiz.lesson_questions as lesson_questions
-from engine import Corpus, Settings, Tokenizer, train
+from engine.lesson import Lesson
 from widgets.quiz.lesson_questions import LessonQuestions
 from widgets.worker import wait_for_workers
 
@@ -15,10 +15,9 @@ IN_A_THREAD, ON_THE_SPOT = 0, 10**9
 
 @pytest.fixture
 def questions(qtbot):
-    corpus = Corpus.from_word_counts("low 5\nlower 2\nnewest 6\nwidest 3\n", Settings())
-    trainer, steps = train(corpus)
+    lesson = Lesson("low 5\nlower 2\nnewest 6\nwidest 3\n", word_counts=True).train()
     built = LessonQuestions()
-    built.set_lesson(corpus, steps, Tokenizer.from_trainer(trainer), 2)
+    built.set_lesson(lesson.history, 2)
     return built
 
 
@@ -46,25 +45,25 @@ def test_a_question_built_for_the_old_lesson_is_dropped(qtbot, questions):
         signal.connect(said.append)
     questions.ask(IN_A_THREAD)
     assert questions.pending
-    questions.set_lesson(None, [], None)
+    questions.set_lesson(None)
     assert wait_for_workers(WAIT)
     QCoreApplication.processEvents()
     assert said == [] and not questions.pending
 
 
 def test_the_panel_shows_the_failure_and_is_not_left_building(qtbot, monkeypatch):
-    from widgets.quiz_panel import LESSON, QuizPanel
+    from engine.quiz.session import LESSON
+    from widgets.quiz_panel import QuizPanel
 
     def broken(live, count, kinds):
         raise AssertionError("pair counted but found nowhere")
 
     monkeypatch.setattr(lesson_questions, "LARGE_LESSON", IN_A_THREAD)
     monkeypatch.setattr(lesson_questions, "next_in_cycle", broken)
-    corpus = Corpus.from_word_counts("low 5\nlower 2\nnewest 6\nwidest 3\n", Settings())
-    trainer, steps = train(corpus)
+    lesson = Lesson("low 5\nlower 2\nnewest 6\nwidest 3\n", word_counts=True).train()
     panel = QuizPanel()
     qtbot.addWidget(panel)
-    panel.set_lesson(corpus, steps, Tokenizer.from_trainer(trainer), 2)
+    panel.set_lesson(lesson.history, 2)
     with qtbot.waitSignal(panel.lesson_questions.failed, timeout=WAIT):
         panel.set_source(LESSON)
     assert "found nowhere" in panel.notice.text()
