@@ -27,7 +27,6 @@ from engine.formats.lesson_file import LessonFile
 from engine.lesson import Lesson, LessonState
 from engine.settings import Settings
 from resources.presets import preset, preset_with_held_out
-from engine.describe import show
 
 DEFAULT_TEXT = "low 5\nlower 2\nnewest 6\nwidest 3\n"
 # Play's pace: milliseconds between two steps (2 steps a second)
@@ -98,7 +97,7 @@ class Session(QObject):
 
     def show(self, token: str) -> str:
         """A token as people read it (byte-level tokens as text with a visible space)."""
-        return show(self.lesson.settings, token)
+        return self.lesson.display.token(token)
 
     # -- the lesson shown ---------------------------------------------------------------------------
 

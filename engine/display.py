@@ -26,7 +26,7 @@ and layout are left to the views (widgets/colors.py holds the palette).
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable
 
@@ -67,6 +67,10 @@ def _draws_nothing(c: str) -> bool:
 
 def show_text(text: str) -> str:
     """Text with its whitespace and invisible characters made visible: "a b\\t\\u200b" -> "a␣b⇥<U+200B>"."""
+    # str.isprintable() is False exactly for the "Other" and "Separator" categories but the ASCII
+    # space: most tokens need no glyph at all, and this answers that in one C call
+    if text.isprintable() and " " not in text:
+        return text
     return "".join(_char(c) for c in text)
 
 
@@ -93,9 +97,17 @@ class Display:
     marker: str | None = None
     specials: frozenset[str] = frozenset()
     unknown: str | None = None
+    # what each token read as, once worked out: views ask for the same few thousand on every paint
+    _shown: dict[str, str] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
 
     def token(self, token: str) -> str:
         """A token as a person reads it."""
+        shown = self._shown.get(token)
+        if shown is None:
+            shown = self._shown[token] = self._read(token)
+        return shown
+
+    def _read(self, token: str) -> str:
         if token == self.unknown or token in self.specials:
             return token
         data = self._bytes(token)

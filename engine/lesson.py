@@ -8,10 +8,12 @@ their tokens from the history index again and only their pairs are recounted.
 from __future__ import annotations
 
 import heapq
+from functools import cached_property
 from dataclasses import dataclass
 from typing import Iterator
 
 from engine.corpus import Corpus
+from engine.display import Display, for_settings
 from engine.errors import BpeLabError
 from engine.formats.lesson_file import LessonFile
 from engine.heldout import TextCurve, corpus_characters, token_curve
@@ -75,6 +77,11 @@ class Lesson:
         """The index every "at step k" question is answered from (built when training ends)."""
         self._require_trained()
         return self._history
+
+    @cached_property
+    def display(self) -> Display:
+        """How this lesson's tokens read to a person (``engine.display``), worked out once per token."""
+        return for_settings(self.settings)
 
     @property
     def is_empty(self) -> bool:
