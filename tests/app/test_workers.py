@@ -63,12 +63,12 @@ def test_a_new_run_replaces_the_one_before(qtbot):
     assert done == ["secon"]
 
 
-def test_bad_input_in_the_worker_comes_back_as_a_message(qtbot):
+def test_bad_input_in_the_worker_comes_back_as_the_engine_error(qtbot):
     runner = TrainingRunner()
-    with qtbot.waitSignal(runner.failed) as blocker:
+    with qtbot.waitSignal(runner.errored) as blocker:
         runner.start(LessonFile("low five", word_counts=True), background=True)
     runner.wait()
-    assert "line 1" in blocker.args[0]
+    assert isinstance(blocker.args[0], BpeLabError) and "line 1" in str(blocker.args[0])
 
 
 def test_window_trains_a_large_text_in_the_background_and_stays_on_the_old_lesson_until_done(make_window, qtbot):
@@ -172,29 +172,26 @@ def _break_the_trainer(monkeypatch, error):
 
 
 @pytest.mark.parametrize("background", [True, False])
-def test_any_exception_in_training_ends_the_run_with_failed_and_the_exception(qtbot, monkeypatch, background):
+def test_any_exception_in_training_ends_the_run_with_the_exception(qtbot, monkeypatch, background):
     error = AssertionError("pair 3+4 counts 2 but is nowhere in the corpus")
     _break_the_trainer(monkeypatch, error)
     runner = TrainingRunner()
     errors = []
     runner.errored.connect(lambda exc, source: errors.append((exc, source)))
     source = LessonFile(BIG)
-    with qtbot.waitSignal(runner.failed, timeout=60_000) as blocker:
+    with qtbot.waitSignal(runner.errored, timeout=60_000):
         runner.start(source, background=background)
-    message, back = blocker.args
-    assert back is source and "internal error" in message and "AssertionError" in message
-    assert errors == [(error, source)]  # the class is there to tell kinds apart
+    assert errors == [(error, source)]  # the exception itself: callers tell kinds apart by class
     assert not runner.busy
     runner.wait()
 
 
-def test_bad_input_keeps_the_engine_words_and_its_class(qtbot):
+def test_bad_input_trained_on_the_spot_comes_back_as_the_engine_error(qtbot):
     runner = TrainingRunner()
     errors = []
     runner.errored.connect(lambda exc, source: errors.append(exc))
-    with qtbot.waitSignal(runner.failed) as blocker:
-        runner.start(LessonFile("low five", word_counts=True), background=False)
-    assert isinstance(errors[0], BpeLabError) and blocker.args[0] == str(errors[0])
+    runner.start(LessonFile("low five", word_counts=True), background=False)
+    assert len(errors) == 1 and isinstance(errors[0], BpeLabError) and "line 1" in str(errors[0])
 
 
 def test_a_failed_run_restores_the_interpreter_and_the_collector(qtbot, monkeypatch):
@@ -205,7 +202,7 @@ def test_a_failed_run_restores_the_interpreter_and_the_collector(qtbot, monkeypa
     _break_the_trainer(monkeypatch, RuntimeError("simulated"))
     before = sys.getswitchinterval()
     runner = TrainingRunner()
-    with qtbot.waitSignal(runner.failed, timeout=60_000):
+    with qtbot.waitSignal(runner.errored, timeout=60_000):
         runner.start(LessonFile(BIG), background=True)
     assert sys.getswitchinterval() == before
     assert QCoreApplication.instance()._bpe_lab_collector.timer.isActive()
