@@ -57,3 +57,14 @@ def test_any_exception_while_writing_is_reported_and_nothing_stays_busy(qtbot, t
     assert "RuntimeError: simulated" in blocker.args[0]
     autosave.wait()
     assert not autosave.writing and autosave.pending() is None
+
+
+@pytest.mark.parametrize("background", [True, False])
+def test_a_write_that_gets_through_says_so(qtbot, tmp_path, background):
+    autosave = Autosave(tmp_path)
+    failed = []
+    autosave.failed.connect(failed.append)
+    with qtbot.waitSignal(autosave.written, timeout=10_000):
+        autosave.write(LessonFile("a b"), background=background)
+    autosave.wait()
+    assert autosave.pending().text == "a b" and failed == []
