@@ -108,7 +108,7 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._build_status_bar(autosave)
         self.classroom = Classroom(self)  # F5: the projector mode
-        self.handout_action = add_handout_action(self)
+        self.handout_action = add_handout_action(self, self.file_menu, self.quit_action)
         self.setAcceptDrops(True)
         self.resize(1600, 1000)
         self._restore_settings()
@@ -243,7 +243,7 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
-        file_menu = bar.addMenu("&File")
+        self.file_menu = file_menu = bar.addMenu("&File")
         file_menu.addActions([self.new_action, self.open_action])
         self.recent_menu = file_menu.addMenu("Open &Recent")
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)

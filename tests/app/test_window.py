@@ -250,6 +250,15 @@ def test_the_window_wires_and_never_changes_the_lesson_itself():
     assert not re.search(r"lesson\.\w+\s*=[^=]", source)
 
 
+@pytest.mark.parametrize("module", ["app.window", "app.lesson_files", "app.session", "app.autosave",
+                                    "app.handout_dialog", "app.collector"])
+def test_the_window_and_its_helpers_use_each_object_through_its_api_not_by_probing(module):
+    import importlib
+
+    source = Path(importlib.import_module(module).__file__).read_text(encoding="utf-8")
+    assert "hasattr(" not in source and "getattr(" not in source
+
+
 def test_dropping_a_text_file_opens_it(window, tmp_path):
     dropped = tmp_path / "words.txt"
     dropped.write_text("hug hug pug pun bun", encoding="utf-8")

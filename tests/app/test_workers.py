@@ -5,6 +5,7 @@ import pytest
 from engine.errors import BpeLabError
 from engine.formats.lesson_file import LessonFile
 from engine.settings import Settings
+from app import collector
 from app.workers import TrainingRunner, build_lesson
 from widgets.worker import wait_for_workers
 from resources.presets import preset
@@ -115,25 +116,22 @@ def test_the_interpreter_switches_often_only_while_a_worker_trains(qtbot):
 def test_the_gui_collector_waits_while_a_worker_trains_and_the_new_lesson_is_frozen_out_of_its_sight(qtbot):
     import gc
 
-    from PySide6.QtCore import QCoreApplication
-
-    collector = QCoreApplication.instance()._bpe_lab_collector
-    assert collector.timer.isActive()
+    assert collector.collecting()
     frozen = gc.get_freeze_count()
     runner = TrainingRunner()
     try:
         with qtbot.waitSignal(runner.done, timeout=60_000):
             runner.start(LessonFile(BIG, settings=Settings(merges=50)), background=True)
-            assert not collector.timer.isActive()
+            assert not collector.collecting()
         # the new lesson's objects left the collector's generations as it arrived
         assert gc.get_freeze_count() > frozen
-        assert collector.timer.isActive()
+        assert collector.collecting()
         # a cancelled run freezes nothing and starts the collector again
         frozen = gc.get_freeze_count()
         runner.start(LessonFile(BIG * 5), background=True)
-        assert not collector.timer.isActive()
+        assert not collector.collecting()
         runner.cancel()
-        assert collector.timer.isActive() and gc.get_freeze_count() <= frozen
+        assert collector.collecting() and gc.get_freeze_count() <= frozen
         runner.wait()
     finally:
         gc.unfreeze()
@@ -197,15 +195,13 @@ def test_bad_input_trained_on_the_spot_comes_back_as_the_engine_error(qtbot):
 def test_a_failed_run_restores_the_interpreter_and_the_collector(qtbot, monkeypatch):
     import sys
 
-    from PySide6.QtCore import QCoreApplication
-
     _break_the_trainer(monkeypatch, RuntimeError("simulated"))
     before = sys.getswitchinterval()
     runner = TrainingRunner()
     with qtbot.waitSignal(runner.errored, timeout=60_000):
         runner.start(LessonFile(BIG), background=True)
     assert sys.getswitchinterval() == before
-    assert QCoreApplication.instance()._bpe_lab_collector.timer.isActive()
+    assert collector.collecting()
     runner.wait()
 
 
@@ -220,3 +216,9 @@ def test_the_window_ends_training_and_says_so_when_the_engine_breaks(make_window
     assert "internal error" in window.corpus_panel.hint.text()
     window.close()  # nothing left running to wait for
     assert wait_for_workers(5_000)
+
+
+def test_the_collector_is_installed_once_for_the_process(qapp):
+    installed = collector._collector
+    collector.collect_in_gui_thread()
+    assert collector._collector is installed and collector.collecting()
