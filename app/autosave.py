@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QStandardPaths, Signal, Slot
 
-from engine.errors import BpeLabError
+from engine.errors import BpeLabError, is_bad_input
 from engine.formats.lesson_file import LessonFile, load_lesson, save_lesson
 from widgets.worker import Worker
 
@@ -28,7 +28,7 @@ def default_folder() -> Path:
 def failure_message(error: BaseException) -> str:
     if isinstance(error, OSError):
         reason = error.strerror or str(error)
-    elif isinstance(error, BpeLabError):
+    elif is_bad_input(error):
         reason = str(error)
     else:
         reason = f"an internal error ({type(error).__name__}: {error})"

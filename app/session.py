@@ -24,7 +24,7 @@ from PySide6.QtGui import QUndoStack
 
 from app.undo import ChangeLesson
 from app.workers import TrainingRunner
-from engine.errors import BpeLabError, InternalError
+from engine.errors import is_bad_input
 from engine.formats.lesson_file import LessonFile
 from engine.lesson import Lesson, LessonState
 from engine.settings import Settings
@@ -40,11 +40,6 @@ LONGEST_MERGE_MS = 600
 KEPT = "the panels still show the lesson before this edit"
 
 log = logging.getLogger(__name__)
-
-
-def is_bad_input(error: BaseException) -> bool:
-    """The user's text, file or settings are at fault, not BPE Lab: the engine's words say what to change."""
-    return isinstance(error, BpeLabError) and not isinstance(error, InternalError)
 
 
 def _internal(error: BaseException) -> str:

@@ -17,3 +17,8 @@ class InternalError(BpeLabError):
 
 class TrainingError(InternalError):
     """Training found its own counts inconsistent and stopped rather than loop or learn a wrong merge."""
+
+
+def is_bad_input(error: BaseException) -> bool:
+    """The user's text, file or settings are at fault, not BPE Lab: the engine's words say what to change."""
+    return isinstance(error, BpeLabError) and not isinstance(error, InternalError)

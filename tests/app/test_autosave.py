@@ -68,3 +68,17 @@ def test_a_write_that_gets_through_says_so(qtbot, tmp_path, background):
         autosave.write(LessonFile("a b"), background=background)
     autosave.wait()
     assert autosave.pending().text == "a b" and failed == []
+
+
+def test_an_internal_error_while_writing_is_called_one(tmp_path, monkeypatch):
+    from engine.errors import InternalError
+
+    def broken(lesson, path):
+        raise InternalError("tables disagree")
+
+    monkeypatch.setattr(app.autosave, "save_lesson", broken)
+    autosave = Autosave(tmp_path)
+    said = []
+    autosave.failed.connect(said.append)
+    autosave.write(LessonFile("a b"))
+    assert said == ["The lesson could not be autosaved: an internal error (InternalError: tables disagree)"]

@@ -3,7 +3,7 @@
 import pytest
 
 from engine import Corpus, Settings
-from engine.errors import BpeLabError, InternalError, NotPlainTextError, TrainingError
+from engine.errors import BpeLabError, InternalError, NotPlainTextError, TrainingError, is_bad_input
 from engine.files import decode_utf8, read_text
 from engine.lesson import Lesson, LessonState
 from engine.trainer import Trainer
@@ -52,3 +52,11 @@ def test_other_file_problems_are_not_mistaken_for_text_in_another_encoding(tmp_p
     assert not isinstance(missing.value, NotPlainTextError)
     assert not isinstance(folder.value, NotPlainTextError)
     assert decode_utf8("\ufeffcafé".encode("utf-8"), "x") == "café"
+
+
+def test_bad_input_is_told_from_an_internal_error_by_class():
+    assert is_bad_input(BpeLabError("line 2: a count must be a whole number"))
+    assert is_bad_input(NotPlainTextError("binary"))
+    assert not is_bad_input(TrainingError("pair counted but found nowhere"))
+    assert not is_bad_input(InternalError("tables disagree"))
+    assert not is_bad_input(RuntimeError("anything else"))
