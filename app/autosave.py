@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QStandardPaths, Signal, Slot
 
-from engine.errors import BpeLabError
+from engine.errors import BpeLabError, is_bad_input
 from engine.formats.lesson_file import LessonFile, load_lesson, save_lesson
 from widgets.worker import Worker
 
@@ -28,7 +28,7 @@ def default_folder() -> Path:
 def failure_message(error: BaseException) -> str:
     if isinstance(error, OSError):
         reason = error.strerror or str(error)
-    elif isinstance(error, BpeLabError):
+    elif is_bad_input(error):
         reason = str(error)
     else:
         reason = f"an internal error ({type(error).__name__}: {error})"
@@ -37,9 +37,11 @@ def failure_message(error: BaseException) -> str:
 
 class Autosave(QObject):
     """Writes the lesson now and then; a write that fails interrupts nobody (the user's own file
-    is what matters) but is never lost either: ``failed(message)`` says why."""
+    is what matters) but is never lost either: ``failed(message)`` says why, and ``written()``
+    says when a later write got through."""
 
     failed = Signal(str)
+    written = Signal()
 
     def __init__(self, folder: str | Path | None = None, parent: QObject | None = None):
         super().__init__(parent)
@@ -60,9 +62,12 @@ class Autosave(QObject):
                 self._write(lesson)
             except Exception as exc:  # noqa: BLE001 (reported, never raised into the window's timer)
                 self._on_errored(exc)
+            else:
+                self.written.emit()
             return
         self.wait()
         writer = Worker(self._write, lesson)
+        writer.returned.connect(self.written)
         writer.errored.connect(self._on_errored)
         self._writer = writer
         writer.start()

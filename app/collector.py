@@ -17,38 +17,44 @@ from __future__ import annotations
 import gc
 import os
 
-from PySide6.QtCore import QCoreApplication
+# The one collector of the process, installed once and kept as long as the application runs
+# (there is one QApplication per process), and how many background trainings hold it off.
+_collector = None
+_holds = 0
 
 
-def collect_in_gui_thread(app) -> None:
-    """Install the timer-driven collector once; it lives as long as the application."""
-    if getattr(app, "_bpe_lab_collector", None) is not None:
+def collect_in_gui_thread() -> None:
+    """Install the timer-driven collector once (a QApplication must exist); it lives as long as the process."""
+    global _collector
+    if _collector is not None:
         return
     os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
     from pyqtgraph.util.garbage_collector import GarbageCollector
 
-    app._bpe_lab_collector = GarbageCollector(interval=0.5)
-    app._bpe_lab_holds = 0
+    _collector = GarbageCollector(interval=0.5)
+
+
+def collecting() -> bool:
+    """Whether the GUI thread collects now: installed and held off by no training."""
+    return _collector is not None and _collector.timer.isActive()
 
 
 def hold() -> None:
     """A background training starts: no collection until every such training has ended."""
-    app = QCoreApplication.instance()
-    collector = getattr(app, "_bpe_lab_collector", None)
-    if collector is None:
+    global _holds
+    if _collector is None:
         return
-    app._bpe_lab_holds += 1
-    collector.timer.stop()
+    _holds += 1
+    _collector.timer.stop()
 
 
 def release(trained: bool) -> None:
     """A background training ended; ``trained``: it made a lesson that is about to be shown."""
-    app = QCoreApplication.instance()
-    collector = getattr(app, "_bpe_lab_collector", None)
-    if collector is None or app._bpe_lab_holds <= 0:
+    global _holds
+    if _collector is None or _holds <= 0:
         return
     if trained:
         gc.freeze()
-    app._bpe_lab_holds -= 1
-    if app._bpe_lab_holds == 0:
-        collector.timer.start()
+    _holds -= 1
+    if _holds == 0:
+        _collector.timer.start()

@@ -1,8 +1,8 @@
 """File > Export handout: choose the merges to print, then where to save the PDF.
 
 ``HandoutDialog`` offers all merges, every n-th, or a typed list (``1, 4, 7-9``), and says how many
-pages that makes before the teacher commits. ``add_handout_action(window)`` puts the menu entry in
-the window's File menu; ``export_handout(window, path, steps)`` does the work, asking only for
+pages that makes before the teacher commits. ``add_handout_action(window, menu, before)`` puts the
+menu entry in the window's File menu; ``export_handout(window, path, steps)`` does the work, asking only for
 what it is not given (tests pass both).
 """
 
@@ -13,8 +13,8 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import (
-    QButtonGroup, QDialog, QDialogButtonBox, QFileDialog, QGridLayout, QLabel, QLineEdit, QRadioButton, QSpinBox,
-    QVBoxLayout,
+    QButtonGroup, QDialog, QDialogButtonBox, QFileDialog, QGridLayout, QLabel, QLineEdit, QMenu, QRadioButton,
+    QSpinBox, QVBoxLayout,
 )
 
 from app.handout import choose_steps, write_handout
@@ -116,19 +116,11 @@ def export_handout(window, path: str | Path | None = None, steps: list[int] | No
     return path
 
 
-def add_handout_action(window) -> QAction:
-    """File > Export handout…, placed just before Quit."""
+def add_handout_action(window, menu: QMenu, before: QAction) -> QAction:
+    """File > Export handout…: put in ``menu`` (the window's File menu) just before ``before`` (Quit)."""
     action = QAction("Export &handout…", window)
     action.setStatusTip("A PDF of the lesson for print: chosen merges, the growth chart, the vocabulary")
     action.triggered.connect(lambda _checked=False: export_handout(window))
-    for top in window.menuBar().actions():
-        menu = top.menu()
-        if menu is not None and top.text().replace("&", "") == "File":
-            quit_action = getattr(window, "quit_action", None)
-            if quit_action is not None and quit_action in menu.actions():
-                menu.insertAction(quit_action, action)
-                menu.insertSeparator(quit_action)
-            else:
-                menu.addAction(action)
-            break
+    menu.insertAction(before, action)
+    menu.insertSeparator(before)
     return action

@@ -26,7 +26,7 @@ def make_application(argv: Sequence[str] = ()):
     app.setStyle("Fusion")
     from app.collector import collect_in_gui_thread
 
-    collect_in_gui_thread(app)
+    collect_in_gui_thread()
     return app
 
 

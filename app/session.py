@@ -16,6 +16,7 @@ hint then, not an error.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import replace
 
 from PySide6.QtCore import QObject, Signal, Slot
@@ -23,6 +24,7 @@ from PySide6.QtGui import QUndoStack
 
 from app.undo import ChangeLesson
 from app.workers import TrainingRunner
+from engine.errors import is_bad_input
 from engine.formats.lesson_file import LessonFile
 from engine.lesson import Lesson, LessonState
 from engine.settings import Settings
@@ -33,6 +35,33 @@ DEFAULT_TEXT = "low 5\nlower 2\nnewest 6\nwidest 3\n"
 PLAY_INTERVAL_MS = 500
 # one merge fills at most two thirds of a step, so Play never outruns the tiles
 LONGEST_MERGE_MS = 600
+# what the user keeps when a change fails: said after every problem with an edit
+KEPT = "the panels still show the lesson before this edit"
+
+log = logging.getLogger(__name__)
+
+
+def _internal(error: BaseException) -> str:
+    detail = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+    return f"an internal error of BPE Lab ({detail}), not a problem with your text"
+
+
+def edit_problem(error: BaseException) -> str:
+    """What the corpus panel says when an edit could not be trained, by the kind of error."""
+    if is_bad_input(error):
+        return f"{error} ({KEPT})"
+    if isinstance(error, MemoryError):
+        return f"The text is too large for the memory available: try a smaller text ({KEPT})"
+    return f"Training failed on {_internal(error)}. Your lesson is kept: {KEPT}. Please report the error."
+
+
+def load_problem(error: BaseException) -> str:
+    """Why a lesson given to ``load`` could not be made, by the kind of error."""
+    if is_bad_input(error):
+        return str(error)
+    if isinstance(error, MemoryError):
+        return "the text is too large for the memory available: try a smaller text"
+    return f"{_internal(error)}; please report it"
 
 
 class Session(QObject):
@@ -84,7 +113,7 @@ class Session(QObject):
         self.runner.started.connect(self._on_runner_started)
         self.runner.progressed.connect(self.training_progressed)
         self.runner.done.connect(self._on_runner_done)
-        self.runner.failed.connect(self._on_runner_failed)
+        self.runner.errored.connect(self._on_runner_errored)
         self.runner.cancelled.connect(self._on_runner_cancelled)
 
     @property
@@ -274,14 +303,16 @@ class Session(QObject):
         if loading is not None and loading[0] is source:
             self._adopt(source, loading[1])
 
-    @Slot(str, object)
-    def _on_runner_failed(self, message: str, _source) -> None:
+    @Slot(object, object)
+    def _on_runner_errored(self, error: BaseException, _source) -> None:
         self._end_training()
+        if not is_bad_input(error):
+            log.error("training failed", exc_info=error)  # the traceback, for the report asked for
         if self._loading is not None:
             self._loading = None
-            self.load_failed.emit(message)
+            self.load_failed.emit(load_problem(error))
         else:
-            self.problem_reported.emit(f"{message} (the panels still show the lesson before this edit)")
+            self.problem_reported.emit(edit_problem(error))
 
     @Slot()
     def _on_runner_cancelled(self) -> None:

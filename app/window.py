@@ -18,7 +18,7 @@ from typing import Callable
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
-    QApplication, QDockWidget, QFileDialog, QMainWindow, QMessageBox, QTabWidget, QVBoxLayout, QWidget,
+    QApplication, QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QTabWidget, QVBoxLayout, QWidget,
 )
 
 from app.appearance import THEMES, ZOOM_STEP, clamp_zoom, palette, style_sheet
@@ -33,6 +33,7 @@ from widgets.pairs_panel import PairsPanel
 from widgets.timeline import Timeline
 from widgets.tokenize_panel import TokenizePanel
 from widgets.vocabulary_panel import VocabularyPanel
+from widgets.worker import wait_for_workers
 
 ViewFactory = Callable[[Session], QWidget]
 
@@ -105,8 +106,9 @@ class MainWindow(QMainWindow):
         self._build_docks()
         self._build_actions()
         self._build_menus()
+        self._build_status_bar(autosave)
         self.classroom = Classroom(self)  # F5: the projector mode
-        self.handout_action = add_handout_action(self)
+        self.handout_action = add_handout_action(self, self.file_menu, self.quit_action)
         self.setAcceptDrops(True)
         self.resize(1600, 1000)
         self._restore_settings()
@@ -144,6 +146,18 @@ class MainWindow(QMainWindow):
         if isinstance(view, KeepsProgress):
             self.files.keep_progress_of(view)
         return view
+
+    def _build_status_bar(self, autosave: Autosave | None) -> None:
+        # the bar appears only while there is something the user must know: autosave has failed
+        self.autosave_problem = QLabel()
+        self.autosave_problem.setObjectName("autosaveProblem")
+        self.autosave_problem.setWordWrap(True)
+        bar = self.statusBar()
+        bar.addPermanentWidget(self.autosave_problem, 1)
+        bar.hide()
+        if autosave is not None:
+            autosave.failed.connect(self._on_autosave_failed)
+            autosave.written.connect(self._on_autosave_written)
 
     def _dock(self, title: str, name: str, widget: QWidget, area) -> QDockWidget:
         dock = QDockWidget(title, self)
@@ -229,7 +243,7 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
-        file_menu = bar.addMenu("&File")
+        self.file_menu = file_menu = bar.addMenu("&File")
         file_menu.addActions([self.new_action, self.open_action])
         self.recent_menu = file_menu.addMenu("Open &Recent")
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
@@ -275,6 +289,17 @@ class MainWindow(QMainWindow):
             action = self.recent_menu.addAction(Path(r).name)
             action.setToolTip(r)
             action.triggered.connect(lambda _c=False, r=r: self.files.open_after_asking(r))
+
+    @Slot(str)
+    def _on_autosave_failed(self, message: str) -> None:
+        self.autosave_problem.setText(f"{message}. Your work is not being autosaved: "
+                                      "save it yourself (File > Save) until this is fixed.")
+        self.statusBar().show()
+
+    @Slot()
+    def _on_autosave_written(self) -> None:
+        self.autosave_problem.clear()
+        self.statusBar().hide()
 
     @Slot()
     def _update_title(self) -> None:
@@ -354,5 +379,7 @@ class MainWindow(QMainWindow):
         self.session.close()
         self.save_settings()
         self.files.close()
+        # the explorer's loading, a quiz question, a held-out count: nothing outlives the window
+        wait_for_workers(stop=True)
         QApplication.setPalette(self._app_palette)
         event.accept()

@@ -18,7 +18,6 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from app import collector
 from engine.corpus import Corpus
-from engine.errors import BpeLabError
 from engine.formats.lesson_file import LessonFile
 from engine.lesson import Lesson, LessonState
 from engine.trainer import collector_paused
@@ -74,28 +73,17 @@ def build_lesson(source: LessonFile) -> tuple[Lesson, LessonState | None]:
                 return end.value
 
 
-def failure_message(error: BaseException) -> str:
-    """What a person reads when a run fails: the engine's own words for bad input."""
-    if isinstance(error, BpeLabError):
-        return str(error)
-    if isinstance(error, MemoryError):
-        return "the corpus is too large for the memory available: try a smaller text"
-    detail = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
-    return f"training failed on an internal error ({detail}); please report it"
-
-
 class TrainingRunner(QObject):
     """Starts training runs, one at a time: a new run cancels the one before it.
 
-    ``done(lesson, state, source)``, ``failed(message, source)``, ``cancelled()``, and while a run
-    lasts ``progressed(done, total)``. Any exception ends a run with ``failed``; ``errored(error,
-    source)`` comes just before it with the exception, for callers that tell kinds apart by class.
+    ``done(lesson, state, source)``, ``errored(error, source)``, ``cancelled()``, and while a run
+    lasts ``progressed(done, total)``. Any exception ends a run with ``errored``: the exception
+    itself, so the caller words it by its class (bad input, memory, an internal error).
     """
 
     started = Signal()
     progressed = Signal(int, int)
     done = Signal(object, object, object)
-    failed = Signal(str, object)
     errored = Signal(object, object)
     cancelled = Signal()
 
@@ -119,8 +107,8 @@ class TrainingRunner(QObject):
         if not background:
             try:
                 lesson, state = build_lesson(source)
-            except Exception as exc:  # noqa: BLE001 (every failure reaches the window as a message)
-                self._fail(exc, source)
+            except Exception as exc:  # noqa: BLE001 (every failure reaches the caller, by its class)
+                self.errored.emit(exc, source)
             else:
                 self.done.emit(lesson, state, source)
             return
@@ -159,10 +147,6 @@ class TrainingRunner(QObject):
             worker.wait(ms)
         self._workers = [w for w in self._workers if w.is_running]
 
-    def _fail(self, error: BaseException, source: LessonFile) -> None:
-        self.errored.emit(error, source)
-        self.failed.emit(failure_message(error), source)
-
     def _current(self) -> bool:
         return self._worker is not None and self.sender() is self._worker
 
@@ -186,4 +170,4 @@ class TrainingRunner(QObject):
     @Slot(object)
     def _on_errored(self, error: BaseException) -> None:
         if self._current():
-            self._fail(error, self._finish(trained=False))
+            self.errored.emit(error, self._finish(trained=False))

@@ -3,12 +3,22 @@ one kind of problem from another without reading the message."""
 
 
 class BpeLabError(Exception):
-    """Bad input, said plainly: what is wrong and what to do about it."""
+    """A problem the engine reports in words a person can act on; bad input unless a subclass says otherwise."""
 
 
 class NotPlainTextError(BpeLabError):
     """A file that is not plain UTF-8 text (binary, or another encoding)."""
 
 
-class TrainingError(BpeLabError):
+class InternalError(BpeLabError):
+    """The engine caught its own records disagreeing and stopped rather than show or learn something
+    wrong: a bug to report, not a fault of the user's input."""
+
+
+class TrainingError(InternalError):
     """Training found its own counts inconsistent and stopped rather than loop or learn a wrong merge."""
+
+
+def is_bad_input(error: BaseException) -> bool:
+    """The user's text, file or settings are at fault, not BPE Lab: the engine's words say what to change."""
+    return isinstance(error, BpeLabError) and not isinstance(error, InternalError)

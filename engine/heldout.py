@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from engine.bytelevel import symbols_to_bytes
 from engine.corpus import Corpus
-from engine.pretokenize import special_splitter, split_specials, split_words
+from engine.pretokenize import special_splitter
 from engine.tokenizer import Tokenizer
 
 
@@ -40,17 +40,14 @@ class TextCurve:
 
 
 def text_words(tokenizer: Tokenizer, text: str) -> tuple[Counter, list[str]]:
-    """The text's words with their counts, split as the tokenizer splits, and the special tokens met."""
+    """The text's words with their counts, cut exactly as encoding cuts them, and the special tokens met."""
+    words = Counter(tokenizer.pre_tokenize(text))
+    # pre_tokenize leaves the special tokens out: each one is a token of its own, met as encoding meets it
     settings = tokenizer.settings
     if settings.lowercase:
         text = text.lower()
-    words: Counter[str] = Counter()
-    specials: list[str] = []
-    for start, end, special in split_specials(text, special_splitter(settings.special_tokens)):
-        if special:
-            specials.append(text[start:end])
-        else:
-            words.update(split_words(text[start:end], settings.split))
+    pattern = special_splitter(settings.special_tokens)
+    specials = pattern.findall(text) if pattern is not None else []
     return words, specials
 
 

@@ -14,7 +14,7 @@ from typing import Iterator
 
 from engine.corpus import Corpus
 from engine.display import Display, for_settings
-from engine.errors import BpeLabError
+from engine.errors import BpeLabError, InternalError
 from engine.formats.lesson_file import LessonFile
 from engine.heldout import TextCurve, corpus_characters, token_curve
 from engine.history import History
@@ -293,12 +293,13 @@ class LessonState:
         return [(p, c) for p, c in counts.items() if c >= floor]
 
     def _offset(self, w: int, pair: tuple[str, str]) -> int:
+        """Where ``pair`` first starts in word w, a word the pair table lists as holding it."""
         tokens = self._tokens[w]
         a, b = pair
         for i in range(len(tokens) - 1):
             if tokens[i] == a and tokens[i + 1] == b:
                 return i
-        raise AssertionError(f"pair {pair} is not in word {w}")
+        raise InternalError(f"the pair {pair[0]} + {pair[1]} is counted in word {w}, which does not hold it")
 
     def _first_places(self) -> dict[tuple[str, str], tuple[int, int]]:
         first: dict[tuple[str, str], tuple[int, int]] = {}

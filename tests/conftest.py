@@ -19,7 +19,8 @@ def _collector_on_the_gui_thread(request):
     if "qtbot" in request.fixturenames or "qapp" in request.fixturenames:
         from app.collector import collect_in_gui_thread
 
-        collect_in_gui_thread(request.getfixturevalue("qapp"))
+        request.getfixturevalue("qapp")  # the collector's timer needs the application
+        collect_in_gui_thread()
     yield
 
 

@@ -14,7 +14,6 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QLabel, QLineEdit, QPlainTextEdit, QVBoxLayout, QWidget
 
 from engine.display import Display, for_tokenizer, show_text
-from engine.pretokenize import split_words
 from widgets.tiles.palette import tile_look
 from widgets.steady import steady
 
@@ -127,10 +126,9 @@ class TokenizePanel(QWidget):
     @staticmethod
     def _replay(tokenizer, display: Display, text: str) -> str:
         show, joined = display.token, display.tokens
-        settings = tokenizer.settings
-
         lines = []
-        words = list(dict.fromkeys(split_words(text.lower() if settings.lowercase else text, settings.split)))
+        # the words exactly as encoding cuts them (lowercase, special tokens, split)
+        words = list(dict.fromkeys(tokenizer.pre_tokenize(text)))
         for word in words[:REPLAY_WORDS]:
             base, trace = tokenizer.encode_steps(word)
             lines.append(f"{show_text(word)}: {joined(base)}")

@@ -337,13 +337,3 @@ def next_in_cycle(state: LiveLesson, count: int, kinds: Sequence[str] = tuple(GE
         if question is not None:
             return question, attempt + 1
     return None, len(kinds)
-
-
-def generate_all(state: LiveLesson, seed: int = 0) -> list[Question]:
-    """One question of each kind that can be asked at this step."""
-    out = []
-    for kind in GENERATORS:
-        q = generate(state, kind, seed)
-        if q is not None:
-            out.append(q)
-    return out

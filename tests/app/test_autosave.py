@@ -57,3 +57,28 @@ def test_any_exception_while_writing_is_reported_and_nothing_stays_busy(qtbot, t
     assert "RuntimeError: simulated" in blocker.args[0]
     autosave.wait()
     assert not autosave.writing and autosave.pending() is None
+
+
+@pytest.mark.parametrize("background", [True, False])
+def test_a_write_that_gets_through_says_so(qtbot, tmp_path, background):
+    autosave = Autosave(tmp_path)
+    failed = []
+    autosave.failed.connect(failed.append)
+    with qtbot.waitSignal(autosave.written, timeout=10_000):
+        autosave.write(LessonFile("a b"), background=background)
+    autosave.wait()
+    assert autosave.pending().text == "a b" and failed == []
+
+
+def test_an_internal_error_while_writing_is_called_one(tmp_path, monkeypatch):
+    from engine.errors import InternalError
+
+    def broken(lesson, path):
+        raise InternalError("tables disagree")
+
+    monkeypatch.setattr(app.autosave, "save_lesson", broken)
+    autosave = Autosave(tmp_path)
+    said = []
+    autosave.failed.connect(said.append)
+    autosave.write(LessonFile("a b"))
+    assert said == ["The lesson could not be autosaved: an internal error (InternalError: tables disagree)"]

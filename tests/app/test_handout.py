@@ -175,6 +175,22 @@ def test_file_menu_offers_the_handout_before_quit(make_window):
     assert actions.index(window.handout_action) < actions.index(window.quit_action)
 
 
+def test_the_handout_entry_goes_where_it_is_told(qtbot):
+    from PySide6.QtGui import QAction
+    from PySide6.QtWidgets import QMainWindow, QMenu
+
+    from app.handout_dialog import add_handout_action
+
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    menu = QMenu("File", window)
+    first, last = menu.addAction("Open"), menu.addAction("Quit")
+    action = add_handout_action(window, menu, last)
+    assert isinstance(action, QAction)
+    actions = menu.actions()
+    assert actions[0] is first and actions[1] is action and actions[2].isSeparator() and actions[3] is last
+
+
 def test_export_from_the_window_writes_the_pdf(make_window, tmp_path):
     window = make_window()
     written = export_handout(window, tmp_path / "lesson", [2])

@@ -1,4 +1,8 @@
+import pytest
+
 from app.session import Session
+from engine.errors import TrainingError
+from engine.formats.lesson_file import LessonFile
 from engine.lesson import Lesson
 
 
@@ -133,6 +137,57 @@ def test_a_failed_edit_is_reported_and_keeps_the_lesson(qtbot):
     session.request_corpus("low 5\nlower two words", True)
     assert session.lesson.text == CLASSIC
     assert "line 2" in problems[-1] and "before this edit" in problems[-1]
+
+
+def _break_training(monkeypatch, error):
+    from engine.trainer import Trainer
+
+    def fail(self):
+        raise error
+
+    monkeypatch.setattr(Trainer, "_next_step", fail)
+
+
+def test_bad_input_is_said_in_the_engine_words_without_calling_it_internal(qtbot):
+    session = Session()
+    problems = []
+    session.problem_reported.connect(problems.append)
+    session.request_corpus("low 5\nlower two words", True)
+    assert problems[-1].startswith("line 2") and "internal" not in problems[-1]
+
+
+@pytest.mark.parametrize("error", [RuntimeError("simulated"), TrainingError("pair 3+4 counts 2 but is nowhere")])
+def test_an_internal_error_is_called_one_and_the_lesson_kept(qtbot, monkeypatch, error):
+    # a TrainingError is a BpeLabError too, yet no fault of the text: its class says so, not its words
+    session = Session()
+    problems = []
+    session.problem_reported.connect(problems.append)
+    _break_training(monkeypatch, error)
+    session.request_corpus("a new text of my own", False)
+    assert session.lesson.text == CLASSIC and not session.training
+    assert "internal error" in problems[-1] and type(error).__name__ in problems[-1]
+    assert "not a problem with your text" in problems[-1] and "lesson is kept" in problems[-1]
+
+
+def test_running_out_of_memory_asks_for_a_smaller_text(qtbot, monkeypatch):
+    session = Session()
+    problems = []
+    session.problem_reported.connect(problems.append)
+    _break_training(monkeypatch, MemoryError())
+    session.request_corpus("a new text of my own", False)
+    assert "smaller text" in problems[-1] and "internal" not in problems[-1]
+
+
+def test_a_lesson_that_cannot_be_loaded_says_whose_fault_it_is(qtbot, monkeypatch):
+    session = Session()
+    said = []
+    session.load_failed.connect(said.append)
+    session.load(LessonFile("low five", word_counts=True))
+    assert "line 1" in said[-1] and "internal" not in said[-1]
+    _break_training(monkeypatch, RuntimeError("simulated"))
+    session.load(LessonFile("some other text"))
+    assert "internal error" in said[-1] and "report" in said[-1]
+    assert session.lesson.text == CLASSIC
 
 
 def test_training_announced_by_the_session_alone(qtbot):

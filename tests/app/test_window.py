@@ -250,6 +250,15 @@ def test_the_window_wires_and_never_changes_the_lesson_itself():
     assert not re.search(r"lesson\.\w+\s*=[^=]", source)
 
 
+@pytest.mark.parametrize("module", ["app.window", "app.lesson_files", "app.session", "app.autosave",
+                                    "app.handout_dialog", "app.collector"])
+def test_the_window_and_its_helpers_use_each_object_through_its_api_not_by_probing(module):
+    import importlib
+
+    source = Path(importlib.import_module(module).__file__).read_text(encoding="utf-8")
+    assert "hasattr(" not in source and "getattr(" not in source
+
+
 def test_dropping_a_text_file_opens_it(window, tmp_path):
     dropped = tmp_path / "words.txt"
     dropped.write_text("hug hug pug pun bun", encoding="utf-8")
@@ -307,6 +316,47 @@ def test_a_clean_close_removes_the_autosave(make_window):
     window.answers = [B.Discard]
     window.close()
     assert not window.files.autosave.path.exists()
+
+
+def test_a_failing_autosave_is_on_show_until_a_write_gets_through(make_window, tmp_path):
+    from app.autosave import Autosave
+
+    blocker = tmp_path / "not a folder"
+    blocker.write_text("x", encoding="utf-8")
+    autosave = Autosave(blocker / "appdata")
+    window = make_window(autosave=autosave)
+    window.show()
+    assert window.statusBar().isHidden()
+    type_corpus(window, "x y x y")
+    window.files.write_autosave()
+    assert window.statusBar().isVisible() and window.autosave_problem.isVisible()
+    said = window.autosave_problem.text()
+    assert said.startswith("The lesson could not be autosaved") and "not being autosaved" in said
+    autosave.folder = tmp_path / "appdata"  # the folder can be made now
+    autosave.path = autosave.folder / "autosave.bpelab"
+    window.files.write_autosave()
+    assert autosave.path.exists() and window.statusBar().isHidden()
+    window.answers = [B.Discard]
+    window.close()
+
+
+def test_closing_the_window_stops_and_waits_for_every_worker(make_window, qtbot):
+    import time
+
+    from widgets.worker import Worker, abort_if_requested, running_workers
+
+    def endless():
+        while True:
+            abort_if_requested()
+            time.sleep(0.001)
+
+    window = make_window()
+    worker = Worker(endless)
+    worker.start()
+    assert worker.is_running
+    window.close()
+    assert not worker.is_running  # asked to stop and waited for, before the window went
+    qtbot.waitUntil(lambda: running_workers() == 0, timeout=5_000)
 
 
 # -- look ----------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ import pytest
 from engine.errors import BpeLabError
 from engine.formats.lesson_file import LessonFile
 from engine.settings import Settings
+from app import collector
 from app.workers import TrainingRunner, build_lesson
 from widgets.worker import wait_for_workers
 from resources.presets import preset
@@ -63,12 +64,12 @@ def test_a_new_run_replaces_the_one_before(qtbot):
     assert done == ["secon"]
 
 
-def test_bad_input_in_the_worker_comes_back_as_a_message(qtbot):
+def test_bad_input_in_the_worker_comes_back_as_the_engine_error(qtbot):
     runner = TrainingRunner()
-    with qtbot.waitSignal(runner.failed) as blocker:
+    with qtbot.waitSignal(runner.errored) as blocker:
         runner.start(LessonFile("low five", word_counts=True), background=True)
     runner.wait()
-    assert "line 1" in blocker.args[0]
+    assert isinstance(blocker.args[0], BpeLabError) and "line 1" in str(blocker.args[0])
 
 
 def test_window_trains_a_large_text_in_the_background_and_stays_on_the_old_lesson_until_done(make_window, qtbot):
@@ -115,25 +116,22 @@ def test_the_interpreter_switches_often_only_while_a_worker_trains(qtbot):
 def test_the_gui_collector_waits_while_a_worker_trains_and_the_new_lesson_is_frozen_out_of_its_sight(qtbot):
     import gc
 
-    from PySide6.QtCore import QCoreApplication
-
-    collector = QCoreApplication.instance()._bpe_lab_collector
-    assert collector.timer.isActive()
+    assert collector.collecting()
     frozen = gc.get_freeze_count()
     runner = TrainingRunner()
     try:
         with qtbot.waitSignal(runner.done, timeout=60_000):
             runner.start(LessonFile(BIG, settings=Settings(merges=50)), background=True)
-            assert not collector.timer.isActive()
+            assert not collector.collecting()
         # the new lesson's objects left the collector's generations as it arrived
         assert gc.get_freeze_count() > frozen
-        assert collector.timer.isActive()
+        assert collector.collecting()
         # a cancelled run freezes nothing and starts the collector again
         frozen = gc.get_freeze_count()
         runner.start(LessonFile(BIG * 5), background=True)
-        assert not collector.timer.isActive()
+        assert not collector.collecting()
         runner.cancel()
-        assert collector.timer.isActive() and gc.get_freeze_count() <= frozen
+        assert collector.collecting() and gc.get_freeze_count() <= frozen
         runner.wait()
     finally:
         gc.unfreeze()
@@ -172,43 +170,38 @@ def _break_the_trainer(monkeypatch, error):
 
 
 @pytest.mark.parametrize("background", [True, False])
-def test_any_exception_in_training_ends_the_run_with_failed_and_the_exception(qtbot, monkeypatch, background):
+def test_any_exception_in_training_ends_the_run_with_the_exception(qtbot, monkeypatch, background):
     error = AssertionError("pair 3+4 counts 2 but is nowhere in the corpus")
     _break_the_trainer(monkeypatch, error)
     runner = TrainingRunner()
     errors = []
     runner.errored.connect(lambda exc, source: errors.append((exc, source)))
     source = LessonFile(BIG)
-    with qtbot.waitSignal(runner.failed, timeout=60_000) as blocker:
+    with qtbot.waitSignal(runner.errored, timeout=60_000):
         runner.start(source, background=background)
-    message, back = blocker.args
-    assert back is source and "internal error" in message and "AssertionError" in message
-    assert errors == [(error, source)]  # the class is there to tell kinds apart
+    assert errors == [(error, source)]  # the exception itself: callers tell kinds apart by class
     assert not runner.busy
     runner.wait()
 
 
-def test_bad_input_keeps_the_engine_words_and_its_class(qtbot):
+def test_bad_input_trained_on_the_spot_comes_back_as_the_engine_error(qtbot):
     runner = TrainingRunner()
     errors = []
     runner.errored.connect(lambda exc, source: errors.append(exc))
-    with qtbot.waitSignal(runner.failed) as blocker:
-        runner.start(LessonFile("low five", word_counts=True), background=False)
-    assert isinstance(errors[0], BpeLabError) and blocker.args[0] == str(errors[0])
+    runner.start(LessonFile("low five", word_counts=True), background=False)
+    assert len(errors) == 1 and isinstance(errors[0], BpeLabError) and "line 1" in str(errors[0])
 
 
 def test_a_failed_run_restores_the_interpreter_and_the_collector(qtbot, monkeypatch):
     import sys
 
-    from PySide6.QtCore import QCoreApplication
-
     _break_the_trainer(monkeypatch, RuntimeError("simulated"))
     before = sys.getswitchinterval()
     runner = TrainingRunner()
-    with qtbot.waitSignal(runner.failed, timeout=60_000):
+    with qtbot.waitSignal(runner.errored, timeout=60_000):
         runner.start(LessonFile(BIG), background=True)
     assert sys.getswitchinterval() == before
-    assert QCoreApplication.instance()._bpe_lab_collector.timer.isActive()
+    assert collector.collecting()
     runner.wait()
 
 
@@ -223,3 +216,9 @@ def test_the_window_ends_training_and_says_so_when_the_engine_breaks(make_window
     assert "internal error" in window.corpus_panel.hint.text()
     window.close()  # nothing left running to wait for
     assert wait_for_workers(5_000)
+
+
+def test_the_collector_is_installed_once_for_the_process(qapp):
+    installed = collector._collector
+    collector.collect_in_gui_thread()
+    assert collector._collector is installed and collector.collecting()

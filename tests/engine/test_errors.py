@@ -3,8 +3,9 @@
 import pytest
 
 from engine import Corpus, Settings
-from engine.errors import BpeLabError, NotPlainTextError, TrainingError
+from engine.errors import BpeLabError, InternalError, NotPlainTextError, TrainingError, is_bad_input
 from engine.files import decode_utf8, read_text
+from engine.lesson import Lesson, LessonState
 from engine.trainer import Trainer
 
 
@@ -17,7 +18,17 @@ def test_a_pair_counted_but_found_nowhere_stops_training_with_a_training_error()
     trainer.where[key] = []
     with pytest.raises(TrainingError, match="nowhere in the corpus") as caught:
         next(trainer.steps())
-    assert isinstance(caught.value, BpeLabError)
+    assert isinstance(caught.value, InternalError) and isinstance(caught.value, BpeLabError)
+
+
+def test_a_pair_listed_in_a_word_that_does_not_hold_it_is_an_internal_error():
+    state = LessonState(Lesson("low 5\nlower 2\nnewest 6\nwidest 3", word_counts=True).train())
+    assert state.ranked_pairs(2)  # the top few, found from the first word holding each
+    pair = max(state.pair_counts(), key=state.pair_counts().get)
+    # the state's pair table names a word that holds no such pair (word 0 is "low")
+    state._pairs[pair] = {0: 1}
+    with pytest.raises(InternalError, match="does not hold it"):
+        state.ranked_pairs(2)
 
 
 @pytest.mark.parametrize("data, said", [
@@ -41,3 +52,11 @@ def test_other_file_problems_are_not_mistaken_for_text_in_another_encoding(tmp_p
     assert not isinstance(missing.value, NotPlainTextError)
     assert not isinstance(folder.value, NotPlainTextError)
     assert decode_utf8("\ufeffcafé".encode("utf-8"), "x") == "café"
+
+
+def test_bad_input_is_told_from_an_internal_error_by_class():
+    assert is_bad_input(BpeLabError("line 2: a count must be a whole number"))
+    assert is_bad_input(NotPlainTextError("binary"))
+    assert not is_bad_input(TrainingError("pair counted but found nowhere"))
+    assert not is_bad_input(InternalError("tables disagree"))
+    assert not is_bad_input(RuntimeError("anything else"))

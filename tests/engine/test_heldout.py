@@ -58,6 +58,16 @@ def test_special_tokens_count_once_each():
     _check(lesson, text)
 
 
+def test_the_words_counted_are_the_words_encoding_cuts():
+    settings = Settings(lowercase=True, special_tokens=("<|endoftext|>",))
+    lesson = Lesson(PROSE + "<|endoftext|>" + PROSE, settings=settings).train()
+    text = "The CAT<|endoftext|>sat,  the cat<|endoftext|>"
+    words, specials = text_words(lesson.tokenizer, text)
+    assert sorted(words.elements()) == sorted(lesson.tokenizer.pre_tokenize(text))
+    assert specials == ["<|endoftext|>", "<|endoftext|>"]
+    _check(lesson, text)
+
+
 def test_fewer_steps_than_the_history():
     lesson = Lesson(PROSE).train()
     curve = token_curve(lesson.tokenizer, HELD_OUT, steps=3)

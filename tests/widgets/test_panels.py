@@ -4,6 +4,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from app.session import Session
+from engine.display import for_tokenizer
 from engine.lesson import Lesson
 from engine.settings import Settings
 from widgets.corpus_panel import EDITOR_LIMIT, CorpusPanel
@@ -94,6 +95,33 @@ def test_tokenize_panel_reads_bytes_as_text(qtbot):
     panel.refresh()
     assert "␣world" in panel.chips.text() and "Ġ" not in panel.chips.text()
     assert "never seen" not in panel.summary.text()
+
+
+def test_tokenize_panel_replays_the_words_encoding_cuts(qtbot):
+    # lowercase and a special token: the replay must cut the text exactly as encoding does
+    settings = Settings(special_tokens=("<|endoftext|>",), lowercase=True, min_frequency=1)
+    session = Session(Lesson("low lower<|endoftext|>lowest newer", settings=settings))
+    panel = TokenizePanel(session)
+    qtbot.addWidget(panel)
+    session.request_step(session.last_step)
+    text = "Lower<|endoftext|>NEWEST"
+    panel.input.setText(text)
+    panel.refresh()
+    tokenizer = session.lesson.tokenizer_at(session.step)
+    display = for_tokenizer(tokenizer)
+    words = tokenizer.pre_tokenize(text)
+    replayed = [line.split(": ", 1)[0] for line in panel.replay.toPlainText().splitlines() if not line.startswith(" ")]
+    assert replayed == [display.token(w) for w in words]
+
+    def replay_ends_in(word):
+        base, trace = tokenizer.encode_steps(word)
+        return list(trace[-1].tokens) if trace else list(base)
+
+    # each word's replay ends in the tokens encoding gives it
+    encoding = tokenizer.encode(text)
+    special = set(tokenizer.special_ids.values())
+    regular = [t for i, t in zip(encoding.ids, encoding.tokens) if i not in special]
+    assert [t for w in words for t in replay_ends_in(w)] == regular
 
 
 def test_corpus_panel_announces_typing_once_it_pauses(session, qtbot):

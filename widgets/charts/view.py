@@ -1,7 +1,8 @@
 """The Charts tab: the growth chart and the pair-count bars, their switches, the held-out text box.
 
 The held-out text is the lesson's: the box asks the session for a new one (``held_out_requested``)
-and shows whatever the session announces, saying whose text it is (a preset's, or the user's own).
+and shows whatever the session announces, saying whose text it is (a preset's, or the user's own)
+and, when it could not be counted, why its curve is missing.
 """
 
 from __future__ import annotations
@@ -107,6 +108,12 @@ class ChartsView(QWidget):
         self.held_out_label = QLabel()
         self.held_out_label.setWordWrap(True)
         left_layout.addWidget(self.held_out_label)
+        # why the held-out curve is missing, while it is
+        self.held_out_problem = QLabel()
+        self.held_out_problem.setObjectName("heldOutProblem")
+        self.held_out_problem.setWordWrap(True)
+        self.held_out_problem.hide()
+        left_layout.addWidget(self.held_out_problem)
         left_layout.addWidget(self.held_out_box)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(left)
@@ -120,6 +127,8 @@ class ChartsView(QWidget):
         self.set_theme(self.theme)
         session.lesson_changed.connect(self._show_held_out)
         session.held_out_changed.connect(self._show_held_out)
+        self.model.held_out_changed.connect(self._on_held_out_counted)
+        self.model.held_out_failed.connect(self._on_held_out_failed)
         self._show_held_out()
 
     # -- held-out text --------------------------------------------------------------------------
@@ -140,6 +149,14 @@ class ChartsView(QWidget):
             self.held_out_box.setPlainText(text)
             self.held_out_box.blockSignals(False)
         self.held_out_label.setText(held_out_caption(text, self.session.held_out_preset))
+
+    def _on_held_out_counted(self) -> None:
+        # a count that failed announces the cleared column first, then why
+        self.held_out_problem.hide()
+
+    def _on_held_out_failed(self, message: str) -> None:
+        self.held_out_problem.setText(f"{message}. The chart shows no held-out curve.")
+        self.held_out_problem.show()
 
     # -- export ---------------------------------------------------------------------------------
 
@@ -190,6 +207,8 @@ class ChartsView(QWidget):
         text = f"font-size: {theme.font_size}pt; color: {theme.foreground};"
         for widget in (self.per_token_box, self.held_out_label, *self._control_labels):
             widget.setStyleSheet(text)
+        self.held_out_problem.setStyleSheet(f"font-size: {theme.font_size}pt; color: {theme.foreground}; "
+                                            f"border: 2px dashed {theme.foreground}; padding: 2px 6px;")
         boxed = f"{text} background-color: {theme.panel}; border: 1px solid {theme.muted}; padding: 2px 6px;"
         for widget in (self.x_choice, self.y_choice, self.export_button, self.held_out_box):
             widget.setStyleSheet(boxed)

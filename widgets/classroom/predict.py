@@ -16,6 +16,7 @@ from typing import Callable
 from PySide6.QtCore import QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
 
+from engine.display import Display, for_tokenizer
 from widgets.classroom.cover import Cover
 from widgets.tiles.painter import TilePainter
 from widgets.tiles.theme import TileTheme
@@ -46,18 +47,19 @@ class Question:
     tied: tuple[tuple[str, str], ...]  # other pairs with the winner's count
     rows: tuple[tuple[tuple[str, ...], int], ...]  # (tokens, how often the word occurs), as shown
     more_words: int  # words left out of ``rows``
-    marker: str | None = None
-    units: str = "chars"
-    unknown: str | None = None
+    # how the lesson's tokens read (marker, units, special and unknown tokens), as on the tiles
+    display: Display = Display()
     token_id: Callable[[str], int | None] | None = field(default=None, compare=False)
-    shown: Callable[[str], str] = field(default=lambda t: t, compare=False)
 
     @property
     def winner_index(self) -> int:
         return next(i for i, c in enumerate(self.choices) if c.pair == self.winner)
 
+    def shown(self, token: str) -> str:
+        return self.display.token(token)
+
     def pair_text(self, pair: tuple[str, str]) -> str:
-        return f"{self.shown(pair[0])} + {self.shown(pair[1])}"
+        return self.display.pair(pair)
 
 
 def question_for(session, limit: int = MAX_CHOICES) -> Question | None:
@@ -82,12 +84,10 @@ def question_for(session, limit: int = MAX_CHOICES) -> Question | None:
     shown_rows = min(words, MAX_ROWS)
     rows = tuple((tuple(state.tokens(w)), lesson.corpus.counts[w]) for w in range(shown_rows))
     tokenizer = lesson.tokenizer
-    unknown = tokenizer.id_to_token(tokenizer.unknown_id) if tokenizer.unknown_id is not None else None
     return Question(
         merge=step.step, choices=tuple(choices), winner=step.pair, token=step.token, count=step.count,
         tied=tuple(p for p in step.tied if p != step.pair), rows=rows, more_words=words - shown_rows,
-        marker=lesson.settings.marker, units=lesson.settings.units, unknown=unknown,
-        token_id=tokenizer.token_to_id, shown=session.show,
+        display=for_tokenizer(tokenizer), token_id=tokenizer.token_to_id,
     )
 
 
@@ -107,8 +107,8 @@ class PredictPrompt(Cover):
         self.question = question
         self.guess = None
         self.state = ASKING
-        q = question
-        self.tiles.set_lesson(q.marker, q.units, q.unknown, q.token_id)
+        d = question.display
+        self.tiles.set_lesson(d.marker, d.units, d.unknown, question.token_id, tuple(d.specials))
         self.show()
         self.place()
         self.update()

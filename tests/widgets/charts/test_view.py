@@ -121,3 +121,32 @@ def test_an_exception_while_counting_the_held_out_text_is_reported_and_the_colum
         prose_session.request_held_out("another text the lesson never counted " * 3)
     assert model.held_out is not None
     wait_for_workers(5000)
+
+
+@pytest.mark.parametrize("limit", [10, 10**9], ids=["in a worker", "on the spot"])
+def test_the_charts_say_beside_the_held_out_text_why_its_curve_is_missing(
+        qtbot, make_view, prose_session, monkeypatch, limit):
+    import engine.lesson
+    import widgets.models.history_model as history_model
+
+    def broken(tokenizer, text, steps):
+        raise RuntimeError("simulated")
+
+    monkeypatch.setattr(history_model, "SYNC_LIMIT", limit)
+    view = make_view(prose_session)
+    assert view.held_out_problem.isHidden()
+    real = history_model.token_curve
+    monkeypatch.setattr(history_model, "token_curve", broken)
+    monkeypatch.setattr(engine.lesson, "token_curve", broken)
+    with qtbot.waitSignal(view.model.held_out_failed, timeout=5000):
+        view.set_held_out("a text the lesson never counted " * 3)
+    assert view.held_out_problem.isVisible()
+    said = view.held_out_problem.text()
+    assert "could not be counted" in said and "simulated" in said and "no held-out curve" in said
+    # a text counted afterwards takes the explanation away
+    monkeypatch.setattr(history_model, "token_curve", real)
+    monkeypatch.setattr(engine.lesson, "token_curve", real)
+    with qtbot.waitSignal(view.model.held_out_changed, timeout=5000):
+        view.set_held_out("another text, counted this time " * 3)
+    assert view.model.held_out is not None and view.held_out_problem.isHidden()
+    wait_for_workers(5000)

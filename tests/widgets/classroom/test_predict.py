@@ -135,3 +135,17 @@ def test_byte_level_tokens_are_shown_as_text(qapp):
     q = question_for(session)
     assert q.winner == ("Ġ", "a")  # the engine's byte alphabet
     assert q.pair_text(q.winner) == "␣ + a"  # what the class reads
+
+
+def test_the_prompt_tiles_read_tokens_as_every_other_tile_view_does(prompt, qapp):
+    from engine.display import SPECIAL, UNKNOWN, for_tokenizer
+
+    settings = Settings(special_tokens=("<|endoftext|>",))
+    session = Session(Lesson("low lower<|endoftext|>lowest newer", settings=settings))
+    q = question_for(session)
+    prompt.ask(q)
+    tokenizer = session.lesson.tokenizer
+    assert prompt.tiles.display == for_tokenizer(tokenizer)
+    assert prompt.tiles.display.kind("<|endoftext|>") == SPECIAL
+    assert prompt.tiles.display.kind("<unk>") == UNKNOWN
+    prompt.grab()  # paints with them
