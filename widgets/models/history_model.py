@@ -12,7 +12,7 @@ from bisect import bisect_left
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt, Signal, Slot
 
-from engine.errors import BpeLabError
+from engine.errors import is_bad_input
 from engine.heldout import TextCurve, token_curve
 from widgets.worker import Worker
 
@@ -31,7 +31,7 @@ SYNC_LIMIT = 10_000
 
 
 def failure_message(error: BaseException) -> str:
-    reason = str(error) if isinstance(error, BpeLabError) else f"an internal error ({type(error).__name__}: {error})"
+    reason = str(error) if is_bad_input(error) else f"an internal error ({type(error).__name__}: {error})"
     return f"The held-out text could not be counted: {reason}"
 
 
