@@ -21,11 +21,13 @@ from PySide6.QtWidgets import (
     QApplication, QDockWidget, QFileDialog, QMainWindow, QMessageBox, QTabWidget, QVBoxLayout, QWidget,
 )
 
+from app.about import show_about
 from app.appearance import THEMES, ZOOM_STEP, clamp_zoom, palette, style_sheet
 from app.autosave import Autosave
 from app.classroom import Classroom
 from app.handout_dialog import add_handout_action
 from app.lesson_files import KeepsProgress, LessonFiles
+from app.main import app_icon
 from app.session import Session
 from engine.formats.lesson_file import SUFFIX
 from widgets.corpus_panel import CorpusPanel
@@ -86,6 +88,7 @@ class MainWindow(QMainWindow):
     ):
         super().__init__()
         self.setObjectName("mainWindow")
+        self.setWindowIcon(app_icon())  # dialogs with the window as parent show it too
         self.session = session or Session()
         self.persist = persist
         self.app_settings = app_settings if app_settings is not None else (QSettings() if persist else None)
@@ -247,6 +250,8 @@ class MainWindow(QMainWindow):
         view_menu.addSeparator()
         for dock in (self.corpus_dock, self.pairs_dock, self.vocabulary_dock, self.tokenize_dock):
             view_menu.addAction(dock.toggleViewAction())
+        help_menu = bar.addMenu("&Help")
+        self.about_action = help_menu.addAction("&About BPE Lab", lambda: show_about(self))
 
     # -- asking the user (tests replace these) ----------------------------------------------------
 
