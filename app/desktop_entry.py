@@ -103,7 +103,7 @@ def desktop_entry_text(command: Sequence[str]) -> str:
     return "\n".join([
         "[Desktop Entry]",
         "Type=Application",
-        "Version=1.5",
+        "Version=1.0",
         "Name=BPE Lab",
         "GenericName=Tokenizer lab",
         "Comment=Watch a tokenizer learn its vocabulary with byte pair encoding",

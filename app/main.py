@@ -22,6 +22,19 @@ NO_DISPLAY = ("start BPE Lab from a desktop session, or set QT_QPA_PLATFORM=offs
               "a screen; the bpe-lab commands (train, encode, snapshot...) need no display")
 
 
+# the platform plugins Qt ships for Linux: one of them missing means a damaged installation, another name a typo
+QT_PLATFORMS = ("xcb", "wayland", "wayland-egl", "offscreen", "minimal", "eglfs", "linuxfb", "vnc", "vkkhrdisplay")
+
+
+def missing_part(error: ImportError) -> int:
+    """Say in one line which part of a damaged installation is missing; the exit status."""
+    while error.__cause__ is not None:  # numpy, for one, wraps the loader's own reason
+        error = error.__cause__
+    reason = next((line.strip() for line in str(error).splitlines() if line.strip()), type(error).__name__)
+    print(f"bpe-lab: part of BPE Lab is missing ({reason}): {REINSTALL}", file=sys.stderr)
+    return EXIT_NO_WINDOW
+
+
 def _platforms(environ: Mapping[str, str]) -> list[str]:
     """The Qt platform plugins Qt will try, in order (QT_QPA_PLATFORM may list several, with options)."""
     chosen = environ.get("QT_QPA_PLATFORM", "")
@@ -82,7 +95,7 @@ def platform_problem(environ: Mapping[str, str] = os.environ) -> str | None:
         return None  # Windows and macOS always have their one platform; nothing more to look for
     names = _platforms(environ)
     present = [n for n in names if _plugin_present(n)]
-    if not present and environ.get("QT_QPA_PLATFORM"):
+    if not present and environ.get("QT_QPA_PLATFORM") and names[0] not in QT_PLATFORMS:
         return (f"QT_QPA_PLATFORM={environ['QT_QPA_PLATFORM']} names no Qt platform plugin installed here: "
                 "unset it (or use xcb, wayland or offscreen)")
     if not present:
@@ -195,13 +208,12 @@ def run_window(argv: Sequence[str]) -> int:
     if problem:
         print(f"bpe-lab: {problem}", file=sys.stderr)
         return EXIT_NO_WINDOW
-    with _FatalQtStart():
-        app = make_application(qt_args)
     try:
+        with _FatalQtStart():
+            app = make_application(qt_args)
         from app.window import MainWindow
-    except ImportError as exc:
-        print(f"bpe-lab: part of BPE Lab is missing ({exc}): {REINSTALL}", file=sys.stderr)
-        return EXIT_NO_WINDOW
+    except ImportError as exc:  # a file of the installation is gone or broken
+        return missing_part(exc)
 
     window = MainWindow(path=args.path)
     window.show()

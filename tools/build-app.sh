@@ -23,6 +23,11 @@ cd "$ROOT"
 rm -rf dist/bpe-lab
 "$BUILD_VENV/bin/pyinstaller" --noconfirm --clean --log-level WARN \
     --distpath dist --workpath build/pyinstaller packaging/bpe-lab.spec
+# Python's library comes with its debugging symbols (about 18 MB); the other libraries are stripped
+# already, and stripping numpy's OpenBLAS would break it
+if command -v strip >/dev/null; then
+    strip --strip-debug dist/bpe-lab/_internal/libpython3*.so*
+fi
 cp packaging/install.sh dist/bpe-lab/install.sh
 chmod +x dist/bpe-lab/install.sh
 
