@@ -1,4 +1,4 @@
-"""About BPE Lab: its version, the licences of what ships with it, and where its data come from.
+"""About BPE Lab: its version, its icon, the licences of what ships with it, and where its data come from.
 
 ``VERSION`` is the one place the version is written: pyproject.toml reads it (setuptools' ``attr``),
 ``bpe-lab --version`` prints it and the About box shows it. The module imports Qt only to show the
@@ -87,6 +87,15 @@ def is_bundle() -> bool:
 
 def bundled_fonts_folder() -> Path | None:
     return Path(sys._MEIPASS) / "fonts" if is_bundle() else None  # noqa: SLF001 (PyInstaller's own name)
+
+
+def app_icon():
+    """The application's icon (resources/icons/bpe-lab.svg), for the windows and the dialogs."""
+    from PySide6.QtGui import QIcon
+
+    from resources.icons import ICON_FILE
+
+    return QIcon(str(ICON_FILE))
 
 
 def about_html() -> str:

@@ -156,14 +156,6 @@ def load_bundled_fonts() -> None:
             QFontDatabase.addApplicationFont(str(font))
 
 
-def app_icon():
-    from PySide6.QtGui import QIcon
-
-    from resources.icons import ICON_FILE
-
-    return QIcon(str(ICON_FILE))
-
-
 def make_application(argv: Sequence[str] = ()):
     """The one QApplication, named so QSettings and QStandardPaths find BPE Lab's folders."""
     from PySide6.QtWidgets import QApplication
@@ -174,6 +166,8 @@ def make_application(argv: Sequence[str] = ()):
     # the desktop entry's name: Wayland and the task bar match the window to its menu entry and icon
     app.setDesktopFileName("bpe-lab")
     # every window and dialog without an icon of its own takes this one
+    from app.about import app_icon
+
     app.setWindowIcon(app_icon())
     # Fusion draws the same on every platform and follows the theme's palette fully
     app.setStyle("Fusion")
@@ -186,9 +180,7 @@ def make_application(argv: Sequence[str] = ()):
 
 def window_arguments(argv: Sequence[str]) -> tuple[argparse.Namespace, list[str]]:
     """``bpe-lab [FILE] [--close-after SECONDS]``; what is left goes to Qt (e.g. ``-style``)."""
-    from app.cli import Parser
-
-    parser = Parser(prog="bpe-lab")
+    parser = argparse.ArgumentParser(prog="bpe-lab", exit_on_error=False)
     parser.add_argument("path", nargs="?")
     parser.add_argument("--close-after", type=float, metavar="SECONDS",
                         help="close the window after SECONDS, as File > Quit does (to check an installation)")
@@ -197,12 +189,10 @@ def window_arguments(argv: Sequence[str]) -> tuple[argparse.Namespace, list[str]
 
 def run_window(argv: Sequence[str]) -> int:
     """``bpe-lab [FILE]``: the main window, on FILE or on the default lesson."""
-    from engine.errors import BpeLabError
-
     try:
         args, qt_args = window_arguments(argv)
-    except BpeLabError as exc:
-        print(f"bpe-lab: {exc}", file=sys.stderr)
+    except argparse.ArgumentError as exc:
+        print(f"bpe-lab: {exc} (see 'bpe-lab --help')", file=sys.stderr)
         return EXIT_NO_WINDOW
     problem = platform_problem()
     if problem:

@@ -21,13 +21,12 @@ from PySide6.QtWidgets import (
     QApplication, QDockWidget, QFileDialog, QMainWindow, QMessageBox, QTabWidget, QVBoxLayout, QWidget,
 )
 
-from app.about import show_about
+from app.about import app_icon, show_about
 from app.appearance import THEMES, ZOOM_STEP, clamp_zoom, palette, style_sheet
 from app.autosave import Autosave
 from app.classroom import Classroom
 from app.handout_dialog import add_handout_action
 from app.lesson_files import KeepsProgress, LessonFiles
-from app.main import app_icon
 from app.session import Session
 from engine.formats.lesson_file import SUFFIX
 from widgets.corpus_panel import CorpusPanel

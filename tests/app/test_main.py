@@ -10,7 +10,8 @@ from pathlib import Path
 
 from PySide6.QtGui import QGuiApplication, QImage
 
-from app.main import app_icon, platform_problem, window_arguments
+from app.about import app_icon
+from app.main import platform_problem, window_arguments
 
 ROOT = Path(__file__).resolve().parents[2]
 
