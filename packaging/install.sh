@@ -23,6 +23,7 @@ uninstall() {
         rm -f "$LINK"
     fi
     rm -rf "$DEST"
+    rmdir "$(dirname "$DEST")" 2>/dev/null || true
     echo "BPE Lab removed (your lessons, settings and autosave stay where they are)"
 }
 
