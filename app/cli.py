@@ -24,6 +24,8 @@ COMMANDS = {
     "snapshot": "app.commands.snapshot",
 }
 EXIT_BAD_INPUT = 2
+# options that stand instead of a command (anything else first opens the window)
+OPTIONS = ("-h", "--help", "--version", "--install-desktop-entry", "--uninstall-desktop-entry")
 
 
 class Parser(argparse.ArgumentParser):
@@ -35,6 +37,13 @@ class Parser(argparse.ArgumentParser):
 
 def build_parser() -> Parser:
     parser = Parser(prog="bpe-lab", description="Byte pair encoding, step by step. With no command: the window.")
+    from app.about import version_line
+
+    parser.add_argument("--version", action="version", version=version_line())
+    entry = parser.add_mutually_exclusive_group()
+    entry.add_argument("--install-desktop-entry", action="store_true",
+                       help="add BPE Lab to the application menu and open .bpelab lessons with it")
+    entry.add_argument("--uninstall-desktop-entry", action="store_true", help="remove what --install-desktop-entry added")
     sub = parser.add_subparsers(dest="command", parser_class=Parser, metavar="COMMAND")
     for module in COMMANDS.values():
         importlib.import_module(module).add_parser(sub)
@@ -43,12 +52,16 @@ def build_parser() -> Parser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or (argv[0] not in COMMANDS and argv[0] not in ("-h", "--help")):
+    if not argv or (argv[0] not in COMMANDS and argv[0] not in OPTIONS):
         from app.main import run_window
 
         return run_window(argv)
     try:
         args = build_parser().parse_args(argv)
+        if args.command is None:
+            from app.desktop_entry import run
+
+            return run(install_entry=args.install_desktop_entry)
         return importlib.import_module(COMMANDS[args.command]).run(args)
     except BpeLabError as exc:
         print(f"bpe-lab: {exc}", file=sys.stderr)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QApplication, QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QTabWidget, QVBoxLayout, QWidget,
 )
 
+from app.about import app_icon, show_about
 from app.appearance import THEMES, ZOOM_STEP, clamp_zoom, palette, style_sheet
 from app.autosave import Autosave
 from app.classroom import Classroom
@@ -87,6 +88,7 @@ class MainWindow(QMainWindow):
     ):
         super().__init__()
         self.setObjectName("mainWindow")
+        self.setWindowIcon(app_icon())  # dialogs with the window as parent show it too
         self.session = session or Session()
         self.persist = persist
         self.app_settings = app_settings if app_settings is not None else (QSettings() if persist else None)
@@ -261,6 +263,8 @@ class MainWindow(QMainWindow):
         view_menu.addSeparator()
         for dock in (self.corpus_dock, self.pairs_dock, self.vocabulary_dock, self.tokenize_dock):
             view_menu.addAction(dock.toggleViewAction())
+        help_menu = bar.addMenu("&Help")
+        self.about_action = help_menu.addAction("&About BPE Lab", lambda: show_about(self))
 
     # -- asking the user (tests replace these) ----------------------------------------------------
 
