@@ -11,12 +11,14 @@ PYTHON="${PYTHON:-python3}"
 QT_PACKAGES="libgl1 libegl1 libxkbcommon0 libfontconfig1 libdbus-1-3 libglib2.0-0 fonts-dejavu-core"
 # scripts the explorer and the multilingual presets show: Devanagari, Tamil, Chinese and Japanese, emoji
 FONT_PACKAGES="fonts-lohit-deva fonts-lohit-taml fonts-wqy-microhei fonts-noto-color-emoji"
+# what the tests use to check the menu entry and the .bpelab file type the app installs
+DESKTOP_PACKAGES="desktop-file-utils shared-mime-info"
 X_PACKAGES="xvfb xauth libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-render-util0 libxcb-shape0 libxkbcommon-x11-0"
 
 install_system_packages() {
     command -v dpkg-query >/dev/null 2>&1 || return 0
     local missing=()
-    for pkg in $QT_PACKAGES $FONT_PACKAGES $X_PACKAGES; do
+    for pkg in $QT_PACKAGES $FONT_PACKAGES $X_PACKAGES $DESKTOP_PACKAGES; do
         dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
     done
     [ ${#missing[@]} -eq 0 ] && return 0

@@ -32,10 +32,10 @@ def tree(folder: Path) -> set:
 
 
 def validate(path: Path) -> None:
-    """desktop-file-validate where it is installed (desktop-file-utils); it prints nothing for a clean file."""
-    if shutil.which("desktop-file-validate"):
-        result = subprocess.run(["desktop-file-validate", str(path)], capture_output=True, text=True)
-        assert result.returncode == 0 and not result.stdout.strip(), result.stdout
+    """desktop-file-validate (desktop-file-utils, which tools/setup.sh installs) prints nothing for a clean file."""
+    assert shutil.which("desktop-file-validate"), "desktop-file-validate (desktop-file-utils) is needed to check the entry"
+    result = subprocess.run(["desktop-file-validate", str(path)], capture_output=True, text=True)
+    assert result.returncode == 0 and not result.stdout.strip(), result.stdout
 
 
 def test_install_writes_the_entry_the_icon_and_the_lesson_type(tmp_path):
