@@ -65,6 +65,7 @@ class QuizPanel(QWidget):
         self._saved_progress = self.session.progress()  # the last progress announced
         self._scale = scale
         self._full = False
+        self._step_behind: int | None = None  # the lesson's step, while hidden and not yet asked about
         self._build()
         self.set_scale(scale)
         self._render()
@@ -329,14 +330,26 @@ class QuizPanel(QWidget):
 
     def set_lesson(self, history, current_step: int = 0) -> None:
         """The lesson on screen: its history index (``engine.history.History``, or None), and where it is."""
+        self._step_behind = None
         self.lesson_questions.set_lesson(history, current_step)
         self.session.lesson_changed(current_step)
         self._render()
 
     def set_current_step(self, k: int) -> None:
         self.lesson_questions.set_step(k)
+        if not self.isVisible():
+            # a quiz behind another tab builds no question per step (on a large lesson each takes
+            # a thread a good part of a second): it asks about the step on screen when shown
+            self._step_behind = k
+            return
+        self._step_behind = None
         if self.session.step_changed(k):
             self._render()
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        if self._step_behind is not None:
+            self.set_current_step(self._step_behind)
 
     def _on_lesson_question(self, question: Question) -> None:
         self.session.add_lesson_question(question)
