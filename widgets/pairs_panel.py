@@ -3,13 +3,24 @@ pair that merges next, or, at the end of the history, why training stopped there
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from engine.describe import describe_stop, times
 from widgets.models import PairsModel
-from widgets.models.pairs import PAIR, SOURCES
+from widgets.models.pairs import COUNT, PAIR, RANK, SOURCES, TIE
 from widgets.tables import make_table
 from widgets.steady import steady
+
+
+@dataclass(frozen=True)
+class PairsShown:
+    """What the pairs panel shows: its heading lines and the listed rows' cells (#, pair, count, tie mark)."""
+
+    heading: str
+    count_line: str
+    rows: tuple[tuple[str, str, str, str], ...]
 
 
 class PairsPanel(QWidget):
@@ -37,6 +48,13 @@ class PairsPanel(QWidget):
         session.lesson_changed.connect(self._refresh)
         session.step_changed.connect(self._refresh)
         self._refresh()
+
+    def shown(self, rows: int | None = None) -> PairsShown:
+        """The heading lines and the first ``rows`` rows (all without a limit), as the table displays them."""
+        model = self.model
+        n = model.rowCount() if rows is None else min(rows, model.rowCount())
+        cells = tuple(tuple(str(model.index(r, c).data()) for c in (RANK, PAIR, COUNT, TIE)) for r in range(n))
+        return PairsShown(self.heading.text(), self.count_label.text(), cells)
 
     def _refresh(self, *_args) -> None:
         session = self.session

@@ -15,8 +15,10 @@ Ctrl+R reveal (teacher mode); Ctrl+T show on the tiles; F11 full screen, Esc to 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from PySide6.QtCore import Qt, Signal, Slot
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QKeySequence, QShortcut, QTextDocument
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -40,6 +42,17 @@ from widgets.quiz.feedback import FeedbackBox
 from widgets.quiz.lesson_questions import LessonQuestions
 from widgets.quiz.style import style_sheet
 from widgets.quiz.text import markdown_text
+
+
+@dataclass(frozen=True)
+class QuizShown:
+    """What the quiz panel shows: the question's title and prompt as plain text (empty with no
+    question up), the line that stands in for a question (empty with one up), and the position."""
+
+    title: str
+    prompt: str
+    message: str
+    position: str
 
 
 class QuizPanel(QWidget):
@@ -203,6 +216,17 @@ class QuizPanel(QWidget):
     @property
     def scale(self) -> float:
         return self._scale
+
+    def shown(self) -> QuizShown:
+        """The question on screen as the labels render it (for tests and accessibility)."""
+        page = self.stack.currentWidget()
+        if page is not self.question_page:
+            message = self.message.text() if page is self.message else ""
+            return QuizShown("", "", message, self.position_label.text())
+        document = QTextDocument()
+        document.setMarkdown(self.prompt.text())
+        prompt = document.toPlainText().strip() if self.prompt.isVisibleTo(self) else ""
+        return QuizShown(self.title.text(), prompt, "", self.position_label.text())
 
     # -- showing the session ------------------------------------------------------------------
 

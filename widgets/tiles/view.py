@@ -7,8 +7,10 @@ settable: ``set_scale``, ``set_theme``, ``set_controls_visible``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from PySide6.QtCore import QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QFont, QFontMetrics, QImage, QPainter
+from PySide6.QtGui import QFont, QFontMetrics, QImage, QPainter, QTextDocument
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFileDialog, QHBoxLayout, QLabel, QMessageBox,
                                QToolButton, QVBoxLayout, QWidget)
 
@@ -18,6 +20,15 @@ from widgets.tiles.theme import TileTheme
 from widgets.steady import steady
 
 ORDER_LABELS = {"appearance": "first appearance", "frequency": "frequency"}
+
+
+@dataclass(frozen=True)
+class TilesShown:
+    """What the tile view shows: the caption's lines as plain text, and the rows in view at rest
+    (word index, each tile's label)."""
+
+    caption: tuple[str, ...]
+    rows: tuple[tuple[int, tuple[str, ...]], ...]
 
 
 class TileView(QWidget):
@@ -113,6 +124,19 @@ class TileView(QWidget):
 
     def finish_animation(self) -> None:
         self.canvas.finish_animation()
+
+    # -- what is on screen ------------------------------------------------------------------------
+
+    def shown(self) -> TilesShown:
+        """The caption as the label renders it and the rows in view (for tests and accessibility)."""
+        document = QTextDocument()
+        document.setHtml(self.caption.text())
+        lines = tuple(document.toPlainText().replace("\u2028", "\n").split("\n"))
+        canvas = self.canvas
+        order = canvas.row_order()
+        rows = tuple((order[r], tuple(canvas.display_text(t) for t in canvas.row_tiles(order[r])))
+                     for r in canvas.visible_rows())
+        return TilesShown(lines, rows)
 
     # -- caption --------------------------------------------------------------------------------
 
