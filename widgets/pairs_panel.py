@@ -73,10 +73,11 @@ class PairsPanel(QWidget):
             self.count_label.setText(f"{n:,} different pairs now; none of them merges." if n else "No pairs left.")
         elif self.model.rowCount():
             pair, count = following.pair, following.count
-            tied = self.model.tied_with_first()
+            # every pair at the winning count, as training met them (the table lists the top ones only)
+            tied = len(following.tied)
             text = f"Next: {session.show(pair[0])} + {session.show(pair[1])}, {times(count)}"
             if tied > 1:
-                text += f" (tie of {tied})"
+                text += f" (tie of {tied:,})"
             self.heading.setText(text)
             rule = "the pair of smaller ids" if session.lesson.settings.tie_break == "hf" else "the pair met first in the words"
             self.count_label.setText(f"{n:,} different pairs now." + (f" Equal counts: {rule} wins." if tied > 1 else ""))
