@@ -138,6 +138,14 @@ class TileView(QWidget):
                      for r in canvas.visible_rows())
         return TilesShown(lines, rows)
 
+    def rows_step(self) -> int:
+        """The step whose tokens the rows show now: the session's, except mid-merge, where the film
+        shows the step before the merge until its tiles fuse (forward or back alike)."""
+        t = self.canvas.transition
+        if t is None:
+            return self.session.step
+        return t.step.step if t.fused else t.step.step - 1
+
     # -- caption --------------------------------------------------------------------------------
 
     def caption_text(self) -> str:
@@ -156,8 +164,9 @@ class TileView(QWidget):
             return text if plain else f"<b>{_escape(text)}</b>"
 
         text = self.canvas.display_text
-        first = (f"Step {state.step} of {lesson.last_step} · {b(format(self.canvas.displayed_total(), ','))} "
-                 f"tokens in the corpus (from {lesson.initial_tokens:,})")
+        history = lesson.history
+        first = (f"Step {state.step} of {lesson.last_step} · {b(format(history.total_tokens(self.rows_step()), ','))} "
+                 f"tokens in the corpus (from {history.total_tokens(0):,})")
         chosen = self.canvas.selected_token()
         if chosen:
             first += f" · selected: {b(text(chosen))}"
