@@ -8,6 +8,9 @@ to the session, which makes each an undoable change of lesson. The panel follows
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Iterable
+
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
     QButtonGroup, QComboBox, QFrame, QScrollArea, QGroupBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QRadioButton,
@@ -17,7 +20,7 @@ from PySide6.QtWidgets import (
 from engine.formats.lesson_file import LessonFile
 from resources.presets import PRESETS
 from widgets.models import WordsModel
-from widgets.models.words import TOKENS
+from widgets.models.words import COUNT, LENGTH, TOKENS, WORD
 from widgets.settings_form import SettingsForm
 from widgets.tables import make_table
 
@@ -32,6 +35,15 @@ EDITOR_DELAY_MS = 60
 # 40 ms a megabyte, all of it on the GUI thread
 EDITOR_LIMIT = 500_000
 PREVIEW = 100_000
+
+
+@dataclass(frozen=True)
+class CorpusShown:
+    """What the corpus panel shows of the lesson: the line under the text, and word rows of the
+    table as displayed (word index, then the cells: word, count, tokens now, how many tokens)."""
+
+    hint: str
+    rows: tuple[tuple[int, tuple[str, str, str, str]], ...]
 
 
 class CorpusEditor(QPlainTextEdit):
@@ -185,6 +197,18 @@ class CorpusPanel(QWidget):
             self.show_problem(self._problem)
         else:
             self._show_lesson_summary()
+
+    def shown(self, words: Iterable[int] | None = None) -> CorpusShown:
+        """The hint line and the word table's rows: those in view, or the rows of ``words``."""
+        model = self.words
+        if words is None:
+            table = self.table
+            first, last = table.rowAt(0), table.rowAt(table.viewport().height() - 1)
+            if last < 0:
+                last = model.rowCount() - 1  # the table ends above the bottom of its view
+            words = range(first, last + 1) if first >= 0 else ()
+        rows = tuple((w, tuple(str(model.index(w, c).data()) for c in (WORD, COUNT, TOKENS, LENGTH))) for w in words)
+        return CorpusShown(self.hint.text(), rows)
 
     def text(self) -> str:
         return self._full_text if self._full_text is not None else self.editor.toPlainText()

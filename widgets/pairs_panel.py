@@ -3,13 +3,24 @@ pair that merges next, or, at the end of the history, why training stopped there
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from engine.describe import describe_stop, times
 from widgets.models import PairsModel
-from widgets.models.pairs import PAIR, SOURCES
+from widgets.models.pairs import COUNT, PAIR, RANK, SOURCES, TIE
 from widgets.tables import make_table
 from widgets.steady import steady
+
+
+@dataclass(frozen=True)
+class PairsShown:
+    """What the pairs panel shows: its heading lines and the listed rows' cells (#, pair, count, tie mark)."""
+
+    heading: str
+    count_line: str
+    rows: tuple[tuple[str, str, str, str], ...]
 
 
 class PairsPanel(QWidget):
@@ -38,6 +49,13 @@ class PairsPanel(QWidget):
         session.step_changed.connect(self._refresh)
         self._refresh()
 
+    def shown(self, rows: int | None = None) -> PairsShown:
+        """The heading lines and the first ``rows`` rows (all without a limit), as the table displays them."""
+        model = self.model
+        n = model.rowCount() if rows is None else min(rows, model.rowCount())
+        cells = tuple(tuple(str(model.index(r, c).data()) for c in (RANK, PAIR, COUNT, TIE)) for r in range(n))
+        return PairsShown(self.heading.text(), self.count_label.text(), cells)
+
     def _refresh(self, *_args) -> None:
         session = self.session
         state = session.state
@@ -55,10 +73,11 @@ class PairsPanel(QWidget):
             self.count_label.setText(f"{n:,} different pairs now; none of them merges." if n else "No pairs left.")
         elif self.model.rowCount():
             pair, count = following.pair, following.count
-            tied = self.model.tied_with_first()
+            # every pair at the winning count, as training met them (the table lists the top ones only)
+            tied = len(following.tied)
             text = f"Next: {session.show(pair[0])} + {session.show(pair[1])}, {times(count)}"
             if tied > 1:
-                text += f" (tie of {tied})"
+                text += f" (tie of {tied:,})"
             self.heading.setText(text)
             rule = "the pair of smaller ids" if session.lesson.settings.tie_break == "hf" else "the pair met first in the words"
             self.count_label.setText(f"{n:,} different pairs now." + (f" Equal counts: {rule} wins." if tied > 1 else ""))

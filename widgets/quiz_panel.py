@@ -15,8 +15,10 @@ Ctrl+R reveal (teacher mode); Ctrl+T show on the tiles; F11 full screen, Esc to 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from PySide6.QtCore import Qt, Signal, Slot
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QKeySequence, QShortcut, QTextDocument
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -42,6 +44,17 @@ from widgets.quiz.style import style_sheet
 from widgets.quiz.text import markdown_text
 
 
+@dataclass(frozen=True)
+class QuizShown:
+    """What the quiz panel shows: the question's title and prompt as plain text (empty with no
+    question up), the line that stands in for a question (empty with one up), and the position."""
+
+    title: str
+    prompt: str
+    message: str
+    position: str
+
+
 class QuizPanel(QWidget):
     # ask the lesson to go to a step (to show a generated question's answer on the tiles)
     step_requested = Signal(int)
@@ -65,6 +78,7 @@ class QuizPanel(QWidget):
         self._saved_progress = self.session.progress()  # the last progress announced
         self._scale = scale
         self._full = False
+        self._step_behind: int | None = None  # the lesson's step, while hidden and not yet asked about
         self._build()
         self.set_scale(scale)
         self._render()
@@ -203,6 +217,17 @@ class QuizPanel(QWidget):
     def scale(self) -> float:
         return self._scale
 
+    def shown(self) -> QuizShown:
+        """The question on screen as the labels render it (for tests and accessibility)."""
+        page = self.stack.currentWidget()
+        if page is not self.question_page:
+            message = self.message.text() if page is self.message else ""
+            return QuizShown("", "", message, self.position_label.text())
+        document = QTextDocument()
+        document.setMarkdown(self.prompt.text())
+        prompt = document.toPlainText().strip() if self.prompt.isVisibleTo(self) else ""
+        return QuizShown(self.title.text(), prompt, "", self.position_label.text())
+
     # -- showing the session ------------------------------------------------------------------
 
     def _render(self) -> None:
@@ -329,14 +354,26 @@ class QuizPanel(QWidget):
 
     def set_lesson(self, history, current_step: int = 0) -> None:
         """The lesson on screen: its history index (``engine.history.History``, or None), and where it is."""
+        self._step_behind = None
         self.lesson_questions.set_lesson(history, current_step)
         self.session.lesson_changed(current_step)
         self._render()
 
     def set_current_step(self, k: int) -> None:
         self.lesson_questions.set_step(k)
+        if not self.isVisible():
+            # a quiz behind another tab builds no question per step (on a large lesson each takes
+            # a thread a good part of a second): it asks about the step on screen when shown
+            self._step_behind = k
+            return
+        self._step_behind = None
         if self.session.step_changed(k):
             self._render()
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        if self._step_behind is not None:
+            self.set_current_step(self._step_behind)
 
     def _on_lesson_question(self, question: Question) -> None:
         self.session.add_lesson_question(question)

@@ -7,6 +7,8 @@ busy typing; the buttons here trigger the same requests. Play's pace is the sess
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox, QHBoxLayout, QLabel, QProgressBar, QPushButton, QSlider, QStackedWidget, QToolButton, QVBoxLayout,
@@ -15,6 +17,18 @@ from PySide6.QtWidgets import (
 
 from engine.describe import describe_position
 from widgets.steady import steady
+
+@dataclass(frozen=True)
+class TimelineShown:
+    """What the timeline shows: its labels' texts and where the slider stands."""
+
+    step_label: str
+    status: str
+    slider: int
+    slider_last: int
+    # the progress row (with Cancel) stands where the status line was: a lesson is training
+    training: bool
+
 
 SPEEDS = (("½ step/s", 0.5), ("1 step/s", 1.0), ("2 steps/s", 2.0), ("4 steps/s", 4.0), ("10 steps/s", 10.0), ("30 steps/s", 30.0))
 
@@ -114,6 +128,11 @@ class Timeline(QWidget):
         session.training_ended.connect(self._on_training_ended)
         session.play_interval_changed.connect(self._on_play_interval_changed)
         self._on_lesson_changed()
+
+    def shown(self) -> TimelineShown:
+        """What is on screen now, read from the labels and the slider (for tests and accessibility)."""
+        return TimelineShown(self.step_label.text(), self.status.text().replace("\u2060", ""), self.slider.value(),
+                             self.slider.maximum(), self.status_stack.currentWidget() is self.progress_row)
 
     # -- playing -------------------------------------------------------------------------------
 

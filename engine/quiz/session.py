@@ -208,6 +208,11 @@ class QuizSession:
         if self._source != LESSON:
             return False
         stale = self._asked_step != step and (self.building or self._visit.result is None)
+        if stale and self.question is not None and self._visit.result is None:
+            # no question stays up that speaks of a step the lesson has left, not even while the
+            # one about this step is built (in a thread for a large lesson)
+            del self._questions[self._index]
+            self._put_up(len(self._questions))
         if stale or (not self._questions and not self.building):
             self._ask()
             return True

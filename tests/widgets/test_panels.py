@@ -238,3 +238,15 @@ def test_the_vocabulary_headline_is_the_engine_size_at_every_step(qtbot):
         assert panel.heading.text() == describe_vocab(lesson.settings, size)
         assert panel.heading.text().startswith(f"{lesson.history.vocab_size(k)} tokens (")
         assert size.total == 11 + k + 2  # base symbols, one per merge here, <|endoftext|> and <unk>
+
+
+def test_the_pairs_heading_counts_every_tied_pair_not_only_those_listed(qtbot):
+    # 150 two-letter words, each once: all 150 pairs tie at the first merge, past the 100 rows listed
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    words = " ".join(a + b for a in letters for b in letters)[: 150 * 3 - 1]
+    session = Session(Lesson(words, settings=Settings(end_of_word=None, min_frequency=1, merges=3)))
+    panel = PairsPanel(session)
+    qtbot.addWidget(panel)
+    following = session.state.next_step()
+    assert len(following.tied) == 150 > panel.model.rowCount()
+    assert panel.shown().heading == "Next: a + a, once (tie of 150)"

@@ -431,6 +431,7 @@ def test_a_question_not_yet_answered_follows_the_session_to_its_step(qtbot):
     session = Session(Lesson("low 5\nlower 2\nnewest 6\nwidest 3\n", word_counts=True))
     panel = quiz_view(session)
     qtbot.addWidget(panel)
+    panel.show()  # the class sees the quiz (a hidden one asks when shown)
     panel.set_source(LESSON)
     assert panel.current_question().prompt.startswith("The lesson is at step 0.")
     for k in (session.last_step, 3, 7, 1):
@@ -458,3 +459,18 @@ def test_a_question_not_yet_answered_follows_the_session_to_its_step(qtbot):
     assert panel.current_question() is question
     panel.next_question()
     assert panel.current_question() is not question and panel.lesson_questions.live.step == 5
+
+
+def test_a_hidden_quiz_asks_about_the_step_on_screen_when_shown(qtbot, panel):
+    history = classic_lesson()
+    panel.set_lesson(history, 0)
+    panel.set_source(LESSON)
+    asked = panel.current_question()
+    panel.hide()
+    for k in (1, 2, 3):
+        panel.set_current_step(k)
+    assert panel.current_question() is asked  # nothing built for a quiz nobody sees
+    panel.show()
+    question = panel.current_question()
+    assert question is not asked and question.reveal_step >= 3
+    assert "step 3" in question.prompt or question.reveal_step > 3

@@ -13,6 +13,8 @@ Any step move, and the mouse leaving, bring it back to the current step.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QColor, QFontMetricsF
@@ -27,6 +29,16 @@ MERGES, VOCABULARY = "merges", "vocabulary"
 TOKENS, PERCENT = "tokens", "percent"
 # headroom above the highest curve for the legend
 HEADROOM = 1.22
+
+
+@dataclass(frozen=True)
+class GrowthShown:
+    """What the growth chart says in words: the read-out under the plot, the step line's label and
+    the x value the line stands at."""
+
+    readout: str
+    step_label: str
+    step_x: float
 
 
 class GrowthChart(QWidget):
@@ -131,6 +143,11 @@ class GrowthChart(QWidget):
             view.setGeometry(vb.sceneBoundingRect())
             view.linkedViewChanged(vb, view.XAxis)
         self.grid.place(vb, item.getAxis("bottom"), item.getAxis("left"))
+
+    def shown(self) -> GrowthShown:
+        """The read-out and the step line as drawn now (for tests and accessibility)."""
+        line = self.step_line
+        return GrowthShown(self.readout.text(), line.label.toPlainText(), float(line.value()))
 
     # -- switches -------------------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ that climbs the ranking slides up, the merged pair shrinks away and a new pair g
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 import pyqtgraph as pg
 from PySide6.QtCore import QEasingCurve, Qt, QTimer, QVariantAnimation, Signal
@@ -22,6 +23,15 @@ BAR_HEIGHT = 0.72
 LABEL_ROOM = 1.45
 # the bars redraw at most this often while steps arrive faster (a dragged step line)
 THROTTLE_MS = 40
+
+
+@dataclass(frozen=True)
+class PairBarsShown:
+    """What the pair chart shows: the caption under the bars, and each bar from the top as its
+    axis label and the text beside it (the count, and "◀ next" or "tie")."""
+
+    caption: str
+    bars: tuple[tuple[str, str], ...]
 
 
 class PairCountChart(QWidget):
@@ -55,6 +65,7 @@ class PairCountChart(QWidget):
         self.grid = GridLines()
         item.addItem(self.grid, ignoreBounds=True)
         self._labels: list[pg.TextItem] = []
+        self._ticks: list[tuple[float, str]] = []  # the pair labels on the left axis, as last drawn
         self.caption = QLabel()
         self.caption.setWordWrap(True)
         self.caption.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
@@ -88,6 +99,13 @@ class PairCountChart(QWidget):
         session.lesson_changed.connect(self._on_lesson_changed)
         self.apply_theme(self.theme)
         self.refresh(animate=False)
+
+    def shown(self) -> PairBarsShown:
+        """The caption and the bars as drawn now, top first (for tests and accessibility)."""
+        by_slot = {round(slot): text for slot, text in self._ticks}
+        beside = sorted((label.pos().y(), label.toPlainText()) for label in self._labels if label.isVisible())
+        bars = tuple((by_slot.get(round(y), ""), text) for y, text in beside)
+        return PairBarsShown(self.caption.text(), bars)
 
     # -- following the session ------------------------------------------------------------------
 
@@ -229,6 +247,7 @@ class PairCountChart(QWidget):
         else:
             # pyqtgraph 0.14 fails on an empty list of pens: no bars, no per-bar styles
             self.bar_item.setOpts(x0=[], y=[], width=[], height=BAR_HEIGHT, brushes=None, pens=None, pen=None)
+        self._ticks = ticks
         self.plot.getPlotItem().getAxis("left").setTicks([ticks, []])
         self._draw_count_labels(shown)
         item = self.plot.getPlotItem()

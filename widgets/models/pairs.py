@@ -83,19 +83,6 @@ class PairsModel(HeaderedTableModel):
     def count_at(self, row: int) -> int:
         return self._rows[row][1]
 
-    def tied_with_first(self) -> int:
-        """How many of the listed pairs have the top count (1 when the top pair stands alone)."""
-        rows = self._rows
-        if not rows:
-            return 0
-        top = rows[0][1]
-        n = 0
-        for _, count in rows:
-            if count != top:
-                break
-            n += 1
-        return n
-
     def is_next(self, row: int) -> bool:
         """Whether the pair of this row merges next (never at the end of the history)."""
         return self._next is not None and self._rows[row][0] == self._next

@@ -7,8 +7,10 @@ settable: ``set_scale``, ``set_theme``, ``set_controls_visible``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from PySide6.QtCore import QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QFont, QFontMetrics, QImage, QPainter
+from PySide6.QtGui import QFont, QFontMetrics, QImage, QPainter, QTextDocument
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFileDialog, QHBoxLayout, QLabel, QMessageBox,
                                QToolButton, QVBoxLayout, QWidget)
 
@@ -18,6 +20,15 @@ from widgets.tiles.theme import TileTheme
 from widgets.steady import steady
 
 ORDER_LABELS = {"appearance": "first appearance", "frequency": "frequency"}
+
+
+@dataclass(frozen=True)
+class TilesShown:
+    """What the tile view shows: the caption's lines as plain text, and the rows in view at rest
+    (word index, each tile's label)."""
+
+    caption: tuple[str, ...]
+    rows: tuple[tuple[int, tuple[str, ...]], ...]
 
 
 class TileView(QWidget):
@@ -114,6 +125,27 @@ class TileView(QWidget):
     def finish_animation(self) -> None:
         self.canvas.finish_animation()
 
+    # -- what is on screen ------------------------------------------------------------------------
+
+    def shown(self) -> TilesShown:
+        """The caption as the label renders it and the rows in view (for tests and accessibility)."""
+        document = QTextDocument()
+        document.setHtml(self.caption.text())
+        lines = tuple(document.toPlainText().replace("\u2028", "\n").split("\n"))
+        canvas = self.canvas
+        order = canvas.row_order()
+        rows = tuple((order[r], tuple(canvas.display_text(t) for t in canvas.row_tiles(order[r])))
+                     for r in canvas.visible_rows())
+        return TilesShown(lines, rows)
+
+    def rows_step(self) -> int:
+        """The step whose tokens the rows show now: the session's, except mid-merge, where the film
+        shows the step before the merge until its tiles fuse (forward or back alike)."""
+        t = self.canvas.transition
+        if t is None:
+            return self.session.step
+        return t.step.step if t.fused else t.step.step - 1
+
     # -- caption --------------------------------------------------------------------------------
 
     def caption_text(self) -> str:
@@ -132,8 +164,9 @@ class TileView(QWidget):
             return text if plain else f"<b>{_escape(text)}</b>"
 
         text = self.canvas.display_text
-        first = (f"Step {state.step} of {lesson.last_step} · {b(format(self.canvas.displayed_total(), ','))} "
-                 f"tokens in the corpus (from {lesson.initial_tokens:,})")
+        history = lesson.history
+        first = (f"Step {state.step} of {lesson.last_step} · {b(format(history.total_tokens(self.rows_step()), ','))} "
+                 f"tokens in the corpus (from {history.total_tokens(0):,})")
         chosen = self.canvas.selected_token()
         if chosen:
             first += f" · selected: {b(text(chosen))}"

@@ -201,6 +201,17 @@ def test_a_question_about_another_step_is_replaced_until_it_is_answered():
     assert not quiz.step_changed(1) and quiz.question is COUNT
 
 
+def test_a_question_about_another_step_leaves_the_screen_while_its_successor_is_built():
+    quiz, maker = with_maker(later=True)
+    quiz.set_source(LESSON)
+    maker.finish()
+    assert quiz.question.id == "lesson-1"
+    assert quiz.step_changed(6) and quiz.question is None and "Building" in quiz.empty_reason()
+    maker.finish()
+    assert quiz.question.id == "lesson-2" and quiz.position_text() == "Lesson question 1"
+    assert quiz.pack.questions == (quiz.question,)
+
+
 def test_a_question_still_being_built_for_another_step_is_asked_again():
     quiz, maker = with_maker(later=True)
     quiz.set_source(LESSON)
