@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 from engine.encoder import Encoder
-from engine.files import parse_json, read_text
+from engine.files import parse_json, path_status, read_text
 from engine.errors import BpeLabError
 
 FORMATS = ("bpelab", "hf", "gpt2", "tiktoken", "csv")
@@ -40,10 +41,11 @@ class Source:
 def detect_format(path: str | os.PathLike) -> str:
     """bpelab, lesson, hf, gpt2, tiktoken or csv, from the name and the first bytes."""
     p = Path(path)
-    if p.is_dir() or p.name in ("vocab.json", "merges.txt"):
-        return "gpt2"
-    if not p.exists():
+    status = path_status(p)
+    if status is None:
         raise BpeLabError(f"{p}: no such file; check the path (or give the built-in name cl100k)")
+    if stat.S_ISDIR(status.st_mode) or p.name in ("vocab.json", "merges.txt"):
+        return "gpt2"
     suffix = p.suffix.lower()
     if suffix == ".tiktoken":
         return "tiktoken"
@@ -77,7 +79,7 @@ def detect_format(path: str | os.PathLike) -> str:
 def load_source(name: str | os.PathLike, all_merges: bool = False) -> Source:
     """A tokenizer by path or built-in name; a lesson is cut at its step unless ``all_merges``."""
     key = str(name)
-    if key in BUILT_IN and not Path(key).exists():
+    if key in BUILT_IN and path_status(key) is None:
         from engine.cl100k import load_cl100k
 
         return Source(load_cl100k(chat=BUILT_IN[key]), None, "cl100k")
