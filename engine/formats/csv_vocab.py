@@ -31,7 +31,7 @@ from engine.formats.imported import tokenizer_from_vocab
 from engine.formats.listing import merges_of, vocabulary_of
 from engine.formats.schema import MAX_COUNT, SchemaError
 from engine.formats.settings_data import settings_from_data
-from engine.formats.tiktoken_file import rank_pattern
+from engine.formats.tiktoken_file import check_single_bytes, rank_pattern
 from engine.tokenizer import UNKNOWN, RankTokenizer
 
 COLUMNS = ["id", "token", "bytes_hex", "kind", "step", "left", "right", "left_id", "right_id", "count"]
@@ -179,6 +179,7 @@ def load_csv(path: str | os.PathLike):
     if settings.units == "bytes" and sorted(spelling) != list(range(len(spelling))):
         # ranks with gaps (cl100k_base leaves some ids unused) are tiktoken's form, not a merge list
         ranks = {symbols_to_bytes(t): i for t, i in vocab.items() if t not in specials}
+        check_single_bytes(ranks, source)
         return RankTokenizer(Path(source).name, ranks, rank_pattern(settings.split), specials)
     return tokenizer_from_vocab(settings, vocab, pairs, specials, unknown, source,
                                 where=lambda k: f"line {lines[k]}", base=base)

@@ -37,6 +37,8 @@ from engine.settings import Settings
 from engine.tokenizer import RankTokenizer, Tokenizer
 
 SIDECAR_FORMAT = "bpe-lab-tiktoken-settings"
+# split patterns are a few hundred characters; a far longer one only costs time to compile
+MAX_PATTERN_CHARS = 10_000
 # above every rank
 _NO_LIMIT = 1 << 62
 # how Rust's regex (tiktoken's) writes a code point, which Python's regex spells \U0000XXXX
@@ -216,6 +218,13 @@ def read_ranks(text: str, source: str) -> dict[bytes, int]:
     return ranks
 
 
+def check_single_bytes(ranks: dict[bytes, int], source: str) -> None:
+    """Every byte must have a rank of its own, or some text could not be encoded."""
+    missing = [b for b in range(256) if bytes([b]) not in ranks]
+    if missing:
+        raise SchemaError(f"{source}: the single byte {missing[0]:#04x} has no rank; every byte needs one")
+
+
 def python_pattern(pat_str: str) -> str:
     """tiktoken's pattern as Python's ``regex`` reads it (it has no ``\\x{...}``)."""
     return _RUST_CODE_POINT.sub(lambda m: f"\\U{int(m.group(1), 16):08X}", pat_str)
@@ -227,6 +236,9 @@ def rank_pattern(split: str) -> str:
 
 
 def _compiled(pat_str: str, where: str) -> str:
+    if len(pat_str) > MAX_PATTERN_CHARS:
+        raise SchemaError(f"{where}: pat_str is {len(pat_str):,} characters long; a split pattern has at most "
+                          f"{MAX_PATTERN_CHARS:,}")
     pattern = python_pattern(pat_str)
     try:
         regex.compile(pattern)
@@ -272,9 +284,7 @@ def load_tiktoken(path: str | os.PathLike):
     pattern = GPT4_PATTERN
     if path_status(side_path) is not None:
         settings, specials, pattern = _sidecar(side_path, ranks)
-    missing = [b for b in range(256) if bytes([b]) not in ranks]
-    if missing:
-        raise SchemaError(f"{source}: the single byte {missing[0]:#04x} has no rank; every byte needs one")
+    check_single_bytes(ranks, source)
     vocab = {bytes_to_symbols(t): r for t, r in ranks.items()}
     for t, i in specials.items():
         vocab[t] = i
