@@ -214,3 +214,10 @@ def test_word_counts_past_64_bits(tmp_path, capsys):
     path = tmp_path / "counts.txt"
     path.write_text("low 99999999999999999999999\n")
     one_line(*run(capsys, "train", path, "--word-counts", "--out", tmp_path / "t.json")[::2], "line 1", "too large")
+
+
+def test_a_line_break_a_file_puts_in_a_message_is_shown_escaped(files, tmp_path, capsys):
+    path = edited(files, tmp_path, "chars.json", lambda d: d["base_vocabulary"].append("a\nb"))
+    with pytest.raises(BpeLabError, match="holds 'a\nb'"):
+        load_any(path)
+    one_line(*run(capsys, "encode", "--tokenizer", path, "low")[::2], r"holds 'a\nb'")
