@@ -8,6 +8,7 @@ traceback.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import sys
 from typing import Sequence
@@ -35,7 +36,15 @@ class Parser(argparse.ArgumentParser):
         raise BpeLabError(f"{message} (see '{self.prog} --help')")
 
 
+def one_line(message: str) -> str:
+    """A message as one line: a line break or other control character that a file put in it (a token
+    named in the message) is shown escaped, as Python writes it."""
+    return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in message)
+
+
+@functools.lru_cache(maxsize=1)
 def build_parser() -> Parser:
+    """The parser, built once: it keeps no state between parses."""
     parser = Parser(prog="bpe-lab", description="Byte pair encoding, step by step. With no command: the window.")
     from app.about import version_line
 
@@ -64,7 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run(install_entry=args.install_desktop_entry)
         return importlib.import_module(COMMANDS[args.command]).run(args)
     except BpeLabError as exc:
-        print(f"bpe-lab: {exc}", file=sys.stderr)
+        print(f"bpe-lab: {one_line(str(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("bpe-lab: interrupted", file=sys.stderr)

@@ -18,6 +18,8 @@ from engine.pretokenize import special_splitter, split_specials, split_words
 from engine.settings import Settings
 
 _COUNT = re.compile(r"^[×xX]?(\d+)$")
+# the largest number the trainer counts in (a 64-bit integer)
+MAX_WEIGHT = 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,9 @@ class Corpus:
     def from_word_counts(cls, text: str, settings: Settings) -> "Corpus":
         """Lines such as ``low 5``, ``low ×5`` or ``low x5``; a word on its own counts once."""
         counter: Counter[str] = Counter()
+        # a pair count is at most the counts times the word lengths (in bytes, at most 4 per character, and a
+        # marker): keep it within the trainer's 64-bit integers
+        weight = 0
         for number, line in enumerate(text.splitlines(), start=1):
             fields = line.split()
             if not fields:
@@ -78,10 +83,17 @@ class Corpus:
                     raise BpeLabError(
                         f"line {number}: '{line.strip()}' is not a word and a count; write it like 'low 5'"
                     )
-                count = int(m.group(1))
+                digits = m.group(1)
+                count = int(digits) if len(digits) <= 19 else MAX_WEIGHT + 1
                 fields = fields[:-1]
             if len(fields) != 1:
                 raise BpeLabError(f"line {number}: one word per line, then its count, like 'low 5'")
+            weight += count * (4 * len(fields[0]) + 1)
+            if weight > MAX_WEIGHT:
+                raise BpeLabError(
+                    f"line {number}: the counts are too large (each count times its word's length, added up, "
+                    f"must stay under {MAX_WEIGHT:,}): use smaller counts"
+                )
             word = fields[0].lower() if settings.lowercase else fields[0]
             counter[word] += count
         return cls._from_counter(counter, settings)

@@ -2,58 +2,217 @@
 
 from __future__ import annotations
 
+import codecs
+import errno
 import json
+import math
 import os
+import re
+import stat
 import tempfile
 from pathlib import Path
 
 from engine.errors import BpeLabError, NotPlainTextError
 
 
-def read_text(path: str | os.PathLike) -> str:
-    """A UTF-8 text file's contents; a message that says what to do when it cannot be read."""
+# the largest file read: a 100 MB corpus fits, memory does not run out on a runaway file
+MAX_BYTES = 256 * 1024 * 1024
+# deeper JSON than any of BPE Lab's formats uses; the limit keeps every later walk off Python's stack
+MAX_JSON_DEPTH = 100
+# Python's own limit for turning digits into an int; a number that long is never a count we read
+MAX_JSON_DIGITS = 4300
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def megabytes(n: int) -> str:
+    """A size as people read it: 256 MB, 12 KB."""
+    if n >= 1024 * 1024:
+        return f"{n / (1024 * 1024):,.0f} MB"
+    return f"{max(1, round(n / 1024)):,} KB"
+
+
+def path_status(path: str | os.PathLike) -> os.stat_result | None:
+    """The path's status (symlinks followed), None when nothing is there; a clear message otherwise."""
     p = Path(path)
     try:
-        data = p.read_bytes()
-    except FileNotFoundError:
-        raise BpeLabError(f"{p}: no such file; check the path") from None
-    except IsADirectoryError:
-        raise BpeLabError(f"{p} is a folder, not a file") from None
-    except PermissionError:
-        raise BpeLabError(f"{p}: permission denied; check that you may read it") from None
+        return os.stat(p)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
     except OSError as exc:
-        raise BpeLabError(f"{p}: cannot be read ({exc.strerror})") from None
-    return decode_utf8(data, str(p))
+        raise BpeLabError(_os_problem(p, exc)) from None
+    except ValueError:
+        raise BpeLabError(f"{str(p)[:80]!r} is not a path: it holds a NUL character") from None
 
 
-def read_json(path: str | os.PathLike):
+def _os_problem(p: Path, exc: OSError) -> str:
+    """What went wrong opening ``p``, said for the user."""
+    if exc.errno == errno.ELOOP:
+        return f"{p}: a loop of symbolic links (a link that leads back to itself); fix or remove the link"
+    if exc.errno == errno.ENAMETOOLONG:
+        longest = max(p.parts, key=len, default=str(p))
+        return (f"{str(p)[:60]}...: a name in the path is too long ({len(longest)} characters; at most 255): "
+                "give a shorter name")
+    if isinstance(exc, PermissionError):
+        return f"{p}: permission denied; check that you may read it"
+    if isinstance(exc, IsADirectoryError):
+        return f"{p} is a folder, not a file"
+    if isinstance(exc, (FileNotFoundError, NotADirectoryError)):
+        return f"{p}: no such file; check the path"
+    return f"{p}: cannot be read ({exc.strerror or exc})"
+
+
+def read_bytes(path: str | os.PathLike, limit: int = MAX_BYTES) -> bytes:
+    """A regular file's bytes, at most ``limit`` of them; a message that says what to do otherwise.
+
+    Opened without blocking and checked before reading: a named pipe, a device such as /dev/zero or
+    a folder is refused at once rather than waited on or read without end.
+    """
+    p = Path(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(p, flags)
+    except OSError as exc:
+        raise BpeLabError(_os_problem(p, exc)) from None
+    except ValueError:
+        raise BpeLabError(f"{str(p)[:80]!r} is not a path: it holds a NUL character") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise BpeLabError(f"{p} is a folder, not a file")
+        if not stat.S_ISREG(info.st_mode):
+            raise BpeLabError(f"{p} is {_special_kind(info.st_mode)}, not a regular file: give a file")
+        if info.st_size > limit:
+            raise BpeLabError(
+                f"{p} is {megabytes(info.st_size)}; BPE Lab reads files up to {megabytes(limit)}: use a part of it"
+            )
+        chunks = []
+        left = limit + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 24))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+    except OSError as exc:
+        raise BpeLabError(_os_problem(p, exc)) from None
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    if len(data) > limit:
+        raise BpeLabError(f"{p} grew past {megabytes(limit)} while it was read; BPE Lab reads files up to that size")
+    return data
+
+
+def _special_kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a special file"
+
+
+def read_text(path: str | os.PathLike, limit: int = MAX_BYTES) -> str:
+    """A text file's contents (UTF-8, or UTF-16 with its byte order mark), read with ``read_bytes``."""
+    return decode_utf8(read_bytes(path, limit), str(path))
+
+
+def read_json(path: str | os.PathLike, limit: int = MAX_BYTES):
     """A JSON file's data, read with ``parse_json``."""
-    return parse_json(read_text(path), str(path))
+    return parse_json(read_text(path, limit), str(path))
 
 
-def parse_json(text: str, source: str):
-    """JSON with a message naming the line, and duplicate keys refused rather than silently dropped."""
+def parse_json(text: str, source: str, first_line: int = 1, hint: str = "the file may be cut short: export it again"):
+    """JSON held to what BPE Lab's formats can use, with a message naming what is wrong.
+
+    Refused: duplicate keys (rather than silently dropped), NaN and Infinity (not JSON numbers),
+    numbers too large for a float or longer than 4,300 digits, nesting deeper than 100 levels, and
+    an escaped half of a surrogate pair (no file can save it again). ``first_line`` is the line of
+    the file the text starts on (a JSON block inside a page); ``hint`` says what to do about bad JSON.
+    """
 
     def no_repeats(pairs):
         seen = {}
         for key, value in pairs:
             if key in seen:
-                raise BpeLabError(f"{source}: the key \"{key}\" appears twice in one object")
+                raise BpeLabError(f"{source}: the key \"{key[:60]}\" appears twice in one object")
             seen[key] = value
         return seen
 
+    def whole(digits: str) -> int:
+        if len(digits) > MAX_JSON_DIGITS:
+            raise BpeLabError(f"{source}: a number of {len(digits):,} digits; no value in this file can be that large")
+        return int(digits)
+
+    def real(digits: str) -> float:
+        value = float(digits)
+        if not math.isfinite(value):
+            raise BpeLabError(f"{source}: the number {digits[:40]} is too large to use")
+        return value
+
+    def constant(name: str):
+        raise BpeLabError(f"{source}: {name} is not a number JSON allows; write a number")
+
     try:
-        return json.loads(text, object_pairs_hook=no_repeats)
+        data = json.loads(text, object_pairs_hook=no_repeats, parse_int=whole, parse_float=real,
+                          parse_constant=constant)
     except json.JSONDecodeError as exc:
         raise BpeLabError(
-            f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}; "
-            "the file may be cut short: export it again"
+            f"{source}: not valid JSON (line {exc.lineno + first_line - 1}, column {exc.colno}): {exc.msg}; {hint}"
+        ) from None
+    except RecursionError:
+        raise BpeLabError(f"{source}: the JSON is nested too deep (at most {MAX_JSON_DEPTH} levels)") from None
+    _check_shape(data, source, check_strings=_SURROGATE_ESCAPE.search(text) is not None)
+    return data
+
+
+def _check_shape(data, source: str, check_strings: bool) -> None:
+    """Refuse nesting past ``MAX_JSON_DEPTH`` and, when asked, strings with lone surrogates."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            items = value.values()
+            if check_strings:
+                items = [*value.keys(), *items]
+        elif isinstance(value, list):
+            items = value
+        else:
+            if check_strings and isinstance(value, str):
+                _check_unicode(value, source)
+            continue
+        if depth > MAX_JSON_DEPTH:
+            raise BpeLabError(f"{source}: the JSON is nested too deep (at most {MAX_JSON_DEPTH} levels)")
+        stack.extend((v, depth + 1) for v in items if check_strings or isinstance(v, (dict, list)))
+
+
+def _check_unicode(text: str, source: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise BpeLabError(
+            f"{source}: a string holds half of a surrogate pair (\\u{ord(text[exc.start]):04x}), which is not "
+            "a character: remove it or write the whole character"
         ) from None
 
 
 def decode_utf8(data: bytes, source: str) -> str:
-    """UTF-8 text without its byte order mark; ``NotPlainTextError`` for binary data or another encoding."""
-    if b"\x00" in data[:8192]:
+    """Text from UTF-8 (byte order mark dropped) or UTF-16 with its byte order mark.
+
+    ``NotPlainTextError`` for binary data (a NUL byte anywhere) or another encoding.
+    """
+    if data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+        try:
+            text = data.decode("utf-16")
+        except UnicodeDecodeError:
+            raise NotPlainTextError(f"{source} starts like UTF-16 but is not: save it as UTF-8 and try again") from None
+        if "\x00" in text:
+            raise NotPlainTextError(f"{source} looks like a binary file, not text: give a UTF-8 text file")
+        return text.removeprefix("\ufeff")
+    if b"\x00" in data:
+        if _looks_like_utf16(data):
+            raise NotPlainTextError(f"{source} is UTF-16 text without a byte order mark: save it as UTF-8 and try again")
         raise NotPlainTextError(f"{source} looks like a binary file, not text: give a UTF-8 text file")
     try:
         text = data.decode("utf-8")
@@ -63,6 +222,15 @@ def decode_utf8(data: bytes, source: str) -> str:
             "save it as UTF-8 and try again"
         ) from None
     return text.removeprefix("\ufeff")
+
+
+def _looks_like_utf16(data: bytes) -> bool:
+    """Mostly Latin text in UTF-16: one byte of every pair is NUL at the start, the other never."""
+    head = data[: min(len(data), 512) // 2 * 2]
+    even, odd = head[0::2], head[1::2]
+    return len(head) >= 4 and (
+        (odd.count(0) == len(odd) and 0 not in even) or (even.count(0) == len(even) and 0 not in odd)
+    )
 
 
 def write_atomic(path: str | os.PathLike, data: bytes | str) -> None:
@@ -82,7 +250,11 @@ def write_files(files: dict) -> None:
             if isinstance(data, str):
                 data = data.encode("utf-8")
             folder = p.parent if str(p.parent) else Path(".")
-            if p.is_dir():
+            # the temporary file's name adds to the name: say so before the system says "too long"
+            if len(os.fsencode(p.name)) > 240:
+                raise BpeLabError(f"{str(p)[:60]}...: the file name is too long (at most 240 bytes): give a shorter name")
+            status = path_status(p)
+            if status is not None and stat.S_ISDIR(status.st_mode):
                 raise BpeLabError(f"{p} is a folder; give a file name")
             try:
                 fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)

@@ -72,17 +72,3 @@ class Settings:
         data = asdict(self.resolved())
         data["special_tokens"] = list(self.special_tokens)
         return data
-
-    @classmethod
-    def from_dict(cls, data: dict) -> "Settings":
-        known = {f for f in cls.__dataclass_fields__}
-        unknown = set(data) - known
-        if unknown:
-            raise BpeLabError(f"unknown setting(s): {', '.join(sorted(unknown))}")
-        values = dict(data)
-        if "special_tokens" in values:
-            values["special_tokens"] = tuple(values["special_tokens"])
-        try:
-            return cls(**values)
-        except TypeError as exc:
-            raise BpeLabError(f"bad settings: {exc}") from None

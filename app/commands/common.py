@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from engine.encoder import Encoder
+from engine.formats.schema import MAX_COUNT
 
 
 def non_negative(value: str) -> int:
@@ -15,6 +16,9 @@ def non_negative(value: str) -> int:
         raise argparse.ArgumentTypeError(f"'{value}' is not a whole number") from None
     if n < 0:
         raise argparse.ArgumentTypeError(f"{n} is negative")
+    if n > MAX_COUNT:
+        # the files BPE Lab writes hold counts up to this; a larger one could not be read back
+        raise argparse.ArgumentTypeError(f"{n:,} is too large: at most {MAX_COUNT:,}")
     return n
 
 
@@ -25,12 +29,32 @@ def positive(value: str) -> int:
     return n
 
 
+def utf8_text(value: str) -> str:
+    """A text argument, which must be UTF-8: Python keeps other bytes as lone surrogates that no
+    tokenizer can encode."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        byte = ord(value[exc.start]) - 0xDC00 if 0xDC80 <= ord(value[exc.start]) <= 0xDCFF else None
+        shown = f" (byte 0x{byte:02X} at position {exc.start})" if byte is not None else ""
+        raise argparse.ArgumentTypeError(
+            f"the text is not UTF-8{shown}: set your terminal to UTF-8, or put the text in a UTF-8 file "
+            "and give --file"
+        ) from None
+    return value
+
+
 def read_corpus_text(name: str) -> str:
-    """A corpus file's text, or standard input for ``-``."""
-    from engine.files import decode_utf8, read_text
+    """A corpus file's text, or standard input for ``-`` (under the same size limit as a file)."""
+    from engine.errors import BpeLabError
+    from engine.files import MAX_BYTES, decode_utf8, megabytes, read_text
 
     if name == "-":
-        return decode_utf8(sys.stdin.buffer.read(), "standard input")
+        data = sys.stdin.buffer.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            raise BpeLabError(f"standard input holds more than {megabytes(MAX_BYTES)}, the most BPE Lab reads: "
+                              "use a part of it")
+        return decode_utf8(data, "standard input")
     return read_text(name)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from app.commands.common import display
+from app.commands.common import display, utf8_text
 from engine.encoder import Encoder
 from engine.formats.load import load_any
 
@@ -13,7 +13,7 @@ def add_parser(sub) -> None:
     p = sub.add_parser("encode", help="split a text into tokens")
     p.add_argument("--tokenizer", required=True, metavar="TOKENIZER_FILE|cl100k")
     source = p.add_mutually_exclusive_group(required=True)
-    source.add_argument("text", nargs="?", metavar="TEXT")
+    source.add_argument("text", nargs="?", metavar="TEXT", type=utf8_text)
     source.add_argument("--file", metavar="FILE")
     p.add_argument("--json", action="store_true", help='print {"tokens": [...], "ids": [...]}')
     p.add_argument("--trace", action="store_true", help="show each merge that applied to each word")

@@ -1,12 +1,13 @@
 """``bpe-lab quiz check FILE [--json]``: check a quiz pack before class.
 
 Lists every question that loads and every problem found. Exit status 0 when at least one question
-loads, 2 when none does (the pack would give an empty quiz).
+loads, 2 when none does (the pack would give an empty quiz), with one line saying so on stderr.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 
 from app.cli import EXIT_BAD_INPUT
 
@@ -54,7 +55,7 @@ def describe(question) -> str:
         shape = f"order {len(question.items)} items"
     else:
         shape = question.kind
-    title = question.title or question.prompt.splitlines()[0][:60]
+    title = question.title or next(iter(question.prompt.splitlines()), "")[:60]
     return f"{question.id} ({shape}): {title}"
 
 
@@ -81,6 +82,8 @@ def run(args) -> int:
             print(f"  worked example {e.id}: {e.title} ({len(e.steps)} steps)")
         for error in pack.errors:
             print(f"  problem: {error}")
-        if not pack.questions:
-            print("  no question loaded: fix the problems above")
-    return 0 if pack.questions else EXIT_BAD_INPUT
+    if not pack.questions:
+        print(f"bpe-lab: {args.file}: no question loaded" + (": fix the problems listed" if pack.errors else ""),
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return 0

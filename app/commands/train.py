@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from app.commands.common import non_negative, positive, read_corpus_text
+from app.commands.common import non_negative, positive, read_corpus_text, utf8_text
 from engine.errors import BpeLabError
 
 
@@ -23,12 +23,12 @@ def add_parser(sub) -> None:
     p.add_argument("--split", choices=("whitespace", "gpt2", "gpt4", "none"), default="whitespace")
     p.add_argument("--units", choices=("chars", "bytes"), default="chars")
     marker = p.add_mutually_exclusive_group()
-    marker.add_argument("--end-of-word", metavar="STR", help="end-of-word marker (default </w> for whitespace + chars)")
+    marker.add_argument("--end-of-word", metavar="STR", type=utf8_text, help="end-of-word marker (default </w> for whitespace + chars)")
     marker.add_argument("--no-end-of-word", action="store_true", help="no end-of-word marker")
     p.add_argument("--lowercase", action="store_true")
     p.add_argument("--tie-break", choices=("first", "hf"), default="first",
                    help="first: the pair met first reading the corpus; hf: the pair of smaller ids")
-    p.add_argument("--special", action="append", default=[], metavar="TOKEN", help="a special token (repeatable)")
+    p.add_argument("--special", action="append", default=[], metavar="TOKEN", type=utf8_text, help="a special token (repeatable)")
     p.add_argument("--history", metavar="HISTORY.json", help="also write every merge step as JSON")
     p.add_argument("--progress", action="store_true", help="show a progress bar on stderr")
 

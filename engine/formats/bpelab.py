@@ -13,7 +13,9 @@ import os
 
 from engine.errors import BpeLabError
 from engine.files import read_json, write_atomic
-from engine.settings import Settings
+from engine.formats.imported import check_base
+from engine.formats.schema import Fields, SchemaError, shown
+from engine.formats.settings_data import settings_from_data
 from engine.tokenizer import Tokenizer
 
 FORMAT = "bpe-lab-tokenizer"
@@ -30,29 +32,29 @@ def save_tokenizer(tokenizer: Tokenizer, path: str | os.PathLike) -> None:
 
 
 def tokenizer_from_data(data, source: str) -> Tokenizer:
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise BpeLabError(f"{source} is not a BPE Lab tokenizer file (no \"format\": \"{FORMAT}\")")
-    version = data.get("version")
-    if version != VERSION:
-        raise BpeLabError(
-            f"{source} is a version {version} tokenizer file; this BPE Lab reads version {VERSION}: "
+    """The tokenizer a parsed file describes, every key checked against the format."""
+    f = Fields.of(data, source)
+    if f.get("format", None) != FORMAT:
+        raise SchemaError(f"{source} is not a BPE Lab tokenizer file (no \"format\": \"{FORMAT}\")")
+    version = f.get("version", None)
+    if version != VERSION or isinstance(version, bool):
+        raise SchemaError(
+            f"{source} is a version {shown(version)} tokenizer file; this BPE Lab reads version {VERSION}: "
             "update BPE Lab, or export the tokenizer again"
         )
-    for key, kind in (("settings", dict), ("base_vocabulary", list), ("merges", list)):
-        if not isinstance(data.get(key), kind):
-            raise BpeLabError(f"{source}: key \"{key}\" is missing or not a {kind.__name__}")
-    settings = Settings.from_dict(data["settings"])
+    settings = settings_from_data(f.get("settings"), source)
+    base = f.strings("base_vocabulary", nonempty=True, must="must be a list of tokens, each a non-empty text")
     merges = []
-    for i, m in enumerate(data["merges"], start=1):
-        if not (isinstance(m, list) and len(m) == 2 and all(isinstance(x, str) for x in m)):
-            raise BpeLabError(f"{source}: merge {i} is not a pair of strings")
+    for i, m in enumerate(f.items("merges"), start=1):
+        if not (isinstance(m, list) and len(m) == 2 and all(isinstance(x, str) and x for x in m)):
+            raise SchemaError(f"{source}: merge {i} must be a pair of tokens such as [\"e\", \"s\"] (it is {shown(m)})")
         merges.append((m[0], m[1]))
-    if not all(isinstance(t, str) for t in data["base_vocabulary"]):
-        raise BpeLabError(f"{source}: \"base_vocabulary\" must hold strings")
+    f.done()
+    check_base(settings, base, source)
     try:
-        return Tokenizer(settings, data["base_vocabulary"], merges)
+        return Tokenizer(settings, base, merges)
     except BpeLabError as exc:
-        raise BpeLabError(f"{source}: {exc}") from None
+        raise SchemaError(f"{source}: {exc}") from None
 
 
 def load_tokenizer(path: str | os.PathLike) -> Tokenizer:

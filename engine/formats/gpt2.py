@@ -15,14 +15,17 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from pathlib import Path
 
 from engine.encoder import Encoder
 from engine.errors import BpeLabError
-from engine.files import read_json, read_text, write_files
+from engine.files import path_status, read_json, read_text, write_files
 from engine.formats.hf import pipeline, spelled_table
 from engine.formats.imported import check_ids, tokenizer_from_vocab
 from engine.formats.merges_txt import HEADER, read_merges
+from engine.formats.schema import Fields, SchemaError, shown, text_map
+from engine.formats.settings_data import settings_from_data
 from engine.formats.verify import check_gpt2_files
 from engine.settings import Settings
 from engine.tokenizer import UNKNOWN
@@ -68,10 +71,11 @@ def save_gpt2(tokenizer: Encoder, folder: str | os.PathLike) -> None:
     files = folder_files(tokenizer, folder)
     check_gpt2_files(tokenizer, *(files[Path(folder) / name] for name in (VOCAB, MERGES, SIDECAR)))
     p = Path(folder)
-    if p.exists() and not p.is_dir():
+    status = path_status(p)
+    if status is not None and not stat.S_ISDIR(status.st_mode):
         raise BpeLabError(f"{p} is a file; the gpt2 format writes a folder: give a folder name")
     made = False
-    if not p.exists():
+    if status is None:
         try:
             p.mkdir(parents=False)
             made = True
@@ -90,33 +94,47 @@ def save_gpt2(tokenizer: Encoder, folder: str | os.PathLike) -> None:
         raise
 
 
+def _sidecar(path: Path) -> tuple[Settings, dict[str, int], str | None, str | None]:
+    """(settings, special tokens and ids, unknown token, how the marker is spelt) from bpe-lab.json."""
+    source = str(path)
+    f = Fields.of(read_json(path), source)
+    if f.get("format", None) != SIDECAR_FORMAT:
+        raise SchemaError(f"{path} is not BPE Lab's settings file for a gpt2 folder")
+    version = f.get("version", None)
+    if version != 1 or isinstance(version, bool):
+        raise SchemaError(f"{path}: version {shown(version)} is not one this BPE Lab reads; update BPE Lab")
+    settings = settings_from_data(f.get("settings", {}), source)
+    specials = text_map(f.get("special_tokens", {}) or {}, "special_tokens", source)
+    unknown = f.text("unk_token", None, optional=True, nonempty=True)
+    mark = f.text("end_of_word_as", None, optional=True, nonempty=True)
+    # the pipeline objects are for `tokenizers`; BPE Lab's settings say the same
+    for part in ("normalizer", "pre_tokenizer", "decoder"):
+        f.get(part, None)
+    f.done()
+    return settings, specials, unknown, mark
+
+
 def load_gpt2(path: str | os.PathLike):
     """A folder holding vocab.json and merges.txt, or either of the two files."""
     p = Path(path)
-    folder = p if p.is_dir() else p.parent
+    status = path_status(p)
+    folder = p if status is not None and stat.S_ISDIR(status.st_mode) else p.parent
     vocab_path, merges_path = folder / VOCAB, folder / MERGES
     for needed in (vocab_path, merges_path):
-        if not needed.is_file():
+        if path_status(needed) is None:
             raise BpeLabError(f"{needed}: missing; the gpt2 format needs both {VOCAB} and {MERGES} in one folder")
     raw = read_json(vocab_path)
     if not isinstance(raw, dict):
-        raise BpeLabError(f"{vocab_path}: expected an object of token: id")
+        raise SchemaError(f"{vocab_path}: expected an object of token: id (it is {shown(raw)})")
     vocab = check_ids(raw.items(), str(vocab_path), "vocab.json")
     merges, numbers = read_merges(read_text(merges_path), str(merges_path))
     sidecar_path = folder / SIDECAR
-    if sidecar_path.is_file():
-        side = read_json(sidecar_path)
-        if not isinstance(side, dict) or side.get("format") != SIDECAR_FORMAT:
-            raise BpeLabError(f"{sidecar_path} is not BPE Lab's settings file for a gpt2 folder")
-        if side.get("version") != 1:
-            raise BpeLabError(f"{sidecar_path}: version {side.get('version')} is not one this BPE Lab reads; update BPE Lab")
-        try:
-            settings = Settings.from_dict(side.get("settings", {}))
-        except BpeLabError as exc:
-            raise BpeLabError(f"{sidecar_path}: {exc}") from None
-        specials = side.get("special_tokens") or {}
-        unknown = side.get("unk_token")
-        mark = side.get("end_of_word_as")
+    if path_status(sidecar_path) is not None:
+        settings, specials, unknown, mark = _sidecar(sidecar_path)
+        for token, i in specials.items():
+            if vocab.get(token) != i:
+                raise SchemaError(f"{sidecar_path}: special_tokens gives '{token}' id {i}, but {VOCAB} gives "
+                                  f"{shown(vocab.get(token))}")
     else:
         made = {a + b for a, b in merges}
         specials = {t: i for t, i in vocab.items() if len(t) > 1 and t not in made}

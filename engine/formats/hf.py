@@ -28,6 +28,7 @@ from engine.encoder import Encoder
 from engine.errors import BpeLabError
 from engine.files import read_json, write_files
 from engine.formats.imported import check_ids, tokenizer_from_vocab
+from engine.formats.schema import Fields, SchemaError, shown
 from engine.formats.table import PY_WHITESPACE, TokenTable, refuse_lowercase
 from engine.formats.verify import check_tokenizer_json
 from engine.pretokenize import GPT2_PATTERN, GPT4_PATTERN
@@ -272,64 +273,87 @@ def _merge_pair(entry, i: int, source: str) -> tuple[str, str]:
     raise BpeLabError(f"{source}: model.merges[{i}] must be two tokens (\"a b\" or [\"a\", \"b\"]), not {entry!r}")
 
 
+# where a Sequence node keeps its steps, per pipeline part
+_STEPS = {"normalizer": "normalizers", "pre_tokenizer": "pretokenizers", "decoder": "decoders",
+          "post_processor": "processors"}
+
+
+def _pipeline_node(value, name: str, source: str, part: str):
+    """A pipeline part as the file holds it: null, or an object with a "type" text (a Sequence's
+    steps each such an object), so that reading it further needs no more type checks."""
+    if value is None:
+        return None
+    node = Fields.of(value, source, name)
+    node.text("type", must="must name the node's type as a text")
+    steps = _STEPS[part]
+    if node.has(steps):
+        for i, step in enumerate(node.items(steps)):
+            if step is None:
+                raise SchemaError(f"{source}: {name}.{steps}[{i}] must be a JSON object (it is null)")
+            _pipeline_node(step, f"{name}.{steps}[{i}]", source, part)
+    return value
+
+
+def _added_tokens(f: Fields, source: str) -> list[tuple[str, int]]:
+    out = []
+    for i, entry in enumerate(f.items("added_tokens", [], optional=True) or []):
+        token = Fields.of(entry, source, f"added_tokens[{i}]")
+        out.append((token.text("content", nonempty=True), token.whole("id")))
+    return out
+
+
 def tokenizer_from_hf_data(data, source: str):
-    if not isinstance(data, dict) or not isinstance(data.get("model"), dict):
-        raise BpeLabError(f"{source} is not a tokenizer.json: it has no \"model\" object")
-    model = data["model"]
-    kind = model.get("type", "BPE")
+    f = Fields.of(data, source)
+    if not isinstance(f.get("model", None), dict):
+        raise SchemaError(f"{source} is not a tokenizer.json: it has no \"model\" object")
+    model = f.fields("model")
+    kind = model.text("type", "BPE")
     if kind != "BPE":
-        raise BpeLabError(f"{source}: model.type is \"{kind}\"; BPE Lab reads BPE models only")
-    if not isinstance(model.get("vocab"), dict) or not isinstance(model.get("merges"), list):
-        raise BpeLabError(f"{source}: model.vocab must be an object and model.merges a list")
+        raise SchemaError(f"{source}: model.type is {shown(kind)}; BPE Lab reads BPE models only")
+    raw_vocab = model.fields("vocab").data
+    raw_merges = model.items("merges")
+    unknown = model.text("unk_token", None, optional=True, nonempty=True)
     for key, harmless in (("dropout", (None, 0, 0.0)), ("continuing_subword_prefix", (None, "")),
                           ("end_of_word_suffix", (None, "")), ("byte_fallback", (None, False)),
                           ("ignore_merges", (None, False)), ("fuse_unk", (None, False))):
-        if model.get(key) not in harmless:
-            raise BpeLabError(
-                f"{source}: model.{key} is {json.dumps(model.get(key))}, which BPE Lab's merge replay cannot reproduce"
+        value = model.get(key, None)
+        if value not in harmless:
+            raise SchemaError(
+                f"{source}: model.{key} is {shown(value)}, which BPE Lab's merge replay cannot reproduce"
             )
     for key in ("truncation", "padding"):
-        if data.get(key) is not None:
-            raise BpeLabError(f"{source}: \"{key}\" is set; remove it (BPE Lab encodes whole texts, unpadded)")
-    post = data.get("post_processor")
-    if post is not None and not (isinstance(post, dict) and post.get("type") == "ByteLevel"):
-        raise BpeLabError(
-            f"{source}: post_processor {post.get('type') if isinstance(post, dict) else post} adds tokens "
-            "BPE Lab would not; remove it from the file"
-        )
-    vocab = check_ids(model["vocab"].items(), source, "model.vocab")
-    merges = [_merge_pair(m, i, source) for i, m in enumerate(model["merges"])]
+        if f.get(key, None) is not None:
+            raise SchemaError(f"{source}: \"{key}\" is set; remove it (BPE Lab encodes whole texts, unpadded)")
+    parts = {part: _pipeline_node(f.get(part, None), part, source, part) for part in _STEPS}
+    post = parts["post_processor"]
+    if post is not None and post["type"] != "ByteLevel":
+        raise SchemaError(f"{source}: post_processor {post['type'][:40]} adds tokens BPE Lab would not; remove it")
+    vocab = check_ids(raw_vocab.items(), source, "model.vocab")
+    merges = [_merge_pair(m, i, source) for i, m in enumerate(raw_merges)]
     specials: dict[str, int] = {}
-    added = data.get("added_tokens") or []
-    if not isinstance(added, list):
-        raise BpeLabError(f"{source}: \"added_tokens\" must be a list")
-    for i, entry in enumerate(added):
-        if not (isinstance(entry, dict) and isinstance(entry.get("content"), str) and isinstance(entry.get("id"), int)):
-            raise BpeLabError(f"{source}: added_tokens[{i}] needs a \"content\" string and an \"id\" number")
-        content, tid = entry["content"], entry["id"]
+    for i, (content, tid) in enumerate(_added_tokens(f, source)):
         if content in vocab and vocab[content] != tid:
-            raise BpeLabError(
+            raise SchemaError(
                 f"{source}: added_tokens[{i}] gives '{content}' id {tid}, but model.vocab gives it {vocab[content]}"
             )
         if content not in vocab:
             if tid in vocab.values():
-                raise BpeLabError(f"{source}: added_tokens[{i}] reuses id {tid} of another token")
+                raise SchemaError(f"{source}: added_tokens[{i}] reuses id {tid} of another token")
             vocab[content] = tid
         specials[content] = tid
     check_ids(vocab.items(), source, "the vocabulary (model.vocab with added_tokens)")
-    split, units = _pre_tokenizer_settings(data.get("pre_tokenizer"), source)
+    split, units = _pre_tokenizer_settings(parts["pre_tokenizer"], source)
     made = {a + b for a, b in merges}
-    base = [t for t in vocab if t not in made and t not in specials and t != model.get("unk_token")]
-    marker, mark = (None, None) if units == "bytes" else _marker_of(data, split, base, source)
-    if units == "bytes" and data.get("normalizer") is not None:
-        kind = data["normalizer"].get("type") if isinstance(data["normalizer"], dict) else data["normalizer"]
-        raise BpeLabError(
-            f"{source}: normalizer {kind} is not one BPE Lab can reproduce with a byte-level model; "
-            "normalize the text yourself and remove the normalizer"
+    base = [t for t in vocab if t not in made and t not in specials and t != unknown]
+    marker, mark = (None, None) if units == "bytes" else _marker_of(parts, split, base, source)
+    if units == "bytes" and parts["normalizer"] is not None:
+        raise SchemaError(
+            f"{source}: normalizer {parts['normalizer']['type'][:40]} is not one BPE Lab can reproduce with a "
+            "byte-level model; normalize the text yourself and remove the normalizer"
         )
     settings = Settings(split=split, units=units, end_of_word=marker)
     return tokenizer_from_vocab(
-        settings, vocab, merges, specials, model.get("unk_token"), source,
+        settings, vocab, merges, specials, unknown, source,
         where=lambda i: f"model.merges[{i}]", marker_as=mark,
     )
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, Sequence
 
-from engine.bytelevel import BYTE_TO_CHAR
+from engine.bytelevel import BYTE_TO_CHAR, CHAR_TO_BYTE
 from engine.errors import BpeLabError
 from engine.settings import Settings
 from engine.tokenizer import UNKNOWN, Tokenizer
@@ -40,11 +40,14 @@ def tokenizer_from_vocab(
     source: str,
     where: Callable[[int], str],
     marker_as: str | None = None,
+    base: Sequence[str] | None = None,
 ) -> Tokenizer:
     """A tokenizer from a file's vocabulary (its spelling -> id) and merges (pairs in its spelling).
 
     ``where(i)`` names merge i in the file for messages ("line 7", "model.merges[5]").
     ``marker_as`` is how the file spells the end-of-word marker, when not as the marker itself.
+    ``base`` lists the base tokens (in the file's spelling) where the file says which they are;
+    otherwise they are the tokens no merge makes, other than special and unknown ones.
     """
     marker = settings.marker
     if settings.units == "bytes":
@@ -73,7 +76,10 @@ def tokenizer_from_vocab(
             raise BpeLabError(f"{source}: the unknown token '{unknown}' is not in the vocabulary")
     by_id = sorted(vocab.items(), key=lambda kv: kv[1])
     skip = set(specials) | ({unknown} if unknown else set())
-    base_spelt = [t for t, _ in by_id if t not in made and t not in skip]
+    if base is None:
+        base_spelt = [t for t, _ in by_id if t not in made and t not in skip]
+    else:
+        base_spelt = sorted(base, key=vocab.__getitem__)
 
     def to_lab(token: str) -> str:
         return marker if (marker_as and marker is not None and token == marker_as) else token
@@ -90,18 +96,12 @@ def tokenizer_from_vocab(
             )
         lab.setdefault(a + b, lab[a] + lab[b])
         lab_merges.append((lab[a], lab[b]))
-    if settings.units == "bytes":
-        missing = [c for c in BYTE_TO_CHAR if c not in lab]
-        if missing:
-            raise BpeLabError(
-                f"{source}: a byte-level vocabulary needs all 256 byte tokens; "
-                f"{len(missing)} are missing (the first is '{missing[0]}')"
-            )
     ordered_specials = tuple(t for t, _ in sorted(specials.items(), key=lambda kv: kv[1]))
     full = Settings(**{**settings.to_dict(), "special_tokens": ordered_specials})
-    base = [lab[t] for t in base_spelt]
+    lab_base = [lab[t] for t in base_spelt]
+    check_base(settings, lab_base, source, exact=False)
     try:
-        plain = Tokenizer(full, base, lab_merges)
+        plain = Tokenizer(full, lab_base, lab_merges)
     except BpeLabError as exc:
         raise BpeLabError(f"{source}: {exc}") from None
     # the file's id of each of BPE Lab's ids
@@ -131,6 +131,41 @@ def tokenizer_from_vocab(
         raise BpeLabError(f"{source}: {exc}") from None
 
 
+def check_base(settings: Settings, base: Sequence[str], source: str, exact: bool = True) -> None:
+    """Refuse a base vocabulary that cannot spell (or decode) every word these settings make.
+
+    Bytes units need the 256 byte symbols; chars units the end-of-word marker in force. ``exact``
+    (BPE Lab's own files) also holds the base to what training makes: for bytes the 256 symbols
+    alone, for chars single characters and the marker. Imported files may add unmade tokens, but
+    byte-level ones must still be spelt in the byte alphabet, or they could not be decoded.
+    """
+    marker = settings.marker
+    if settings.units == "bytes":
+        if exact:
+            odd = [t for t in base if t not in CHAR_TO_BYTE]
+        else:
+            odd = [t for t in base if not t or any(c not in CHAR_TO_BYTE for c in t)]
+        missing = len(set(BYTE_TO_CHAR) - set(base))
+        if odd or missing:
+            raise BpeLabError(
+                f"{source}: a bytes vocabulary's base holds the 256 byte symbols"
+                + (" and nothing else" if exact else ", spelt in the GPT-2 byte alphabet")
+                + (f"; this one also holds '{odd[0][:40]}'" if odd else f"; this one lacks {missing} of them")
+            )
+        return
+    if marker is not None and marker not in base:
+        raise BpeLabError(
+            f"{source}: the end-of-word marker '{marker}' is not in the base vocabulary, so no word can be spelt: "
+            "add it, or set \"end_of_word\": null"
+        )
+    for token in base if exact else ():
+        if len(token) != 1 and token != marker:
+            raise BpeLabError(
+                f"{source}: the base vocabulary holds '{token[:40]}'; base tokens are single characters "
+                "(and the end-of-word marker): move it to the merges"
+            )
+
+
 def check_ids(pairs: Iterable[tuple[str, object]], source: str, key: str) -> dict[str, int]:
     """A vocabulary from (token, id) pairs as read, with duplicate tokens and ids named."""
     vocab: dict[str, int] = {}
@@ -152,4 +187,4 @@ def check_ids(pairs: Iterable[tuple[str, object]], source: str, key: str) -> dic
     return vocab
 
 
-__all__ = ["RenumberedTokenizer", "tokenizer_from_vocab", "check_ids", "UNKNOWN"]
+__all__ = ["RenumberedTokenizer", "tokenizer_from_vocab", "check_base", "check_ids", "UNKNOWN"]

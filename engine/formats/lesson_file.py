@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from engine.corpus import Corpus
 from engine.errors import BpeLabError
 from engine.files import read_json, write_atomic
+from engine.formats.schema import MAX_COUNT, Fields, SchemaError
+from engine.formats.settings_data import settings_from_data
 from engine.settings import Settings
 
 FORMAT = "bpe-lab-lesson"
@@ -57,41 +59,41 @@ def save_lesson(lesson: LessonFile, path: str | os.PathLike) -> None:
 
 
 def lesson_from_data(data, source: str) -> LessonFile:
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise BpeLabError(f"{source} is not a BPE Lab lesson (no \"format\": \"{FORMAT}\")")
-    version = data.get("version")
-    if not isinstance(version, int):
-        raise BpeLabError(f"{source}: \"version\" is missing or not a number")
+    """The lesson a parsed file describes, every key checked against the format.
+
+    ``quiz`` is carried as the quiz panel wrote it; its reader (``engine.quiz.session.read_progress``)
+    checks it when the panel restores it.
+    """
+    f = Fields.of(data, source)
+    if f.get("format", None) != FORMAT:
+        raise SchemaError(f"{source} is not a BPE Lab lesson (no \"format\": \"{FORMAT}\")")
+    version = f.whole("version", low=1, high=MAX_COUNT, must="must be a whole number, 1 or more")
     if version > VERSION:
-        raise BpeLabError(
+        raise SchemaError(
             f"{source} was saved by a newer BPE Lab (lesson version {version}; this one reads up to "
             f"{VERSION}): update BPE Lab to open it"
         )
-    if version < 1:
-        raise BpeLabError(f"{source}: unknown lesson version {version}")
-    corpus = data.get("corpus")
-    if not isinstance(corpus, dict) or not isinstance(corpus.get("text"), str):
-        raise BpeLabError(f"{source}: \"corpus\" must hold a \"text\" string")
-    word_counts = corpus.get("word_counts", False)
-    if not isinstance(word_counts, bool):
-        raise BpeLabError(f"{source}: \"corpus.word_counts\" must be true or false")
-    settings = data.get("settings", {})
-    if not isinstance(settings, dict):
-        raise BpeLabError(f"{source}: \"settings\" must be an object")
-    try:
-        settings = Settings.from_dict(settings)
-    except BpeLabError as exc:
-        raise BpeLabError(f"{source}: {exc}") from None
-    step = data.get("step", 0)
-    if not isinstance(step, int) or isinstance(step, bool) or step < 0:
-        raise BpeLabError(f"{source}: \"step\" must be a whole number, 0 or more")
-    held_out = data.get("held_out", "")
-    if not isinstance(held_out, str):
-        raise BpeLabError(f"{source}: \"held_out\" must be a string")
-    quiz = data.get("quiz", {})
-    if not isinstance(quiz, dict):
-        raise BpeLabError(f"{source}: \"quiz\" must be an object")
-    return LessonFile(corpus["text"], word_counts, settings, step, held_out, quiz)
+    corpus = f.fields("corpus")
+    text = corpus.text("text", must="must hold the training text")
+    word_counts = corpus.flag("word_counts", False)
+    corpus.done()
+    settings = settings_from_data(f.get("settings", {}), source)
+    lesson = LessonFile(
+        text=text,
+        word_counts=word_counts,
+        settings=settings,
+        step=f.whole("step", 0, must="must be a whole number, 0 or more"),
+        held_out=f.text("held_out", ""),
+        quiz=f.fields("quiz", {}).data,
+    )
+    f.done()
+    if word_counts:
+        # the counts are part of the file: a wrong line is the file's error, found on opening
+        try:
+            lesson.corpus()
+        except BpeLabError as exc:
+            raise SchemaError(f"{source}: corpus.text, {exc}") from None
+    return lesson
 
 
 def load_lesson(path: str | os.PathLike) -> LessonFile:

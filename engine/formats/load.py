@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 from engine.encoder import Encoder
-from engine.files import parse_json, read_text
+from engine.files import parse_json, path_status, read_text
 from engine.errors import BpeLabError
 
 FORMATS = ("bpelab", "hf", "gpt2", "tiktoken", "csv")
@@ -39,35 +40,41 @@ class Source:
 
 def detect_format(path: str | os.PathLike) -> str:
     """bpelab, lesson, hf, gpt2, tiktoken or csv, from the name and the first bytes."""
+    return _sniff(path)[0]
+
+
+def _sniff(path: str | os.PathLike):
+    """(format, the parsed JSON for the JSON formats, else None): a JSON file is read and parsed once."""
     p = Path(path)
-    if p.is_dir() or p.name in ("vocab.json", "merges.txt"):
-        return "gpt2"
-    if not p.exists():
+    status = path_status(p)
+    if status is None:
         raise BpeLabError(f"{p}: no such file; check the path (or give the built-in name cl100k)")
+    if stat.S_ISDIR(status.st_mode) or p.name in ("vocab.json", "merges.txt"):
+        return "gpt2", None
     suffix = p.suffix.lower()
     if suffix == ".tiktoken":
-        return "tiktoken"
+        return "tiktoken", None
     if suffix == ".csv":
-        return "csv"
+        return "csv", None
     text = read_text(p)
     head = text.lstrip()[:1]
     if head in ("{", "["):
         data = parse_json(text, str(p))
         kind = data.get("format") if isinstance(data, dict) else None
         if kind == "bpe-lab-tokenizer":
-            return "bpelab"
+            return "bpelab", data
         if kind == "bpe-lab-lesson":
-            return "lesson"
+            return "lesson", data
         if isinstance(data, dict) and "model" in data:
-            return "hf"
+            return "hf", data
         raise BpeLabError(
             f"{p} is JSON but not a tokenizer BPE Lab knows (no \"format\" of BPE Lab, no \"model\" of tokenizer.json)"
         )
     first = text.split("\n", 1)[0].strip()
     if _RANK_LINE.match(first):
-        return "tiktoken"
+        return "tiktoken", None
     if text.startswith("# BPE Lab vocabulary"):
-        return "csv"
+        return "csv", None
     raise BpeLabError(
         f"{p} is not a tokenizer BPE Lab can read: give a tokenizer.json, a BPE Lab tokenizer or lesson file, "
         "a folder with vocab.json and merges.txt, a .tiktoken file, a vocabulary .csv, or cl100k"
@@ -77,21 +84,23 @@ def detect_format(path: str | os.PathLike) -> str:
 def load_source(name: str | os.PathLike, all_merges: bool = False) -> Source:
     """A tokenizer by path or built-in name; a lesson is cut at its step unless ``all_merges``."""
     key = str(name)
-    if key in BUILT_IN and not Path(key).exists():
+    if key in BUILT_IN and path_status(key) is None:
         from engine.cl100k import load_cl100k
 
         return Source(load_cl100k(chat=BUILT_IN[key]), None, "cl100k")
-    kind = detect_format(name)
+    kind, data = _sniff(name)
     if kind == "lesson":
-        return _lesson_source(name, all_merges)
+        from engine.formats.lesson_file import lesson_from_data
+
+        return _lesson_source(lesson_from_data(data, key), key, all_merges)
     if kind == "bpelab":
-        from engine.formats.bpelab import load_tokenizer
+        from engine.formats.bpelab import tokenizer_from_data
 
-        return Source(load_tokenizer(name), None, kind)
+        return Source(tokenizer_from_data(data, key), None, kind)
     if kind == "hf":
-        from engine.formats.hf import load_hf
+        from engine.formats.hf import tokenizer_from_hf_data
 
-        return Source(load_hf(name), None, kind)
+        return Source(tokenizer_from_hf_data(data, key), None, kind)
     if kind == "gpt2":
         from engine.formats.gpt2 import load_gpt2
 
@@ -110,12 +119,10 @@ def load_any(name: str | os.PathLike):
     return load_source(name).tokenizer
 
 
-def _lesson_source(path, all_merges: bool) -> Source:
-    from engine.formats.lesson_file import load_lesson
+def _lesson_source(lesson, path: str, all_merges: bool) -> Source:
     from engine.tokenizer import Tokenizer
     from engine.trainer import train
 
-    lesson = load_lesson(path)
     corpus = lesson.corpus()
     if corpus.is_empty:
         raise BpeLabError(f"{path}: the lesson's corpus is empty, so there is nothing to export")

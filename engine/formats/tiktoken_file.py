@@ -15,15 +15,21 @@ from __future__ import annotations
 
 import base64
 import binascii
+import heapq
 import json
 import os
+import re
 from pathlib import Path
+
+import regex
 
 from engine.bytelevel import bytes_to_symbols, symbols_to_bytes
 from engine.encoder import Encoder
 from engine.errors import BpeLabError
-from engine.files import read_json, read_text, write_files
+from engine.files import path_status, read_json, read_text, write_files
 from engine.formats.imported import tokenizer_from_vocab
+from engine.formats.schema import MAX_COUNT, Fields, SchemaError, shown, text_map
+from engine.formats.settings_data import settings_from_data
 from engine.formats.table import PY_WHITESPACE, TokenTable, refuse_lowercase
 from engine.formats.verify import check_tiktoken_files
 from engine.pretokenize import GPT2_PATTERN, GPT4_PATTERN
@@ -31,6 +37,12 @@ from engine.settings import Settings
 from engine.tokenizer import RankTokenizer, Tokenizer
 
 SIDECAR_FORMAT = "bpe-lab-tiktoken-settings"
+# split patterns are a few hundred characters; a far longer one only costs time to compile
+MAX_PATTERN_CHARS = 10_000
+# above every rank
+_NO_LIMIT = 1 << 62
+# how Rust's regex (tiktoken's) writes a code point, which Python's regex spells \U0000XXXX
+_RUST_CODE_POINT = re.compile(r"\\x\{([0-9A-Fa-f]{1,6})\}")
 
 
 def _rust_class(chars: str) -> str:
@@ -51,18 +63,47 @@ def sidecar_path(path: str | os.PathLike) -> Path:
 
 
 def byte_pair_split(piece: bytes, ranks: dict[bytes, int], below: int | None = None) -> list[bytes]:
-    """tiktoken's rule: join the neighbours whose bytes rank lowest, using only ranks under ``below``."""
-    parts = [piece[i : i + 1] for i in range(len(piece))]
-    while len(parts) > 1:
-        best = None
-        for i in range(len(parts) - 1):
-            r = ranks.get(parts[i] + parts[i + 1])
-            if r is not None and (below is None or r < below) and (best is None or r < best[0]):
-                best = (r, i)
-        if best is None:
-            break
-        i = best[1]
-        parts[i : i + 2] = [parts[i] + parts[i + 1]]
+    """tiktoken's rule: join the neighbours whose bytes rank lowest (the leftmost of equals), using
+    only ranks under ``below``.
+
+    The candidate joins wait in a heap, so a long piece costs n log n lookups, not n squared; a
+    join changes only its two neighbouring candidates, and the older entries for them are skipped.
+    """
+    n = len(piece)
+    if n < 2:
+        return [piece] if n else []
+    limit = below if below is not None else _NO_LIMIT
+    # the parts as a chain: ends[i] is where the part starting at i ends (and the next one starts),
+    # -1 once i is inside another part; before[i] is where the part before it starts
+    ends = list(range(1, n + 1))
+    before = list(range(-1, n - 1))
+    heap: list[tuple[int, int, int]] = []
+
+    def offer(i: int) -> None:
+        j = ends[i]
+        if j < n:
+            r = ranks.get(piece[i : ends[j]])
+            if r is not None and r < limit:
+                heapq.heappush(heap, (r, i, ends[j]))
+
+    for i in range(n - 1):
+        offer(i)
+    while heap:
+        _, i, end = heapq.heappop(heap)
+        j = ends[i]
+        if j == -1 or j >= n or ends[j] != end:
+            continue  # a join since this pair was offered changed it
+        ends[i], ends[j] = end, -1
+        if end < n:
+            before[end] = i
+        offer(i)
+        if before[i] >= 0:
+            offer(before[i])
+    parts = []
+    i = 0
+    while i < n:
+        parts.append(piece[i : ends[i]])
+        i = ends[i]
     return parts
 
 
@@ -157,24 +198,80 @@ def read_ranks(text: str, source: str) -> dict[bytes, int]:
             continue
         fields = line.split()
         if len(fields) != 2:
-            raise BpeLabError(f"{source}, line {number}: expected 'base64-token rank', got '{line[:60]}'")
+            raise SchemaError(f"{source}, line {number}: expected 'base64-token rank', got '{line[:60]}'")
         try:
             token = base64.b64decode(fields[0], validate=True)
         except (binascii.Error, ValueError):
-            raise BpeLabError(f"{source}, line {number}: '{fields[0][:40]}' is not valid base64") from None
-        try:
-            rank = int(fields[1])
-        except ValueError:
-            raise BpeLabError(f"{source}, line {number}: the rank '{fields[1]}' is not a whole number") from None
+            raise SchemaError(f"{source}, line {number}: '{fields[0][:40]}' is not valid base64") from None
+        rank = int(fields[1]) if fields[1].isascii() and fields[1].isdigit() and len(fields[1]) <= 10 else -1
+        if not token or not 0 <= rank <= MAX_COUNT:
+            raise SchemaError(f"{source}, line {number}: expected a token and a rank from 0 to {MAX_COUNT:,}, "
+                              f"got '{line[:60]}'")
         if token in ranks:
-            raise BpeLabError(f"{source}, line {number}: this token already has rank {ranks[token]} (line {owner[ranks[token]]})")
+            raise SchemaError(f"{source}, line {number}: this token already has rank {ranks[token]} (line {owner[ranks[token]]})")
         if rank in owner:
-            raise BpeLabError(f"{source}, line {number}: rank {rank} is already used on line {owner[rank]}")
+            raise SchemaError(f"{source}, line {number}: rank {rank} is already used on line {owner[rank]}")
         ranks[token] = rank
         owner[rank] = number
     if not ranks:
-        raise BpeLabError(f"{source} holds no tokens")
+        raise SchemaError(f"{source} holds no tokens")
     return ranks
+
+
+def check_single_bytes(ranks: dict[bytes, int], source: str) -> None:
+    """Every byte must have a rank of its own, or some text could not be encoded."""
+    missing = [b for b in range(256) if bytes([b]) not in ranks]
+    if missing:
+        raise SchemaError(f"{source}: the single byte {missing[0]:#04x} has no rank; every byte needs one")
+
+
+def python_pattern(pat_str: str) -> str:
+    """tiktoken's pattern as Python's ``regex`` reads it (it has no ``\\x{...}``)."""
+    return _RUST_CODE_POINT.sub(lambda m: f"\\U{int(m.group(1), 16):08X}", pat_str)
+
+
+def rank_pattern(split: str) -> str:
+    """The pattern a RankTokenizer uses for BPE Lab's ``split``."""
+    return python_pattern(PATTERNS[split])
+
+
+def _compiled(pat_str: str, where: str) -> str:
+    if len(pat_str) > MAX_PATTERN_CHARS:
+        raise SchemaError(f"{where}: pat_str is {len(pat_str):,} characters long; a split pattern has at most "
+                          f"{MAX_PATTERN_CHARS:,}")
+    pattern = python_pattern(pat_str)
+    try:
+        regex.compile(pattern)
+    except (regex.error, ValueError, OverflowError) as exc:
+        raise SchemaError(f"{where}: pat_str is not a regular expression BPE Lab can use ({exc})") from None
+    return pattern
+
+
+def _sidecar(path: Path, ranks: dict[bytes, int]) -> tuple[Settings, dict[str, int], str]:
+    """(settings, special tokens and ids, split pattern) from NAME.tiktoken.json."""
+    source = str(path)
+    f = Fields.of(read_json(path), source)
+    if f.get("format", None) != SIDECAR_FORMAT:
+        raise SchemaError(f"{path} is not BPE Lab's settings file for a .tiktoken")
+    version = f.get("version", 1)
+    if version != 1 or isinstance(version, bool):
+        raise SchemaError(f"{path}: version {shown(version)} is not one this BPE Lab reads; update BPE Lab")
+    settings = settings_from_data(f.get("settings", {}), source)
+    if settings.units != "bytes":
+        raise SchemaError(f"{path}: settings.units must be bytes: a .tiktoken file holds byte tokens")
+    specials = text_map(f.get("special_tokens", {}), "special_tokens", source)
+    taken = {r: t for t, r in ranks.items()}
+    for token, i in specials.items():
+        if i in taken:
+            raise SchemaError(f"{path}: the special token '{token[:40]}' has id {i}, which is the rank of "
+                              f"{taken[i]!r} in the .tiktoken file: give it an id of its own")
+    if len(set(specials.values())) != len(specials):
+        raise SchemaError(f"{path}: two special tokens share an id")
+    pattern = _compiled(f.text("pat_str", PATTERNS[settings.split], nonempty=True), source)
+    f.text("name", "")
+    f.whole("explicit_n_vocab", None, optional=True)
+    f.done()
+    return settings, specials, pattern
 
 
 def load_tiktoken(path: str | os.PathLike):
@@ -185,19 +282,9 @@ def load_tiktoken(path: str | os.PathLike):
     settings = Settings(split="gpt4", units="bytes")
     specials: dict[str, int] = {}
     pattern = GPT4_PATTERN
-    if side_path.is_file():
-        side = read_json(side_path)
-        if not isinstance(side, dict) or side.get("format") != SIDECAR_FORMAT:
-            raise BpeLabError(f"{side_path} is not BPE Lab's settings file for a .tiktoken")
-        try:
-            settings = Settings.from_dict(side.get("settings", {}))
-        except BpeLabError as exc:
-            raise BpeLabError(f"{side_path}: {exc}") from None
-        specials = side.get("special_tokens") or {}
-        pattern = side.get("pat_str", PATTERNS[settings.split])
-    missing = [b for b in range(256) if bytes([b]) not in ranks]
-    if missing:
-        raise BpeLabError(f"{source}: the single byte {missing[0]:#04x} has no rank; every byte needs one")
+    if path_status(side_path) is not None:
+        settings, specials, pattern = _sidecar(side_path, ranks)
+    check_single_bytes(ranks, source)
     vocab = {bytes_to_symbols(t): r for t, r in ranks.items()}
     for t, i in specials.items():
         vocab[t] = i
@@ -209,4 +296,3 @@ def load_tiktoken(path: str | os.PathLike):
     except BpeLabError:
         # ranks that a merge list cannot replay exactly stay ranks: tiktoken's own rule
         return RankTokenizer(Path(path).name, ranks, pattern, specials)
-

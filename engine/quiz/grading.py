@@ -68,7 +68,12 @@ def parse_number(text) -> float | None:
     if isinstance(text, bool):
         return None
     if isinstance(text, (int, float)):
-        return float(text) if math.isfinite(text) else None
+        try:
+            value = float(text)
+        except OverflowError:
+            # an int past the floats (10**400): no answer is that large
+            return None
+        return value if math.isfinite(value) else None
     s = str(text).strip().replace("\u2212", "-").replace("\u00a0", "").replace(" ", "").replace("_", "")
     if _THOUSANDS.match(s):
         s = s.replace(",", "")

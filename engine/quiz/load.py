@@ -14,9 +14,13 @@ from engine.quiz.packs import pack_from_json
 from engine.quiz.questions import Pack
 
 
+# a pack is questions and prose; a file past this size is not one
+MAX_PACK_BYTES = 16 * 1024 * 1024
+
+
 def load_pack(path: str | os.PathLike) -> Pack:
     """A pack file of either format: JSON by its content, otherwise concept-page Markdown."""
-    text = read_text(path)
+    text = read_text(path, MAX_PACK_BYTES)
     source = str(path)
     if text.lstrip().startswith("{"):
         return pack_from_json(text, source)

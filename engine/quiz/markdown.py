@@ -26,9 +26,11 @@ stays a rule. This is a reader for that convention, not a YAML parser: values ar
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
+
+from engine.errors import BpeLabError
+from engine.files import parse_json
 
 from engine.quiz.packs import (
     PackBuilder,
@@ -65,8 +67,8 @@ def _value(raw: str):
     raw = raw.strip()
     if raw.startswith("[") and raw.endswith("]"):
         try:
-            return json.loads(raw)
-        except json.JSONDecodeError:
+            return parse_json(raw, "the list")
+        except BpeLabError:
             inner = raw[1:-1]
             return [_unquote(v) for v in inner.split(",") if v.strip()]
     return _unquote(raw)
@@ -144,9 +146,19 @@ def json_block(body: list[str]) -> tuple[str, str | None, int]:
             continue
         kept.append(line)
     if fence is not None:
-        # an unclosed fence: keep what there is, json.loads will say where it stops
+        # an unclosed fence: keep what there is, parse_json will say where it stops
         found = "\n".join(block)
     return "\n".join(kept).strip(), found, at
+
+
+def _meta_text(section: Section, key: str, strict: bool = False) -> str:
+    """A front-matter value that must be one text; a list there is the author's slip (strict) or no match."""
+    value = section.meta.get(key) or ""
+    if isinstance(value, str):
+        return value.strip()
+    if strict:
+        raise QuestionError(f'"{key}" in the front matter must be one text, not a list')
+    return ""
 
 
 def pack_from_markdown(text: str, source: str) -> Pack:
@@ -157,11 +169,14 @@ def pack_from_markdown(text: str, source: str) -> Pack:
         title = match.group(1).strip()
         break
     for number, section in enumerate(sections, start=1):
-        kind = str(section.meta.get("kind", "")).strip().lower()
-        key = str(section.meta.get("id", "") or "").strip()
-        name = str(section.meta.get("title", "") or "").strip()
+        kind = _meta_text(section, "kind").lower()
         what = {"question": "question", "misconception": "misconception", "worked-example": "worked example"}.get(kind)
         if what is None:
+            continue
+        try:
+            key, name = _meta_text(section, "id", True), _meta_text(section, "title", True)
+        except QuestionError as exc:
+            builder.error(f"{what} {number} (line {section.line})", str(exc))
             continue
         where = f"{what} '{key}'" if key else f"{what} {number}"
         where += f" (line {section.line})"
@@ -174,9 +189,10 @@ def pack_from_markdown(text: str, source: str) -> Pack:
         data = None
         if block is not None:
             try:
-                data = json.loads(block)
-            except json.JSONDecodeError as exc:
-                builder.error(where, f"the json block is not valid JSON (line {section.body_line + at + exc.lineno}): {exc.msg}")
+                data = parse_json(block, "the json block", first_line=section.body_line + at + 1,
+                                  hint="check the brackets, commas and quotes there")
+            except BpeLabError as exc:
+                builder.error(where, str(exc))
                 continue
         if kind == "misconception":
             fix = data.get("fix", "") if isinstance(data, dict) else ""

@@ -13,12 +13,13 @@ so both go through ``question_from_dict``.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import asdict
 from pathlib import Path
 
 from engine.errors import BpeLabError
+from engine.files import parse_json
+from engine.formats.schema import REQUIRED, Fields, SchemaError, shown
 from engine.quiz.questions import (
     KINDS,
     ChooseQuestion,
@@ -38,21 +39,31 @@ VERSION = 1
 GAP = re.compile(r"\[\[(\d+)\]\]")
 
 
-class QuestionError(ValueError):
+class QuestionError(SchemaError):
     """One question is malformed; the message says which field and what to write instead."""
 
 
-def _text(data: dict, key: str, default: str = "") -> str:
-    value = data.get(key, default)
-    if value is None:
-        return default
-    if not isinstance(value, str):
-        raise QuestionError(f'"{key}" must be text')
-    return value.strip()
+# the largest answer or tolerance a pack may give: a float still holds every whole number up to it
+MAX_ANSWER = 1e15
 
 
-def _is_number(value) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+def _fields(data, what: str) -> Fields:
+    if not isinstance(data, dict):
+        raise QuestionError(f"{what} must be a JSON object (it is {shown(data)})")
+    return Fields(data)
+
+
+def _checked(read):
+    """Run one field's reader, reporting a wrong value as this question's error."""
+    try:
+        return read()
+    except SchemaError as exc:
+        raise QuestionError(str(exc)) from None
+
+
+def _text(f: Fields, key: str, default: str = "") -> str:
+    value = _checked(lambda: f.text(key, None, optional=True))
+    return default if value is None else value.strip()
 
 
 def labels_of(value) -> tuple[str, ...]:
@@ -62,54 +73,57 @@ def labels_of(value) -> tuple[str, ...]:
         return tuple(v.strip() for v in value.split(",") if v.strip())
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return tuple(value)
-    raise QuestionError('"labels" must be a list of words')
+    raise QuestionError(f'"labels" must be a list of words (it is {shown(value)})')
 
 
-def question_from_dict(data: dict, *, id: str, prompt: str = "", title: str = "", labels=()) -> Question:
+def question_from_dict(data, *, id: str, prompt: str = "", title: str = "", labels=()) -> Question:
     """One question from its fields; raises QuestionError naming the field that is wrong."""
-    if not isinstance(data, dict):
-        raise QuestionError("a question must be a JSON object")
-    kind = data.get("kind", data.get("type"))
+    f = _fields(data, "a question")
+    kind = f.get("kind", None)
+    kind = f.get("type", None) if kind is None else kind
     if kind not in KINDS:
-        raise QuestionError(f'"type" (or "kind") must be one of {", ".join(KINDS)}, not {json.dumps(kind)}')
+        raise QuestionError(f'"type" (or "kind") must be one of {", ".join(KINDS)}, not {shown(kind)}')
     common = dict(
         id=id,
-        prompt=_text(data, "prompt", prompt) or prompt,
-        title=_text(data, "title", title) or title,
-        hint=_text(data, "hint"),
-        explanation=_text(data, "explanation"),
-        labels=labels_of(data.get("labels")) or tuple(labels),
+        prompt=_text(f, "prompt", prompt) or prompt,
+        title=_text(f, "title", title) or title,
+        hint=_text(f, "hint"),
+        explanation=_text(f, "explanation"),
+        labels=labels_of(f.get("labels", None)) or tuple(labels),
     )
     if kind == "number":
-        return _number(data, common)
+        return _number(f, common)
     if kind == "choose":
-        return _choose(data, common)
+        return _choose(f, common)
     if kind == "fill":
-        return _fill(data, common)
-    return _order(data, common)
+        return _fill(f, common)
+    return _order(f, common)
 
 
-def _number(data: dict, common: dict) -> NumberQuestion:
-    answer = data.get("answer")
-    if not _is_number(answer):
+def _answer(f: Fields, key: str, default=REQUIRED, low: float = -MAX_ANSWER) -> float | int:
+    must = f"must be a number from {low:,.0f} to {MAX_ANSWER:,.0f}, such as 9"
+    return _checked(lambda: f.number(key, default, low=low, high=MAX_ANSWER, must=must))
+
+
+def _number(f: Fields, common: dict) -> NumberQuestion:
+    if f.get("answer", None) is None:
         raise QuestionError('a number question needs "answer": a number such as 9')
-    tolerance = data.get("tolerance", 0)
-    if tolerance is None:
-        tolerance = 0
-    if not _is_number(tolerance) or tolerance < 0:
-        raise QuestionError('"tolerance" must be a number, 0 or more')
+    answer = _answer(f, "answer")
+    tolerance = 0 if f.get("tolerance", None) is None else _answer(f, "tolerance", low=0)
     wrong = []
-    for i, entry in enumerate(data.get("wrong") or [], start=1):
-        if not isinstance(entry, dict) or not _is_number(entry.get("answer")) or not isinstance(entry.get("misconception"), str):
+    entries = _checked(lambda: f.items("wrong", [], optional=True)) or []
+    for i, entry in enumerate(entries, start=1):
+        w = _fields(entry, f"wrong answer {i}")
+        if w.get("answer", None) is None or not isinstance(w.get("misconception", None), str):
             raise QuestionError(f'wrong answer {i} must be {{"answer": a number, "misconception": an id}}')
-        wrong.append(WrongAnswer(entry["answer"], entry["misconception"]))
+        wrong.append(WrongAnswer(_answer(w, "answer"), w.get("misconception")))
     if not common["prompt"]:
         raise QuestionError("the question has no text: write what it asks")
     return NumberQuestion(**common, answer=answer, tolerance=tolerance, wrong=tuple(wrong))
 
 
-def _choose(data: dict, common: dict) -> ChooseQuestion:
-    raw = data.get("options")
+def _choose(f: Fields, common: dict) -> ChooseQuestion:
+    raw = f.get("options", None)
     if not isinstance(raw, list) or len(raw) < 2:
         raise QuestionError('a choose question needs "options": a list of at least two')
     options = []
@@ -118,16 +132,11 @@ def _choose(data: dict, common: dict) -> ChooseQuestion:
             entry = {"text": entry}
         if not isinstance(entry, dict) or not isinstance(entry.get("text"), str) or not entry["text"].strip():
             raise QuestionError(f'option {i} must be {{"text": "...", "correct": true/false}}')
-        correct = entry.get("correct", False)
-        if not isinstance(correct, bool):
-            raise QuestionError(f'option {i}: "correct" must be true or false')
-        mis = entry.get("misconception") or ""
-        if not isinstance(mis, str):
-            raise QuestionError(f'option {i}: "misconception" must be an id')
+        o = Fields(entry, where=f"option {i}")
+        correct = _checked(lambda: o.flag("correct", False))
+        mis = _checked(lambda: o.text("misconception", "", optional=True, must="must be a misconception's id")) or ""
         options.append(Option(entry["text"].strip(), correct, mis))
-    multiple = data.get("multiple", False)
-    if not isinstance(multiple, bool):
-        raise QuestionError('"multiple" must be true or false')
+    multiple = _checked(lambda: f.flag("multiple", False))
     right = sum(o.correct for o in options)
     if right == 0:
         raise QuestionError('no option is marked "correct": true')
@@ -138,11 +147,11 @@ def _choose(data: dict, common: dict) -> ChooseQuestion:
     return ChooseQuestion(**common, options=tuple(options), multiple=multiple)
 
 
-def _fill(data: dict, common: dict) -> FillQuestion:
-    text = data.get("text")
+def _fill(f: Fields, common: dict) -> FillQuestion:
+    text = f.get("text", None)
     if not isinstance(text, str) or not text.strip():
         raise QuestionError('a fill question needs "text" with gaps written [[1]], [[2]]...')
-    raw = data.get("blanks")
+    raw = f.get("blanks", None)
     if not isinstance(raw, list) or not raw:
         raise QuestionError('a fill question needs "blanks": one list of accepted answers per gap')
     blanks = []
@@ -155,17 +164,15 @@ def _fill(data: dict, common: dict) -> FillQuestion:
     gaps = [int(m) for m in GAP.findall(text)]
     if sorted(gaps) != list(range(1, len(blanks) + 1)):
         raise QuestionError(
-            f"the text has gaps {', '.join(f'[[{g}]]' for g in gaps) or '(none)'} but \"blanks\" has {len(blanks)} "
-            f"entries: number the gaps [[1]] to [[{len(blanks)}]], each once"
+            f"the text has gaps {', '.join(f'[[{g}]]' for g in gaps[:10]) or '(none)'} but \"blanks\" has "
+            f"{len(blanks)} entries: number the gaps [[1]] to [[{len(blanks)}]], each once"
         )
-    case_sensitive = data.get("case_sensitive", False)
-    if not isinstance(case_sensitive, bool):
-        raise QuestionError('"case_sensitive" must be true or false')
+    case_sensitive = _checked(lambda: f.flag("case_sensitive", False))
     return FillQuestion(**common, text=text.strip(), blanks=tuple(blanks), case_sensitive=case_sensitive)
 
 
-def _order(data: dict, common: dict) -> OrderQuestion:
-    items = data.get("items")
+def _order(f: Fields, common: dict) -> OrderQuestion:
+    items = f.get("items", None)
     if not isinstance(items, list) or len(items) < 2 or not all(isinstance(i, str) and i.strip() for i in items):
         raise QuestionError('an order question needs "items": at least two texts, in the right order')
     items = [i.strip() for i in items]
@@ -176,22 +183,22 @@ def _order(data: dict, common: dict) -> OrderQuestion:
     return OrderQuestion(**common, items=tuple(items))
 
 
-def misconception_from_dict(data: dict, *, id: str = "", title: str = "", text: str = "") -> Misconception:
-    if not isinstance(data, dict):
-        raise QuestionError("a misconception must be a JSON object")
-    key = _text(data, "id", id) or id
+def misconception_from_dict(data, *, id: str = "", title: str = "", text: str = "") -> Misconception:
+    f = _fields(data, "a misconception")
+    key = _text(f, "id", id) or id
     if not key:
         raise QuestionError('a misconception needs an "id" for questions to refer to')
-    name = _text(data, "title", title) or title or key
-    return Misconception(key, name, _text(data, "text", text) or text, _text(data, "fix"))
+    name = _text(f, "title", title) or title or key
+    return Misconception(key, name, _text(f, "text", text) or text, _text(f, "fix"))
 
 
-def example_from_dict(data: dict, *, id: str, title: str = "", body: str = "", labels=()) -> WorkedExample:
-    steps = data.get("steps") if isinstance(data, dict) else None
+def example_from_dict(data, *, id: str, title: str = "", body: str = "", labels=()) -> WorkedExample:
+    f = _fields(data, "a worked example")
+    steps = f.get("steps", None)
     if not isinstance(steps, list) or not steps or not all(isinstance(s, str) for s in steps):
         raise QuestionError('a worked example needs "steps": a list of Markdown texts')
-    return WorkedExample(id, _text(data, "title", title) or title or id, tuple(steps), body,
-                         labels_of(data.get("labels")) or tuple(labels))
+    return WorkedExample(id, _text(f, "title", title) or title or id, tuple(steps), _text(f, "body", body) or body,
+                         labels_of(f.get("labels", None)) or tuple(labels))
 
 
 class PackBuilder:
@@ -230,9 +237,8 @@ def pack_from_data(data, source: str) -> Pack:
     """A pack from parsed JSON; a wrong envelope is an error, a wrong question only a message."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BpeLabError(f'{source}: not a BPE Lab quiz pack (it needs "format": "{FORMAT}")')
-    version = data.get("version")
-    if not isinstance(version, int) or isinstance(version, bool):
-        raise BpeLabError(f'{source}: "version" must be a whole number')
+    f = Fields(data, source)
+    version = f.whole("version", must="must be a whole number, 1 or more", low=1)
     if version > VERSION:
         raise BpeLabError(f"{source}: quiz pack version {version} is newer than this BPE Lab reads ({VERSION}); update BPE Lab")
     b = PackBuilder(source)
@@ -247,22 +253,25 @@ def pack_from_data(data, source: str) -> Pack:
             continue
         b.misconceptions[m.id] = m
     for i, entry in enumerate(_list(data, "questions", b), start=1):
-        key = entry.get("id") if isinstance(entry, dict) else None
-        key = key if isinstance(key, str) and key.strip() else f"question-{i}"
+        key = _entry_id(entry, f"question-{i}")
         where = f"question '{key}' (number {i})"
         try:
             b.add_question(question_from_dict(entry, id=key), where)
         except QuestionError as exc:
             b.error(where, str(exc))
     for i, entry in enumerate(_list(data, "examples", b), start=1):
-        key = entry.get("id") if isinstance(entry, dict) else None
-        key = key if isinstance(key, str) and key.strip() else f"example-{i}"
+        key = _entry_id(entry, f"example-{i}")
         try:
-            b.examples.append(example_from_dict(entry, id=key, body=entry.get("body", "") or ""))
+            b.examples.append(example_from_dict(entry, id=key))
         except QuestionError as exc:
             b.error(f"worked example '{key}'", str(exc))
     title = data.get("title") if isinstance(data.get("title"), str) else ""
     return b.build(title or Path(source).stem)
+
+
+def _entry_id(entry, default: str) -> str:
+    key = entry.get("id") if isinstance(entry, dict) else None
+    return key.strip() if isinstance(key, str) and key.strip() else default
 
 
 def _list(data: dict, key: str, b: PackBuilder) -> list:
@@ -274,11 +283,7 @@ def _list(data: dict, key: str, b: PackBuilder) -> list:
 
 
 def pack_from_json(text: str, source: str) -> Pack:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise BpeLabError(f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}") from None
-    return pack_from_data(data, source)
+    return pack_from_data(parse_json(text, source, hint="check the brackets, commas and quotes there"), source)
 
 
 def pack_to_data(pack: Pack) -> dict:

@@ -161,3 +161,18 @@ def test_one_file_formats_print_on_standard_output(hf_file, tmp_path, capsys):
     run(capsys, "export", hf_file, "--format", "csv", "--out", tmp_path / "v.csv")
     assert out == (tmp_path / "v.csv").read_text(encoding="utf-8")
     one_line_error(*run(capsys, "export", hf_file, "--format", "gpt2", "--out", "-"), "more than one file")
+
+
+def test_every_csv_the_cli_writes_reads_back_with_the_same_ids(tmp_path, capsys):
+    # the marker's string is also spelt by letters: a merge makes it again, and its row says so
+    counts = tmp_path / "c.txt"
+    counts.write_text("a 9\n</w> 2\n", encoding="utf-8")
+    code, _, err = run(capsys, "train", counts, "--word-counts", "--merges", 4, "--format", "csv", "--out", tmp_path / "c.csv")
+    assert code == 0, err
+    run(capsys, "train", counts, "--word-counts", "--merges", 4, "--out", tmp_path / "c.json")
+    for text in ("a", "a </w> </w>a"):
+        assert ids(capsys, tmp_path / "c.csv", text) == ids(capsys, tmp_path / "c.json", text)
+    # cl100k's ids have gaps where no token was published: they read back as ranks
+    assert run(capsys, "export", "cl100k", "--format", "csv", "--out", tmp_path / "cl.csv")[0] == 0
+    text = "hello wörld 🙂 <|endoftext|>  \n\t12345"
+    assert ids(capsys, tmp_path / "cl.csv", text) == ids(capsys, "cl100k", text)

@@ -91,3 +91,16 @@ def test_bad_rows_are_named(edit, needle, tmp_path):
     path.write_text(edit(path.read_text(encoding="utf-8")), encoding="utf-8")
     with pytest.raises(BpeLabError, match=needle):
         load_csv(path)
+
+
+def test_a_merge_that_spells_the_marker_again_is_kept_on_the_markers_row(tmp_path):
+    # letters that spell </w>: merge 4 makes the marker's string, which keeps the marker's id
+    tok, steps = trained("a " * 9 + "</w> " * 2, merges=4, specials=())
+    assert ("</w", ">") in tok.merges
+    table = rows(vocabulary_csv(tok, steps))
+    marker = next(r for r in table if r["token"] == "</w>")
+    assert (marker["kind"], marker["left"], marker["right"]) == ("marker", "</w", ">")
+    save_csv(tok, tmp_path / "v.csv", steps)
+    back = load_csv(tmp_path / "v.csv")
+    assert back.merges == tok.merges and back.vocab == tok.vocab
+    assert back.encode("a </w> x</w>") == tok.encode("a </w> x</w>")

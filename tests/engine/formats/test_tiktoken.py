@@ -186,3 +186,40 @@ def test_the_rank_check_is_exact_on_random_merge_lists():
         passed += ok
         refused += not ok
     assert passed > 20 and refused > 20
+
+
+class CountingRanks(dict):
+    """Ranks that count their lookups: the work a split does, whatever the machine's speed."""
+
+    lookups = 0
+
+    def get(self, key, default=None):
+        CountingRanks.lookups += 1
+        return super().get(key, default)
+
+
+@pytest.mark.parametrize("length", [1000, 4000])
+def test_splitting_a_long_token_takes_n_log_n_lookups_not_n_squared(length):
+    from engine.formats.tiktoken_file import byte_pair_split
+
+    # ranks 0-255, then "aa", then one long "a…a" token: the file that took 32 s to load
+    ranks = CountingRanks({bytes([b]): b for b in range(256)})
+    ranks[b"aa"] = 256
+    ranks[b"a" * length] = 257
+    CountingRanks.lookups = 0
+    parts = byte_pair_split(b"a" * length, ranks, below=257)
+    assert parts == [b"aa"] * (length // 2)
+    # each join offers at most two new pairs: a linear number of lookups
+    assert CountingRanks.lookups <= 3 * length
+
+
+def test_a_long_token_file_loads_as_its_ranks(tmp_path):
+    lines = [f"{base64.b64encode(bytes([b])).decode()} {b}" for b in range(256)]
+    lines += [f"{base64.b64encode(b'aa').decode()} 256", f"{base64.b64encode(b'a' * 29_000).decode()} 257"]
+    path = tmp_path / "long.tiktoken"
+    path.write_text("\n".join(lines) + "\n")
+    tok = load_any(path)
+    # the long token is no join of two earlier ones, so the file stays ranks; tiktoken takes it whole
+    assert isinstance(tok, RankTokenizer)
+    assert tok.encode("a" * 29_000).ids == (257,)
+    assert tok.encode("aaaaa").ids == (256, 256, 97)

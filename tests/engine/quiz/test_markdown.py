@@ -80,7 +80,7 @@ def test_json_error_points_at_the_files_line():
     text = PACK.read_text(encoding="utf-8")
     (error,) = [e for e in pack().errors if "bad-json" in e]
     bad_line = next(n for n, line in enumerate(text.splitlines(), start=1) if ",,}" in line)
-    assert f"(line {bad_line})" in error
+    assert f"(line {bad_line}, column" in error
 
 
 def test_sections_without_kind_and_code_fences_do_not_open_sections():

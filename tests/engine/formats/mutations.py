@@ -1,0 +1,408 @@
+"""Malformed files for the readers, made by mutating well-formed ones with a seeded generator.
+
+Every format BPE Lab reads has a seed file or folder (``make_seeds``) and a way to use what loads
+(``use``), so a reader that accepts a bad file without a message is caught when the result is
+used. ``Mutator`` changes one file of a seed: truncations, bit flips, invalid UTF-8, NUL bytes,
+lines removed, repeated or swapped; for JSON also values swapped for other types, huge numbers,
+NaN, deep nesting, duplicate keys, keys removed or added. ``bench/fuzz_readers.py`` runs the same
+generator longer.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+import shutil
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+from engine.corpus import Corpus
+from engine.errors import BpeLabError
+from engine.formats.lesson_file import LessonFile, save_lesson
+from engine.formats.load import export, load_source, Source
+from engine.settings import Settings
+from engine.tokenizer import Tokenizer
+from engine.trainer import train
+
+TEXT = "low lower newest widest </w> <|endoftext|> café 🙂 a\tb\n x"
+WORDS = "low 5\nlower 2\nnewest 6\nwidest 3\ncafé 2\n"
+QUIZ_JSON = {
+    "format": "bpe-lab-quiz", "version": 1, "title": "t",
+    "misconceptions": [{"id": "w", "title": "Each word counts once", "text": "why", "fix": "how"}],
+    "questions": [
+        {"id": "n", "kind": "number", "prompt": "How many?", "answer": 9, "tolerance": 0.5,
+         "wrong": [{"answer": 2, "misconception": "w"}], "labels": ["counting"]},
+        {"id": "c", "kind": "choose", "prompt": "Which?", "multiple": False,
+         "options": [{"text": "a", "correct": True}, {"text": "b", "misconception": "w"}]},
+        {"id": "f", "kind": "fill", "text": "x [[1]] y [[2]]", "blanks": [["y", "z"], "w"], "case_sensitive": False},
+        {"id": "o", "kind": "order", "prompt": "Order", "items": ["1", "2", "3"]},
+    ],
+    "examples": [{"id": "e", "title": "Steps", "body": "b", "steps": ["one", "two"]}],
+}
+QUIZ_MARKDOWN = """# Concepts
+
+---
+kind: "misconception"
+id: "w"
+title: "Each word counts once"
+---
+Counts are weighted.
+
+```json
+{"fix": "multiply"}
+```
+
+---
+kind: "question"
+id: "count"
+title: "Counting"
+labels: ["counting", "pairs"]
+---
+How many times does `s t` occur?
+
+```json
+{"type": "number", "answer": 9, "wrong": [{"answer": 2, "misconception": "w"}]}
+```
+
+---
+kind: "question"
+id: "pick"
+labels:
+  - choosing
+---
+Which one?
+
+```json
+{"type": "choose", "options": [{"text": "a", "correct": true}, "b"]}
+```
+
+---
+kind: "worked-example"
+id: "ex"
+---
+Watch.
+
+```json
+{"steps": ["first", "second"]}
+```
+"""
+
+# each format's seeds (file names in their own folders) and what the CLI does with a file of it
+FORMATS = {
+    "bpelab": (("chars/tok.json", "bytes/tok.json"), ["encode", "--tokenizer", "{path}", "--trace", TEXT]),
+    "lesson": (("lesson.bpelab",), ["export", "{path}", "--format", "csv", "--out", "-"]),
+    "hf": (("chars/tokenizer.json", "bytes/tokenizer.json"), ["encode", "--tokenizer", "{path}", TEXT]),
+    "gpt2": (("folder",), ["encode", "--tokenizer", "{path}", TEXT]),
+    "tiktoken": (("tok.tiktoken",), ["encode", "--tokenizer", "{path}", TEXT]),
+    "csv": (("chars/vocab.csv", "bytes/vocab.csv"), ["encode", "--tokenizer", "{path}", TEXT]),
+    "quiz-json": (("pack.json",), ["quiz", "check", "{path}"]),
+    "quiz-markdown": (("pack.md",), ["quiz", "check", "{path}"]),
+}
+
+
+def _trained(**settings) -> tuple[Tokenizer, list]:
+    s = Settings(min_frequency=1, merges=12, special_tokens=("<|endoftext|>",), **settings)
+    trainer, steps = train(Corpus.from_text("low lower newest widest lowest " * 3 + "café 🙂 a\tb", s))
+    return Tokenizer.from_trainer(trainer), steps
+
+
+def make_seeds(root: Path) -> dict[str, list[Path]]:
+    """Well-formed seeds of every format, each in its own folder under ``root``; format -> their paths."""
+    chars, chars_steps = _trained()
+    byte_level, byte_steps = _trained(units="bytes", split="gpt2")
+    ranked, _ = _trained(units="bytes", split="whitespace")
+    seeds = {}
+    for name, (files, _) in FORMATS.items():
+        seeds[name] = [root / name / f for f in files]
+        for path in seeds[name]:
+            path.parent.mkdir(parents=True, exist_ok=True)
+    (bpelab_chars, bpelab_bytes), (hf_chars, hf_bytes), (csv_chars, csv_bytes) = (
+        seeds["bpelab"], seeds["hf"], seeds["csv"])
+    export(Source(chars), "bpelab", bpelab_chars)
+    export(Source(byte_level), "bpelab", bpelab_bytes)
+    save_lesson(LessonFile(WORDS, word_counts=True, settings=Settings(merges=6), step=3), seeds["lesson"][0])
+    _write_json(hf_chars, _hf_data(chars))
+    _write_json(hf_bytes, _hf_data(byte_level))
+    _write_folder(seeds["gpt2"][0], Settings(units="bytes", split="gpt2"))
+    _write_tiktoken(seeds["tiktoken"][0], ranked)
+    export(Source(chars, chars_steps), "csv", csv_chars)
+    export(Source(byte_level, byte_steps), "csv", csv_bytes)
+    _write_json(seeds["quiz-json"][0], QUIZ_JSON)
+    seeds["quiz-markdown"][0].write_text(QUIZ_MARKDOWN, encoding="utf-8")
+    return seeds
+
+
+def _write_json(path: Path, data) -> None:
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+
+
+def _hf_data(tokenizer) -> dict:
+    # written without the library check: the seeds must not need `tokenizers` to be made
+    from engine.formats.hf import tokenizer_json_data
+
+    return tokenizer_json_data(tokenizer)
+
+
+def _write_folder(folder: Path, settings: Settings) -> None:
+    from engine.formats.gpt2 import folder_files
+
+    tokenizer, _ = _trained(**{k: getattr(settings, k) for k in ("units", "split")})
+    for path, text in folder_files(tokenizer, folder).items():
+        Path(path).parent.mkdir(exist_ok=True)
+        Path(path).write_text(text, encoding="utf-8")
+
+
+def _write_tiktoken(path: Path, tokenizer) -> None:
+    from engine.formats.tiktoken_file import tiktoken_files
+
+    for p, text in tiktoken_files(tokenizer, path).items():
+        Path(p).write_text(text, encoding="utf-8")
+
+
+def files_of(seed: Path) -> list[Path]:
+    """The files a seed is made of (a gpt2 folder's three, a .tiktoken and its sidecar)."""
+    if seed.is_dir():
+        return sorted(seed.iterdir())
+    sidecar = Path(str(seed) + ".json")
+    return [seed, sidecar] if sidecar.exists() else [seed]
+
+
+# -- mutations ------------------------------------------------------------------------------------
+
+HUGE = "9" * 5000
+VALUES = [None, True, False, 0, -1, 5, 2**31, 2**63, 2**64 + 1, 1.5, -0.0, 1e300, "", "x", "<unk>", "</w>",
+          "\x00", "\ud800", [], [1, 2], ["x"], [[1]], {}, {"a": 1}, {"type": "Sequence"}, "a" * 140_000]
+# text that stands for a value JSON cannot write from Python, put in after dumping
+RAW = {"@HUGE@": HUGE, "@NAN@": "NaN", "@INF@": "Infinity", "@BIGFLOAT@": "1e400", "@DEEP@": "[" * 3000 + "]" * 3000}
+
+
+def _paths(data, prefix=()):
+    """Every (path, value) in a JSON value, containers first."""
+    yield prefix, data
+    if isinstance(data, dict):
+        for k, v in data.items():
+            yield from _paths(v, prefix + (k,))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            yield from _paths(v, prefix + (i,))
+
+
+def _set(data, path, value):
+    if not path:
+        return value
+    node = data
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    return data
+
+
+def _json_mutation(rng: random.Random, text: str) -> str:
+    data = json.loads(text)
+    paths = list(_paths(data))
+    path, value = rng.choice(paths)
+    op = rng.randrange(8)
+    if op == 0:
+        new = rng.choice(VALUES + list(RAW))
+        data = _set(data, path, new)
+    elif op == 1 and path:
+        parent = data
+        for key in path[:-1]:
+            parent = parent[key]
+        del parent[path[-1]]
+    elif op == 2 and isinstance(value, dict):
+        value[rng.choice(["extra", "type", "version", "settings", "id", "special_tokens"])] = rng.choice(VALUES)
+    elif op == 3 and isinstance(value, list) and value:
+        i, j = rng.randrange(len(value)), rng.randrange(len(value))
+        rng.choice([lambda: value.insert(i, value[j]), lambda: value.pop(i),
+                    lambda: value.__setitem__(i, value[j]), lambda: value.reverse()])()
+    elif op == 4 and isinstance(value, str):
+        data = _set(data, path, rng.choice([value + value, value[:1], value.upper(), "\u00a0" + value, value + "</w>"]))
+    elif op == 5 and isinstance(value, (int, float)) and not isinstance(value, bool):
+        data = _set(data, path, rng.choice([value + 1, -value - 1, value * 1000, 10**19, str(value), "@HUGE@"]))
+    out = json.dumps(data, ensure_ascii=False)
+    for mark, raw in RAW.items():
+        out = out.replace(f'"{mark}"', raw)
+    if op == 6:
+        # a key written twice in one object
+        m = rng.choice(list(re.finditer(r'\{"([^"\\]*)": ', out)) or [None])
+        if m is not None:
+            out = out[: m.end()] + f'1, "{m.group(1)}": ' + out[m.end():]
+    elif op == 7:
+        depth = rng.choice([50, 150, 100_000])
+        out = out.replace("[", "[" * depth + "[", 1).replace("]", "]" + "]" * depth, 1)
+    return out
+
+
+def _line_mutation(rng: random.Random, text: str) -> str:
+    lines = text.split("\n")
+    i = rng.randrange(len(lines))
+    op = rng.randrange(7)
+    if op == 0:
+        del lines[i]
+    elif op == 1:
+        lines.insert(i, lines[rng.randrange(len(lines))])
+    elif op == 2:
+        j = rng.randrange(len(lines))
+        lines[i], lines[j] = lines[j], lines[i]
+    elif op == 3:
+        parts = re.split(r"([ ,:])", lines[i])
+        k = rng.randrange(len(parts))
+        parts[k] = rng.choice(["", HUGE, "-1", "x", "2147483648", "a" * 140_000, "\x00", "é", '"', "NaN", "[[[["])
+        lines[i] = "".join(parts)
+    elif op == 4:
+        lines[i] = lines[i] + rng.choice([" extra", ",", " 1", "\r", '"'])
+    elif op == 5:
+        lines[i] = lines[i][: rng.randrange(len(lines[i]) + 1)]
+    else:
+        lines.insert(i, rng.choice(["", "---", "```json", "kind: question", "labels: [1e400]", "id: [\"x\"]"]))
+    return "\n".join(lines)
+
+
+def _byte_mutation(rng: random.Random, data: bytes) -> bytes:
+    op = rng.randrange(5)
+    if not data:
+        return b"\xff"
+    i = rng.randrange(len(data))
+    if op == 0:
+        return data[:i]
+    if op == 1:
+        flipped = bytearray(data)
+        for _ in range(rng.randint(1, 3)):
+            k = rng.randrange(len(flipped))
+            flipped[k] ^= 1 << rng.randrange(8)
+        return bytes(flipped)
+    if op == 2:
+        return data[:i] + rng.choice([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xe9"]) + data[i:]
+    if op == 3:
+        return data[:i] + b"\x00" + data[i:]
+    return b"\xff\xfe" + data.decode("utf-8", "replace").encode("utf-16-le")
+
+
+class Mutator:
+    """Working copies of a format's seeds; ``next`` puts back what the last mutation changed, then
+    mutates one file of one seed."""
+
+    def __init__(self, seeds: list[Path], work: Path):
+        self.paths = []
+        self.originals = {}
+        for n, seed in enumerate(seeds):
+            shutil.copytree(seed.parent, work / str(n))
+            path = work / str(n) / seed.name
+            self.paths.append(path)
+            self.originals.update({p: (path, p.read_bytes()) for p in files_of(path)})
+        self.changed: Path | None = None
+
+    def next(self, rng: random.Random) -> Path:
+        """The path of the seed holding the mutated file."""
+        if self.changed is not None:
+            _overwrite(self.changed, self.originals[self.changed][1])
+        target = self.changed = rng.choice(sorted(self.originals))
+        path, data = self.originals[target]
+        kind = rng.random()
+        if kind < 0.3:
+            data = _byte_mutation(rng, data)
+        else:
+            text = data.decode("utf-8")
+            is_json = text.lstrip().startswith(("{", "["))
+            data = (_json_mutation(rng, text) if is_json and kind < 0.8 else _line_mutation(rng, text)).encode(
+                "utf-8", "surrogatepass")
+        _overwrite(target, data)
+        return path
+
+
+def _overwrite(path: Path, data: bytes) -> None:
+    # in place, then cut to length: some file systems flush a file opened with truncation on close,
+    # which costs more than the whole check of the file
+    with open(path, "r+b") as f:
+        f.write(data)
+        f.truncate()
+
+
+# -- using what loads -----------------------------------------------------------------------------
+
+
+def check(kind: str, path: Path) -> tuple[str, str | None]:
+    """("ok" or "refused", the problem or None) for one file: the CLI in-process on it, which goes
+    through the API's readers (only a ``BpeLabError`` becomes exit 2; any other exception escapes),
+    then, where it loads, the API using the result further."""
+    status, err = run_cli(kind, path)
+    problem = cli_problem(status, err)
+    if problem is None and status == 0:
+        return use(kind, path), None
+    return "refused", problem
+
+
+def use(kind: str, path: Path) -> str:
+    """Load ``path`` through the API and use the result; 'ok' or 'refused'. Any other error escapes."""
+    try:
+        if kind.startswith("quiz"):
+            _use_pack(path)
+        elif kind == "lesson":
+            _use_lesson(path)
+        else:
+            _use_tokenizer(load_source(path).tokenizer)
+    except BpeLabError as exc:
+        assert str(exc).strip(), "an empty message"
+        return "refused"
+    return "ok"
+
+
+def _use_tokenizer(tokenizer) -> None:
+    from engine.formats.listing import vocabulary_of
+
+    encoding = tokenizer.encode(TEXT)
+    tokenizer.decode(list(encoding.ids))
+    for word in dict.fromkeys(tokenizer.pre_tokenize(TEXT)):
+        tokenizer.encode_steps(word)
+    tokenizer.decode([i for i, _ in vocabulary_of(tokenizer)])
+
+
+def _use_lesson(path: Path) -> None:
+    from engine.formats.lesson_file import load_lesson
+
+    lesson = load_lesson(path)
+    corpus = lesson.corpus()
+    if not corpus.is_empty and len(lesson.text) < 10_000:
+        trainer, steps = train(corpus)
+        _use_tokenizer(Tokenizer.from_trainer(trainer, merges=min(lesson.step, len(steps))))
+
+
+def _use_pack(path: Path) -> None:
+    from engine.quiz import grade, load_pack
+
+    pack = load_pack(path)
+    for q in pack.questions:
+        for answer in ("9", 9, [0], [0, 1], ["y", "w"], [2, 0, 1], "1e400", 10**400, None):
+            try:
+                grade(q, answer, pack.misconceptions)
+            except TypeError:
+                # an answer of the wrong shape for this kind of question: the panel never sends it
+                pass
+
+
+def run_cli(kind: str, path: Path) -> tuple[int, str]:
+    """The CLI in-process on ``path``: (exit status, stderr)."""
+    from app.cli import main
+
+    argv = [a.format(path=path) for a in FORMATS[kind][1]]
+    err = io.StringIO()
+    with redirect_stderr(err), redirect_stdout(io.StringIO()):
+        status = main(argv)
+    return status, err.getvalue()
+
+
+def cli_problem(status: int, err: str) -> str | None:
+    """What is wrong with a CLI run's outcome, or None: exit 0, or exit 2 with one line on stderr."""
+    if "Traceback" in err:
+        return "a traceback"
+    if status == 0:
+        return None
+    if status != 2:
+        return f"exit status {status}"
+    lines = err.splitlines()
+    if len(lines) != 1 or not lines[0].startswith("bpe-lab: ") or len(lines[0]) < 15:
+        return f"not one line: {err[:300]!r}"
+    return None
