@@ -30,9 +30,6 @@ class TileCanvas(QAbstractScrollArea):
     display_changed = Signal()
     scale_changed = Signal(float)
 
-    # until __init__ has built its parts, Qt's early resize and palette events find nothing to do
-    _built = False
-
     def __init__(self, session, parent=None):
         super().__init__(parent)
         self.session = session
@@ -50,7 +47,6 @@ class TileCanvas(QAbstractScrollArea):
         self._clock.start()
         self.viewport().setAutoFillBackground(False)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self._built = True
         self._apply_metrics()
         session.lesson_changed.connect(self._on_lesson_changed)
         session.step_changed.connect(self._on_step_changed)
@@ -290,8 +286,7 @@ class TileCanvas(QAbstractScrollArea):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        if self._built:
-            self._update_scrollbars()
+        self._update_scrollbars()
 
     def scrollContentsBy(self, dx: int, dy: int) -> None:
         self.viewport().update()
@@ -365,7 +360,7 @@ class TileCanvas(QAbstractScrollArea):
 
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
-        if event.type() == QEvent.Type.PaletteChange and self._built and self._chosen_theme is None:
+        if event.type() == QEvent.Type.PaletteChange and self._chosen_theme is None:
             self.set_theme(None)
 
     def keyPressEvent(self, event) -> None:

@@ -2,8 +2,8 @@
 
 No Qt here. A row is laid out from its tokens and a ``measure`` function (token -> tile width)
 supplied by the painter, so the geometry can be built, cached and tested without a screen.
-Coordinates are the content's: y from the top of the first row's band, x from the left edge of
-the tiles (the painter keeps the room before them for each word's count).
+Coordinates are the content's: y from its top (the first row starts ``top`` below it), x from the
+left edge of the tiles (the painter keeps the room before them for each word's count).
 """
 
 from __future__ import annotations
