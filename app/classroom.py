@@ -31,6 +31,7 @@ from app.classroom_looks import Look, projector_look
 from widgets.classroom import ASKING, HIDDEN, BlankCover, KeysOverlay, PredictPrompt
 from widgets.classroom.predict import question_for
 from widgets.quiz_panel import QuizPanel
+from widgets.tiles import TileView
 
 SCALE_MIN, SCALE_MAX, SCALE_STEP = 0.5, 2.5, 1.15
 # The window's own style sheet sizes every widget's text, which would undo the views' own scales,
@@ -62,7 +63,8 @@ CONTROL_KEYS = {K.Key_Plus: BIGGER, K.Key_Equal: BIGGER, K.Key_Minus: SMALLER, K
 THROUGH_TEXT = {K.Key_PageDown, K.Key_PageUp, K.Key_F5, K.Key_F1, K.Key_Escape}
 # on the quiz the lesson's keys are the quiz's own (Return checks, arrows order, Tab moves)
 QUIZ_KEEPS = {NEXT, PREVIOUS, PLAY, RESET, END, PREDICT, NEXT_VIEW, PREVIOUS_VIEW}
-NUMBER_KEYS = {getattr(K, f"Key_{n}"): n for n in range(1, 10)}
+NUMBER_KEYS = {key: n for n, key in enumerate(
+    (K.Key_1, K.Key_2, K.Key_3, K.Key_4, K.Key_5, K.Key_6, K.Key_7, K.Key_8, K.Key_9), start=1)}
 
 KEY_LIST = [
     ("→  Page Down  Space", "next step (with predict first: reveal, then merge)"),
@@ -272,9 +274,8 @@ class Classroom(QObject):
             if self.prompt is not None:
                 self.prompt.deleteLater()
             self.prompt = PredictPrompt(host)
-            finished = getattr(host, "animation_finished", None)
-            if finished is not None:
-                finished.connect(self._on_animation_finished)
+            if isinstance(host, TileView):
+                host.animation_finished.connect(self._on_animation_finished)
         return self.prompt
 
     def _ask(self) -> bool:
@@ -299,8 +300,7 @@ class Classroom(QObject):
             return
         host = self._tiles_host()
         self._prompt_for(host)
-        canvas = getattr(host, "canvas", None)
-        if getattr(canvas, "animating", False) and hasattr(host, "animation_finished"):
+        if isinstance(host, TileView) and host.canvas.animating:
             self._ask_pending = True  # asked from _on_animation_finished
         else:
             self._ask()
@@ -336,7 +336,7 @@ class Classroom(QObject):
     # -- commands -------------------------------------------------------------------------------
 
     def key_list(self) -> list[tuple[str, str]]:
-        titles = list(self.window.views) if hasattr(self.window, "views") else []
+        titles = list(self.window.views)
         switch = ("1–%d  Tab" % len(titles), "  ".join(f"{i + 1} {t}" for i, t in enumerate(titles))) if titles else None
         rows = list(KEY_LIST)
         if switch is not None:

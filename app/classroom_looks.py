@@ -35,7 +35,7 @@ def _tiles(view: TileView, fit: float) -> Look:
     canvas = view.canvas
     scale = canvas.scale
     start = max(scale, TILE_SCALE * fit)
-    theme = canvas.theme if getattr(canvas, "_own_theme", False) else None
+    theme = canvas.own_theme
     controls = not view.controls.isHidden()
 
     def apply(s: float) -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
@@ -332,3 +335,14 @@ def test_keys_do_nothing_outside_the_mode(window, qtbot):
     press(qtbot, window, K.Key_W)
     press(qtbot, window, K.Key_2)
     assert window.classroom.blank.isHidden() and window.tabs.currentIndex() == 0
+
+
+def test_the_mode_knows_views_by_their_type_and_never_probes_them():
+    import app.classroom
+    import app.classroom_looks
+
+    for module in (app.classroom, app.classroom_looks):
+        source = Path(module.__file__).read_text(encoding="utf-8")
+        assert "hasattr(" not in source and "getattr(" not in source, module.__name__
+        # what a view had is read through its public API, not its private fields
+        assert not re.search(r"\b(canvas|view|host)\._", source), module.__name__

@@ -1,14 +1,24 @@
-"""Where the tiles of one row go, and how a row moves through one merge. No Qt here.
+"""Where the rows and their tiles go, which rows are in view, and how a row moves through a merge.
 
-A row is laid out from its tokens and a ``measure`` function (token -> tile width) supplied by
-the painter, so the geometry can be built, cached and tested without a screen.
+No Qt here. A row is laid out from its tokens and a ``measure`` function (token -> tile width)
+supplied by the painter, so the geometry can be built, cached and tested without a screen.
+Coordinates are the content's: y from its top (the first row starts ``top`` below it), x from the
+left edge of the tiles (the painter keeps the room before them for each word's count).
 """
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Protocol, Sequence
+
+from engine.lesson import Lesson, LessonState
+from engine.trainer import MergeStep
+from widgets.tiles.animation import FUSE_AT, Transition
+
+ORDERS = ("appearance", "frequency")
+# layouts kept for the current step; the visible rows need a few dozen, so this only bounds memory
+LAYOUT_CACHE = 2048
 
 
 @dataclass(frozen=True)
@@ -74,8 +84,6 @@ def lay_out(word: int, tokens: Sequence[str], symbols: Sequence[str], measure: C
 # -- one row through one merge ------------------------------------------------------------------
 
 KEPT, LEFT, RIGHT = 0, 1, 2
-# share of a merge spent sliding together; the rest is the fused tile's moment of emphasis
-FUSE_AT = 0.6
 
 
 @dataclass(frozen=True)
@@ -164,3 +172,241 @@ def _pulse(q: float) -> float:
     # rises fast, fades slowly: the eye catches the moment of fusion
     q = min(1.0, max(0.0, q))
     return (1 - q) * min(1.0, q * 6)
+
+
+def merge_places(step: MergeStep, word: int) -> list[int]:
+    """Base-symbol offsets in ``word`` where ``step`` merged its pair, left to right (none: untouched)."""
+    places = step.places
+    i = bisect_left(places, (word, -1))
+    found = []
+    while i < len(places) and places[i][0] == word:
+        found.append(places[i][1])
+        i += 1
+    return found
+
+
+def summary(above: int, below: int) -> str:
+    """The line that stands for the rows out of view."""
+    parts = []
+    if above:
+        parts.append(f"{above:,} word" + ("" if above == 1 else "s") + " above")
+    if below:
+        parts.append(f"… and {below:,} more word{'' if below == 1 else 's'} below")
+    return " · ".join(parts)
+
+
+# -- every row of the corpus --------------------------------------------------------------------
+
+
+class Measures(Protocol):
+    """The sizes rows are laid out with, at one scale; the painter has them."""
+
+    top: float  # above the first row
+    row_h: float
+    tile_top: float  # from a row's top to its tiles' top
+    tile_h: float
+    gap: float  # between neighbouring tiles
+
+    def measure(self, token: str) -> float: ...
+
+
+class TileRows:
+    """The words of a lesson as rows at the current step: their order, and where their tiles go.
+
+    A row is laid out only when asked for and cached for the current step; a step drops the rows
+    it touched (``forget``), a new scale drops them all (``rescale``). So a corpus of any size
+    costs what the rows in view cost.
+    """
+
+    def __init__(self, measures: Measures):
+        self.measures = measures
+        self.lesson: Lesson | None = None
+        self.state: LessonState | None = None
+        self.order_by = "appearance"
+        self.order: list[int] = []  # word index of each row, top to bottom
+        self.rows_built = 0  # layouts ever built: lets a test prove big corpora stay lazy
+        self._layouts: dict[int, RowLayout] = {}
+        self._merges: dict[int, RowMerge] = {}  # rows through the merge of step _merge_step
+        self._merge_step = -1
+        self._tied: tuple[int, set] = (-1, set())
+
+    def set_lesson(self, lesson: Lesson | None, state: LessonState | None) -> None:
+        self.lesson, self.state = lesson, state
+        self._tied = (-1, set())
+        self.rescale()
+        self._build_order()
+
+    def set_order(self, order: str) -> bool:
+        """Order the rows by first appearance or by frequency; False when that is the order already."""
+        if order not in ORDERS:
+            raise ValueError(f"unknown row order '{order}': choose one of {', '.join(ORDERS)}")
+        if order == self.order_by:
+            return False
+        self.order_by = order
+        self._build_order()
+        return True
+
+    def rescale(self) -> None:
+        """Every size changed: every layout goes."""
+        self._layouts.clear()
+        self._merges.clear()
+        self._merge_step = -1
+
+    def forget(self, words: Sequence[int]) -> None:
+        """The current step moved and re-split these words."""
+        if len(words) >= len(self._layouts):
+            self._layouts.clear()
+        else:
+            for w in words:
+                self._layouts.pop(w, None)
+
+    def _build_order(self) -> None:
+        lesson = self.lesson
+        n = len(lesson.corpus) if lesson is not None and self.state is not None else 0
+        if self.order_by == "frequency":
+            counts = lesson.corpus.counts
+            self.order = sorted(range(n), key=lambda w: (-counts[w], w))
+        else:
+            self.order = list(range(n))
+
+    # -- rows in view ---------------------------------------------------------------------------
+
+    @property
+    def counts(self) -> Sequence[int]:
+        """How often each word occurs in the corpus."""
+        return self.lesson.corpus.counts
+
+    def content_height(self) -> float:
+        m = self.measures
+        return m.top + len(self.order) * m.row_h
+
+    def rows_in(self, height: float, scroll: float) -> range:
+        """The rows that show in a window ``height`` tall whose top is at ``scroll``."""
+        n = len(self.order)
+        if n == 0:
+            return range(0)
+        top, row_h = self.measures.top, self.measures.row_h
+        first = max(0, int((scroll - top) // row_h))
+        last = min(n, int((scroll + height - top) // row_h) + 1)
+        return range(first, max(first, last))
+
+    def hidden_below(self, rows: range) -> int:
+        return max(0, len(self.order) - rows.stop)
+
+    def row_top(self, r: int) -> float:
+        """The top of row r's band."""
+        return self.measures.top + r * self.measures.row_h
+
+    def tiles_top(self, r: int) -> float:
+        return self.row_top(r) + self.measures.tile_top
+
+    def shows(self, token: str, rows: range) -> bool:
+        """Whether one of these rows holds ``token`` at rest."""
+        return any(token in self.layout(self.order[r]).tokens for r in rows)
+
+    # -- one row --------------------------------------------------------------------------------
+
+    def layout(self, word: int) -> RowLayout:
+        """The row of ``word`` at rest, at the current step."""
+        found = self._layouts.get(word)
+        if found is None:
+            if len(self._layouts) >= LAYOUT_CACHE:
+                self._layouts.clear()
+            state = self.state
+            m = self.measures
+            found = lay_out(word, state.tokens(word), state.corpus.symbols(word), m.measure, m.gap)
+            self._layouts[word] = found
+            self.rows_built += 1
+        return found
+
+    def tile_box(self, word: int, index: int) -> tuple[float, float, float, float]:
+        """x, y, width, height of a tile of the resting row."""
+        layout = self.layout(word)
+        y = self.tiles_top(self.order.index(word))
+        return layout.xs[index], y, layout.widths[index], self.measures.tile_h
+
+    def token_at(self, x: float, y: float) -> tuple[int, str] | None:
+        """(word, token) of the resting tile at a point, or None."""
+        m = self.measures
+        r = int((y - m.top) // m.row_h)
+        if r < 0 or r >= len(self.order):
+            return None
+        if not m.tile_top <= y - self.row_top(r) <= m.tile_top + m.tile_h:
+            return None
+        word = self.order[r]
+        layout = self.layout(word)
+        i = layout.tile_at(x)
+        return (word, layout.tokens[i]) if i >= 0 else None
+
+    def merge_of(self, step: MergeStep, word: int) -> RowMerge | None:
+        """The row's before/after pair for this merge, or None when the merge does not touch it."""
+        if step.step != self._merge_step:
+            self._merges.clear()
+            self._merge_step = step.step
+        found = self._merges.get(word)
+        if found is None:
+            places = merge_places(step, word)
+            if not places:
+                return None
+            history = self.lesson.history
+            symbols = self.lesson.corpus.symbols(word)
+            m = self.measures
+            before = lay_out(word, history.word_tokens(word, step.step - 1), symbols, m.measure, m.gap)
+            after = lay_out(word, history.word_tokens(word, step.step), symbols, m.measure, m.gap)
+            found = self._merges[word] = RowMerge.match(before, after, set(places))
+        return found
+
+    def longest_before(self, step: MergeStep, rows: range) -> int:
+        """Most tiles a row among these has before ``step``: the counting window's longest walk."""
+        return max((len(self.before(step, self.order[r]).tokens) for r in rows), default=0)
+
+    def before(self, step: MergeStep, word: int) -> RowLayout:
+        """The row as it was before ``step``."""
+        m = self.merge_of(step, word)
+        return m.before if m is not None else self.layout(word)
+
+    def frames(self, word: int, t: Transition | None) -> list[Frame]:
+        """The row of ``word`` as drawn at this moment of the film ``t`` (at rest without one)."""
+        if t is not None:
+            m = self.merge_of(t.step, word)
+            if m is not None:
+                if t.sweeping:
+                    return _resting(m.before, range(len(m.before.tokens)))  # counting: still before the merge
+                return m.frames(t.progress)
+        layout = self.layout(word)
+        return _resting(layout, range(len(layout.tokens)))
+
+    def frames_in(self, word: int, t: Transition | None, left: float, right: float) -> tuple[list[Frame], int, float]:
+        """The frames of a row that can show between left and right, its tile count and its end.
+
+        A resting row builds frames only for its visible slice: with split "none" a row can hold
+        the whole text.
+        """
+        m = self.merge_of(t.step, word) if t is not None else None
+        if m is None:
+            layout = self.layout(word)
+            return _resting(layout, layout.visible_range(left, right)), len(layout.tokens), layout.width
+        frames = self.frames(word, t)
+        end = frames[-1].x + frames[-1].width if frames else 0.0
+        return frames, len((m.after if t.fused else m.before).tokens), end
+
+    def highlights(self, word: int, nxt: MergeStep | None) -> tuple[list[int], list[int]]:
+        """Tile indices (left tile of each pair) where the next merge happens, and where a tied pair sits."""
+        if nxt is None:
+            return [], []
+        layout = self.layout(word)
+        if self._tied[0] != nxt.step:
+            self._tied = (nxt.step, set(nxt.tied) - {nxt.pair})
+        tied = self._tied[1]
+        ties = [i for i, pair in enumerate(zip(layout.tokens, layout.tokens[1:])) if pair in tied]
+        winners = []
+        for offset in merge_places(nxt, word):
+            k = layout.index_of_offset(offset)
+            if 0 <= k < len(layout.tokens) - 1:
+                winners.append(k)
+        return winners, ties
+
+
+def _resting(layout: RowLayout, span: range) -> list[Frame]:
+    tokens, xs, widths = layout.tokens, layout.xs, layout.widths
+    return [Frame(tokens[i], xs[i], widths[i]) for i in span]

@@ -1,8 +1,9 @@
-"""How the tile view looks at one scale and in one theme: sizes, fonts, labels and tile pictures.
+"""How the tile view looks at one scale and in one theme: sizes, fonts, tiles, labels and highlights.
 
-The canvas decides what goes where; this module decides how it looks. On screen each tile is a
-cached picture (fill, outline, label, drawn once per token) blitted unscaled, which keeps a frame
-with a thousand tiles cheap; exports ask for shapes instead, so an SVG stays a drawing.
+The layout decides what goes where and the film how far a merge has got; this module draws the
+result, on screen and for the PNG and SVG exports alike. On screen each tile is a cached picture
+(fill, outline, label, drawn once per token) blitted unscaled, which keeps a frame with a thousand
+tiles cheap; exports ask for shapes instead, so an SVG stays a drawing.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontDatabase, QFontMetricsF, Q
 
 from engine.display import MARKER, Display
 from widgets.colors import KIND_LOOKS
-from widgets.tiles.layout import Frame
+from widgets.tiles.animation import Transition
+from widgets.tiles.layout import Frame, RowLayout, TileRows, summary
 from widgets.tiles.palette import TileLook, tile_look
 from widgets.tiles.theme import TileTheme
 
@@ -37,6 +39,7 @@ class TilePainter:
         self._looks: dict[str, TileLook] = {}
         self._widths: dict[str, float] = {}
         self._sprites: dict[tuple[str, int], QPixmap] = {}
+        self._biggest_count = 1
         self.set_scale(scale)
 
     # -- settings -------------------------------------------------------------------------------
@@ -87,6 +90,16 @@ class TilePainter:
         self.sprite_margin = math.ceil(10 * s) + 1
         self._widths.clear()
         self._sprites.clear()
+        self._place_tiles()
+
+    def set_biggest_count(self, count: int) -> None:
+        """The lesson's largest word count: the room before the tiles holds its ×count."""
+        self._biggest_count = count
+        self._place_tiles()
+
+    def _place_tiles(self) -> None:
+        self.badge_w = QFontMetricsF(self.bold_font).horizontalAdvance(f"×{self._biggest_count:,}") + 6 * self.scale
+        self.tiles_x = self.margin + self.badge_w + 14 * self.scale  # where every row's first tile starts
 
     # -- one token ------------------------------------------------------------------------------
 
@@ -112,8 +125,95 @@ class TilePainter:
             w = self._widths[token] = max(w, self.tile_h * 0.8)
         return w
 
-    def badge_width(self, biggest_count: int) -> float:
-        return QFontMetricsF(self.bold_font).horizontalAdvance(f"×{biggest_count:,}") + 6 * self.scale
+    # -- rows ---------------------------------------------------------------------------------
+
+    def paint_rows(self, p: QPainter, rows: TileRows, t: Transition | None, area: QRectF, selected: str,
+                   vector: bool = False) -> float:
+        """Paint the rows inside ``area`` (the part of the content in view) onto any device, with the
+        film ``t`` at its current moment; returns the widest row drawn.
+
+        ``vector`` draws every tile as shapes and text (for SVG and high-resolution pictures)
+        instead of blitting the cached tile pictures the screen uses.
+        """
+        self.vector = vector
+        try:
+            return self._paint_rows(p, rows, t, area, selected)
+        finally:
+            self.vector = False
+
+    def _paint_rows(self, p: QPainter, rows: TileRows, t: Transition | None, area: QRectF, selected: str) -> float:
+        width, height, sx, sy = area.width(), area.height(), area.x(), area.y()
+        p.fillRect(QRectF(0, 0, width, height), QColor(self.theme.background))
+        state = rows.state
+        if state is None or not rows.order:
+            self.message(p, width, height, "No trained lesson yet: type or open a training text.")
+            return 0.0
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+        in_view = rows.rows_in(height, sy)
+        counts = rows.counts
+        # the next merge is framed only while nothing plays
+        nxt = state.next_step() if t is None else None
+        stripe = QColor(self.theme.stripe)
+        counting = t is not None and t.sweep_positions > 0
+        sweep_rows = []
+        widest = 0.0
+        ox = self.tiles_x - sx
+        left, right = -ox - self.row_h, width - ox + self.row_h
+        for r in in_view:
+            word = rows.order[r]
+            y = rows.row_top(r) - sy
+            if r % 2:
+                p.fillRect(QRectF(0, y, width, self.row_h), stripe)
+            ty = y + self.tile_top
+            frames, n, end = rows.frames_in(word, t, left, right)
+            widest = max(widest, end)
+            if nxt is not None:
+                self._paint_next(p, rows.layout(word), rows.highlights(word, nxt), ox, ty)
+            self.paint_tiles(p, frames, ox, ty, left, right, selected)
+            if counting:
+                sweep_rows.append((word, ox, ty))
+            self.row_labels(p, QRectF(self.margin - sx, ty, self.badge_w, self.tile_h), ox + end + 14 * self.scale,
+                            ty, counts[word], n)
+        if counting:
+            self._paint_counting(p, rows, t, sweep_rows, width)
+        above = in_view.start if in_view else 0
+        below = rows.hidden_below(in_view)
+        if below or above:
+            self.footer(p, width, height, summary(above, below))
+        return widest
+
+    def _paint_next(self, p: QPainter, layout: RowLayout, highlights: tuple[list[int], list[int]],
+                    ox: float, ty: float) -> None:
+        """Frame the places where the next merge happens and bracket the tied pairs."""
+        winners, ties = highlights
+        for level, i in enumerate(ties):
+            self.bracket_pair(p, ox + layout.xs[i], ox + layout.xs[i + 1] + layout.widths[i + 1], ty, level)
+        for k in winners:
+            self.frame_pair(p, ox + layout.xs[k], ox + layout.xs[k + 1] + layout.widths[k + 1], ty)
+
+    def _paint_counting(self, p: QPainter, rows: TileRows, t: Transition, sweep_rows, width: float) -> None:
+        """The counting window on every row, and the tally of the pairs it has passed so far.
+
+        Once the window has passed every tile the tally stays up during the merge, its winner framed.
+        """
+        sweeping = t.sweeping
+        pos = int(t.sweep) if sweeping else t.sweep_positions
+        tally: dict[tuple[str, str], int] = {}
+        counts = rows.counts
+        for word, ox, ty in sweep_rows:
+            layout = rows.before(t.step, word)
+            tokens = layout.tokens
+            # rows first, then left to right: the tally meets pairs in reading order
+            for pair in zip(tokens, tokens[1:pos + 2]):
+                tally[pair] = tally.get(pair, 0) + counts[word]
+            if sweeping and pos + 1 < len(tokens):
+                self.sweep_window(p, ox + layout.xs[pos], ox + layout.xs[pos + 1] + layout.widths[pos + 1], ty)
+        top = sorted(tally.items(), key=lambda item: -item[1])[:6]
+        shown = "all words" if len(sweep_rows) == len(rows.order) else "words in view"
+        lines = [(f"{self.text(a)} + {self.text(b)}", n, not sweeping and (a, b) == t.step.pair)
+                 for (a, b), n in top]
+        self.tally(p, width, f"Counting pairs ({shown})", lines)
 
     # -- tiles ----------------------------------------------------------------------------------
 
@@ -182,7 +282,7 @@ class TilePainter:
         theme = self.theme
         s = self.scale
         look = self.look(token)
-        outline = QPen(theme.color("outline"), theme.outline_width * s)
+        outline = QPen(QColor(theme.outline), theme.outline_width * s)
         if look.dashed:
             outline.setStyle(Qt.PenStyle.DashLine)
         p.setBrush(look.fill)
@@ -200,10 +300,10 @@ class TilePainter:
         p.drawText(rect, Qt.AlignmentFlag.AlignCenter, self.text(token))
         p.setBrush(Qt.BrushStyle.NoBrush)
         if framed:
-            p.setPen(QPen(theme.color("winner"), 3.5 * s))
+            p.setPen(QPen(QColor(theme.winner), 3.5 * s))
             p.drawRoundedRect(rect.adjusted(-3 * s, -3 * s, 3 * s, 3 * s), self.radius + 2 * s, self.radius + 2 * s)
         if chosen:
-            p.setPen(QPen(theme.color("selection"), 4.5 * s))
+            p.setPen(QPen(QColor(theme.selection), 4.5 * s))
             p.drawRoundedRect(rect.adjusted(-4 * s, -4 * s, 4 * s, 4 * s), self.radius + 3 * s, self.radius + 3 * s)
 
     def draw_glow(self, p: QPainter, rect: QRectF) -> None:
@@ -220,7 +320,7 @@ class TilePainter:
     def frame_pair(self, p: QPainter, x1: float, x2: float, ty: float) -> None:
         """The next merge: a heavy solid frame around both tiles of the pair."""
         s = self.scale
-        p.setPen(QPen(self.theme.color("winner"), 4 * s))
+        p.setPen(QPen(QColor(self.theme.winner), 4 * s))
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawRoundedRect(QRectF(x1 - 5 * s, ty - 5 * s, x2 - x1 + 10 * s, self.tile_h + 10 * s),
                           self.radius + 4 * s, self.radius + 4 * s)
@@ -232,7 +332,7 @@ class TilePainter:
         solid frame against dashed bracket still tells them apart in grey.
         """
         s = self.scale
-        pen = QPen(self.theme.color("tie"), 3.5 * s)
+        pen = QPen(QColor(self.theme.tie), 3.5 * s)
         pen.setStyle(Qt.PenStyle.DashLine)
         pen.setCapStyle(Qt.PenCapStyle.FlatCap)
         p.setPen(pen)
@@ -245,7 +345,7 @@ class TilePainter:
     def sweep_window(self, p: QPainter, x1: float, x2: float, ty: float) -> None:
         """The counting mode's window, two tiles wide."""
         s = self.scale
-        p.setPen(QPen(self.theme.color("sweep"), 5 * s))
+        p.setPen(QPen(QColor(self.theme.sweep), 5 * s))
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawRoundedRect(QRectF(x1 - 6 * s, ty - 6 * s, x2 - x1 + 12 * s, self.tile_h + 12 * s),
                           self.radius + 5 * s, self.radius + 5 * s)
@@ -253,7 +353,7 @@ class TilePainter:
     def row_labels(self, p: QPainter, badge: QRectF, count_x: float, ty: float, frequency: int, tokens: int) -> None:
         """The word's ×frequency before its tiles and its token count after them."""
         p.setFont(self.bold_font)
-        p.setPen(self.theme.color("muted"))
+        p.setPen(QColor(self.theme.muted))
         p.drawText(badge, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"×{frequency:,}")
         p.setFont(self.label_font)
         p.drawText(QRectF(count_x, ty, 240 * self.scale, self.tile_h), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
@@ -265,21 +365,21 @@ class TilePainter:
         line_h = self.label_metrics.height() + 6 * s
         box_w = 300 * s
         box = QRectF(width - box_w - 12 * s, 10 * s, box_w, line_h * (len(lines) + 1) + 16 * s)
-        p.setPen(QPen(self.theme.color("outline"), 1.5 * s))
-        p.setBrush(self.theme.color("panel"))
+        p.setPen(QPen(QColor(self.theme.outline), 1.5 * s))
+        p.setBrush(QColor(self.theme.panel))
         p.drawRoundedRect(box, 8 * s, 8 * s)
         p.setFont(self.bold_font)
-        p.setPen(self.theme.color("text"))
+        p.setPen(QColor(self.theme.text))
         p.drawText(QRectF(box.left() + 10 * s, box.top() + 6 * s, box_w - 20 * s, line_h),
                    Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, title)
         for k, (label, n, won) in enumerate(lines):
             y = box.top() + 6 * s + line_h * (k + 1)
             if won:
-                p.setPen(QPen(self.theme.color("winner"), 3 * s))
+                p.setPen(QPen(QColor(self.theme.winner), 3 * s))
                 p.setBrush(Qt.BrushStyle.NoBrush)
                 p.drawRoundedRect(QRectF(box.left() + 4 * s, y, box_w - 8 * s, line_h), 5 * s, 5 * s)
             p.setFont(self.bold_font if won else self.label_font)
-            p.setPen(self.theme.color("text"))
+            p.setPen(QColor(self.theme.text))
             p.drawText(QRectF(box.left() + 10 * s, y, box_w * 0.7, line_h),
                        Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, label)
             p.drawText(QRectF(box.left(), y, box_w - 12 * s, line_h),
@@ -290,11 +390,11 @@ class TilePainter:
         bg = QColor(self.theme.panel)
         bg.setAlphaF(0.94)
         p.fillRect(band, bg)
-        p.setPen(self.theme.color("muted"))
+        p.setPen(QColor(self.theme.muted))
         p.setFont(self.bold_font)
         p.drawText(band.adjusted(self.margin, 0, 0, 0), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
 
     def message(self, p: QPainter, width: float, height: float, text: str) -> None:
-        p.setPen(self.theme.color("muted"))
+        p.setPen(QColor(self.theme.muted))
         p.setFont(self.label_font)
         p.drawText(QRectF(0, 0, width, height), Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, text)

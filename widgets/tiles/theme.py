@@ -30,9 +30,6 @@ class TileTheme:
     def dark(self) -> bool:
         return QColor(self.background).lightnessF() < 0.5
 
-    def color(self, field: str) -> QColor:
-        return QColor(getattr(self, field))
-
     @classmethod
     def light(cls) -> "TileTheme":
         return cls("light", "#FFFFFF", "#F3F5F8", "#111111", "#555555", "#333333",

@@ -10,12 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QFont, QFontMetrics, QImage, QPainter, QTextDocument
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QTextDocument
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFileDialog, QHBoxLayout, QLabel, QMessageBox,
                                QToolButton, QVBoxLayout, QWidget)
 
 from engine.errors import BpeLabError
-from widgets.tiles.canvas import ORDERS, TileCanvas
+from widgets.tiles.canvas import TileCanvas
+from widgets.tiles.layout import ORDERS
 from widgets.tiles.theme import TileTheme
 from widgets.steady import steady
 
@@ -250,8 +251,8 @@ class TileView(QWidget):
     def _paint_export(self, painter: QPainter, w: float, h: float, caption_h: float) -> None:
         canvas = self.canvas
         theme = canvas.theme
-        painter.fillRect(QRectF(0, 0, w, h), theme.color("background"))
-        painter.setPen(theme.color("text"))
+        painter.fillRect(QRectF(0, 0, w, h), QColor(theme.background))
+        painter.setPen(QColor(theme.text))
         painter.setFont(canvas.painter.label_font)
         painter.drawText(QRectF(canvas.painter.margin, 0, w - 2 * canvas.painter.margin, caption_h),
                          Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap,

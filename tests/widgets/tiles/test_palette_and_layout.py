@@ -6,8 +6,9 @@ from PySide6.QtGui import QColor
 
 from engine.bytelevel import bytes_to_symbols
 from engine.display import MARKER, PARTIAL, TOKEN, UNKNOWN, WORD_END, Display
+from engine.lesson import Lesson, LessonState
 from widgets.colors import TOKEN_FILLS, fill_of
-from widgets.tiles.layout import KEPT, LEFT, RIGHT, RowMerge, lay_out, token_offsets
+from widgets.tiles.layout import KEPT, LEFT, RIGHT, RowMerge, TileRows, lay_out, summary, token_offsets
 from widgets.tiles.palette import tile_look
 
 CHARS = Display(marker="</w>", unknown="<unk>")
@@ -77,3 +78,54 @@ def test_long_rows_draw_only_their_visible_slice():
     row = lay_out(0, symbols, symbols, lambda t: 10.0, 0)
     assert list(row.visible_range(2000, 2100)) == list(range(200, 211))
     assert row.tile_at(15) == 1 and row.tile_at(-3) == -1
+
+
+class Sizes:
+    """What the painter gives the layout, in round numbers: ten pixels a character."""
+
+    top, row_h, tile_top, tile_h, gap = 10.0, 50.0, 5.0, 30.0, 4.0
+
+    def measure(self, token: str) -> float:
+        return 10.0 * len(token)
+
+
+def classic_rows(step: int = 0) -> TileRows:
+    lesson = Lesson("low 5\nlower 2\nnewest 6\nwidest 3\n", word_counts=True).train()
+    rows = TileRows(Sizes())
+    rows.set_lesson(lesson, LessonState(lesson, step))
+    return rows
+
+
+def test_rows_in_view_and_the_words_out_of_it():
+    rows = classic_rows()
+    assert rows.content_height() == 10 + 4 * 50
+    in_view = rows.rows_in(120, 0)
+    assert in_view == range(0, 3) and rows.hidden_below(in_view) == 1
+    assert rows.rows_in(100, 60) == range(1, 4)
+    assert summary(in_view.start, rows.hidden_below(in_view)) == "… and 1 more word below"
+    assert summary(2, 0) == "2 words above"
+    assert rows.rows_built == 0  # nothing laid out until a row is asked for
+    assert rows.set_order("frequency") and rows.order == [2, 0, 3, 1]
+    assert not rows.set_order("frequency")
+
+
+def test_a_point_finds_its_tile_and_a_gap_finds_none():
+    rows = classic_rows()
+    # "low" at step 0: l o w </w>, 10 pixels a character and 4 between tiles
+    assert rows.layout(0).xs == (0.0, 14.0, 28.0, 42.0)
+    assert rows.token_at(15, 10 + 5 + 1) == (0, "o")
+    assert rows.token_at(12, 16) is None  # between l and o
+    assert rows.token_at(15, 10 + 5 + 31) is None  # below the tiles, where tied pairs are bracketed
+    assert rows.token_at(15, 10 + 50 + 6) == (1, "o")  # "lower" in the second row
+    assert rows.tile_box(1, 1) == (14.0, 65.0, 10.0, 30.0)
+    assert rows.rows_built == 2
+
+
+def test_the_next_merge_is_found_in_each_row_with_its_ties():
+    rows = classic_rows()
+    nxt = rows.state.next_step()
+    assert nxt.pair == ("e", "s")
+    # "newest": n e w e s t </w>; e + s at tile 3, tied s + t and t + </w> beside it
+    assert rows.highlights(2, nxt) == ([3], [4, 5])
+    assert rows.highlights(0, nxt) == ([], [])
+    assert rows.highlights(2, None) == ([], [])

@@ -11,7 +11,7 @@ from app.session import Session
 from engine.lesson import Lesson
 from engine.settings import Settings
 from widgets.tiles import TileView
-from widgets.tiles.layout import FUSE_AT
+from widgets.tiles.animation import FUSE_AT
 
 CLASSIC = "low 5\nlower 2\nnewest 6\nwidest 3\n"
 
