@@ -44,7 +44,7 @@ def print_trace(tokenizer: Encoder, text: str, allow_special: bool = False) -> N
 
     for piece, special in dict.fromkeys(tokenizer.pieces(text, allow_special)):
         if special:
-            print(f"{piece}: special token {tokenizer.special_ids[piece]}, matched whole")
+            print(f"{piece}: {display(tokenizer, piece)}   (special token {tokenizer.special_ids[piece]}, matched whole)")
             continue
         base, trace = tokenizer.encode_steps(piece)
         print(f"{piece}: {show(base)}")
