@@ -2,9 +2,10 @@
 training ended with: also where a merge rebuilds a token already there (a literal ``</w>`` in the
 text, a marker that letters spell, ``ab + c`` after ``a + bc``)."""
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings as hyp_settings, strategies as st
 
-from engine import Corpus, Settings, Tokenizer, train
+from engine import BpeLabError, Corpus, Settings, Tokenizer, train
 from engine.bytelevel import bytes_to_symbols, symbols_to_bytes
 from engine.history import History
 from engine.tokenizer import UNKNOWN, rank_order_conflict
@@ -187,3 +188,20 @@ def test_encoding_any_text_is_replaying_the_merges_in_order(pairs, settings, tex
         start, trace = tokenizer.encode_steps(word)
         ranks = [step.rank for step in trace]
         assert ranks == sorted(set(ranks))
+
+
+# -- formats whose libraries merge the lowest rank first refuse what they cannot express ----------
+
+@pytest.mark.parametrize("fmt", ["hf", "gpt2"])
+def test_an_export_refuses_a_merge_list_whose_replay_the_library_would_not_follow(tmp_path, fmt):
+    from engine.formats.gpt2 import save_gpt2
+    from engine.formats.hf import save_hf
+
+    tokenizer = Tokenizer(Settings(end_of_word=None), list("abcd"),
+                          [("a", "b"), ("b", "c"), ("a", "bc"), ("abc", "d"), ("ab", "c")])
+    save = save_hf if fmt == "hf" else save_gpt2
+    with pytest.raises(BpeLabError, match="merge 5 rebuilds 'abc', which merge 4 had already joined"):
+        save(tokenizer, tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+    # the same tokens without the rebuilding merge export as before
+    save(tokenizer.truncated(4), tmp_path / "out")
