@@ -180,18 +180,22 @@ class _Pipeline:
     def _spans(self, word: str, ids: Sequence[int]) -> list[tuple[int, int]]:
         """Character spans of a word's tokens; a token ending inside a character covers all of it.
 
-        Tokens are counted off along the word by their length; the end-of-word marker, always the
-        last symbol, has no character of its own, so every span stops at the end of the word.
+        Tokens are counted off along the word by their length. The end-of-word marker, always the
+        last symbol, has no character of its own: the last token stops at the end of the word.
         """
+        if len(ids) == 1:
+            # most words of a trained vocabulary are one token
+            return [(0, len(word))]
         length = self._units_length
         spans = []
         pos = 0
         if self.settings.units == "chars":
-            end = len(word)
             for i in ids:
                 after = pos + length(i)
-                spans.append((min(pos, end), min(after, end)))
+                spans.append((pos, after))
                 pos = after
+            if pos > len(word):
+                spans[-1] = (spans[-1][0], len(word))
             return spans
         char_of_byte: list[int] = []
         for ci, ch in enumerate(word):
@@ -610,7 +614,8 @@ class RankTokenizer(_Pipeline):
             return None
 
     def _units_length(self, token_id: int) -> int:
-        return len(self.token_bytes(token_id))
+        # a word's ids are never special tokens: those are matched before splitting
+        return len(self._by_id[token_id])
 
     def _split(self, text: str) -> list[str]:
         return self._regex.findall(text)
