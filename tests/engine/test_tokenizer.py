@@ -23,7 +23,7 @@ def classic_tokenizer(**kw) -> Tokenizer:
     return Tokenizer.from_trainer(trainer)
 
 
-def test_replay_in_order_equals_lowest_rank_first():
+def test_encoding_replays_the_merges_in_order():
     tokenizer = classic_tokenizer()
     for word in ["lowest", "newer", "wider", "slow", "lower"]:
         symbols = list(word) + ["</w>"]
