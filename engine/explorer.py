@@ -83,9 +83,10 @@ def token_bytes(tokenizer: Encoder, token_id: int, token: str) -> bytes | None:
     return None
 
 
-def split_text(tokenizer: Encoder, text: str) -> Split:
-    """Cut ``text`` with ``tokenizer`` into pieces that cover it from start to end."""
-    encoding = tokenizer.encode(text)
+def split_text(tokenizer: Encoder, text: str, allow_special: bool = False) -> Split:
+    """Cut ``text`` with ``tokenizer`` into pieces that cover it from start to end; special-token
+    text becomes the special token only where allowed."""
+    encoding = tokenizer.encode(text, allow_special)
     display = for_tokenizer(tokenizer)
     # group tokens whose character spans overlap: they share a character's bytes
     groups: list[list[int]] = []
@@ -234,7 +235,7 @@ def chat_text(messages=CHAT) -> str:
 
 def chat_demo(tokenizer: Encoder) -> Demo:
     text = chat_text()
-    ids = tokenizer.encode_ids(text)
+    ids = tokenizer.encode_ids(text, allow_special=True)
     start, end = tokenizer.special_ids["<|im_start|>"], tokenizer.special_ids["<|im_end|>"]
     markers = sum(1 for i in ids if i in (start, end))
     caption = (

@@ -6,10 +6,9 @@ records each merge that applied (``encode_steps``). So each distinct word is enc
 of rank r that shortened it by d tokens makes the text d × (how often the word occurs) tokens
 shorter from step r + 1 on. Summing those drops gives every step's total.
 
-One subtlety: encoding merges the present pair of lowest rank first. When a merge mints a token
-that an earlier merge had already made, a pair of lower rank can appear later in the trace. The
-tokenizer limited to k merges stops at the first trace entry of rank >= k, so an entry counts from
-the step after the highest rank up to and including it.
+Encoding replays the merges in order, so a word's trace runs in rising rank and the tokenizer
+limited to k merges stops at the first trace entry of rank >= k: an entry counts from the step
+after its rank on.
 
 Characters per token uses the characters of the words that are tokenized (whitespace the split
 drops is not counted, the end-of-word marker is not a character) so training and held-out texts are
@@ -23,7 +22,6 @@ from dataclasses import dataclass
 
 from engine.bytelevel import symbols_to_bytes
 from engine.corpus import Corpus
-from engine.pretokenize import special_splitter
 from engine.tokenizer import Tokenizer
 
 
@@ -39,27 +37,23 @@ class TextCurve:
         return self.characters / tokens if tokens else 0.0
 
 
-def text_words(tokenizer: Tokenizer, text: str) -> tuple[Counter, list[str]]:
-    """The text's words with their counts, cut exactly as encoding cuts them, and the special tokens met."""
-    words = Counter(tokenizer.pre_tokenize(text))
-    # pre_tokenize leaves the special tokens out: each one is a token of its own, met as encoding meets it
-    settings = tokenizer.settings
-    if settings.lowercase:
-        text = text.lower()
-    pattern = special_splitter(settings.special_tokens)
-    specials = pattern.findall(text) if pattern is not None else []
-    return words, specials
+def text_words(tokenizer: Tokenizer, text: str, allow_special: bool = False) -> tuple[Counter, list[str]]:
+    """The text's words with their counts, split as the tokenizer splits, and the special tokens met
+    (only where allowed: otherwise their text is ordinary text, as in ``encode``)."""
+    pieces = tokenizer.pieces(text, allow_special)
+    words = Counter(piece for piece, special in pieces if not special)
+    return words, [piece for piece, special in pieces if special]
 
 
-def token_curve(tokenizer: Tokenizer, text: str, steps: int | None = None) -> TextCurve:
+def token_curve(tokenizer: Tokenizer, text: str, steps: int | None = None, allow_special: bool = False) -> TextCurve:
     """Tokens of ``text`` after each of 0..steps merges of ``tokenizer``.
 
-    ``token_curve(tok, text).tokens[k] == len(tok.truncated(k).encode(text))`` for every k.
+    ``token_curve(tok, text).tokens[k] == len(tok.truncated(k).encode(text, allow_special))`` for every k.
     """
     if steps is None:
         steps = len(tokenizer.merges)
     steps = max(0, min(steps, len(tokenizer.merges)))
-    words, specials = text_words(tokenizer, text)
+    words, specials = text_words(tokenizer, text, allow_special)
     # drops[k] = how many tokens the text loses on step k (merge rank k - 1)
     drops = [0] * (steps + 1)
     start = len(specials)
@@ -69,13 +63,11 @@ def token_curve(tokenizer: Tokenizer, text: str, steps: int | None = None) -> Te
         start += len(base) * count
         characters += len(word) * count
         length = len(base)
-        highest = -1
         for entry in trace:
-            highest = max(highest, entry.rank)
             shorter = length - len(entry.tokens)
             length = len(entry.tokens)
-            if highest < steps:
-                drops[highest + 1] += shorter * count
+            if entry.rank < steps:
+                drops[entry.rank + 1] += shorter * count
     totals = [start] * (steps + 1)
     running = start
     for k in range(1, steps + 1):

@@ -57,6 +57,12 @@ class Settings:
                 raise BpeLabError("a special token cannot be empty")
         if len(set(self.special_tokens)) != len(self.special_tokens):
             raise BpeLabError("a special token is given twice")
+        if self.marker is not None and self.marker in self.special_tokens:
+            # one string cannot be both: the marker ends every word, a special token stands apart
+            raise BpeLabError(
+                f"the special token {self.marker} is also the end-of-word marker: pick another special token, "
+                "or another marker"
+            )
 
     @property
     def marker(self) -> str | None:

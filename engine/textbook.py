@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from engine.corpus import Corpus
 from engine.settings import Settings  # noqa: F401  (used by the doctest)
-from engine.trainer import target_merges
+from engine.trainer import check_vocab_target, extra_ids
 
 
 def get_stats(words: list[list[str]], counts: tuple[int, ...]) -> dict[tuple[str, str], int]:
@@ -44,9 +44,14 @@ def textbook_merges(corpus: Corpus):
     words = [corpus.symbols(i) for i in range(len(corpus))]
     vocab = corpus.base_vocabulary()
     ids = {t: i for i, t in enumerate(vocab)}
-    limit = target_merges(settings, len(vocab))
+    check_vocab_target(settings, len(vocab))
     done = 0
-    while limit is None or done < limit:
+    while True:
+        # the merges asked for, or the vocabulary size: rebuilding a token already there does not grow it
+        if settings.merges is not None and done >= settings.merges:
+            return
+        if settings.vocab_size is not None and len(vocab) + extra_ids(settings) >= settings.vocab_size:
+            return
         stats = get_stats(words, corpus.counts)
         if not stats:
             return

@@ -1,12 +1,16 @@
 """Encoding and decoding with learned merges, and with the ranks of a real tokenizer.
 
 Two models share one pipeline (special tokens, lowercase, split, then each word on its own):
-``Tokenizer`` replays a merge list (the merge of lowest rank first, which is the same as replaying
-the merges in order), ``RankTokenizer`` follows tiktoken's rule for ranked byte strings (merge the
-adjacent parts whose joined bytes have the lowest rank), which is how cl100k_base is published.
-Each model cuts text into words one way (``pre_tokenize``), and ``encode``, ``encode_ids`` and
-``encode_steps`` all follow it. A ``Tokenizer`` is built from its tables (``TokenizerTables``),
-derived from its merges or shared with the tokenizer it was cut from.
+``Tokenizer`` replays a merge list in its order, exactly as training made the merges, so the
+training words encode to the tokens training ended with; ``RankTokenizer`` follows tiktoken's rule
+for ranked byte strings (merge the adjacent parts whose joined bytes have the lowest rank), which
+is how cl100k_base is published. Each model cuts text into words one way (``pre_tokenize``), and
+``encode``, ``encode_ids`` and ``encode_steps`` all follow it. A ``Tokenizer`` is built from its
+tables (``TokenizerTables``), derived from its merges or shared with the tokenizer it was cut from.
+
+Special tokens: text that spells one is ordinary text unless the caller allows special tokens
+(``allow_special=True``, tiktoken's ``allowed_special="all"``); by default it is split like any
+other text (tiktoken's ``encode_ordinary``), so typed text cannot inject a control token.
 """
 
 from __future__ import annotations
@@ -107,32 +111,43 @@ class _Pipeline:
             cache[word] = word_ids(word)
         out.extend(chain.from_iterable(map(cache.__getitem__, words)))
 
-    def pre_tokenize(self, text: str) -> list[str]:
-        """The words the text is encoded as, one by one and in order; special tokens left out.
+    def _segments(self, text: str, allow_special: bool) -> Iterator[tuple[int, int, bool]]:
+        """(start, end, is_special) stretches covering the text; special tokens only where allowed."""
+        return split_specials(text, self._specials if allow_special else None)
+
+    def pieces(self, text: str, allow_special: bool = False) -> list[tuple[str, bool]]:
+        """The words and, where allowed, the special tokens the text is encoded as, in order,
+        each with whether it is a special token: what a trace of the encoding walks through."""
+        if self.settings.lowercase:
+            text = text.lower()
+        found: list[tuple[str, bool]] = []
+        for start, end, special in self._segments(text, allow_special):
+            if special:
+                found.append((text[start:end], True))
+            else:
+                found.extend((word, False) for word in self._split(text[start:end]))
+        return found
+
+    def pre_tokenize(self, text: str, allow_special: bool = False) -> list[str]:
+        """The words the text is encoded as, one by one and in order; allowed special tokens left out.
 
         Every way of encoding splits here, so ``encode_steps`` of each word ends in ``encode``'s tokens.
         """
-        if self.settings.lowercase:
-            text = text.lower()
-        words: list[str] = []
-        for start, end, special in split_specials(text, self._specials):
-            if not special:
-                words.extend(self._split(text[start:end]))
-        return words
+        return [piece for piece, special in self.pieces(text, allow_special) if not special]
 
-    def encode_ids(self, text: str) -> list[int]:
+    def encode_ids(self, text: str, allow_special: bool = False) -> list[int]:
         """Only the ids: the fast path for long texts."""
         if self.settings.lowercase:
             text = text.lower()
         out: list[int] = []
-        for start, end, special in split_specials(text, self._specials):
+        for start, end, special in self._segments(text, allow_special):
             if special:
                 out.append(self.special_ids[text[start:end]])
                 continue
             self._extend_with_words(out, self._split(text[start:end]))
         return out
 
-    def encode(self, text: str) -> Encoding:
+    def encode(self, text: str, allow_special: bool = False) -> Encoding:
         """Ids, token strings and offsets into ``text`` (the original, before lowercasing)."""
         settings = self.settings
         index = None
@@ -141,7 +156,7 @@ class _Pipeline:
             norm, index = lowercase_with_map(text)
         ids: list[int] = []
         offsets: list[tuple[int, int]] = []
-        for seg_start, seg_end, special in split_specials(norm, self._specials):
+        for seg_start, seg_end, special in self._segments(norm, allow_special):
             if special:
                 ids.append(self.special_ids[norm[seg_start:seg_end]])
                 offsets.append((seg_start, seg_end))
@@ -159,26 +174,34 @@ class _Pipeline:
         return Encoding(tuple(ids), tokens, tuple(offsets))
 
     def _units_length(self, token_id: int) -> int:
-        """How many base units (chars, or bytes) a token spans; the marker spans none."""
+        """How many base units (chars, or bytes) a token's string spans; the unknown token one."""
         raise NotImplementedError
 
     def _spans(self, word: str, ids: Sequence[int]) -> list[tuple[int, int]]:
-        """Character spans of a word's tokens; a token ending inside a character covers all of it."""
+        """Character spans of a word's tokens; a token ending inside a character covers all of it.
+
+        Tokens are counted off along the word by their length. The end-of-word marker, always the
+        last symbol, has no character of its own: the last token stops at the end of the word.
+        """
+        if len(ids) == 1:
+            # most words of a trained vocabulary are one token
+            return [(0, len(word))]
+        length = self._units_length
+        spans = []
+        pos = 0
         if self.settings.units == "chars":
-            spans = []
-            pos = 0
             for i in ids:
-                n = self._units_length(i)
-                spans.append((pos, pos + n))
-                pos += n
+                after = pos + length(i)
+                spans.append((pos, after))
+                pos = after
+            if pos > len(word):
+                spans[-1] = (spans[-1][0], len(word))
             return spans
         char_of_byte: list[int] = []
         for ci, ch in enumerate(word):
             char_of_byte.extend([ci] * len(ch.encode("utf-8")))
-        spans = []
-        pos = 0
         for i in ids:
-            n = self._units_length(i)
+            n = length(i)
             spans.append((char_of_byte[pos], char_of_byte[pos + n - 1] + 1))
             pos += n
         return spans
@@ -223,6 +246,9 @@ class _CutIds:
         return self.get(token) is not None
 
 
+Pair = tuple[int, int]
+
+
 @dataclass(frozen=True)
 class TokenizerTables:
     """What a merge-list tokenizer looks up, all derived from its settings, base and merges.
@@ -233,10 +259,12 @@ class TokenizerTables:
 
     vocab: list[str]  # id -> token
     ids: Mapping[str, int]  # token -> id; the first id where a special token spells a regular one
-    pairs: Mapping[tuple[int, int], tuple[int, int]]  # (left id, right id) -> (rank, id of the join)
+    base_ids: dict[str, int]  # base symbol -> id: what a word's characters (or bytes) start as
+    pairs: Mapping[Pair, tuple[int, int]]  # (left id, right id) -> (rank, id of the join), first merge of the pair
+    repeats: Mapping[Pair, tuple[tuple[int, int], ...]]  # the later (rank, id)s of a pair merged more than once
     special_ids: dict[str, int]
     unknown_id: int | None
-    lengths: list[int]  # how many base units each token spans
+    lengths: list[int]  # how many base units each token's string spans (the unknown token: one)
     regular_after: list[int]  # how many regular tokens there are after 0, 1, ... merges
 
     @classmethod
@@ -246,7 +274,9 @@ class TokenizerTables:
         ids = {t: i for i, t in enumerate(vocab)}
         if len(ids) != len(vocab):
             raise BpeLabError("the base vocabulary holds a symbol twice")
-        pairs: dict[tuple[int, int], tuple[int, int]] = {}
+        base_ids = dict(ids)
+        pairs: dict[Pair, tuple[int, int]] = {}
+        repeats: dict[Pair, tuple[tuple[int, int], ...]] = {}
         regular_after = [len(vocab)]
         for rank, (a, b) in enumerate(merges):
             if a not in ids or b not in ids:
@@ -256,17 +286,22 @@ class TokenizerTables:
             if token not in ids:
                 ids[token] = len(vocab)
                 vocab.append(token)
-            pairs.setdefault((ids[a], ids[b]), (rank, ids[token]))
+            pair = (ids[a], ids[b])
+            if pair in pairs:
+                # replayed in order, a pair merged again applies again where a rebuilt token made it anew
+                repeats[pair] = repeats.get(pair, ()) + ((rank, ids[token]),)
+            else:
+                pairs[pair] = (rank, ids[token])
             regular_after.append(len(vocab))
         special_ids, unknown_id = _append_extras(vocab, settings)
         ids = {t: i for i, t in reversed(list(enumerate(vocab)))}
-        lengths = _token_lengths(vocab, 0, settings, special_ids, unknown_id)
-        return cls(vocab, ids, pairs, special_ids, unknown_id, lengths, regular_after)
+        lengths = _token_lengths(vocab, 0, unknown_id)
+        return cls(vocab, ids, base_ids, pairs, repeats, special_ids, unknown_id, lengths, regular_after)
 
     def cut(self, merges: int, settings: Settings) -> "TokenizerTables":
         """The tables after the first ``merges`` merges, in time proportional to the vocabulary's size.
 
-        The pair table is shared: a tokenizer never applies a rank at or past its number of merges.
+        The pair tables are shared: a tokenizer never applies a rank at or past its number of merges.
         The special tokens and the unknown token take the ids right after the regular tokens.
         """
         regular = self.regular_after[merges]
@@ -274,10 +309,10 @@ class TokenizerTables:
         special_ids, unknown_id = _append_extras(vocab, settings)
         full = self.ids.full if isinstance(self.ids, _CutIds) else self.ids
         extra = {t: i for i, t in reversed(list(enumerate(vocab[regular:], regular)))}
-        lengths = self.lengths[:regular] + _token_lengths(vocab[regular:], regular, settings, special_ids, unknown_id)
+        lengths = self.lengths[:regular] + _token_lengths(vocab[regular:], regular, unknown_id)
         return TokenizerTables(
-            vocab, _CutIds(full, regular, extra), self.pairs, special_ids, unknown_id, lengths,
-            self.regular_after[: merges + 1],
+            vocab, _CutIds(full, regular, extra), self.base_ids, self.pairs, self.repeats, special_ids, unknown_id,
+            lengths, self.regular_after[: merges + 1],
         )
 
     def renumbered(self, new_ids: Sequence[int]) -> "TokenizerTables":
@@ -293,7 +328,9 @@ class TokenizerTables:
         return TokenizerTables(
             vocab,
             {t: p[i] for t, i in self.ids.items()},
+            {t: p[i] for t, i in self.base_ids.items()},
             {(p[a], p[b]): (rank, p[t]) for (a, b), (rank, t) in self.pairs.items()},
+            {(p[a], p[b]): tuple((rank, p[t]) for rank, t in later) for (a, b), later in self.repeats.items()},
             {t: p[i] for t, i in self.special_ids.items()},
             None if self.unknown_id is None else p[self.unknown_id],
             lengths,
@@ -314,20 +351,27 @@ def _append_extras(vocab: list[str], settings: Settings) -> tuple[dict[str, int]
     return special_ids, unknown_id
 
 
-def _token_lengths(tokens: Sequence[str], first_id: int, settings: Settings, special_ids: dict[str, int],
-                   unknown_id: int | None) -> list[int]:
-    """How many base units each token spans: the marker spans none, the unknown token one character."""
-    marker = settings.marker
-    specials = set(special_ids.values())
-    lengths = []
-    for i, token in enumerate(tokens, first_id):
-        if i == unknown_id:
-            lengths.append(1)
-        elif i in specials or marker is None or not token.endswith(marker):
-            lengths.append(len(token))
-        else:
-            lengths.append(len(token) - len(marker))
-    return lengths
+def _token_lengths(tokens: Sequence[str], first_id: int, unknown_id: int | None) -> list[int]:
+    """How many base units each token's string spans: the unknown token stands for one character."""
+    return [1 if i == unknown_id else len(token) for i, token in enumerate(tokens, first_id)]
+
+
+def rank_order_conflict(merges: Sequence[tuple[str, str]]) -> tuple[int, int] | None:
+    """Where merging the lowest-ranked pair first (the rule of ``tokenizers`` and tiktoken) could
+    differ from replaying the merges in order: (r, e), merge r rebuilding a token that the earlier
+    merge e joins, which the lowest-rank rule would then apply again. None when the two agree on
+    every text: every merge then makes a token no earlier merge has used, so no pair of lower rank
+    can appear after it.
+    """
+    first_use: dict[str, int] = {}
+    for rank, (a, b) in enumerate(merges):
+        # a token some merge used already existed, so merge ``rank`` rebuilds it
+        used = first_use.get(a + b)
+        if used is not None:
+            return rank, used
+        first_use.setdefault(a, rank)
+        first_use.setdefault(b, rank)
+    return None
 
 
 class Tokenizer(_Pipeline):
@@ -352,7 +396,9 @@ class Tokenizer(_Pipeline):
         self.special_ids = tables.special_ids
         self.unknown_id = tables.unknown_id
         self._ids = tables.ids
+        self._base_ids = tables.base_ids
         self._ranks = tables.pairs
+        self._repeats = tables.repeats
         self._lengths = tables.lengths
         self._special_set = frozenset(tables.special_ids.values())
 
@@ -389,8 +435,9 @@ class Tokenizer(_Pipeline):
     # -- encoding -------------------------------------------------------------------------------
 
     def _symbols(self, word: str) -> list[int]:
-        """The base ids of a word; an unseen character becomes the unknown token."""
-        ids = self._ids
+        """The base ids of a word; an unseen character becomes the unknown token (never a special
+        token that happens to be spelt as one character)."""
+        ids = self._base_ids
         if self.settings.units == "bytes":
             return [ids[c] for c in bytes_to_symbols(word.encode("utf-8"))]
         unknown = self.unknown_id
@@ -415,23 +462,41 @@ class Tokenizer(_Pipeline):
         Replaying the merges on one word gives exactly that word's tokens at that training step:
         merge_symbols(["l", "o", "w", "</w>"], 2) == ["lo", "w", "</w>"] on a corpus where l+o came second.
         """
-        ids = self._ids
+        ids = self._base_ids
         out = self._bpe([ids.get(s, self.unknown_id) for s in symbols], limit=merges)
         return [self.vocab[i] for i in out]
 
     def _bpe(self, ids: list[int], trace: list[TraceStep] | None = None, limit: int | None = None) -> list[int]:
+        """The merges replayed in order: each round applies the present pair of lowest rank above
+        the rank applied last, everywhere in the word, left to right.
+
+        Skipping the ranks at or below the last one is what makes this a replay: a merge that
+        rebuilds a token already there (a literal ``</w>`` spelt by letters, ``ab + c`` after
+        ``a + bc``) can bring back a pair of lower rank, which training had merged before that
+        token was rebuilt and so never merged again. Without such merges no pair at or below the
+        last rank can be present, and this is plain lowest-rank-first.
+        """
         ranks = self._ranks
         if limit is None:
             limit = len(self.merges)
+        done = -1
         while len(ids) > 1:
             best = None
+            best_rank = limit
             for pair in zip(ids, ids[1:]):
                 found = ranks.get(pair)
-                if found is not None and found[0] < limit and (best is None or found[0] < best[1][0]):
-                    best = (pair, found)
+                if found is None:
+                    continue
+                if found[0] <= done:
+                    found = self._later_merge(pair, done)
+                    if found is None:
+                        continue
+                if found[0] < best_rank:
+                    best, best_rank = (pair, found), found[0]
             if best is None:
                 break
             (a, b), (rank, new) = best
+            done = rank
             out = []
             i = 0
             n = len(ids)
@@ -447,6 +512,13 @@ class Tokenizer(_Pipeline):
                 vocab = self.vocab
                 trace.append(TraceStep(rank, (vocab[a], vocab[b]), tuple(vocab[i] for i in ids)))
         return ids
+
+    def _later_merge(self, pair: Pair, done: int) -> tuple[int, int] | None:
+        """The (rank, id) of the pair's first merge after rank ``done``, if it is merged again."""
+        for found in self._repeats.get(pair, ()):
+            if found[0] > done:
+                return found
+        return None
 
     def encode_steps(self, word: str) -> tuple[tuple[str, ...], list[TraceStep]]:
         """A word's base symbols and each merge that applied to it, in order.
@@ -542,7 +614,8 @@ class RankTokenizer(_Pipeline):
             return None
 
     def _units_length(self, token_id: int) -> int:
-        return len(self.token_bytes(token_id))
+        # a word's ids are never special tokens: those are matched before splitting
+        return len(self._by_id[token_id])
 
     def _split(self, text: str) -> list[str]:
         return self._regex.findall(text)

@@ -99,12 +99,42 @@ def extra_ids(settings: Settings) -> int:
 
 
 def target_merges(settings: Settings, base_size: int) -> int | None:
-    """How many merges the settings ask for, or None for "until no pair repeats"."""
+    """How many merges the settings ask for, or None for "until no pair repeats".
+
+    For a vocabulary size, the merges it takes when each makes a new token; a merge that rebuilds
+    a token already there adds none, so training may then run longer (``target_reached``).
+    """
     if settings.merges is not None:
         return settings.merges
     if settings.vocab_size is not None:
         return max(0, settings.vocab_size - base_size - extra_ids(settings))
     return None
+
+
+def target_reached(settings: Settings, merges: int, vocab_size: int) -> bool:
+    """Whether ``merges`` merges, or a vocabulary of ``vocab_size`` tokens (special and unknown
+    tokens included: the one definition), is what the settings ask for."""
+    if settings.merges is not None:
+        return merges >= settings.merges
+    if settings.vocab_size is not None:
+        return vocab_size >= settings.vocab_size
+    return False
+
+
+def check_vocab_target(settings: Settings, base_size: int) -> None:
+    """Refuse a vocabulary size smaller than the vocabulary training starts from."""
+    start = base_size + extra_ids(settings)
+    if settings.vocab_size is None or settings.vocab_size >= start:
+        return
+    parts = [f"{base_size:,} base symbols"]
+    if settings.special_tokens:
+        parts.append(f"{len(settings.special_tokens)} special")
+    if settings.units == "chars":
+        parts.append("<unk>")
+    raise BpeLabError(
+        f"a vocabulary of {settings.vocab_size:,} tokens is smaller than the base vocabulary, which already holds "
+        f"{start:,} ({' + '.join(parts)}) before any merge: ask for {start:,} or more"
+    )
 
 
 class Trainer:
@@ -122,6 +152,7 @@ class Trainer:
         self.merges: list[tuple[int, int]] = []
         self.stop_reason: str | None = None
         self.extra_ids = extra_ids(self.settings)
+        check_vocab_target(self.settings, len(self.base))
         with collector_paused():
             self._layout()
 
@@ -240,8 +271,7 @@ class Trainer:
 
     def _next_step(self) -> MergeStep | None:
         """Make the next merge, or say why there is none (``stop_reason``) and return None."""
-        limit = self.target_merges()
-        if limit is not None and len(self.merges) >= limit:
+        if target_reached(self.settings, len(self.merges), len(self.vocab) + self.extra_ids):
             self.stop_reason = TARGET_REACHED
             return None
         group = self._best_group()

@@ -58,6 +58,8 @@ class TokenizePanel(QWidget):
         self._stale = False
         self._shown_once = False
         self._chips: list[tuple[str, str]] = []
+        # typed special-token text stays ordinary text unless allowed (the engine's safe default)
+        self.allow_special = False
         session.lesson_changed.connect(self.refresh)
         session.step_changed.connect(self.refresh)
         self.refresh()
@@ -94,7 +96,7 @@ class TokenizePanel(QWidget):
             return
         tokenizer = session.lesson.tokenizer_at(session.step)
         display = for_tokenizer(tokenizer)
-        encoding = tokenizer.encode(text)
+        encoding = tokenizer.encode(text, self.allow_special)
         muted = _muted(self.palette())
         chips = []
         self._chips = []
@@ -121,14 +123,14 @@ class TokenizePanel(QWidget):
             summary += (f" {len(unseen)} character{'s' if len(unseen) != 1 else ''} never seen in training"
                         f" became the unknown token {display.unknown}: {chars}.")
         self.summary.setText(summary)
-        self.replay.setPlainText(self._replay(tokenizer, display, text))
+        self.replay.setPlainText(self._replay(tokenizer, display, text, self.allow_special))
 
     @staticmethod
-    def _replay(tokenizer, display: Display, text: str) -> str:
+    def _replay(tokenizer, display: Display, text: str, allow_special: bool) -> str:
         show, joined = display.token, display.tokens
         lines = []
         # the words exactly as encoding cuts them (lowercase, special tokens, split)
-        words = list(dict.fromkeys(tokenizer.pre_tokenize(text)))
+        words = list(dict.fromkeys(tokenizer.pre_tokenize(text, allow_special)))
         for word in words[:REPLAY_WORDS]:
             base, trace = tokenizer.encode_steps(word)
             lines.append(f"{show_text(word)}: {joined(base)}")

@@ -1,4 +1,4 @@
-"""``bpe-lab encode --tokenizer FILE|cl100k (TEXT | --file FILE) [--json] [--trace]``."""
+"""``bpe-lab encode --tokenizer FILE|cl100k (TEXT | --file FILE) [--allow-special] [--json] [--trace]``."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ def add_parser(sub) -> None:
     source = p.add_mutually_exclusive_group(required=True)
     source.add_argument("text", nargs="?", metavar="TEXT", type=utf8_text)
     source.add_argument("--file", metavar="FILE")
+    p.add_argument("--allow-special", action="store_true",
+                   help="text that spells a special token becomes that token (by default it is ordinary text)")
     p.add_argument("--json", action="store_true", help='print {"tokens": [...], "ids": [...]}')
     p.add_argument("--trace", action="store_true", help="show each merge that applied to each word")
 
@@ -24,24 +26,28 @@ def run(args) -> int:
 
     tokenizer = load_any(args.tokenizer)
     text = read_text(args.file) if args.file else args.text
-    encoding = tokenizer.encode(text)
+    encoding = tokenizer.encode(text, allow_special=args.allow_special)
     if args.json:
         print(json.dumps({"tokens": list(encoding.tokens), "ids": list(encoding.ids)}, ensure_ascii=False))
     else:
         shown = " | ".join(display(tokenizer, t) for t in encoding.tokens)
         print(f"{shown}   ({len(encoding)} tokens)")
     if args.trace:
-        print_trace(tokenizer, text)
+        print_trace(tokenizer, text, args.allow_special)
     return 0
 
 
-def print_trace(tokenizer: Encoder, text: str) -> None:
+def print_trace(tokenizer: Encoder, text: str, allow_special: bool = False) -> None:
+    """Each distinct word (and allowed special token) of the encoding, with the merges that built it."""
     def show(tokens) -> str:
         return " | ".join(display(tokenizer, t) for t in tokens)
 
-    for word in dict.fromkeys(tokenizer.pre_tokenize(text)):
-        base, trace = tokenizer.encode_steps(word)
-        print(f"{word}: {show(base)}")
+    for piece, special in dict.fromkeys(tokenizer.pieces(text, allow_special)):
+        if special:
+            print(f"{piece}: {display(tokenizer, piece)}   (special token {tokenizer.special_ids[piece]}, matched whole)")
+            continue
+        base, trace = tokenizer.encode_steps(piece)
+        print(f"{piece}: {show(base)}")
         for step in trace:
             a, b = (display(tokenizer, t) for t in step.pair)
             print(f"  after {a}+{b}: {show(step.tokens)}")

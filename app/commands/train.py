@@ -104,8 +104,11 @@ class ProgressBar:
 
     def update(self, done: int) -> None:
         if self.total:
+            # a vocabulary size may take more merges than estimated (a rebuilt token adds none)
+            grew = done > self.total
+            self.total = max(self.total, done)
             percent = done * 100 // self.total
-            if percent == self.shown:
+            if percent == self.shown and not grew:
                 return
             self.shown = percent
             filled = percent * 30 // 100

@@ -16,7 +16,8 @@ How each setting is written (the `tokenizers` library then gives BPE Lab's ids):
 - special tokens: added tokens, matched before anything else, in the model's vocabulary at BPE Lab's ids.
 
 Not expressible, so refused: lowercase (the library lowercases character by character), a marker
-with the gpt2 or gpt4 split, two merges of the same pair.
+with the gpt2 or gpt4 split, two merges of the same pair, a merge that rebuilds a token an earlier merge joined (the library
+merges the lowest rank first, BPE Lab replays the merges in order).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from engine.formats.table import PY_WHITESPACE, TokenTable, refuse_lowercase
 from engine.formats.verify import check_tokenizer_json
 from engine.pretokenize import GPT2_PATTERN, GPT4_PATTERN
 from engine.settings import Settings
-from engine.tokenizer import UNKNOWN
+from engine.tokenizer import UNKNOWN, rank_order_conflict
 
 NAME = "tokenizer.json"
 # where the file's one-character marker and the swap for stray copies are looked for
@@ -137,6 +138,15 @@ def spelled_table(tokenizer: Encoder, format_name: str) -> tuple[TokenTable, lis
         raise BpeLabError(
             f"merge {repeated.rank + 1} repeats the pair '{a}' '{b}' of an earlier merge, which {format_name} "
             "cannot hold twice: export with --format bpelab"
+        )
+    conflict = rank_order_conflict([(table.tokens[m.left], table.tokens[m.right]) for m in table.merges])
+    if conflict is not None:
+        rebuilt, earlier = conflict
+        m = table.merges[rebuilt]
+        raise BpeLabError(
+            f"merge {rebuilt + 1} rebuilds '{table.tokens[m.token]}', which merge {earlier + 1} had already joined: "
+            f"{format_name} merges the pair of lowest rank first and would join it again, where BPE Lab replays the "
+            "merges in order as training did, so some text would get other ids: export with --format bpelab"
         )
     base = [table.tokens[i] for i in table.base_ids]
     mark, stray = marker_spelling(table.settings, base)

@@ -40,9 +40,12 @@ def test_same_ids_as_tiktoken(name, reference):
     assert encoding.offsets[-1][1] == len(text)
 
 
-def test_special_tokens_are_matched_whole(reference):
+def test_special_tokens_are_matched_whole_where_allowed_and_spelt_out_otherwise(reference):
     text = "<|endoftext|>Hello<|fim_prefix|> world<|endofprompt|>"
-    assert load_cl100k().encode_ids(text) == reference.encode(text, allowed_special="all")
+    ours = load_cl100k()
+    assert ours.encode_ids(text, allow_special=True) == reference.encode(text, allowed_special="all")
+    assert ours.encode_ids(text) == reference.encode_ordinary(text)
+    assert list(ours.encode(text).ids) == reference.encode_ordinary(text)
 
 
 def test_chat_markers_are_single_tokens(reference):
@@ -53,7 +56,7 @@ def test_chat_markers_are_single_tokens(reference):
         special_tokens={**reference._special_tokens, **CHAT_TOKENS},
     )
     text = "<|im_start|>user\nHi there!<|im_end|>\n<|im_start|>assistant\n"
-    ids = load_cl100k(chat=True).encode_ids(text)
+    ids = load_cl100k(chat=True).encode_ids(text, allow_special=True)
     assert ids == chat.encode(text, allowed_special="all")
     assert ids.count(100264) == 2 and ids.count(100265) == 1
 

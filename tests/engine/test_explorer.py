@@ -151,8 +151,9 @@ def test_unknown_characters_stay_visible():
 def test_chat_markers_are_single_special_tokens(reference_chat):
     tok = load_cl100k(chat=True)
     demo = chat_demo(tok)
-    split = split_text(tok, demo.text)
+    split = split_text(tok, demo.text, allow_special=True)
     assert split.ids == reference_chat.encode(demo.text, allowed_special="all")
+    assert split_text(tok, demo.text).ids == reference_chat.encode_ordinary(demo.text)
     specials = [p for p in split.pieces if p.kind == SPECIAL]
     messages = demo.text.count("<|im_start|>")
     assert [p.ids for p in specials] == [(100264,), (100265,)] * messages

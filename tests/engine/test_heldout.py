@@ -19,9 +19,10 @@ def _encoded_lengths(lesson: Lesson, text: str) -> list[int]:
     return [len(lesson.tokenizer_at(k).encode(text)) for k in range(lesson.last_step + 1)]
 
 
-def _check(lesson: Lesson, text: str) -> None:
-    curve = token_curve(lesson.tokenizer, text)
-    assert list(curve.tokens) == _encoded_lengths(lesson, text)
+def _check(lesson: Lesson, text: str, allow_special: bool = False) -> None:
+    curve = token_curve(lesson.tokenizer, text, allow_special=allow_special)
+    expected = [len(lesson.tokenizer_at(k).encode(text, allow_special)) for k in range(lesson.last_step + 1)]
+    assert list(curve.tokens) == expected
 
 
 def test_classic_lesson_on_words_it_never_saw():
@@ -53,8 +54,12 @@ def test_special_tokens_count_once_each():
     settings = Settings(split="gpt2", units="bytes", special_tokens=("<|endoftext|>",))
     lesson = Lesson(PROSE + "<|endoftext|>" + PROSE, settings=settings).train()
     text = "the cat<|endoftext|>sat<|endoftext|>"
-    words, specials = text_words(lesson.tokenizer, text)
+    words, specials = text_words(lesson.tokenizer, text, allow_special=True)
     assert specials == ["<|endoftext|>", "<|endoftext|>"]
+    _check(lesson, text, allow_special=True)
+    # not allowed, the special token's text is ordinary text, as in encode's default
+    words, specials = text_words(lesson.tokenizer, text)
+    assert specials == [] and "<|" in words
     _check(lesson, text)
 
 
@@ -75,15 +80,15 @@ def test_fewer_steps_than_the_history():
 
 
 def test_a_token_made_twice_keeps_the_count_exact():
-    # "abc" comes from a+bc (rank 2) and from ab+c (rank 4): encoding "abcd" applies ranks 0, 4, 3,
-    # so the merge of rank 3 only shows from step 5 on, when rank 4 is allowed too
+    # "abc" comes from a+bc (rank 2) and from ab+c (rank 4): replayed in order, "abcd" takes ranks
+    # 0 and 4; abc+d (rank 3) came before abc existed in this word, so it never applies here
     tokenizer = Tokenizer(
         Settings(end_of_word=None),
         list("abcd"),
         [("a", "b"), ("b", "c"), ("a", "bc"), ("abc", "d"), ("ab", "c")],
     )
     _, trace = tokenizer.encode_steps("abcd")
-    assert [entry.rank for entry in trace] == [0, 4, 3]
+    assert [entry.rank for entry in trace] == [0, 4]
     text = "abcd abcd bcd dabc"
     curve = token_curve(tokenizer, text)
     assert list(curve.tokens) == [len(tokenizer.truncated(k).encode(text)) for k in range(6)]

@@ -23,7 +23,7 @@ def classic_tokenizer(**kw) -> Tokenizer:
     return Tokenizer.from_trainer(trainer)
 
 
-def test_replay_in_order_equals_lowest_rank_first():
+def test_encoding_replays_the_merges_in_order():
     tokenizer = classic_tokenizer()
     for word in ["lowest", "newer", "wider", "slow", "lower"]:
         symbols = list(word) + ["</w>"]
@@ -73,16 +73,20 @@ def test_unseen_characters_become_visible_unknown_tokens():
     assert tokenizer.unknown_id == tokenizer.get_vocab_size() - 1
 
 
-def test_special_tokens_are_matched_before_splitting():
+def test_special_tokens_are_matched_before_splitting_where_allowed():
     corpus = Corpus.from_text("low low<|endoftext|>lower", Settings(special_tokens=("<|endoftext|>",)))
     trainer, _ = train(corpus)
     # the special token never entered training: no merge spells it
     assert all("|" not in t for t in trainer.vocab)
     tokenizer = Tokenizer.from_trainer(trainer)
-    encoding = tokenizer.encode("low<|endoftext|>low")
     special = tokenizer.special_ids["<|endoftext|>"]
-    assert special in encoding.ids
-    assert encoding.tokens[encoding.ids.index(special)] == "<|endoftext|>"
+    allowed = tokenizer.encode("low<|endoftext|>low", allow_special=True)
+    assert allowed.tokens == ("low</w>", "<|endoftext|>", "low</w>")
+    assert allowed.offsets[1] == (3, 16)
+    # by default the same text is ordinary text: its characters, unknown where training never saw them
+    ordinary = tokenizer.encode("low<|endoftext|>low")
+    assert special not in ordinary.ids
+    assert ordinary.tokens[:3] == ("low", UNKNOWN, UNKNOWN)
 
 
 def test_lowercase_keeps_offsets_in_the_original_text():
@@ -233,10 +237,11 @@ def _gpt2_rank_file(folder) -> RankTokenizer:
     return tokenizer
 
 
-def _ids_by_every_method(tokenizer, text: str) -> dict[str, list[int]]:
+def _ids_by_every_method(tokenizer, text: str, allow_special: bool) -> dict[str, list[int]]:
     replayed = []
-    pieces = iter(tokenizer.pre_tokenize(text))
-    for start, end, special in split_specials(text, special_splitter(tuple(tokenizer.special_ids))):
+    pieces = iter(tokenizer.pre_tokenize(text, allow_special))
+    specials = special_splitter(tuple(tokenizer.special_ids)) if allow_special else None
+    for start, end, special in split_specials(text, specials):
         if special:
             replayed.append(tokenizer.special_ids[text[start:end]])
             continue
@@ -245,17 +250,23 @@ def _ids_by_every_method(tokenizer, text: str) -> dict[str, list[int]]:
             base, trace = tokenizer.encode_steps(word)
             replayed.extend(tokenizer.token_to_id(t) for t in (trace[-1].tokens if trace else base))
     return {
-        "encode": list(tokenizer.encode(text).ids),
-        "encode_ids": tokenizer.encode_ids(text),
+        "encode": list(tokenizer.encode(text, allow_special).ids),
+        "encode_ids": tokenizer.encode_ids(text, allow_special),
         "encode_steps": replayed,
     }
 
 
-def test_every_method_gives_the_same_ids_for_cl100k(cl100k_reference):
-    tokenizer = load_cl100k()
+def _every_method_agrees_with_tiktoken(tokenizer, reference) -> None:
+    methods = ["encode", "encode_ids", "encode_steps"]
     for text in SPLIT_TEXTS:
-        expected = cl100k_reference.encode(text, allowed_special="all")
-        assert _ids_by_every_method(tokenizer, text) == dict.fromkeys(["encode", "encode_ids", "encode_steps"], expected)
+        allowed = reference.encode(text, allowed_special="all")
+        assert _ids_by_every_method(tokenizer, text, True) == dict.fromkeys(methods, allowed)
+        ordinary = reference.encode_ordinary(text)
+        assert _ids_by_every_method(tokenizer, text, False) == dict.fromkeys(methods, ordinary)
+
+
+def test_every_method_gives_the_same_ids_for_cl100k(cl100k_reference):
+    _every_method_agrees_with_tiktoken(load_cl100k(), cl100k_reference)
 
 
 def test_every_method_gives_the_same_ids_for_a_rank_file_with_gpt2s_pattern(tmp_path):
@@ -265,9 +276,7 @@ def test_every_method_gives_the_same_ids_for_a_rank_file_with_gpt2s_pattern(tmp_
     reference = tiktoken.Encoding("gpt2ish", pat_str=GPT2_PATTERN, mergeable_ranks=ranks,
                                   special_tokens={"<|endoftext|>": 300})
     assert tokenizer.settings.split == "gpt2"
-    for text in SPLIT_TEXTS:
-        expected = reference.encode(text, allowed_special="all")
-        assert _ids_by_every_method(tokenizer, text) == dict.fromkeys(["encode", "encode_ids", "encode_steps"], expected)
+    _every_method_agrees_with_tiktoken(tokenizer, reference)
     # GPT-2's pattern keeps "IT'S" apart as IT + ' + S and "(hello" apart as " (" + "hello"
     assert tokenizer.pre_tokenize("IT'S (hello) world") == ["IT", "'", "S", " (", "hello", ")", " world"]
 
@@ -275,5 +284,6 @@ def test_every_method_gives_the_same_ids_for_a_rank_file_with_gpt2s_pattern(tmp_
 def test_every_method_gives_the_same_ids_for_a_trained_tokenizer():
     for tokenizer in BYTE_TOKENIZERS + [classic_tokenizer()]:
         for text in SPLIT_TEXTS:
-            found = _ids_by_every_method(tokenizer, text)
-            assert found["encode"] == found["encode_ids"] == found["encode_steps"], (tokenizer.settings, text)
+            for allow_special in (False, True):
+                found = _ids_by_every_method(tokenizer, text, allow_special)
+                assert found["encode"] == found["encode_ids"] == found["encode_steps"], (tokenizer.settings, text)

@@ -54,10 +54,12 @@ def views(session, qtbot, text: str):
     panel = TokenizePanel(session)
     for widget in (tiles, panel):
         qtbot.addWidget(widget)
+    # special-token text becomes the special token only where allowed, in every view alike
+    panel.allow_special = True
     panel.input.setText(text)
     panel.refresh()
     tokenizer = session.lesson.tokenizer_at(session.step)
-    pieces = split_text(tokenizer, text).pieces
+    pieces = split_text(tokenizer, text, allow_special=True).pieces
     return tiles, panel, pieces, tokenizer
 
 
@@ -94,6 +96,21 @@ def test_marker_special_and_unknown_read_alike_everywhere(char_session, qtbot):
         assert explorer[tokenizer.token_to_id(token)] == expected
         assert expected in chips
     assert vocab.data(vocab.index(vocab.row_of("</w>"), TOKEN)) == "</w>"
+
+
+def test_the_tokenize_panel_spells_typed_special_text_out_unless_allowed(char_session, qtbot):
+    panel = TokenizePanel(char_session)
+    qtbot.addWidget(panel)
+    panel.input.setText("low<|endoftext|>")
+    panel.refresh()
+    assert "<|endoftext|>" not in [shown for shown, _ in panel.chips_shown()]
+    # one word, its characters unknown where training never saw them
+    assert panel.replay.toPlainText().startswith("low<|endoftext|>: l | o | w | <unk> | <unk> | e")
+    panel.allow_special = True
+    panel.refresh()
+    assert "<|endoftext|>" in [shown for shown, _ in panel.chips_shown()]
+    # the replay walks the words the encoding has, the special token apart
+    assert panel.replay.toPlainText().splitlines()[0].startswith("low: ")
 
 
 def test_marker_special_and_unknown_have_one_colour_in_every_view(char_session, qtbot):

@@ -138,7 +138,8 @@ class SidePane(QFrame):
             return
         text = self.text[:MAX_CHARS]
         try:
-            self.split = split_text(tokenizer, text)
+            # the chat source exists to show its markers as special tokens; elsewhere typed marker text stays text
+            self.split = split_text(tokenizer, text, allow_special=self.key == CL100K_CHAT)
         except BpeLabError as exc:
             self.split = None
             self._show_status(str(exc))
