@@ -14,10 +14,12 @@ from functools import cached_property
 
 from engine.bytelevel import BASE_ORDER, bytes_to_symbols
 from engine.errors import BpeLabError
-from engine.pretokenize import special_splitter, split_specials, split_words
+from engine.pretokenize import lowercase, special_splitter, split_on_whitespace, split_specials, split_words
 from engine.settings import Settings
+from engine.unicode_table import WHITESPACE_CHARS
 
 _COUNT = re.compile(r"^[×xX]?(\d+)$")
+_SPACES = frozenset(WHITESPACE_CHARS)
 
 
 @dataclass(frozen=True)
@@ -31,7 +33,7 @@ class Corpus:
     @classmethod
     def from_text(cls, text: str, settings: Settings) -> "Corpus":
         if settings.lowercase:
-            text = text.lower()
+            text = lowercase(text)
         pattern = special_splitter(settings.special_tokens)
         counter: Counter[str] = Counter()
         for start, end, special in split_specials(text, pattern):
@@ -54,10 +56,10 @@ class Corpus:
         start, n = 0, len(text)
         while start < n:
             end = min(start + part, n)
-            while end < n and not text[end].isspace():
+            while end < n and text[end] not in _SPACES:
                 end += 1
             piece = text[start:end]
-            counter.update((piece.lower() if settings.lowercase else piece).split())
+            counter.update(split_on_whitespace(lowercase(piece) if settings.lowercase else piece))
             start = end
             if between is not None:
                 between()
@@ -68,7 +70,7 @@ class Corpus:
         """Lines such as ``low 5``, ``low ×5`` or ``low x5``; a word on its own counts once."""
         counter: Counter[str] = Counter()
         for number, line in enumerate(text.splitlines(), start=1):
-            fields = line.split()
+            fields = split_on_whitespace(line)
             if not fields:
                 continue
             count = 1
@@ -82,7 +84,7 @@ class Corpus:
                 fields = fields[:-1]
             if len(fields) != 1:
                 raise BpeLabError(f"line {number}: one word per line, then its count, like 'low 5'")
-            word = fields[0].lower() if settings.lowercase else fields[0]
+            word = lowercase(fields[0]) if settings.lowercase else fields[0]
             counter[word] += count
         return cls._from_counter(counter, settings)
 

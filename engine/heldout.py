@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from engine.bytelevel import symbols_to_bytes
 from engine.corpus import Corpus
-from engine.pretokenize import special_splitter, split_specials, split_words
+from engine.pretokenize import lowercase, special_splitter, split_specials, split_words
 from engine.tokenizer import Tokenizer
 
 
@@ -43,7 +43,7 @@ def text_words(tokenizer: Tokenizer, text: str) -> tuple[Counter, list[str]]:
     """The text's words with their counts, split as the tokenizer splits, and the special tokens met."""
     settings = tokenizer.settings
     if settings.lowercase:
-        text = text.lower()
+        text = lowercase(text)
     words: Counter[str] = Counter()
     specials: list[str] = []
     for start, end, special in split_specials(text, special_splitter(settings.special_tokens)):

@@ -15,14 +15,14 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import Iterable, Iterator, Mapping, Sequence
 
-import regex
-
 from engine.bytelevel import BYTE_TO_CHAR, bytes_to_symbols, symbols_to_bytes
 from engine.errors import BpeLabError
 from engine.pretokenize import (
     GPT2_PATTERN,
     GPT4_PATTERN,
+    SplitPattern,
     iter_word_spans,
+    lowercase,
     lowercase_with_map,
     special_splitter,
     split_specials,
@@ -113,7 +113,7 @@ class _Pipeline:
         Every way of encoding splits here, so ``encode_steps`` of each word ends in ``encode``'s tokens.
         """
         if self.settings.lowercase:
-            text = text.lower()
+            text = lowercase(text)
         words: list[str] = []
         for start, end, special in split_specials(text, self._specials):
             if not special:
@@ -123,7 +123,7 @@ class _Pipeline:
     def encode_ids(self, text: str) -> list[int]:
         """Only the ids: the fast path for long texts."""
         if self.settings.lowercase:
-            text = text.lower()
+            text = lowercase(text)
         out: list[int] = []
         for start, end, special in split_specials(text, self._specials):
             if special:
@@ -455,7 +455,7 @@ class Tokenizer(_Pipeline):
         after e+s: l | o | w | es | t | </w>
         """
         if self.settings.lowercase:
-            word = word.lower()
+            word = lowercase(word)
         base = self._symbols(word)
         trace: list[TraceStep] = []
         self._bpe(base, trace)
@@ -515,7 +515,7 @@ class RankTokenizer(_Pipeline):
         split = _SPLIT_OF_PATTERN.get(pattern, "gpt4")
         settings = Settings(split=split, units="bytes", min_frequency=1, special_tokens=tuple(special_tokens))
         self._init_pipeline(settings)
-        self._regex = regex.compile(pattern)
+        self._regex = SplitPattern(pattern)
         self.special_ids = dict(special_tokens)
         self._by_id: dict[int, bytes] = {r: b for b, r in ranks.items()}
         self._special_by_id = {i: t for t, i in special_tokens.items()}

@@ -14,7 +14,7 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QLabel, QLineEdit, QPlainTextEdit, QVBoxLayout, QWidget
 
 from engine.display import Display, for_tokenizer, show_text
-from engine.pretokenize import split_words
+from engine.pretokenize import lowercase, split_words
 from widgets.tiles.palette import tile_look
 from widgets.steady import steady
 
@@ -130,7 +130,7 @@ class TokenizePanel(QWidget):
         settings = tokenizer.settings
 
         lines = []
-        words = list(dict.fromkeys(split_words(text.lower() if settings.lowercase else text, settings.split)))
+        words = list(dict.fromkeys(split_words(lowercase(text) if settings.lowercase else text, settings.split)))
         for word in words[:REPLAY_WORDS]:
             base, trace = tokenizer.encode_steps(word)
             lines.append(f"{show_text(word)}: {joined(base)}")

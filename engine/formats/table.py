@@ -14,9 +14,6 @@ from engine.errors import BpeLabError
 from engine.settings import Settings
 from engine.tokenizer import UNKNOWN
 
-# the characters Python's str.split() cuts at, which is what the whitespace split means
-PY_WHITESPACE = "".join(chr(c) for c in range(0x110000) if chr(c).isspace())
-
 
 @dataclass(frozen=True)
 class Merge:

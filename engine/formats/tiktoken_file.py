@@ -24,11 +24,12 @@ from engine.encoder import Encoder
 from engine.errors import BpeLabError
 from engine.files import read_json, read_text, write_files
 from engine.formats.imported import tokenizer_from_vocab
-from engine.formats.table import PY_WHITESPACE, TokenTable, refuse_lowercase
+from engine.formats.table import TokenTable, refuse_lowercase
 from engine.formats.verify import check_tiktoken_files
 from engine.pretokenize import GPT2_PATTERN, GPT4_PATTERN
 from engine.settings import Settings
 from engine.tokenizer import RankTokenizer, Tokenizer
+from engine.unicode_table import WHITESPACE_CHARS
 
 SIDECAR_FORMAT = "bpe-lab-tiktoken-settings"
 
@@ -41,7 +42,7 @@ def _rust_class(chars: str) -> str:
 PATTERNS = {
     "gpt2": GPT2_PATTERN,
     "gpt4": GPT4_PATTERN,
-    "whitespace": f"[^{_rust_class(PY_WHITESPACE)}]+",
+    "whitespace": f"[^{_rust_class(WHITESPACE_CHARS)}]+",
     "none": r"[\s\S]+",
 }
 
