@@ -20,6 +20,7 @@ from engine.unicode_table import WHITESPACE_CHARS
 
 _COUNT = re.compile(r"^[×xX]?(\d+)$")
 _SPACES = frozenset(WHITESPACE_CHARS)
+_LINE_END = re.compile(r"\r\n?|\n")
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,8 @@ class Corpus:
     def from_word_counts(cls, text: str, settings: Settings) -> "Corpus":
         """Lines such as ``low 5``, ``low ×5`` or ``low x5``; a word on its own counts once."""
         counter: Counter[str] = Counter()
-        for number, line in enumerate(text.splitlines(), start=1):
+        # str.splitlines() would also end a line at U+001C-U+001E, which a word may hold
+        for number, line in enumerate(_LINE_END.split(text), start=1):
             fields = split_on_whitespace(line)
             if not fields:
                 continue

@@ -15,6 +15,7 @@ from typing import Iterator
 
 import regex
 
+from engine.errors import BpeLabError
 from engine.unicode_table import LETTER, LOWERCASE, NUMBER, WHITE_SPACE, Agreement
 
 GPT2_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
@@ -22,75 +23,58 @@ GPT4_PATTERN = (
     r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+"""
     r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
 )
-# the classes a published pattern names, spelt out from the table
-_SPELT = {r"\p{L}": LETTER.regex_body(), r"\p{N}": NUMBER.regex_body(), r"\s": WHITE_SPACE.regex_body()}
-_NATIVE = {r"\p{L}": (regex.compile(r"\p{L}"), LETTER), r"\p{N}": (regex.compile(r"\p{N}"), NUMBER),
-           r"\s": (regex.compile(r"\s"), WHITE_SPACE)}
+_NATIVE = ((regex.compile(r"\p{L}"), LETTER), (regex.compile(r"\p{N}"), NUMBER), (regex.compile(r"\s"), WHITE_SPACE))
 # where the installed regex puts a character in the same classes as the table
-_REGEX_AGREES = Agreement(
-    lambda ch: all((native.match(ch) is not None) == (ch in table) for native, table in _NATIVE.values())
-)
+_REGEX_AGREES = Agreement(lambda ch: all((native.match(ch) is not None) == (ch in table) for native, table in _NATIVE))
+# characters that stand in for a disputed one of each class: in every Unicode version a letter
+# (feminine ordinal), a number (superscript two), a space (no-break space) and none of these
+# (section sign), with no case, so that no case-insensitive part of a pattern matches them
+_STAND_INS = {LETTER: "\u00aa", NUMBER: "\u00b2", WHITE_SPACE: "\u00a0", None: "\u00a7"}
 # str.split() also cuts at these (U+001C-U+001F), which char::is_whitespace does not count as space
 _PYTHON_ONLY_SPACE = "".join(chr(c) for c in range(0x20) if chr(c).isspace() and chr(c) not in WHITE_SPACE)
 _WHITESPACE_WORD = re.compile(f"[^{WHITE_SPACE.regex_body()}]+")
 
 
-def spelt_out(pattern: str) -> str:
-    r"""The pattern with ``\p{L}``, ``\p{N}``, ``\s`` and ``\S`` written as the table's ranges.
-
-    Other escapes stay as they are. A class inside brackets joins them: ``[^\s\p{L}]`` becomes one
-    negated set of ranges.
-    """
-    out: list[str] = []
-    i, in_set = 0, False
-    while i < len(pattern):
-        ch = pattern[i]
-        if ch == "\\":
-            name = next((n for n in _SPELT if pattern.startswith(n, i)), None)
-            if name is not None:
-                out.append(_SPELT[name] if in_set else f"[{_SPELT[name]}]")
-                i += len(name)
-            elif pattern.startswith(r"\S", i) and not in_set:
-                out.append("[^" + _SPELT[r"\s"] + "]")
-                i += 2
-            else:
-                out.append(pattern[i : i + 2])
-                i += 2
-            continue
-        if ch == "[" and not in_set:
-            in_set = True
-        elif ch == "]" and in_set:
-            in_set = False
-        out.append(ch)
-        i += 1
-    return "".join(out)
+def _table_class(ch: str):
+    return next((table for table in (LETTER, NUMBER, WHITE_SPACE) if ch in table), None)
 
 
 class SplitPattern:
     """A split pattern matched with the table's letters, numbers and white space.
 
-    The pattern as written runs on texts whose every character the installed ``regex`` classes as
-    the table does (almost all); others take the pattern with the classes spelt out, which gives
-    the same pieces on any ``regex``, at a tenth of the speed.
+    The installed ``regex`` runs the pattern as written. Where it classes a character of the
+    text otherwise than the table (a letter newer than tiktoken's Unicode), the pattern runs on a
+    copy in which each such character is swapped for a character of the table's class that every
+    ``regex`` classes alike, and the pieces are cut from the original at the same places.
     """
 
     def __init__(self, pattern: str):
         self.pattern = pattern
-        self._native = regex.compile(pattern)
-        self._exact = None
+        self._regex = regex.compile(pattern)
+        if any(ch in pattern for ch in _STAND_INS.values()):
+            raise BpeLabError(f"the split pattern names one of {''.join(_STAND_INS.values())}, which BPE Lab "
+                              "keeps for characters that regex engines class differently")
 
-    def _for(self, text: str):
-        if _REGEX_AGREES.holds_for(text):
-            return self._native
-        if self._exact is None:
-            self._exact = regex.compile(spelt_out(self.pattern))
-        return self._exact
+    def _probe(self, text: str) -> str | None:
+        """The text with its disputed characters swapped, or None when it has none."""
+        disputed = _REGEX_AGREES.disputed_in(text)
+        if not disputed:
+            return None
+        return text.translate({ord(ch): _STAND_INS[_table_class(ch)] for ch in disputed})
 
     def findall(self, text: str) -> list[str]:
-        return self._for(text).findall(text)
+        probe = self._probe(text)
+        if probe is None:
+            return self._regex.findall(text)
+        return [text[s:e] for s, e in self._spans_in(probe)]
 
-    def finditer(self, text: str):
-        return self._for(text).finditer(text)
+    def spans(self, text: str) -> Iterator[tuple[int, int]]:
+        """(start, end) of each piece of ``findall``."""
+        probe = self._probe(text)
+        return self._spans_in(text if probe is None else probe)
+
+    def _spans_in(self, text: str) -> Iterator[tuple[int, int]]:
+        return (m.span() for m in self._regex.finditer(text))
 
 
 _PATTERNS = {"gpt2": SplitPattern(GPT2_PATTERN), "gpt4": SplitPattern(GPT4_PATTERN)}
@@ -121,8 +105,7 @@ def iter_word_spans(text: str, split: str) -> Iterator[tuple[int, int]]:
         if text:
             yield 0, len(text)
     else:
-        for m in _PATTERNS[split].finditer(text):
-            yield m.span()
+        yield from _PATTERNS[split].spans(text)
 
 
 def special_splitter(special_tokens: tuple[str, ...]):
@@ -159,7 +142,7 @@ def lowercase(text: str) -> str:
     No rule looks at the neighbours (str.lower() ends a word with final sigma), so a word's
     lowercase never depends on the rest of the text.
     """
-    if _LOWER_AGREES.holds_for(text):
+    if not _LOWER_AGREES.disputed_in(text):
         # final sigma is str.lower()'s one rule that looks at the neighbours
         return text.replace("Σ", "σ").lower()
     return text.translate(LOWERCASE)

@@ -548,7 +548,7 @@ class RankTokenizer(_Pipeline):
         return self._regex.findall(text)
 
     def _split_spans(self, text: str) -> Iterator[tuple[int, int]]:
-        return (m.span() for m in self._regex.finditer(text))
+        return self._regex.spans(text)
 
     def _word_ids(self, word: str) -> tuple[int, ...]:
         piece = word.encode("utf-8")

@@ -9,13 +9,15 @@ character, where they do, so callers take the fast path only for texts made of s
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from typing import Callable
 
+import numpy as np
+
 from engine import unicode_classes
 
-_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+# below this length a set of the characters is quicker to make than a bitmap of the code points
+_SHORT = 4096
 
 
 class CharClass:
@@ -76,11 +78,20 @@ class Agreement:
         self._good: set[str] = set()
         self._bad: set[str] = set()
 
-    def holds_for(self, text: str) -> bool:
-        """True when every character of ``text`` is one the fast routine gets right (ASCII always is)."""
+    def disputed_in(self, text: str) -> set[str]:
+        """The characters of ``text`` that the fast routine gets wrong; ASCII it always gets right."""
         if text.isascii():
-            return True
-        chars = set(_NON_ASCII.findall(text))
+            return set()
+        chars = set(text) if len(text) < _SHORT else _distinct(text)
         for ch in chars.difference(self._good, self._bad):
             (self._good if self._agrees(ch) else self._bad).add(ch)
-        return self._bad.isdisjoint(chars)
+        return chars.intersection(self._bad)
+
+
+def _distinct(text: str) -> set[str]:
+    """The distinct non-ASCII characters of a long text, without making one string per character."""
+    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32)
+    seen = np.zeros(0x110000, bool)
+    seen[codes] = True
+    seen[:128] = False
+    return set(map(chr, np.flatnonzero(seen).tolist()))
