@@ -15,8 +15,9 @@ How each setting is written (the `tokenizers` library then gives BPE Lab's ids):
 - unknown characters: ``unk_token`` ``<unk>`` with ``fuse_unk`` off: one unknown per character.
 - special tokens: added tokens, matched before anything else, in the model's vocabulary at BPE Lab's ids.
 
-Not expressible, so refused: lowercase (the library lowercases character by character), a marker
-with the gpt2 or gpt4 split, two merges of the same pair.
+Not written, so refused: lowercase (BPE Lab lowercases as the library's ``Lowercase`` does, but
+the export does not add that normalizer yet), a marker with the gpt2 or gpt4 split, two merges of
+the same pair.
 """
 
 from __future__ import annotations

@@ -97,7 +97,7 @@ class TokenTable:
 def refuse_lowercase(settings: Settings, format_name: str) -> None:
     if settings.lowercase:
         raise BpeLabError(
-            f"{format_name} cannot lowercase exactly as BPE Lab does (Python's rule, e.g. a final Σ becomes ς): "
+            f"{format_name} does not carry BPE Lab's lowercasing: "
             "train without --lowercase and lowercase the text yourself, or export with --format bpelab"
         )
 
