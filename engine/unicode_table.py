@@ -14,7 +14,7 @@ from typing import Callable
 
 import numpy as np
 
-from engine import unicode_classes
+import engine.unicode_classes as data
 
 # below this length a set of the characters is quicker to make than a bitmap of the code points
 _SHORT = 4096
@@ -43,9 +43,9 @@ class CharClass:
         return "".join(chr(c) for a, b in self.ranges for c in range(a, b + 1))
 
 
-LETTER = CharClass(unicode_classes.LETTER)
-NUMBER = CharClass(unicode_classes.NUMBER)
-WHITE_SPACE = CharClass(unicode_classes.WHITE_SPACE)
+LETTER = CharClass(data.LETTER)
+NUMBER = CharClass(data.NUMBER)
+WHITE_SPACE = CharClass(data.WHITE_SPACE)
 # the characters Rust's char::is_whitespace is true for, where tokenizers' WhitespaceSplit cuts
 WHITESPACE_CHARS = WHITE_SPACE.chars()
 
@@ -67,7 +67,7 @@ def _lowercase_map(spec: str) -> dict[int, str]:
 
 
 # code point -> its lowercase, for str.translate; characters not listed stay as they are
-LOWERCASE = _lowercase_map(unicode_classes.LOWERCASE)
+LOWERCASE = _lowercase_map(data.LOWERCASE)
 
 
 class Agreement:
