@@ -14,12 +14,15 @@ from functools import cached_property
 
 from engine.bytelevel import BASE_ORDER, bytes_to_symbols
 from engine.errors import BpeLabError
-from engine.pretokenize import special_splitter, split_specials, split_words
+from engine.pretokenize import lowercase, special_splitter, split_on_whitespace, split_specials, split_words
 from engine.settings import Settings
+from engine.unicode_table import WHITESPACE_CHARS
 
 _COUNT = re.compile(r"^[×xX]?(\d+)$")
 # the largest number the trainer counts in (a 64-bit integer)
 MAX_WEIGHT = 2**63 - 1
+_SPACES = frozenset(WHITESPACE_CHARS)
+_LINE_END = re.compile(r"\r\n?|\n")
 
 
 @dataclass(frozen=True)
@@ -33,7 +36,7 @@ class Corpus:
     @classmethod
     def from_text(cls, text: str, settings: Settings) -> "Corpus":
         if settings.lowercase:
-            text = text.lower()
+            text = lowercase(text)
         pattern = special_splitter(settings.special_tokens)
         counter: Counter[str] = Counter()
         for start, end, special in split_specials(text, pattern):
@@ -56,10 +59,10 @@ class Corpus:
         start, n = 0, len(text)
         while start < n:
             end = min(start + part, n)
-            while end < n and not text[end].isspace():
+            while end < n and text[end] not in _SPACES:
                 end += 1
             piece = text[start:end]
-            counter.update((piece.lower() if settings.lowercase else piece).split())
+            counter.update(split_on_whitespace(lowercase(piece) if settings.lowercase else piece))
             start = end
             if between is not None:
                 between()
@@ -72,8 +75,9 @@ class Corpus:
         # a pair count is at most the counts times the word lengths (in bytes, at most 4 per character, and a
         # marker): keep it within the trainer's 64-bit integers
         weight = 0
-        for number, line in enumerate(text.splitlines(), start=1):
-            fields = line.split()
+        # str.splitlines() would also end a line at U+001C-U+001E, which a word may hold
+        for number, line in enumerate(_LINE_END.split(text), start=1):
+            fields = split_on_whitespace(line)
             if not fields:
                 continue
             count = 1
@@ -94,7 +98,7 @@ class Corpus:
                     f"line {number}: the counts are too large (each count times its word's length, added up, "
                     f"must stay under {MAX_WEIGHT:,}): use smaller counts"
                 )
-            word = fields[0].lower() if settings.lowercase else fields[0]
+            word = lowercase(fields[0]) if settings.lowercase else fields[0]
             counter[word] += count
         return cls._from_counter(counter, settings)
 

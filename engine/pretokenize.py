@@ -1,8 +1,11 @@
 """Pre-tokenization: how text is cut into words before any merge, and where special tokens sit.
 
-Splits: ``whitespace`` (runs of non-space), ``gpt2`` and ``gpt4`` (the published GPT-2 and
-cl100k patterns, which keep a space at the front of the following word) and ``none`` (the
-whole text is one sequence). Offsets are in characters of the original text.
+Splits: ``whitespace`` (runs of non-space, cut where ``tokenizers``' ``WhitespaceSplit`` cuts),
+``gpt2`` and ``gpt4`` (the published GPT-2 and cl100k patterns, which keep a space at the front
+of the following word) and ``none`` (the whole text is one sequence). Offsets are in characters of
+the original text. Letters, numbers and white space are those of ``engine.unicode_table`` (the
+classes tiktoken and tokenizers use), whatever Unicode the installed ``regex`` knows; lowercasing
+is ``tokenizers``' ``Lowercase``, one character at a time.
 """
 
 from __future__ import annotations
@@ -12,23 +15,85 @@ from typing import Iterator
 
 import regex
 
+from engine.errors import BpeLabError
+from engine.unicode_table import LETTER, LOWERCASE, NUMBER, WHITE_SPACE, Agreement
+
 GPT2_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 GPT4_PATTERN = (
     r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+"""
     r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
 )
-# the stdlib's \S agrees with str.split(), which the trainer uses for speed
-_WHITESPACE_WORD = re.compile(r"\S+")
-_PATTERNS = {"gpt2": regex.compile(GPT2_PATTERN), "gpt4": regex.compile(GPT4_PATTERN)}
+_NATIVE = ((regex.compile(r"\p{L}"), LETTER), (regex.compile(r"\p{N}"), NUMBER), (regex.compile(r"\s"), WHITE_SPACE))
+# where the installed regex puts a character in the same classes as the table
+_REGEX_AGREES = Agreement(lambda ch: all((native.match(ch) is not None) == (ch in table) for native, table in _NATIVE))
+# characters that stand in for a disputed one of each class: in every Unicode version a letter
+# (feminine ordinal), a number (superscript two), a space (no-break space) and none of these
+# (section sign), with no case, so that no case-insensitive part of a pattern matches them
+_STAND_INS = {LETTER: "\u00aa", NUMBER: "\u00b2", WHITE_SPACE: "\u00a0", None: "\u00a7"}
+# str.split() also cuts at these (U+001C-U+001F), which char::is_whitespace does not count as space
+_PYTHON_ONLY_SPACE = "".join(chr(c) for c in range(0x20) if chr(c).isspace() and chr(c) not in WHITE_SPACE)
+_WHITESPACE_WORD = re.compile(f"[^{WHITE_SPACE.regex_body()}]+")
+
+
+def _table_class(ch: str):
+    return next((table for table in (LETTER, NUMBER, WHITE_SPACE) if ch in table), None)
+
+
+class SplitPattern:
+    """A split pattern matched with the table's letters, numbers and white space.
+
+    The installed ``regex`` runs the pattern as written. Where it classes a character of the
+    text otherwise than the table (a letter newer than tiktoken's Unicode), the pattern runs on a
+    copy in which each such character is swapped for a character of the table's class that every
+    ``regex`` classes alike, and the pieces are cut from the original at the same places.
+    """
+
+    def __init__(self, pattern: str):
+        self.pattern = pattern
+        self._regex = regex.compile(pattern)
+        if any(ch in pattern for ch in _STAND_INS.values()):
+            raise BpeLabError(f"the split pattern names one of {''.join(_STAND_INS.values())}, which BPE Lab "
+                              "keeps for characters that regex engines class differently")
+
+    def _probe(self, text: str) -> str | None:
+        """The text with its disputed characters swapped, or None when it has none."""
+        disputed = _REGEX_AGREES.disputed_in(text)
+        if not disputed:
+            return None
+        return text.translate({ord(ch): _STAND_INS[_table_class(ch)] for ch in disputed})
+
+    def findall(self, text: str) -> list[str]:
+        probe = self._probe(text)
+        if probe is None:
+            return self._regex.findall(text)
+        return [text[s:e] for s, e in self._spans_in(probe)]
+
+    def spans(self, text: str) -> Iterator[tuple[int, int]]:
+        """(start, end) of each piece of ``findall``."""
+        probe = self._probe(text)
+        return self._spans_in(text if probe is None else probe)
+
+    def _spans_in(self, text: str) -> Iterator[tuple[int, int]]:
+        return (m.span() for m in self._regex.finditer(text))
+
+
+_PATTERNS = {"gpt2": SplitPattern(GPT2_PATTERN), "gpt4": SplitPattern(GPT4_PATTERN)}
 
 
 def split_words(text: str, split: str) -> list[str]:
     """The words of a text, in order: split_words("a  b", "gpt2") == ["a", " ", " b"]."""
     if split == "whitespace":
-        return text.split()
+        return split_on_whitespace(text)
     if split == "none":
         return [text] if text else []
     return _PATTERNS[split].findall(text)
+
+
+def split_on_whitespace(text: str) -> list[str]:
+    """Runs of non-space: what tokenizers' WhitespaceSplit gives; str.split() where that is the same."""
+    if any(c in text for c in _PYTHON_ONLY_SPACE):
+        return _WHITESPACE_WORD.findall(text)
+    return text.split()
 
 
 def iter_word_spans(text: str, split: str) -> Iterator[tuple[int, int]]:
@@ -40,8 +105,7 @@ def iter_word_spans(text: str, split: str) -> Iterator[tuple[int, int]]:
         if text:
             yield 0, len(text)
     else:
-        for m in _PATTERNS[split].finditer(text):
-            yield m.span()
+        yield from _PATTERNS[split].spans(text)
 
 
 def special_splitter(special_tokens: tuple[str, ...]):
@@ -68,15 +132,31 @@ def split_specials(text: str, pattern) -> Iterator[tuple[int, int, bool]]:
         yield pos, len(text), False
 
 
+# where Python's str.lower() lowercases a character as the table does
+_LOWER_AGREES = Agreement(lambda ch: ch.lower() == LOWERCASE.get(ord(ch), ch))
+
+
+def lowercase(text: str) -> str:
+    """Each character lowercased on its own, as tokenizers' Lowercase does: "ΣΣ" -> "σσ", "İ" -> "i̇".
+
+    No rule looks at the neighbours (str.lower() ends a word with final sigma), so a word's
+    lowercase never depends on the rest of the text.
+    """
+    if not _LOWER_AGREES.disputed_in(text):
+        # final sigma is str.lower()'s one rule that looks at the neighbours
+        return text.replace("Σ", "σ").lower()
+    return text.translate(LOWERCASE)
+
+
 def lowercase_with_map(text: str) -> tuple[str, list[int] | None]:
-    """text.lower(), and for each of its characters the index of the original one when lengths differ."""
-    low = text.lower()
+    """lowercase(text), and for each of its characters the index of the original one when lengths differ."""
+    low = lowercase(text)
     if len(low) == len(text):
         return low, None
     index: list[int] = []
     pieces = []
     for i, ch in enumerate(text):
-        piece = ch.lower()
+        piece = lowercase(ch)
         pieces.append(piece)
         index.extend([i] * len(piece))
     return "".join(pieces), index

@@ -19,14 +19,14 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import Iterable, Iterator, Mapping, Sequence
 
-import regex
-
 from engine.bytelevel import BYTE_TO_CHAR, bytes_to_symbols, symbols_to_bytes
 from engine.errors import BpeLabError
 from engine.pretokenize import (
     GPT2_PATTERN,
     GPT4_PATTERN,
+    SplitPattern,
     iter_word_spans,
+    lowercase,
     lowercase_with_map,
     special_splitter,
     split_specials,
@@ -119,7 +119,7 @@ class _Pipeline:
         """The words and, where allowed, the special tokens the text is encoded as, in order,
         each with whether it is a special token: what a trace of the encoding walks through."""
         if self.settings.lowercase:
-            text = text.lower()
+            text = lowercase(text)
         found: list[tuple[str, bool]] = []
         for start, end, special in self._segments(text, allow_special):
             if special:
@@ -138,7 +138,7 @@ class _Pipeline:
     def encode_ids(self, text: str, allow_special: bool = False) -> list[int]:
         """Only the ids: the fast path for long texts."""
         if self.settings.lowercase:
-            text = text.lower()
+            text = lowercase(text)
         out: list[int] = []
         for start, end, special in self._segments(text, allow_special):
             if special:
@@ -527,7 +527,7 @@ class Tokenizer(_Pipeline):
         after e+s: l | o | w | es | t | </w>
         """
         if self.settings.lowercase:
-            word = word.lower()
+            word = lowercase(word)
         base = self._symbols(word)
         trace: list[TraceStep] = []
         self._bpe(base, trace)
@@ -587,7 +587,7 @@ class RankTokenizer(_Pipeline):
         split = _SPLIT_OF_PATTERN.get(pattern, "gpt4")
         settings = Settings(split=split, units="bytes", min_frequency=1, special_tokens=tuple(special_tokens))
         self._init_pipeline(settings)
-        self._regex = regex.compile(pattern)
+        self._regex = SplitPattern(pattern)
         self.special_ids = dict(special_tokens)
         self._by_id: dict[int, bytes] = {r: b for b, r in ranks.items()}
         self._special_by_id = {i: t for t, i in special_tokens.items()}
@@ -621,7 +621,7 @@ class RankTokenizer(_Pipeline):
         return self._regex.findall(text)
 
     def _split_spans(self, text: str) -> Iterator[tuple[int, int]]:
-        return (m.span() for m in self._regex.finditer(text))
+        return self._regex.spans(text)
 
     def _word_ids(self, word: str) -> tuple[int, ...]:
         piece = word.encode("utf-8")

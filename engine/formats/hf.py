@@ -2,10 +2,10 @@
 
 How each setting is written (the `tokenizers` library then gives BPE Lab's ids):
 
-- whitespace split: a ``Split`` pre-tokenizer removing runs of the characters Python's
-  ``str.split()`` cuts at (listed one by one, so both sides agree on every space character);
-  gpt2 / gpt4 split: ``Split`` with the published pattern, each match kept; split none: no
-  pre-tokenizer.
+- whitespace split: ``WhitespaceSplit``, which cuts where BPE Lab does (Rust's
+  ``char::is_whitespace``, not ``str.split()``, which also cuts at U+001C-U+001F);
+  gpt2 / gpt4 split: ``Split`` with the published pattern, each match kept (the library's regex
+  knows the letters and numbers of BPE Lab's Unicode table); split none: no pre-tokenizer.
 - bytes units: a ``ByteLevel`` pre-tokenizer with its own regex off and no prefix space, after the split.
 - end-of-word marker (chars units, whitespace or none split): a normalizer puts one marker
   character at the end of every word, where the BPE model sees it as a symbol of its own. A marker
@@ -15,9 +15,10 @@ How each setting is written (the `tokenizers` library then gives BPE Lab's ids):
 - unknown characters: ``unk_token`` ``<unk>`` with ``fuse_unk`` off: one unknown per character.
 - special tokens: added tokens, matched before anything else, in the model's vocabulary at BPE Lab's ids.
 
-Not expressible, so refused: lowercase (the library lowercases character by character), a marker
-with the gpt2 or gpt4 split, two merges of the same pair, a merge that rebuilds a token an earlier merge joined (the library
-merges the lowest rank first, BPE Lab replays the merges in order).
+Not expressible or not written, so refused: lowercase (BPE Lab lowercases as the library's
+``Lowercase`` does, but the export does not add that normalizer yet), a marker with the gpt2 or
+gpt4 split, two merges of the same pair, a merge that rebuilds a token an earlier merge joined (the
+library merges the lowest rank first, BPE Lab replays the merges in order).
 """
 
 from __future__ import annotations
@@ -30,11 +31,12 @@ from engine.errors import BpeLabError
 from engine.files import read_json, write_files
 from engine.formats.imported import check_ids, tokenizer_from_vocab
 from engine.formats.schema import Fields, SchemaError, shown
-from engine.formats.table import PY_WHITESPACE, TokenTable, refuse_lowercase
+from engine.formats.table import TokenTable, refuse_lowercase
 from engine.formats.verify import check_tokenizer_json
 from engine.pretokenize import GPT2_PATTERN, GPT4_PATTERN
 from engine.settings import Settings
 from engine.tokenizer import UNKNOWN, rank_order_conflict
+from engine.unicode_table import WHITESPACE_CHARS
 
 NAME = "tokenizer.json"
 # where the file's one-character marker and the swap for stray copies are looked for
@@ -56,7 +58,7 @@ def _char_class(chars: str) -> str:
     return "[" + "".join(parts) + "]"
 
 
-WHITESPACE = _char_class(PY_WHITESPACE)
+WHITESPACE = _char_class(WHITESPACE_CHARS)
 NOT_WHITESPACE = "[^" + WHITESPACE[1:]
 # Oniguruma, the library's regex engine, reads "{1,3}+" as "({1,3})+", any number of digits, not
 # as a possessive "{1,3}"; alone in its branch the plain form matches the same
@@ -89,7 +91,7 @@ def marker_spelling(settings: Settings, base_tokens) -> tuple[str | None, str | 
 
 def _split_node(split: str) -> dict | None:
     if split == "whitespace":
-        return {"type": "Split", "pattern": {"Regex": WHITESPACE + "+"}, "behavior": "Removed", "invert": False}
+        return {"type": "WhitespaceSplit"}
     if split in SPLIT_PATTERNS:
         return {"type": "Split", "pattern": {"Regex": SPLIT_PATTERNS[split]}, "behavior": "Isolated", "invert": False}
     return None
@@ -240,7 +242,7 @@ def _pre_tokenizer_settings(node, source: str) -> tuple[str, str]:
         if isinstance(inner, list) and len(inner) == 1:
             return _pre_tokenizer_settings(inner[0], source)
         refuse("Sequence")
-    if isinstance(node, dict) and node.get("type") == "Split":
+    if isinstance(node, dict) and node.get("type") in ("Split", "WhitespaceSplit"):
         return split_of(node), "chars"
     refuse(str(node.get("type") if isinstance(node, dict) else node))
 

@@ -14,9 +14,6 @@ from engine.errors import BpeLabError
 from engine.settings import Settings
 from engine.tokenizer import UNKNOWN
 
-# the characters Python's str.split() cuts at, which is what the whitespace split means
-PY_WHITESPACE = "".join(chr(c) for c in range(0x110000) if chr(c).isspace())
-
 
 @dataclass(frozen=True)
 class Merge:
@@ -100,7 +97,7 @@ class TokenTable:
 def refuse_lowercase(settings: Settings, format_name: str) -> None:
     if settings.lowercase:
         raise BpeLabError(
-            f"{format_name} cannot lowercase exactly as BPE Lab does (Python's rule, e.g. a final Σ becomes ς): "
+            f"{format_name} does not carry BPE Lab's lowercasing: "
             "train without --lowercase and lowercase the text yourself, or export with --format bpelab"
         )
 

@@ -30,11 +30,12 @@ from engine.files import path_status, read_json, read_text, write_files
 from engine.formats.imported import tokenizer_from_vocab
 from engine.formats.schema import MAX_COUNT, Fields, SchemaError, shown, text_map
 from engine.formats.settings_data import settings_from_data
-from engine.formats.table import PY_WHITESPACE, TokenTable, refuse_lowercase
+from engine.formats.table import TokenTable, refuse_lowercase
 from engine.formats.verify import check_tiktoken_files
 from engine.pretokenize import GPT2_PATTERN, GPT4_PATTERN
 from engine.settings import Settings
 from engine.tokenizer import RankTokenizer, Tokenizer
+from engine.unicode_table import WHITESPACE_CHARS
 
 SIDECAR_FORMAT = "bpe-lab-tiktoken-settings"
 # split patterns are a few hundred characters; a far longer one only costs time to compile
@@ -53,7 +54,7 @@ def _rust_class(chars: str) -> str:
 PATTERNS = {
     "gpt2": GPT2_PATTERN,
     "gpt4": GPT4_PATTERN,
-    "whitespace": f"[^{_rust_class(PY_WHITESPACE)}]+",
+    "whitespace": f"[^{_rust_class(WHITESPACE_CHARS)}]+",
     "none": r"[\s\S]+",
 }
 

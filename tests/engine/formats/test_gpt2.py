@@ -23,6 +23,8 @@ def _pre_tokenizer(node):
         return None
     if node["type"] == "Sequence":
         return pre_tokenizers.Sequence([_pre_tokenizer(n) for n in node["pretokenizers"]])
+    if node["type"] == "WhitespaceSplit":
+        return pre_tokenizers.WhitespaceSplit()
     if node["type"] == "Split":
         return pre_tokenizers.Split(_pattern(node["pattern"]), behavior=node["behavior"].lower(), invert=node["invert"])
     return pre_tokenizers.ByteLevel(add_prefix_space=node["add_prefix_space"], use_regex=node["use_regex"])
