@@ -6,7 +6,12 @@ source "$ROOT/tools/setup.sh"
 cd "$ROOT"
 export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}"
 set +e
-"$ROOT/.venv/bin/python" -m pytest "$@"
+# one worker per core, unless the caller chose (-n 0 runs everything in this process)
+workers=(-n auto)
+for arg in "$@"; do
+    case "$arg" in -n|-n*|--numprocesses*|no:xdist) workers=() ;; esac
+done
+"$ROOT/.venv/bin/python" -m pytest "${workers[@]}" "$@"
 status=$?
 set -e
 # pytest says 5 when it collected nothing: that is a broken suite, not a pass, so say it plainly

@@ -67,9 +67,14 @@ def test_the_words_counted_are_the_words_encoding_cuts():
     settings = Settings(lowercase=True, special_tokens=("<|endoftext|>",))
     lesson = Lesson(PROSE + "<|endoftext|>" + PROSE, settings=settings).train()
     text = "The CAT<|endoftext|>sat,  the cat<|endoftext|>"
-    words, specials = text_words(lesson.tokenizer, text)
-    assert sorted(words.elements()) == sorted(lesson.tokenizer.pre_tokenize(text))
+    # allowed, the special tokens are met whole and left out of the words
+    words, specials = text_words(lesson.tokenizer, text, allow_special=True)
+    assert sorted(words.elements()) == sorted(lesson.tokenizer.pre_tokenize(text, allow_special=True))
     assert specials == ["<|endoftext|>", "<|endoftext|>"]
+    # by default their text is ordinary text, cut into words as encoding cuts it
+    words, specials = text_words(lesson.tokenizer, text)
+    assert sorted(words.elements()) == sorted(lesson.tokenizer.pre_tokenize(text)) and specials == []
+    assert any("endoftext" in w for w in words)
     _check(lesson, text)
 
 
