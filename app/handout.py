@@ -100,7 +100,7 @@ def growth_summary(lesson: Lesson) -> str:
             f"{describe_vocab(s, history.vocab(0))} to {describe_vocab(s, history.vocab(history.last_step))}.")
 
 
-def vocabulary_summary(lesson: Lesson) -> str:
+def vocab_summary(lesson: Lesson) -> str:
     """What the final vocabulary's page says above the tokens."""
     history = lesson.history
     return (f"{describe_vocab(lesson.settings, history.vocab(history.last_step))}. The base symbols first, then "
@@ -296,13 +296,13 @@ def _growth_chart(pages: _Pages, lesson: Lesson, marked: list[int]) -> None:
     pages.y = bottom + 44
 
 
-def _vocabulary(pages: _Pages, lesson: Lesson, tiles: TilePainter) -> None:
+def _vocab(pages: _Pages, lesson: Lesson, tiles: TilePainter) -> None:
     s = lesson.settings
     p = pages.p
     pages.new_page()
     pages.heading("The final vocabulary")
-    base = lesson.base_vocabulary
-    pages.paragraph(vocabulary_summary(lesson), 12)
+    base = lesson.base_vocab
+    pages.paragraph(vocab_summary(lesson), 12)
     p.setFont(tiles.tile_font)
     x = 0.0
     line = tiles.tile_h + tiles.gap
@@ -380,7 +380,7 @@ def write_handout(lesson: Lesson, path: str | Path, steps: list[int], title: str
             _word_rows(pages, tiles, lesson, state, step.token, pages.height)
         pages.new_page()
         _growth_chart(pages, lesson, steps)
-        _vocabulary(pages, lesson, tiles)
+        _vocab(pages, lesson, tiles)
     finally:
         pages.finish()
     return pages.page

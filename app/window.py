@@ -33,7 +33,7 @@ from widgets.corpus_panel import CorpusPanel
 from widgets.pairs_panel import PairsPanel
 from widgets.timeline import Timeline
 from widgets.tokenize_panel import TokenizePanel
-from widgets.vocabulary_panel import VocabularyPanel
+from widgets.vocab_panel import VocabPanel
 from widgets.worker import wait_for_workers
 
 ViewFactory = Callable[[Session], QWidget]
@@ -179,7 +179,7 @@ class MainWindow(QMainWindow):
         self.corpus_panel.large_text_requested.connect(session.request_large_text)
         self.corpus_panel.open_requested.connect(self.files.open_dialog)
         self.pairs_panel = PairsPanel(session)
-        self.vocabulary_panel = VocabularyPanel(session)
+        self.vocab_panel = VocabPanel(session)
         self.tokenize_panel = TokenizePanel(session)
         self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
@@ -187,7 +187,7 @@ class MainWindow(QMainWindow):
                                Qt.DockWidgetArea.BottomDockWidgetArea)
         self.corpus_dock = self._dock("Corpus", "corpusDock", self.corpus_panel, left)
         self.pairs_dock = self._dock("Pairs", "pairsDock", self.pairs_panel, right)
-        self.vocabulary_dock = self._dock("Vocabulary and merges", "vocabularyDock", self.vocabulary_panel, right)
+        self.vocab_dock = self._dock("Vocabulary and merges", "vocabularyDock", self.vocab_panel, right)
         self.tokenize_dock = self._dock("Tokenize", "tokenizeDock", self.tokenize_panel, bottom)
         self._layout_restored = False
 
@@ -196,7 +196,7 @@ class MainWindow(QMainWindow):
         width = max(self.width(), 1000)
         self.resizeDocks([self.corpus_dock, self.pairs_dock], [int(width * 0.23), int(width * 0.30)],
                          Qt.Orientation.Horizontal)
-        self.resizeDocks([self.pairs_dock, self.vocabulary_dock], [1, 1], Qt.Orientation.Vertical)
+        self.resizeDocks([self.pairs_dock, self.vocab_dock], [1, 1], Qt.Orientation.Vertical)
         self.resizeDocks([self.tokenize_dock], [int(self.height() * 0.26)], Qt.Orientation.Vertical)
 
     def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
@@ -261,7 +261,7 @@ class MainWindow(QMainWindow):
         view_menu.addSeparator()
         view_menu.addAction(self.dark_action)
         view_menu.addSeparator()
-        for dock in (self.corpus_dock, self.pairs_dock, self.vocabulary_dock, self.tokenize_dock):
+        for dock in (self.corpus_dock, self.pairs_dock, self.vocab_dock, self.tokenize_dock):
             view_menu.addAction(dock.toggleViewAction())
         help_menu = bar.addMenu("&Help")
         self.about_action = help_menu.addAction("&About BPE Lab", lambda: show_about(self))

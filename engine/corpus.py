@@ -126,12 +126,12 @@ class Corpus:
             syms.append(marker)
         return syms
 
-    def base_vocabulary(self) -> list[str]:
+    def base_vocab(self) -> list[str]:
         """Base symbols: all 256 bytes, or the characters met, in code point order, then the marker."""
-        return list(self._base_vocabulary)
+        return list(self._base_vocab)
 
     @cached_property
-    def _base_vocabulary(self) -> tuple[str, ...]:
+    def _base_vocab(self) -> tuple[str, ...]:
         if self.settings.units == "bytes":
             return tuple(BASE_ORDER)
         chars = sorted(set().union(*self.words)) if self.words else []

@@ -68,7 +68,7 @@ class History:
         self.corpus = corpus
         self.settings = corpus.settings
         self.steps = list(steps)
-        self.base = corpus.base_vocabulary()
+        self.base = corpus.base_vocab()
         self._index_words()
         self._count_vocab()
         self._tokens: dict[int, list[list[str]]] = {}

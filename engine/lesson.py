@@ -92,8 +92,8 @@ class Lesson:
         return self.corpus.total_symbols()
 
     @property
-    def base_vocabulary(self) -> list[str]:
-        return self.corpus.base_vocabulary()
+    def base_vocab(self) -> list[str]:
+        return self.corpus.base_vocab()
 
     @property
     def last_step(self) -> int:
@@ -159,7 +159,7 @@ class Lesson:
 
     def target_merges(self) -> int | None:
         """The merges the settings ask for, or None for "until no pair repeats"."""
-        return target_merges(self.settings, len(self.base_vocabulary))
+        return target_merges(self.settings, len(self.base_vocab))
 
     def tokenizer_at(self, k: int) -> Tokenizer:
         """The tokenizer after the first k merges (kept for the few steps asked for most)."""

@@ -42,7 +42,7 @@ def textbook_merges(corpus: Corpus):
     """Yield (pair, count, tied pairs in tie-rule order) per merge, exactly as the settings ask."""
     settings = corpus.settings
     words = [corpus.symbols(i) for i in range(len(corpus))]
-    vocab = corpus.base_vocabulary()
+    vocab = corpus.base_vocab()
     ids = {t: i for i, t in enumerate(vocab)}
     check_vocab_target(settings, len(vocab))
     done = 0

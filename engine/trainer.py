@@ -146,7 +146,7 @@ class Trainer:
     def __init__(self, corpus: Corpus):
         self.corpus = corpus
         self.settings = corpus.settings
-        self.base = corpus.base_vocabulary()
+        self.base = corpus.base_vocab()
         self.vocab: list[str] = list(self.base)
         self.ids: dict[str, int] = {t: i for i, t in enumerate(self.vocab)}
         self.merges: list[tuple[int, int]] = []

@@ -69,11 +69,11 @@ def train_from_args(args):
             if bar:
                 bar.update(step.step)
     if bar:
-        bar.close(trainer.stop_reason, vocabulary_summary(corpus, steps))
+        bar.close(trainer.stop_reason, vocab_summary(corpus, steps))
     return trainer, steps
 
 
-def vocabulary_summary(corpus, steps) -> str:
+def vocab_summary(corpus, steps) -> str:
     """The vocabulary at the end of training, in the words the window and the handout use."""
     from engine.describe import describe_vocab
     from engine.history import History

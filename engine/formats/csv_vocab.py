@@ -28,7 +28,7 @@ from engine.encoder import Encoder
 from engine.errors import BpeLabError
 from engine.files import parse_json, read_text, write_files
 from engine.formats.imported import tokenizer_from_vocab
-from engine.formats.listing import merges_of, vocabulary_of
+from engine.formats.listing import merges_of, vocab_of
 from engine.formats.schema import MAX_COUNT, SchemaError
 from engine.formats.settings_data import settings_from_data
 from engine.formats.tiktoken_file import check_single_bytes, rank_pattern
@@ -47,7 +47,7 @@ def _token_bytes(tokenizer: Encoder, token: str, kind: str) -> bytes | None:
     return token.encode("utf-8")
 
 
-def vocabulary_csv(tokenizer: Encoder, steps=None) -> str:
+def vocab_csv(tokenizer: Encoder, steps=None) -> str:
     """The CSV text; ``steps`` (the training's MergeSteps) fills the count column."""
     merges = merges_of(tokenizer)
     made: dict[str, int] = {}
@@ -68,7 +68,7 @@ def vocabulary_csv(tokenizer: Encoder, steps=None) -> str:
     out.write(COMMENT + json.dumps(tokenizer.settings.to_dict(), ensure_ascii=False) + "\n")
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
-    for i, token in vocabulary_of(tokenizer):
+    for i, token in vocab_of(tokenizer):
         if i in specials:
             kind = "special"
         elif i == getattr(tokenizer, "unknown_id", None):
@@ -92,7 +92,7 @@ def vocabulary_csv(tokenizer: Encoder, steps=None) -> str:
 
 
 def save_csv(tokenizer: Encoder, path: str | os.PathLike, steps=None) -> None:
-    write_files({path: vocabulary_csv(tokenizer, steps)})
+    write_files({path: vocab_csv(tokenizer, steps)})
 
 
 def _whole(text: str, what: str, where: str) -> int:

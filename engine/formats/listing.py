@@ -26,7 +26,7 @@ def merges_of(tokenizer: Encoder) -> list[tuple[str, str]]:
     return list(tokenizer.merges)
 
 
-def vocabulary_of(tokenizer: Encoder) -> list[tuple[int, str]]:
+def vocab_of(tokenizer: Encoder) -> list[tuple[int, str]]:
     """(id, token) for every token, by id; ranked tokenizers may skip ids."""
     if isinstance(tokenizer, RankTokenizer):
         out = [(r, "".join(BYTE_TO_CHAR[b] for b in t)) for t, r in tokenizer.ranks.items()]

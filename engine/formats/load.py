@@ -148,9 +148,9 @@ def export_text(source: Source, fmt: str) -> str:
         check_tokenizer_json(tokenizer, text)
         return text
     if fmt == "csv":
-        from engine.formats.csv_vocab import vocabulary_csv
+        from engine.formats.csv_vocab import vocab_csv
 
-        return vocabulary_csv(tokenizer, source.steps)
+        return vocab_csv(tokenizer, source.steps)
     if fmt == "bpelab":
         from engine.formats.bpelab import tokenizer_to_json
 

@@ -49,11 +49,11 @@ def looks(w):
     return {
         "full screen": bool(w.windowState() & Qt.WindowState.WindowFullScreen),
         "geometry": w.geometry().getRect(),
-        "docks hidden": {d.objectName(): d.isHidden() for d in (w.corpus_dock, w.pairs_dock, w.vocabulary_dock,
+        "docks hidden": {d.objectName(): d.isHidden() for d in (w.corpus_dock, w.pairs_dock, w.vocab_dock,
                                                                  w.tokenize_dock)},
         "dock areas": {d.objectName(): w.dockWidgetArea(d) for d in (w.corpus_dock, w.pairs_dock)},
         # at projector size the views would squeeze the docks as they come back
-        "dock sizes": {d.objectName(): d.size().toTuple() for d in (w.corpus_dock, w.vocabulary_dock, w.tokenize_dock)},
+        "dock sizes": {d.objectName(): d.size().toTuple() for d in (w.corpus_dock, w.vocab_dock, w.tokenize_dock)},
         "menu bar hidden": w.menuBar().isHidden(),
         "timeline hidden": w.timeline.isHidden(),
         "tab bar hidden": w.tabs.tabBar().isHidden(),

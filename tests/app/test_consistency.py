@@ -17,7 +17,7 @@ import re
 
 import pytest
 
-from app.handout import growth_summary, merge_sentence, vocabulary_summary
+from app.handout import growth_summary, merge_sentence, vocab_summary
 from engine.bytelevel import symbols_to_bytes
 from engine.describe import describe_position, describe_stop, describe_vocab, times
 from engine.display import for_settings
@@ -143,8 +143,8 @@ def check_pairs_panel(window, a: Answer) -> None:
         assert [int(row[2]) for row in shown.rows] == top
 
 
-def check_vocabulary(window, a: Answer) -> None:
-    shown = window.vocabulary_panel.shown()
+def check_vocab(window, a: Answer) -> None:
+    shown = window.vocab_panel.shown()
     assert shown.heading == a.vocab
     assert shown.heading.startswith(f"{a.vocab_size:,} tokens")
     assert shown.rows == len(a.history.base) + a.step
@@ -227,7 +227,7 @@ def check_all(window, qtbot, words=()) -> Answer:
     a = Answer(window.session)
     check_timeline(window, a)
     check_pairs_panel(window, a)
-    check_vocabulary(window, a)
+    check_vocab(window, a)
     check_corpus(window, a, words)
     check_tokenize(window, a, window.probe_word)
     check_charts(window, a)
@@ -243,7 +243,7 @@ def tiles_at(window, k: int) -> tuple[str, str, str]:
     window.tabs.setCurrentWidget(tiles)
     tiles.finish_animation()
     total, start = re.search(r"· ([\d,]+) tokens in the corpus \(from ([\d,]+)\)", tiles.shown().caption[0]).groups()
-    return total, start, window.vocabulary_panel.shown().heading
+    return total, start, window.vocab_panel.shown().heading
 
 
 def check_handout(window) -> None:
@@ -254,7 +254,7 @@ def check_handout(window) -> None:
     # visited in order: a long jump back and forth on a large corpus costs the engine a moment
     seen = {k: tiles_at(window, k) for k in sorted({0, last, *merges, *(k - 1 for k in merges)})}
     total, start, heading = seen[last]
-    assert vocabulary_summary(lesson).startswith(heading + ". ")
+    assert vocab_summary(lesson).startswith(heading + ". ")
     summary = growth_summary(lesson)
     assert f"starts as {start} tokens" in summary
     assert f"After {last:,} merges it is {total} tokens" in summary
@@ -407,7 +407,7 @@ def snapshot(window, qtbot):
     qtbot.waitUntil(lambda: "Building" not in window.views["Quiz"].shown().message, timeout=20_000)
     quiz = window.views["Quiz"].shown()
     window.tabs.setCurrentWidget(window.views["Tiles"])
-    return (window.timeline.shown(), window.pairs_panel.shown(), window.vocabulary_panel.shown(),
+    return (window.timeline.shown(), window.pairs_panel.shown(), window.vocab_panel.shown(),
             window.corpus_panel.shown(), window.tokenize_panel.chips_shown(), window.tokenize_panel.summary.text(),
             window.views["Tiles"].shown(), charts, quiz)
 
@@ -485,7 +485,7 @@ def test_mid_merge_the_caption_follows_the_film_and_every_other_view_the_step(wi
             a = Answer(session)
             check_timeline(window, a)
             check_pairs_panel(window, a)
-            check_vocabulary(window, a)
+            check_vocab(window, a)
             check_corpus(window, a, history.words_changed(3, 4))
             check_tokenize(window, a, window.probe_word)
             check_tiles(window, a)

@@ -8,7 +8,7 @@ import pytest
 from pypdf import PdfReader
 from PySide6.QtWidgets import QDialogButtonBox
 
-from app.handout import choose_steps, growth_summary, merge_sentence, vocabulary_summary, write_handout
+from app.handout import choose_steps, growth_summary, merge_sentence, vocab_summary, write_handout
 from app.handout_dialog import HandoutDialog, export_handout
 from engine.errors import BpeLabError
 from engine.lesson import Lesson
@@ -85,7 +85,7 @@ def test_an_untied_merge_says_it_beats_every_other_pair(classic):
 # -- the PDF ------------------------------------------------------------------------------------
 
 
-def test_handout_pages_hold_the_merges_the_chart_and_the_vocabulary(classic, tmp_path):
+def test_handout_pages_hold_the_merges_the_chart_and_the_vocab(classic, tmp_path):
     path = tmp_path / "classic.pdf"
     count = write_handout(classic, path, [1, 4, 15], "The four words")
     pages = page_texts(path)
@@ -107,10 +107,10 @@ def test_handout_pages_hold_the_merges_the_chart_and_the_vocabulary(classic, tmp
     assert ("from 12 tokens (11 base symbols + <unk>) to 27 tokens (11 base symbols + 15 learned + <unk>)"
             in chart)
 
-    vocabulary = pages[4]
-    assert "27 tokens (11 base symbols + 15 learned + <unk>)" in vocabulary
+    vocab = pages[4]
+    assert "27 tokens (11 base symbols + 15 learned + <unk>)" in vocab
     for step in classic.steps:
-        assert f"{step.step}. {step.pair[0]} + {step.pair[1]} → {step.token} (×{step.count})" in vocabulary
+        assert f"{step.step}. {step.pair[0]} + {step.pair[1]} → {step.token} (×{step.count})" in vocab
 
 
 def test_word_rows_that_do_not_fit_are_counted(tmp_path):
@@ -125,7 +125,7 @@ def test_word_rows_that_do_not_fit_are_counted(tmp_path):
     assert shown > 5 and shown + hidden == 120
 
 
-def test_a_long_vocabulary_goes_on_over_pages(tmp_path):
+def test_a_long_vocab_goes_on_over_pages(tmp_path):
     text = " ".join(f"{a}{b}{c}" for a in "abcdefgh" for b in "ijklmnop" for c in "qrstu") * 2
     lesson = Lesson(text).train()
     path = tmp_path / "long.pdf"
@@ -225,7 +225,7 @@ def test_dialog_turns_choices_into_steps(qtbot):
 def test_summary_numbers_are_the_engines_for_a_chars_lesson_with_unk(classic, qtbot):
     from app.session import Session
     from engine.describe import describe_vocab
-    from widgets.vocabulary_panel import VocabularyPanel
+    from widgets.vocab_panel import VocabPanel
 
     history = classic.history
     last = history.last_step
@@ -235,10 +235,10 @@ def test_summary_numbers_are_the_engines_for_a_chars_lesson_with_unk(classic, qt
     start, end = (describe_vocab(classic.settings, history.vocab(k)) for k in (0, last))
     assert f"grown from {start} to {end}" in summary
     assert start.startswith(f"{history.vocab_size(0)} tokens") and history.vocab_size(0) == 12  # 11 + <unk>
-    assert vocabulary_summary(classic).startswith(f"{history.vocab_size(last)} tokens")
+    assert vocab_summary(classic).startswith(f"{history.vocab_size(last)} tokens")
     # each merge's page says the size the vocabulary panel shows at that step, in the same words
     session = Session(classic)
-    panel = VocabularyPanel(session)
+    panel = VocabPanel(session)
     qtbot.addWidget(panel)
     for k in (1, 4, last):
         session.request_step(k)

@@ -5,7 +5,7 @@ from dataclasses import replace
 from app.session import Session
 
 
-def test_a_vocabulary_size_below_the_base_is_reported_and_keeps_the_lesson(qtbot):
+def test_a_vocab_size_below_the_base_is_reported_and_keeps_the_lesson(qtbot):
     session = Session()
     before = session.lesson.settings
     problems = []

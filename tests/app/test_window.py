@@ -367,7 +367,7 @@ def test_zoom_scales_every_panel_and_theme_and_zoom_persist(make_window, qtbot):
     window.show()
     qtbot.waitExposed(window)
     labels = [window.timeline.status, window.pairs_panel.heading, window.corpus_panel.hint,
-              window.tokenize_panel.summary, window.vocabulary_panel.heading]
+              window.tokenize_panel.summary, window.vocab_panel.heading]
     before = [label.font().pointSizeF() for label in labels]
     window.zoom_in_action.trigger()
     window.zoom_in_action.trigger()

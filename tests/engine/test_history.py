@@ -49,7 +49,7 @@ def replay(corpus: Corpus, steps, k: int) -> list[list[str]]:
 
 def vocab_by_definition(corpus: Corpus, steps, k: int) -> int:
     """Base symbols + the distinct strings the first k merges made + special tokens + <unk> for chars."""
-    base = corpus.base_vocabulary()
+    base = corpus.base_vocab()
     learned = {s.token for s in steps[:k]} - set(base)
     settings = corpus.settings
     return len(base) + len(learned) + len(settings.special_tokens) + (settings.units == "chars")

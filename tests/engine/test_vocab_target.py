@@ -29,7 +29,7 @@ def test_a_rebuilt_token_does_not_count_towards_the_size():
     ("low lower", Settings(units="bytes", vocab_size=100), "256 (256 base symbols)"),
     ("low lower", Settings(vocab_size=8, special_tokens=("<s>", "<t>")), "9 (6 base symbols + 2 special + <unk>)"),
 ])
-def test_a_size_below_the_base_vocabulary_is_refused_naming_the_base_size(text, settings, start):
+def test_a_size_below_the_base_vocab_is_refused_naming_the_base_size(text, settings, start):
     corpus = Corpus.from_text(text, settings)
     with pytest.raises(BpeLabError, match=re.escape(f"smaller than the base vocabulary, which already holds {start}")):
         Trainer(corpus)
@@ -37,7 +37,7 @@ def test_a_size_below_the_base_vocabulary_is_refused_naming_the_base_size(text, 
         list(textbook_merges(corpus))
 
 
-def test_the_base_size_itself_is_a_vocabulary_of_no_merges():
+def test_the_base_size_itself_is_a_vocab_of_no_merges():
     corpus = Corpus.from_text("low lower", Settings(vocab_size=7))
     trainer, steps = train(corpus)
     assert steps == [] and trainer.stop_reason == TARGET_REACHED

@@ -6,7 +6,7 @@ from PySide6.QtTest import QAbstractItemModelTester
 
 from app.session import Session
 from engine.lesson import Lesson
-from widgets.models import PairsModel, VocabularyModel, WordsModel
+from widgets.models import PairsModel, VocabModel, WordsModel
 from widgets.models.common import TokensRole, runs
 
 Mode = QAbstractItemModelTester.FailureReportingMode
@@ -33,7 +33,7 @@ def test_runs_groups_neighbouring_rows():
     assert list(runs([])) == []
 
 
-@pytest.mark.parametrize("kind", [WordsModel, PairsModel, VocabularyModel])
+@pytest.mark.parametrize("kind", [WordsModel, PairsModel, VocabModel])
 def test_models_pass_qt_checks_while_stepping_and_relearning(session, kind):
     model = checked(kind(session))
     walk(session)
@@ -60,9 +60,9 @@ def test_words_model_changes_only_the_words_a_merge_touched(session, qtbot):
     assert model.index(3, 0).data(TokensRole) == ["w", "i", "d", "es", "t", "</w>"]
 
 
-def test_vocabulary_inserts_rows_going_forward_and_removes_them_going_back(session):
-    model = checked(VocabularyModel(session))
-    base = len(session.lesson.base_vocabulary)
+def test_vocab_inserts_rows_going_forward_and_removes_them_going_back(session):
+    model = checked(VocabModel(session))
+    base = len(session.lesson.base_vocab)
     inserted, removed, resets = [], [], []
     model.rowsInserted.connect(lambda p, a, b: inserted.append((a, b)))
     model.rowsRemoved.connect(lambda p, a, b: removed.append((a, b)))
@@ -79,8 +79,8 @@ def test_vocabulary_inserts_rows_going_forward_and_removes_them_going_back(sessi
     assert not resets
 
 
-def test_vocabulary_highlights_the_selected_token(session):
-    model = checked(VocabularyModel(session))
+def test_vocab_highlights_the_selected_token(session):
+    model = checked(VocabModel(session))
     session.request_step(2)
     row = model.row_of("est")
     assert model.index(row, 1).data(Qt.ItemDataRole.BackgroundRole) is None

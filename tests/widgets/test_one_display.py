@@ -19,7 +19,7 @@ from engine.lesson import Lesson
 from engine.settings import Settings
 from widgets.colors import KIND_LOOKS
 from widgets.explorer.token_view import TokenView
-from widgets.models.vocabulary import TOKEN, VocabularyModel
+from widgets.models.vocab import TOKEN, VocabModel
 from widgets.tiles import TileView
 from widgets.tokenize_panel import TokenizePanel
 
@@ -69,7 +69,7 @@ def explorer_reads(pieces) -> dict[str, str]:
 
 def test_byte_level_whitespace_and_cut_bytes_read_alike_everywhere(byte_session, qtbot):
     tiles, panel, pieces, tokenizer = views(byte_session, qtbot, BYTE_TEXT)
-    vocab = VocabularyModel(byte_session)
+    vocab = VocabModel(byte_session)
     chips = [shown for shown, _ in panel.chips_shown()]
     explorer = explorer_reads(pieces)
     for raw, expected in BYTE_TOKENS.items():
@@ -87,7 +87,7 @@ def test_byte_level_whitespace_and_cut_bytes_read_alike_everywhere(byte_session,
 
 def test_marker_special_and_unknown_read_alike_everywhere(char_session, qtbot):
     tiles, panel, pieces, tokenizer = views(char_session, qtbot, CHAR_TEXT)
-    vocab = VocabularyModel(char_session)
+    vocab = VocabModel(char_session)
     chips = [shown for shown, _ in panel.chips_shown()]
     explorer = explorer_reads(pieces)
     for token, expected in CHAR_TOKENS.items():

@@ -12,7 +12,7 @@ from widgets.pairs_panel import PairsPanel
 from widgets.settings_form import SettingsForm
 from widgets.timeline import Timeline
 from widgets.tokenize_panel import TokenizePanel
-from widgets.vocabulary_panel import VocabularyPanel
+from widgets.vocab_panel import VocabPanel
 
 
 @pytest.fixture
@@ -55,8 +55,8 @@ def test_pairs_panel_explains_the_count_of_the_picked_pair(session, qtbot):
     assert panel.heading.text().startswith("Next: l + o, 7 times")
 
 
-def test_vocabulary_panel_selects_and_explains_a_token(session, qtbot):
-    panel = VocabularyPanel(session)
+def test_vocab_panel_selects_and_explains_a_token(session, qtbot):
+    panel = VocabPanel(session)
     qtbot.addWidget(panel)
     session.request_step(3)
     # the headline's count of ids is the engine's vocabulary size at that step, the unknown token included
@@ -224,13 +224,13 @@ def test_after_training_stops_no_pair_is_next_anywhere(qtbot):
     assert model.index(0, TIE).data() == "★ next"
 
 
-def test_the_vocabulary_headline_is_the_engine_size_at_every_step(qtbot):
+def test_the_vocab_headline_is_the_engine_size_at_every_step(qtbot):
     from engine.describe import describe_vocab
 
     lesson = Lesson("low 5\nlower 2\nnewest 6\nwidest 3\n", word_counts=True,
                     settings=Settings(special_tokens=("<|endoftext|>",))).train()
     session = Session(lesson)
-    panel = VocabularyPanel(session)
+    panel = VocabPanel(session)
     qtbot.addWidget(panel)
     for k in (0, 1, 7, lesson.last_step, 3):
         session.request_step(k)

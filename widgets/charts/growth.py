@@ -25,7 +25,7 @@ from widgets.charts.axes import CountAxis, GridLines, short_number
 from widgets.charts.theme import ChartTheme
 from widgets.models.history_model import COLUMNS, HistoryModel
 
-MERGES, VOCABULARY = "merges", "vocabulary"
+MERGES, VOCAB = "merges", "vocabulary"
 TOKENS, PERCENT = "tokens", "percent"
 # headroom above the highest curve for the legend
 HEADROOM = 1.22
@@ -67,11 +67,11 @@ class GrowthChart(QWidget):
         # laid over the main one, sharing its x axis
         # below the main view (pyqtgraph puts it at z -100), so the step and stop lines and their labels
         # stay on top of every curve and the step line keeps the mouse
-        self.vocabulary_view = pg.ViewBox(enableMouse=False)
-        self.vocabulary_view.setZValue(-200)
-        item.scene().addItem(self.vocabulary_view)
-        item.getAxis("right").linkToView(self.vocabulary_view)
-        self.vocabulary_view.setXLink(item.vb)
+        self.vocab_view = pg.ViewBox(enableMouse=False)
+        self.vocab_view.setZValue(-200)
+        item.scene().addItem(self.vocab_view)
+        item.getAxis("right").linkToView(self.vocab_view)
+        self.vocab_view.setXLink(item.vb)
         self.per_token_axis = CountAxis("right", fractions=True)
         item.layout.addItem(self.per_token_axis, 2, 3)
         self.per_token_view = pg.ViewBox(enableMouse=False)
@@ -91,12 +91,12 @@ class GrowthChart(QWidget):
 
         self.training_curve = pg.PlotDataItem(name="Training tokens")
         self.held_out_curve = pg.PlotDataItem(name="Held-out tokens")
-        self.vocabulary_curve = pg.PlotDataItem(name="Vocabulary size")
+        self.vocab_curve = pg.PlotDataItem(name="Vocabulary size")
         self.per_token_curve = pg.PlotDataItem(name="Characters/token")
         self.held_out_per_token_curve = pg.PlotDataItem(name="Held-out characters/token")
         for curve in (self.training_curve, self.held_out_curve):
             item.addItem(curve)
-        self.vocabulary_view.addItem(self.vocabulary_curve)
+        self.vocab_view.addItem(self.vocab_curve)
         self.per_token_view.addItem(self.per_token_curve)
         self.per_token_view.addItem(self.held_out_per_token_curve)
         for curve in self._curves():
@@ -133,13 +133,13 @@ class GrowthChart(QWidget):
         self.apply_theme(self.theme)
 
     def _curves(self):
-        return (self.training_curve, self.held_out_curve, self.vocabulary_curve, self.per_token_curve,
+        return (self.training_curve, self.held_out_curve, self.vocab_curve, self.per_token_curve,
                 self.held_out_per_token_curve)
 
     def _sync_views(self) -> None:
         item = self.plot.getPlotItem()
         vb = item.vb
-        for view in (self.vocabulary_view, self.per_token_view):
+        for view in (self.vocab_view, self.per_token_view):
             view.setGeometry(vb.sceneBoundingRect())
             view.linkedViewChanged(vb, view.XAxis)
         self.grid.place(vb, item.getAxis("bottom"), item.getAxis("left"))
@@ -153,8 +153,8 @@ class GrowthChart(QWidget):
 
     def set_x_mode(self, mode: str) -> None:
         """MERGES or VOCABULARY: what the x axis counts."""
-        if mode not in (MERGES, VOCABULARY):
-            raise ValueError(f"x axis is '{MERGES}' or '{VOCABULARY}', not '{mode}'")
+        if mode not in (MERGES, VOCAB):
+            raise ValueError(f"x axis is '{MERGES}' or '{VOCAB}', not '{mode}'")
         self.x_mode = mode
         self.replot()
 
@@ -172,10 +172,10 @@ class GrowthChart(QWidget):
     # -- what is plotted ------------------------------------------------------------------------
 
     def x_values(self) -> list[int]:
-        return list(self.model.vocabulary if self.x_mode == VOCABULARY else self.model.merges)
+        return list(self.model.vocab if self.x_mode == VOCAB else self.model.merges)
 
     def x_of(self, step: int) -> float:
-        values = self.model.vocabulary if self.x_mode == VOCABULARY else self.model.merges
+        values = self.model.vocab if self.x_mode == VOCAB else self.model.merges
         if not values:
             return 0.0
         return float(values[max(0, min(step, len(values) - 1))])
@@ -183,8 +183,8 @@ class GrowthChart(QWidget):
     def step_at(self, x: float) -> int:
         """The step a point on the x axis stands for."""
         model = self.model
-        if self.x_mode == VOCABULARY:
-            return model.step_at_vocabulary(x)
+        if self.x_mode == VOCAB:
+            return model.step_at_vocab(x)
         return max(0, min(int(round(x)), model.last_step))
 
     def _scaled(self, tokens) -> list[float]:
@@ -201,10 +201,10 @@ class GrowthChart(QWidget):
         self.training_curve.setData(x, self._scaled(model.tokens))
         self.held_out_curve.setData(x if held else [], self._scaled(held))
         self.held_out_curve.setVisible(bool(held))
-        by_vocabulary = self.x_mode == VOCABULARY
-        self.vocabulary_curve.setData([] if by_vocabulary else x, [] if by_vocabulary else model.vocabulary)
-        self.vocabulary_curve.setVisible(not by_vocabulary)
-        item.getAxis("right").setVisible(not by_vocabulary)
+        by_vocab = self.x_mode == VOCAB
+        self.vocab_curve.setData([] if by_vocab else x, [] if by_vocab else model.vocab)
+        self.vocab_curve.setVisible(not by_vocab)
+        item.getAxis("right").setVisible(not by_vocab)
         per_token = model.characters_per_token() if self.show_per_token else []
         held_per_token = model.held_out_characters_per_token() if self.show_per_token else []
         self.per_token_curve.setData(x if per_token else [], per_token)
@@ -212,12 +212,12 @@ class GrowthChart(QWidget):
         self.per_token_curve.setVisible(bool(per_token))
         self.held_out_per_token_curve.setVisible(bool(held_per_token))
         self.per_token_axis.setVisible(self.show_per_token)
-        self._fill_legend(bool(held), not by_vocabulary, self.show_per_token)
+        self._fill_legend(bool(held), not by_vocab, self.show_per_token)
 
         theme = self.theme
-        item.setLabel("bottom", "Vocabulary size" if by_vocabulary else "Merges", color=theme.foreground)
+        item.setLabel("bottom", "Vocabulary size" if by_vocab else "Merges", color=theme.foreground)
         item.setLabel("left", "Tokens (% of the start)" if self.y_mode == PERCENT else "Tokens", color=theme.foreground)
-        item.getAxis("right").setLabel("Vocabulary size", color=theme.vocabulary)
+        item.getAxis("right").setLabel("Vocabulary size", color=theme.vocab)
         self.per_token_axis.setLabel("Characters per token", color=theme.per_token)
 
         # ranges: the whole history, from zero tokens up, room above for the legend
@@ -228,20 +228,20 @@ class GrowthChart(QWidget):
             item.setXRange(lo, hi, padding=0.02)
         top = max(self._scaled(model.tokens) + self._scaled(held) + [1])
         item.setYRange(0, top * HEADROOM, padding=0)
-        self.vocabulary_view.setYRange(0, max(model.vocabulary + [1]) * HEADROOM, padding=0)
+        self.vocab_view.setYRange(0, max(model.vocab + [1]) * HEADROOM, padding=0)
         self.per_token_view.setYRange(0, max(per_token + held_per_token + [1.0]) * HEADROOM, padding=0)
         self._place_stop_line()
         self._place_step_line(self.session.step)
         self._show_readout(self.hover_step if self.hover_step is not None else self.session.step)
         self._sync_views()
 
-    def _fill_legend(self, held: bool, vocabulary: bool, per_token: bool) -> None:
+    def _fill_legend(self, held: bool, vocab: bool, per_token: bool) -> None:
         self.legend.clear()
         self.legend.addItem(self.training_curve, self.training_curve.name())
         if held:
             self.legend.addItem(self.held_out_curve, self.held_out_curve.name())
-        if vocabulary:
-            self.legend.addItem(self.vocabulary_curve, self.vocabulary_curve.name())
+        if vocab:
+            self.legend.addItem(self.vocab_curve, self.vocab_curve.name())
         if per_token:
             self.legend.addItem(self.per_token_curve, self.per_token_curve.name())
             if held:
@@ -355,7 +355,7 @@ class GrowthChart(QWidget):
         k = max(0, min(step, model.last_step))
         tokens = model.tokens[k]
         saved = 100.0 * (1 - tokens / model.tokens[0]) if model.tokens[0] else 0.0
-        parts = [f"Step {k} of {model.last_step}", f"vocabulary {model.vocabulary[k]:,}", f"tokens {tokens:,}" + _saved(k, saved)]
+        parts = [f"Step {k} of {model.last_step}", f"vocabulary {model.vocab[k]:,}", f"tokens {tokens:,}" + _saved(k, saved)]
         if model.held_out is not None:
             held = model.held_out.tokens
             held_saved = 100.0 * (1 - held[k] / held[0]) if held[0] else 0.0
@@ -388,7 +388,7 @@ class GrowthChart(QWidget):
             axis.setTextPen(pg.mkPen(theme.foreground))
             axis.setStyle(tickFont=theme.font(), tickTextOffset=6)
             axis.label.setFont(theme.font())
-        item.getAxis("right").setTextPen(pg.mkPen(theme.vocabulary))
+        item.getAxis("right").setTextPen(pg.mkPen(theme.vocab))
         self.per_token_axis.setTextPen(pg.mkPen(theme.per_token))
         grid = QColor(theme.foreground)
         grid.setAlphaF(theme.grid)
@@ -396,7 +396,7 @@ class GrowthChart(QWidget):
         width = theme.line_width
         self.training_curve.setPen(theme.pen(theme.training, width * 1.3))
         self.held_out_curve.setPen(theme.pen(theme.held_out, width * 1.3, Qt.PenStyle.DashLine))
-        self.vocabulary_curve.setPen(theme.pen(theme.vocabulary, width, Qt.PenStyle.DotLine))
+        self.vocab_curve.setPen(theme.pen(theme.vocab, width, Qt.PenStyle.DotLine))
         self.per_token_curve.setPen(theme.pen(theme.per_token, width, Qt.PenStyle.DashDotLine))
         self.held_out_per_token_curve.setPen(theme.pen(theme.per_token, width * 0.8, Qt.PenStyle.DashDotDotLine))
         self.step_line.setPen(theme.pen(theme.step, width * 1.2))

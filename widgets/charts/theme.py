@@ -24,7 +24,7 @@ class ChartTheme:
     grid: float
     training: str = "#0072B2"
     held_out: str = "#D55E00"
-    vocabulary: str = "#009E73"
+    vocab: str = "#009E73"
     per_token: str = "#CC79A7"
     step: str = "#000000"
     target: str = "#555555"
@@ -41,7 +41,7 @@ class ChartTheme:
     def dark(cls) -> "ChartTheme":
         return cls("dark", background="#1E1F22", foreground="#EDEDED", muted="#B0B0B0", panel="#2B2D31",
                    font_size=11, line_width=2.5, grid=0.22, training="#56B4E9", held_out="#FF8A3D",
-                   vocabulary="#3DD6A3", per_token="#E89BC7", step="#FFFFFF", target="#BBBBBB",
+                   vocab="#3DD6A3", per_token="#E89BC7", step="#FFFFFF", target="#BBBBBB",
                    bar="#4B6480", bar_tied="#F0B429", bar_winner="#FF6A1A")
 
     @classmethod
@@ -53,7 +53,7 @@ class ChartTheme:
                            muted="#E0E0E0", panel="#111111", font_size=20, line_width=5, grid=0.3)
         return replace(base, name="projector", background="#FFFFFF", foreground="#000000", muted="#202020",
                        panel="#FFFFFF", font_size=20, line_width=5, grid=0.25, training="#0046A0",
-                       held_out="#C04000", vocabulary="#007050", target="#000000")
+                       held_out="#C04000", vocab="#007050", target="#000000")
 
     # -- Qt objects -----------------------------------------------------------------------------
 

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from engine.errors import BpeLabError
 from widgets.charts.export import export_image, export_rows
-from widgets.charts.growth import MERGES, PERCENT, TOKENS, VOCABULARY, GrowthChart
+from widgets.charts.growth import MERGES, PERCENT, TOKENS, VOCAB, GrowthChart
 from widgets.charts.pairs import PairCountChart
 from widgets.charts.theme import ChartTheme
 from widgets.models.history_model import HistoryModel
@@ -61,7 +61,7 @@ class ChartsView(QWidget):
 
         self.x_choice = QComboBox()
         self.x_choice.addItem("Merges", MERGES)
-        self.x_choice.addItem("Vocabulary size", VOCABULARY)
+        self.x_choice.addItem("Vocabulary size", VOCAB)
         self.x_choice.setToolTip("What the x axis counts: merges made, or the size of the vocabulary")
         self.x_choice.currentIndexChanged.connect(lambda _: self.growth.set_x_mode(self.x_choice.currentData()))
         self.y_choice = QComboBox()

@@ -6,7 +6,7 @@ touched and the pair counts that moved).
 """
 
 from widgets.models.pairs import PairsModel
-from widgets.models.vocabulary import VocabularyModel
+from widgets.models.vocab import VocabModel
 from widgets.models.words import WordsModel
 
 __all__ = ["PairsModel", "VocabularyModel", "WordsModel"]

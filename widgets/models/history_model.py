@@ -24,7 +24,7 @@ COLUMNS = (
     "held-out tokens",
     "held-out characters per token",
 )
-STEP, VOCABULARY, TOKENS, PER_TOKEN, HELD_OUT, HELD_OUT_PER_TOKEN = range(len(COLUMNS))
+STEP, VOCAB, TOKENS, PER_TOKEN, HELD_OUT, HELD_OUT_PER_TOKEN = range(len(COLUMNS))
 
 # a pasted text longer than this is counted off the GUI thread (10,000 characters take about 10 ms)
 SYNC_LIMIT = 10_000
@@ -47,7 +47,7 @@ class HistoryModel(QAbstractTableModel):
         super().__init__(parent)
         self.session = session
         self.merges: list[int] = []
-        self.vocabulary: list[int] = []
+        self.vocab: list[int] = []
         self.tokens: list[int] = []
         self.characters = 0
         self.held_out: TextCurve | None = None
@@ -89,8 +89,8 @@ class HistoryModel(QAbstractTableModel):
     def value(self, row: int, column: int):
         if column == STEP:
             return self.merges[row]
-        if column == VOCABULARY:
-            return self.vocabulary[row]
+        if column == VOCAB:
+            return self.vocab[row]
         if column == TOKENS:
             return self.tokens[row]
         if column == PER_TOKEN:
@@ -114,11 +114,11 @@ class HistoryModel(QAbstractTableModel):
         c = curve.characters
         return [c / t if t else 0.0 for t in curve.tokens]
 
-    def step_at_vocabulary(self, size: float) -> int:
+    def step_at_vocab(self, size: float) -> int:
         """The first step whose vocabulary reaches ``size`` (sizes never shrink)."""
-        if not self.vocabulary:
+        if not self.vocab:
             return 0
-        return min(bisect_left(self.vocabulary, size), self.last_step)
+        return min(bisect_left(self.vocab, size), self.last_step)
 
     # -- held-out text --------------------------------------------------------------------------
 
@@ -182,13 +182,13 @@ class HistoryModel(QAbstractTableModel):
 
     def _load(self) -> None:
         session = self.session
-        self.merges, self.vocabulary, self.tokens, self.characters = [], [], [], 0
+        self.merges, self.vocab, self.tokens, self.characters = [], [], [], 0
         if session.state is None:
             return
         lesson = session.lesson
         history = lesson.history
         self.merges = list(range(history.last_step + 1))
-        self.vocabulary = history.vocab_sizes()
+        self.vocab = history.vocab_sizes()
         self.tokens = history.totals()
         self.characters = lesson.characters
 

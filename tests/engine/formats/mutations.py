@@ -351,13 +351,13 @@ def use(kind: str, path: Path) -> str:
 
 
 def _use_tokenizer(tokenizer) -> None:
-    from engine.formats.listing import vocabulary_of
+    from engine.formats.listing import vocab_of
 
     encoding = tokenizer.encode(TEXT)
     tokenizer.decode(list(encoding.ids))
     for word in dict.fromkeys(tokenizer.pre_tokenize(TEXT)):
         tokenizer.encode_steps(word)
-    tokenizer.decode([i for i, _ in vocabulary_of(tokenizer)])
+    tokenizer.decode([i for i, _ in vocab_of(tokenizer)])
 
 
 def _use_lesson(path: Path) -> None:

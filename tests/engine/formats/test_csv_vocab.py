@@ -6,7 +6,7 @@ import io
 import pytest
 
 from engine.errors import BpeLabError
-from engine.formats.csv_vocab import COLUMNS, load_csv, save_csv, vocabulary_csv
+from engine.formats.csv_vocab import COLUMNS, load_csv, save_csv, vocab_csv
 from tests.engine.formats.samples import MODES, TEXT, trained
 
 
@@ -17,7 +17,7 @@ def rows(text):
 
 def test_worked_example_rows():
     tok, steps = trained("low " * 5 + "lower " * 2 + "newest " * 6 + "widest " * 3, merges=5, specials=())
-    table = rows(vocabulary_csv(tok, steps))
+    table = rows(vocab_csv(tok, steps))
     assert list(table[0]) == COLUMNS
     made = [r for r in table if r["kind"] == "merge"]
     assert [(r["token"], r["left"], r["right"], r["count"]) for r in made] == [
@@ -32,13 +32,13 @@ def test_worked_example_rows():
 
 def test_counts_are_blank_without_a_training_history():
     tok, _ = trained(merges=20)
-    made = [r for r in rows(vocabulary_csv(tok)) if r["kind"] == "merge"]
+    made = [r for r in rows(vocab_csv(tok)) if r["kind"] == "merge"]
     assert len(made) == 20 and all(r["count"] == "" for r in made)
 
 
 def test_byte_tokens_are_readable_and_exact():
     tok, steps = trained(units="bytes", split="gpt2", merges=60)
-    table = rows(vocabulary_csv(tok, steps))
+    table = rows(vocab_csv(tok, steps))
     space = next(r for r in table if r["bytes_hex"] == "20")
     assert space["token"] == "␣"
     nul = next(r for r in table if r["bytes_hex"] == "00")
@@ -97,7 +97,7 @@ def test_a_merge_that_spells_the_marker_again_is_kept_on_the_markers_row(tmp_pat
     # letters that spell </w>: merge 4 makes the marker's string, which keeps the marker's id
     tok, steps = trained("a " * 9 + "</w> " * 2, merges=4, specials=())
     assert ("</w", ">") in tok.merges
-    table = rows(vocabulary_csv(tok, steps))
+    table = rows(vocab_csv(tok, steps))
     marker = next(r for r in table if r["token"] == "</w>")
     assert (marker["kind"], marker["left"], marker["right"]) == ("marker", "</w", ">")
     save_csv(tok, tmp_path / "v.csv", steps)

@@ -144,13 +144,13 @@ def test_a_gpt2_style_file_made_elsewhere_encodes_like_the_library(gpt2_style_fi
         assert list(tok.encode(text, allow_special=True).ids) == hf.encode(text).ids, text
 
 
-def test_an_imported_file_lists_its_merges_and_vocabulary(gpt2_style_file):
-    from engine.formats.listing import merges_of, vocabulary_of
+def test_an_imported_file_lists_its_merges_and_vocab(gpt2_style_file):
+    from engine.formats.listing import merges_of, vocab_of
 
     data = json.loads(gpt2_style_file.read_text(encoding="utf-8"))
     tok = load_any(gpt2_style_file)
     assert [" ".join(m) for m in merges_of(tok)] == data["model"]["merges"]
-    assert dict((t, i) for i, t in vocabulary_of(tok)) == data["model"]["vocab"]
+    assert dict((t, i) for i, t in vocab_of(tok)) == data["model"]["vocab"]
 
 
 def test_a_file_with_special_tokens_first_keeps_its_ids(tmp_path):

@@ -100,13 +100,13 @@ def test_cl100k_exports_as_the_published_ranks(tmp_path):
 
 
 def test_cl100k_lists_its_merges(tmp_path):
-    from engine.formats.listing import merges_of, vocabulary_of
+    from engine.formats.listing import merges_of, vocab_of
 
     cl100k = load_any("cl100k")
     merges = merges_of(cl100k)
     assert len(merges) == len(cl100k.ranks) - 256
     # replaying the listed merges gives tiktoken's ids
-    replay = Tokenizer(Settings(units="bytes", split="gpt4"), [t for _, t in vocabulary_of(cl100k)[:256]], merges)
+    replay = Tokenizer(Settings(units="bytes", split="gpt4"), [t for _, t in vocab_of(cl100k)[:256]], merges)
     for text in TEXTS[:6]:
         assert replay.encode(text).ids == cl100k.encode(text).ids
 

@@ -58,7 +58,7 @@ def test_unseen_words(questions):
 def test_bytes(questions):
     assert questions["emoji-bytes"].answer == len("😀".encode("utf-8"))
     corpus = Corpus.from_text("x", Settings(units="bytes"))
-    assert len(corpus.base_vocabulary()) == 256
+    assert len(corpus.base_vocab()) == 256
     assert grade(questions["unknown-fill"], ["<unk>", "256"]).correct
 
 

@@ -8,7 +8,7 @@ from app.session import Session
 from engine.lesson import Lesson
 from engine.settings import Settings
 from engine.trainer import extra_ids
-from widgets.charts.growth import PERCENT, VOCABULARY
+from widgets.charts.growth import PERCENT, VOCAB
 
 from .conftest import HELD_OUT, PROSE
 
@@ -18,17 +18,17 @@ def _curve(curve):
     return ([] if x is None else list(x)), ([] if y is None else list(y))
 
 
-def test_training_totals_and_vocabulary_sizes_are_the_history(make_view, prose_session):
+def test_training_totals_and_vocab_sizes_are_the_history(make_view, prose_session):
     lesson = prose_session.lesson
     growth = make_view(prose_session).growth
     x, tokens = _curve(growth.training_curve)
     assert x == list(range(lesson.last_step + 1))
     assert tokens == [lesson.initial_tokens] + [s.tokens_after for s in lesson.steps]
-    _, vocabulary = _curve(growth.vocabulary_curve)
-    start = len(lesson.base_vocabulary) + extra_ids(lesson.settings)
-    assert vocabulary == [start] + [s.vocab_size for s in lesson.steps]
+    _, vocab = _curve(growth.vocab_curve)
+    start = len(lesson.base_vocab) + extra_ids(lesson.settings)
+    assert vocab == [start] + [s.vocab_size for s in lesson.steps]
     # the full tokenizer's vocabulary is where the curve ends
-    assert vocabulary[-1] == lesson.tokenizer.get_vocab_size()
+    assert vocab[-1] == lesson.tokenizer.get_vocab_size()
 
 
 def test_held_out_totals_are_the_lengths_of_encoding_at_every_step(make_view, prose_session):
@@ -52,15 +52,15 @@ def test_pasting_a_held_out_text_replots_it(qtbot, make_view, prose_session):
     assert not view.growth.held_out_curve.isVisible()
 
 
-def test_switching_the_x_axis_to_vocabulary_size(make_view, prose_session):
+def test_switching_the_x_axis_to_vocab_size(make_view, prose_session):
     lesson = prose_session.lesson
     growth = make_view(prose_session).growth
-    growth.set_x_mode(VOCABULARY)
+    growth.set_x_mode(VOCAB)
     x, tokens = _curve(growth.training_curve)
-    assert x == [growth.model.vocabulary[0]] + [s.vocab_size for s in lesson.steps]
+    assert x == [growth.model.vocab[0]] + [s.vocab_size for s in lesson.steps]
     assert tokens[-1] == lesson.steps[-1].tokens_after
     # the vocabulary is the x axis now: no second curve of it
-    assert not growth.vocabulary_curve.isVisible()
+    assert not growth.vocab_curve.isVisible()
     for k in (0, 3, lesson.last_step):
         assert growth.step_at(growth.x_of(k)) == k
 
@@ -79,10 +79,10 @@ def test_stepping_moves_the_line(make_view, prose_session):
     growth = make_view(prose_session).growth
     prose_session.request_step(7)
     assert growth.step_line.value() == 7
-    growth.set_x_mode(VOCABULARY)
-    assert growth.step_line.value() == growth.model.vocabulary[7]
+    growth.set_x_mode(VOCAB)
+    assert growth.step_line.value() == growth.model.vocab[7]
     prose_session.request_step(2)
-    assert growth.step_line.value() == growth.model.vocabulary[2]
+    assert growth.step_line.value() == growth.model.vocab[2]
 
 
 def _scene_to_viewport(growth, x_data, y_fraction=0.5):
@@ -122,7 +122,7 @@ def test_clicking_the_chart_goes_to_that_step(qtbot, make_view, prose_session):
     assert prose_session.step == 9
 
 
-def test_hover_reads_out_step_vocabulary_and_tokens(qtbot, make_view, prose_session):
+def test_hover_reads_out_step_vocab_and_tokens(qtbot, make_view, prose_session):
     growth = make_view(prose_session).growth
     model = growth.model
     point = _scene_to_viewport(growth, growth.x_of(5))
@@ -130,7 +130,7 @@ def test_hover_reads_out_step_vocabulary_and_tokens(qtbot, make_view, prose_sess
     qtbot.waitUntil(lambda: growth.hover_step == 5, timeout=2000)
     text = growth.readout.text()
     assert "Step 5" in text
-    assert f"vocabulary {model.vocabulary[5]:,}" in text
+    assert f"vocabulary {model.vocab[5]:,}" in text
     assert f"tokens {model.tokens[5]:,}" in text
     assert f"held-out {model.held_out.tokens[5]:,}" in text
 
@@ -148,7 +148,7 @@ def test_the_read_out_follows_the_lesson_after_a_hover(qtbot, make_view, prose_s
         assert text.startswith(f"Step {k} of {last}") and growth.hover_step is None
         # the same numbers the timeline and the lesson state say
         assert f"tokens {prose_session.state.total_tokens:,}" in text
-        assert f"vocabulary {model.vocabulary[k]:,}" in text
+        assert f"vocabulary {model.vocab[k]:,}" in text
 
 
 def test_the_read_out_comes_back_to_the_current_step_when_the_mouse_leaves(qtbot, make_view, prose_session):
@@ -172,7 +172,7 @@ def test_stop_line_marks_the_target_or_why_training_ended(make_view, qtbot):
     assert growth.stop_line.value() == 10
     assert growth.stop_label() == "stop: 10 merges"
     session.set_lesson(Lesson(PROSE, settings=Settings(vocab_size=40)).train())
-    growth.set_x_mode(VOCABULARY)
+    growth.set_x_mode(VOCAB)
     assert growth.stop_line.value() == 40
     assert growth.stop_label() == "stop: vocabulary 40"
     session.set_lesson(Lesson(PROSE, settings=Settings(merges=10_000)).train())
@@ -186,5 +186,5 @@ def test_axis_ranges_hold_the_whole_history(make_view, prose_session, classic_se
         model = growth.model
         assert x0 <= 0 and x1 >= model.last_step
         assert y0 <= 0 and y1 >= max(model.tokens + list(model.held_out.tokens))
-        v0, v1 = growth.vocabulary_view.viewRange()[1]
-        assert v1 >= model.vocabulary[-1]
+        v0, v1 = growth.vocab_view.viewRange()[1]
+        assert v1 >= model.vocab[-1]

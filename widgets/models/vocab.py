@@ -19,7 +19,7 @@ _ROLES = {Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, KeyRole, Qt.
           Qt.ItemDataRole.TextAlignmentRole}
 
 
-class VocabularyModel(HeaderedTableModel):
+class VocabModel(HeaderedTableModel):
     headers = HEADERS
 
     def __init__(self, session, parent=None):
@@ -36,7 +36,7 @@ class VocabularyModel(HeaderedTableModel):
 
     def _load(self) -> None:
         lesson = self.session.lesson
-        self._base = lesson.base_vocabulary if self.session.state is not None else []
+        self._base = lesson.base_vocab if self.session.state is not None else []
         self._row_of = {t: r for r, t in enumerate(self._base)}
         for i, step in enumerate(lesson.steps if self.session.state is not None else []):
             self._row_of.setdefault(step.token, len(self._base) + i)

@@ -7,15 +7,15 @@ from dataclasses import dataclass
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from engine.describe import describe_vocab
-from widgets.models import VocabularyModel
+from widgets.models import VocabModel
 from widgets.models.common import KeyRole
-from widgets.models.vocabulary import COUNT, ID, MADE, PARENTS, TOKEN
+from widgets.models.vocab import COUNT, ID, MADE, PARENTS, TOKEN
 from widgets.tables import make_table
 from widgets.steady import steady
 
 
 @dataclass(frozen=True)
-class VocabularyShown:
+class VocabShown:
     """What the vocabulary panel shows: its heading, how many rows it lists, and the last rows'
     cells (id, token, step, parents, count) as displayed."""
 
@@ -24,11 +24,11 @@ class VocabularyShown:
     last_rows: tuple[tuple[str, str, str, str, str], ...]
 
 
-class VocabularyPanel(QWidget):
+class VocabPanel(QWidget):
     def __init__(self, session, parent=None):
         super().__init__(parent)
         self.session = session
-        self.model = VocabularyModel(session, self)
+        self.model = VocabModel(session, self)
         self.heading = QLabel()
         self.heading.setObjectName("panelHeading")
         self.heading.setWordWrap(True)
@@ -47,13 +47,13 @@ class VocabularyPanel(QWidget):
         session.token_selected.connect(self._on_token_selected)
         self._refresh()
 
-    def shown(self, last: int = 3) -> VocabularyShown:
+    def shown(self, last: int = 3) -> VocabShown:
         """The heading, the row count and the ``last`` rows at the bottom of the table, as displayed."""
         model = self.model
         n = model.rowCount()
         cells = tuple(tuple(str(model.index(r, c).data()) for c in (ID, TOKEN, MADE, PARENTS, COUNT))
                       for r in range(max(0, n - last), n))
-        return VocabularyShown(self.heading.text(), n, cells)
+        return VocabShown(self.heading.text(), n, cells)
 
     def _on_clicked(self, index) -> None:
         self.session.request_token_selection(index.data(KeyRole))
