@@ -401,6 +401,7 @@ class Tokenizer(_Pipeline):
         self._repeats = tables.repeats
         self._lengths = tables.lengths
         self._special_set = frozenset(tables.special_ids.values())
+        self._ending: frozenset[int] | None = None  # ids of tokens that end a word, found on first decode
 
     @classmethod
     def from_trainer(cls, trainer, merges: int | None = None) -> "Tokenizer":
@@ -559,11 +560,36 @@ class Tokenizer(_Pipeline):
         return ids
 
     def _chars_text(self, ids: list[int]) -> str:
-        text = "".join([self.vocab[i] for i in ids])
+        """The text of char-level ids: a token that ends in the marker symbol ends a word, read as a
+        space (nothing after the last token, as the exported ``BPEDecoder`` does); a ``</w>`` typed in
+        the text was spelt letter by letter, so it stays ``</w>``."""
         marker = self.settings.marker
-        if marker is not None:
-            text = text.replace(marker, " ").rstrip(" ")
-        return text
+        if marker is None:
+            return "".join([self.vocab[i] for i in ids])
+        ending = self._word_ending_ids()
+        cut = len(marker)
+        last = len(ids) - 1
+        parts = []
+        for n, i in enumerate(ids):
+            token = self.vocab[i]
+            parts.append(token[:-cut] + ("" if n == last else " ") if i in ending else token)
+        return "".join(parts)
+
+    def _word_ending_ids(self) -> frozenset[int]:
+        """The ids of tokens whose last symbol is the end-of-word marker, from how each was first made
+        (a string spelt from letters alone, like a typed ``a</w>``, is not among them)."""
+        if self._ending is None:
+            ids = self._ids
+            ending = {ids[self.settings.marker]}
+            made = set(self.base)
+            for a, b in self.merges:
+                token = a + b
+                if token not in made:
+                    made.add(token)
+                    if ids[b] in ending:
+                        ending.add(ids[token])
+            self._ending = frozenset(ending)
+        return self._ending
 
     def to_dict(self) -> dict:
         return {

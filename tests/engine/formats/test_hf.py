@@ -9,7 +9,7 @@ from engine.errors import BpeLabError
 from engine.formats.hf import load_hf, save_hf, tokenizer_json_data
 from engine.formats.imported import RenumberedTokenizer
 from engine.formats.load import load_any
-from tests.engine.formats.samples import MODES, TEXT, TEXTS, trained
+from tests.engine.formats.samples import MODES, TEXT, TEXTS, TRAINING, trained
 
 
 @pytest.mark.parametrize("mode", list(MODES))
@@ -231,3 +231,19 @@ def test_two_merges_making_the_same_token_share_its_id(tmp_path):
     for text in ["abc", "dabc", "bcabc dabcc", "aabcbc", "dbca"]:
         assert hf.encode(text).ids == list(tok.encode(text, allow_special=True).ids), text
     assert load_hf(tmp_path / "t.json").merges == tok.merges
+
+
+@pytest.mark.parametrize("text", [
+    "see </w> here", "a</w>b </w></w>", "lowest </w>", "</w>", "x </w>w w</w>", TEXTS[8],
+])
+def test_a_typed_marker_decodes_back_as_in_the_exported_file(text, tmp_path):
+    # marker </w>; the training text has its letters but never spells it, so no merge joins them
+    tok, _ = trained(TRAINING + " a/b 3/4 w/o wow >_<" * 3)
+    path = tmp_path / "t.json"
+    save_hf(tok, path)
+    hf = HFTokenizer.from_file(str(path))
+    ids = list(tok.encode(text).ids)
+    assert hf.encode(text).ids == ids
+    assert tok.decode(ids) == hf.decode(ids)
+    assert "</w>" in tok.decode(ids)
+
