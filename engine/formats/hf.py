@@ -29,6 +29,7 @@ import os
 from engine.encoder import Encoder
 from engine.errors import BpeLabError
 from engine.files import read_json, write_files
+from engine.formats.hf_pipeline import FileTokenizer, FrontEnd
 from engine.formats.imported import check_ids, tokenizer_from_vocab
 from engine.formats.schema import Fields, SchemaError, shown
 from engine.formats.table import TokenTable, refuse_lowercase
@@ -275,6 +276,48 @@ def _marker_of(data: dict, split: str, base_tokens: list[str], source: str) -> t
     )
 
 
+_BERT_NORMALIZER = {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": True,
+                    "strip_accents": None, "lowercase": False}
+_METASPACE = {"type": "Metaspace", "replacement": "\u2581", "prepend_scheme": "always", "split": True}
+
+
+def front_end(parts: dict, suffix: str, byte_fallback: bool, source: str) -> FrontEnd | None:
+    """The front end of a file trained by `tokenizers`' own recipes, or None for BPE Lab's pipelines.
+
+    Whitespace (no normalizer, no decoder), CharBPETokenizer (BERT normalizer and pre-tokenizer, or
+    WhitespaceSplit, with a suffix) and SentencePieceBPETokenizer (NFKC or none, Metaspace).
+    """
+    pre, norm, decoder = parts["pre_tokenizer"], parts["normalizer"], parts["decoder"]
+    kind = pre["type"] if pre is not None else None
+    norm_kind = norm["type"] if norm is not None else None
+    if kind == "Metaspace":
+        if {k: pre.get(k) for k in _METASPACE} != _METASPACE or suffix:
+            raise SchemaError(
+                f"{source}: pre_tokenizer Metaspace reads only as SentencePieceBPETokenizer writes it "
+                "(replacement \u2581, prepend_scheme always, split true, no end_of_word_suffix)"
+            )
+        if norm_kind not in (None, "NFKC"):
+            raise SchemaError(f"{source}: normalizer {norm_kind[:40]} is not one BPE Lab reads with Metaspace "
+                              "(none or NFKC)")
+        return FrontEnd("nfkc" if norm_kind else None, "metaspace", byte_fallback=byte_fallback)
+    if byte_fallback:
+        raise SchemaError(f"{source}: model.byte_fallback is read only with the Metaspace pre-tokenizer")
+    if kind == "BertPreTokenizer" or (kind in ("WhitespaceSplit", "Whitespace") and suffix):
+        if norm is not None and {k: norm.get(k) for k in _BERT_NORMALIZER} != _BERT_NORMALIZER:
+            raise SchemaError(f"{source}: normalizer {norm_kind[:40]} is not one BPE Lab reads with {kind} "
+                              "(none, or CharBPETokenizer's BertNormalizer without lowercase or accent stripping)")
+        split = {"BertPreTokenizer": "bert", "WhitespaceSplit": "whitespace_split", "Whitespace": "whitespace"}[kind]
+        return FrontEnd("bert" if norm else None, split, suffix=suffix)
+    if kind == "Whitespace":
+        if norm is not None:
+            raise SchemaError(f"{source}: normalizer {norm_kind[:40]} is not one BPE Lab reads with Whitespace")
+        return FrontEnd(None, "whitespace")
+    if kind == "WhitespaceSplit" and norm is None and decoder is None:
+        # the library's own recipe (no marker); BPE Lab's exports also write a decoder
+        return FrontEnd(None, "whitespace_split")
+    return None
+
+
 def _merge_pair(entry, i: int, source: str) -> tuple[str, str]:
     if isinstance(entry, str):
         parts = entry.split(" ")
@@ -325,8 +368,11 @@ def tokenizer_from_hf_data(data, source: str):
     raw_vocab = model.fields("vocab").data
     raw_merges = model.items("merges")
     unknown = model.text("unk_token", None, optional=True, nonempty=True)
+    suffix = model.text("end_of_word_suffix", None, optional=True) or ""
+    byte_fallback = model.get("byte_fallback", None)
+    if byte_fallback not in (None, False, True):
+        raise SchemaError(f"{source}: model.byte_fallback must be true or false, not {shown(byte_fallback)}")
     for key, harmless in (("dropout", (None, 0, 0.0)), ("continuing_subword_prefix", (None, "")),
-                          ("end_of_word_suffix", (None, "")), ("byte_fallback", (None, False)),
                           ("ignore_merges", (None, False)), ("fuse_unk", (None, False))):
         value = model.get(key, None)
         if value not in harmless:
@@ -354,6 +400,20 @@ def tokenizer_from_hf_data(data, source: str):
             vocab[content] = tid
         specials[content] = tid
     check_ids(vocab.items(), source, "the vocabulary (model.vocab with added_tokens)")
+    # the library lists its unknown token among the special tokens; BPE Lab keeps it apart
+    specials.pop(unknown, None)
+    front = front_end(parts, suffix, bool(byte_fallback), source)
+    if front is not None:
+        inner = tokenizer_from_vocab(
+            Settings(split="whitespace", units="chars", end_of_word=None), vocab, merges, specials, unknown,
+            source, where=lambda i: f"model.merges[{i}]",
+        )
+        return FileTokenizer(inner, front, unknown)
+    if suffix or byte_fallback:
+        raise SchemaError(
+            f"{source}: model.end_of_word_suffix or model.byte_fallback is set with a pre-tokenizer BPE Lab "
+            "reads only without them; see the README for the shapes that load"
+        )
     split, units = _pre_tokenizer_settings(parts["pre_tokenizer"], source)
     made = {a + b for a, b in merges}
     base = [t for t in vocab if t not in made and t not in specials and t != unknown]

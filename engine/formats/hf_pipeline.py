@@ -1,0 +1,166 @@
+"""The front ends of `tokenizers`' own trainers that BPE Lab's settings do not name, read from a file.
+
+A ``tokenizer.json`` trained with ``tokenizers`` often cuts and spells words otherwise than BPE
+Lab trains: the ``Whitespace`` pre-tokenizer (``\\w+|[^\\w\\s]+``), ``CharBPETokenizer``'s BERT
+normalizer and pre-tokenizer with an ``end_of_word_suffix`` glued to each word's last character,
+``SentencePieceBPETokenizer``'s NFKC and ``Metaspace`` (``▁`` for each space, one before the
+text) with ``<0xNN>`` byte tokens for characters outside the vocabulary. ``FileTokenizer`` keeps
+BPE Lab's merge replay and lets such a front end cut the words and give their first symbols, so
+the ids equal the library's. Left out: offsets are exact only where the normalizer keeps the
+text as it is (else each token spans its whole stretch of text).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+import regex
+
+from engine.pretokenize import special_splitter
+from engine.tokenizer import Encoding, Tokenizer
+
+_WORD_OR_PUNCT = regex.compile(r"\w+|[^\w\s]+")
+_NON_SPACE = regex.compile(r"\S+")
+_BERT_PIECE = regex.compile(r"[^\s\p{P}!-/:-@\[-`{-~]+|[\p{P}!-/:-@\[-`{-~]")
+# the CJK blocks BERT's normalizer puts spaces around
+_CJK = ((0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700, 0x2B73F), (0x2B740, 0x2B81F),
+        (0x2B820, 0x2CEAF), (0xF900, 0xFAFF), (0x2F800, 0x2FA1F))
+
+
+def _bert_char(ch: str) -> str:
+    """BertNormalizer(clean_text, handle_chinese_chars) on one character."""
+    code = ord(ch)
+    # the library's is_control: every "other" category (control, format, private use, unassigned)
+    if code in (0, 0xFFFD) or (ch not in "\t\n\r" and unicodedata.category(ch).startswith("C")):
+        return ""
+    if ch.isspace():
+        return " "
+    if any(lo <= code <= hi for lo, hi in _CJK):
+        return f" {ch} "
+    return ch
+
+
+@dataclass(frozen=True)
+class FrontEnd:
+    """How a file cuts text into words and spells a word's first symbols.
+
+    normalizer: None, "nfkc" or "bert"; split: "whitespace" (the ``Whitespace`` pre-tokenizer),
+    "whitespace_split", "bert" or "metaspace"; suffix: the model's ``end_of_word_suffix``;
+    byte_fallback: unknown characters as ``<0xNN>`` tokens when all their bytes have one.
+    """
+
+    normalizer: str | None
+    split: str
+    suffix: str = ""
+    byte_fallback: bool = False
+    space: str = "\u2581"
+
+    def normalize(self, text: str) -> str:
+        if self.normalizer == "nfkc":
+            return unicodedata.normalize("NFKC", text)
+        if self.normalizer == "bert":
+            return "".join(_bert_char(ch) for ch in text)
+        return text
+
+    def word_spans(self, text: str) -> Iterator[tuple[int, int]]:
+        """(start, end) of each word of normalized ``text``."""
+        if self.split == "metaspace":
+            # each space starts a word, and the text starts one (the library puts a space before it)
+            starts = [0] + [i for i, ch in enumerate(text) if ch == " " and i > 0]
+            for s, e in zip(starts, starts[1:] + [len(text)]):
+                if e > s:
+                    yield s, e
+            return
+        pattern = {"whitespace": _WORD_OR_PUNCT, "whitespace_split": _NON_SPACE, "bert": _BERT_PIECE}[self.split]
+        yield from (m.span() for m in pattern.finditer(text))
+
+    def model_word(self, word: str, first: bool) -> str:
+        """The word as the model sees it: Metaspace spells spaces ``▁`` and puts one before the text."""
+        if self.split != "metaspace":
+            return word
+        if first and not word.startswith(" "):
+            word = " " + word
+        return word.replace(" ", self.space)
+
+
+class FileTokenizer(Tokenizer):
+    """A tokenizer with a file's merges replayed in order behind that file's front end."""
+
+    def __init__(self, inner: Tokenizer, front: FrontEnd, unknown: str | None = None):
+        super().__init__(inner.settings, inner.base, inner.merges, tables=inner.tables)
+        self.front = front
+        self._inner = inner
+        self._unknown_name = unknown
+        if unknown is not None and self.unknown_id is not None:
+            # the library lists its unknown token among the added tokens: where special tokens are
+            # allowed, its text stands for it like theirs
+            self.special_ids = {**self.special_ids, unknown: self.unknown_id}
+            self._specials = special_splitter(tuple(self.settings.special_tokens) + (unknown,))
+
+    def truncated(self, merges: int) -> "FileTokenizer":
+        return FileTokenizer(self._inner.truncated(merges), self.front, self._unknown_name)
+
+    def _words(self, segment: str) -> list[tuple[int, int, str]]:
+        text = self.front.normalize(segment)
+        return [(s, e, self.front.model_word(text[s:e], n == 0)) for n, (s, e) in
+                enumerate(self.front.word_spans(text))]
+
+    def _split(self, text: str) -> list[str]:
+        return [word for _, _, word in self._words(text)]
+
+    def _symbols(self, word: str) -> list[int]:
+        """Each character (the last with the suffix) by its id, else its bytes' ``<0xNN>`` tokens, else unknown."""
+        ids, unknown, front = self._ids, self.unknown_id, self.front
+        out = []
+        last = len(word) - 1
+        for n, ch in enumerate(word):
+            symbol = ch + front.suffix if n == last else ch
+            i = ids.get(symbol)
+            if i is None and front.byte_fallback:
+                found = [ids.get(f"<0x{b:02X}>") for b in symbol.encode("utf-8")]
+                if None not in found:
+                    out.extend(found)
+                    continue
+            out.append(unknown if i is None else i)
+        return out
+
+    def encode(self, text: str, allow_special: bool = False) -> Encoding:
+        ids: list[int] = []
+        offsets: list[tuple[int, int]] = []
+        for seg_start, seg_end, special in self._segments(text, allow_special):
+            if special:
+                ids.append(self.special_ids[text[seg_start:seg_end]])
+                offsets.append((seg_start, seg_end))
+                continue
+            segment = text[seg_start:seg_end]
+            same = self.front.normalize(segment) == segment
+            for start, end, word in self._words(segment):
+                word_ids = self._ids_of_word(word)
+                ids.extend(word_ids)
+                span = (seg_start + start, seg_start + end) if same else (seg_start, seg_end)
+                offsets.extend([span] * len(word_ids))
+        return Encoding(tuple(ids), tuple(self.id_to_token(i) for i in ids), tuple(offsets))
+
+    def decode(self, ids: Iterable[int]) -> str:
+        """The text as the file's decoder gives it: Metaspace reads ``▁`` as a space (the first
+        one dropped), a suffix ends a word, and the rest joins tokens with a space."""
+        tokens = [self.vocab[i] for i in self._checked(ids)]
+        front = self.front
+        if front.split == "metaspace":
+            data = bytearray()
+            for token in tokens:
+                if front.byte_fallback and len(token) == 6 and token.startswith("<0x") and token.endswith(">"):
+                    data.append(int(token[3:5], 16))
+                else:
+                    data += token.encode("utf-8")
+            text = data.decode("utf-8", errors="replace").replace(front.space, " ")
+            return text[1:] if text.startswith(" ") else text
+        if front.suffix:
+            last = len(tokens) - 1
+            return "".join(t.replace(front.suffix, "" if n == last else " ") for n, t in enumerate(tokens))
+        return " ".join(tokens)
+
+    def decode_bytes(self, ids: Iterable[int]) -> bytes:
+        return self.decode(ids).encode("utf-8")

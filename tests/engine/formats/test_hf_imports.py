@@ -1,0 +1,100 @@
+"""tokenizer.json files trained by `tokenizers`' own recipes load with the library's ids."""
+
+import json
+
+import pytest
+from tokenizers import (ByteLevelBPETokenizer, CharBPETokenizer, SentencePieceBPETokenizer, Tokenizer,
+                        models, pre_tokenizers, trainers)
+
+from engine.errors import BpeLabError
+from engine.formats.load import load_any
+from tests.engine.formats.samples import TEXTS, TRAINING
+
+TRAIN = [TRAINING, "low lower newest widest " * 20, "Größe straße café 日本語 Привет мир"]
+# held out: unseen characters, emoji, several scripts, whitespace runs, compatibility characters
+HELD_OUT = TEXTS + ["ﬃ\u00a0nbsp \u2003 em\x00null\ufeffbom 中文字 ＡＢＣ", "tab\t\tend  \n\n  x"]
+
+
+def _bpe(pre_tokenizer, path):
+    tok = Tokenizer(models.BPE(unk_token="[UNK]"))
+    tok.pre_tokenizer = pre_tokenizer
+    tok.train_from_iterator(TRAIN, trainers.BpeTrainer(vocab_size=300, special_tokens=["[UNK]", "[CLS]"]))
+    tok.save(str(path))
+
+
+def _char_bpe(path):
+    tok = CharBPETokenizer()
+    tok.train_from_iterator(TRAIN, vocab_size=300)
+    tok.save(str(path))
+
+
+def _sentencepiece(path):
+    tok = SentencePieceBPETokenizer()
+    tok.train_from_iterator(TRAIN, vocab_size=300)
+    tok.save(str(path))
+
+
+def _sentencepiece_bytes(path):
+    tok = SentencePieceBPETokenizer()
+    byte_tokens = [f"<0x{b:02X}>" for b in range(256)]
+    tok.train_from_iterator(TRAIN, vocab_size=600, special_tokens=["<unk>"] + byte_tokens)
+    data = json.loads(tok.to_str())
+    data["model"]["byte_fallback"] = True
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+def _byte_level(path):
+    tok = ByteLevelBPETokenizer()
+    tok.train_from_iterator(TRAIN, vocab_size=400)
+    tok.save(str(path))
+
+
+SHAPES = {
+    "whitespace": lambda p: _bpe(pre_tokenizers.Whitespace(), p),
+    "whitespace_split": lambda p: _bpe(pre_tokenizers.WhitespaceSplit(), p),
+    "char_bpe": _char_bpe,
+    "sentencepiece": _sentencepiece,
+    "sentencepiece_byte_fallback": _sentencepiece_bytes,
+    "byte_level": _byte_level,
+}
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_each_shape_gives_the_librarys_ids_on_held_out_text(shape, tmp_path):
+    path = tmp_path / "tokenizer.json"
+    SHAPES[shape](path)
+    ours, theirs = load_any(path), Tokenizer.from_file(str(path))
+    assert ours.get_vocab_size() == theirs.get_vocab_size()
+    for text in HELD_OUT + [" ".join(HELD_OUT)]:
+        # the library always reads its added tokens' text (<unk>, [CLS]) as those tokens
+        assert ours.encode_ids(text, allow_special=True) == theirs.encode(text).ids, text
+        assert list(ours.encode(text, allow_special=True).ids) == theirs.encode(text).ids, text
+
+
+@pytest.mark.parametrize("shape", ["char_bpe", "sentencepiece", "sentencepiece_byte_fallback", "byte_level"])
+def test_each_shape_decodes_as_the_library_does(shape, tmp_path):
+    path = tmp_path / "tokenizer.json"
+    SHAPES[shape](path)
+    ours, theirs = load_any(path), Tokenizer.from_file(str(path))
+    text = "lowest newer, Größe 日本語 мир"
+    ids = ours.encode_ids(text)
+    assert ours.decode(ids) == theirs.decode(ids, skip_special_tokens=False)
+
+
+def test_byte_fallback_spells_an_unseen_character_in_bytes(tmp_path):
+    path = tmp_path / "tokenizer.json"
+    _sentencepiece_bytes(path)
+    ours = load_any(path)
+    tokens = ours.encode("🦜").tokens
+    assert tokens[-4:] == ("<0xF0>", "<0x9F>", "<0xA6>", "<0x9C>")
+    assert ours.decode(ours.encode_ids("a 🦜")) == "a 🦜"
+
+
+def test_metaspace_written_otherwise_is_refused_naming_it(tmp_path):
+    path = tmp_path / "tokenizer.json"
+    _sentencepiece(path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["pre_tokenizer"]["prepend_scheme"] = "never"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(BpeLabError, match="Metaspace"):
+        load_any(path)
