@@ -388,6 +388,15 @@ def tokenizer_from_hf_data(data, source: str):
         raise SchemaError(f"{source}: post_processor {post['type'][:40]} adds tokens BPE Lab would not; remove it")
     vocab = check_ids(raw_vocab.items(), source, "model.vocab")
     merges = [_merge_pair(m, i, source) for i, m in enumerate(raw_merges)]
+    conflict = rank_order_conflict(merges)
+    if conflict is not None:
+        rebuilt, earlier = conflict
+        a, b = merges[rebuilt]
+        raise SchemaError(
+            f"{source}: model.merges[{rebuilt}] rebuilds '{a + b}', which model.merges[{earlier}] had already "
+            "used: the library merges the pair of lowest rank first and would apply that earlier merge again, "
+            "where BPE Lab replays the merges in order, so some text would get other ids"
+        )
     specials: dict[str, int] = {}
     for i, (content, tid) in enumerate(_added_tokens(f, source)):
         if content in vocab and vocab[content] != tid:

@@ -98,3 +98,16 @@ def test_metaspace_written_otherwise_is_refused_naming_it(tmp_path):
     path.write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(BpeLabError, match="Metaspace"):
         load_any(path)
+
+
+def test_a_file_whose_merge_rebuilds_a_used_token_is_refused_with_the_reason(tmp_path):
+    # abc is made at merge 1, used by merge 2, and made again at merge 4: the library would then
+    # apply merge 2 again where replaying the merges in order does not
+    merges = [["b", "c"], ["a", "bc"], ["abc", "d"], ["a", "b"], ["ab", "c"]]
+    vocab = {t: i for i, t in enumerate(["<unk>", "a", "b", "c", "d", "bc", "abc", "abcd", "ab"])}
+    data = {"model": {"type": "BPE", "unk_token": "<unk>", "vocab": vocab, "merges": merges},
+            "pre_tokenizer": {"type": "Whitespace"}}
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(BpeLabError, match=r"merges\[4\] rebuilds 'abc'.*merges\[2\].*lowest rank first"):
+        load_any(path)
