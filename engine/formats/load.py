@@ -137,9 +137,20 @@ def _lesson_source(lesson, path: str, all_merges: bool) -> Source:
     return Source(Tokenizer.from_trainer(trainer, merges=lesson.step), steps[: lesson.step], "lesson")
 
 
+def _check_exportable(tokenizer: Encoder) -> None:
+    from engine.formats.hf_pipeline import FileTokenizer
+
+    if isinstance(tokenizer, FileTokenizer):
+        raise BpeLabError(
+            f"this tokenizer.json cuts and spells words its own way ({tokenizer.front.split} pre-tokenizer), "
+            "which no format BPE Lab writes can hold: keep the tokenizer.json itself"
+        )
+
+
 def export_text(source: Source, fmt: str) -> str:
     """A one-file format as text, checked like a written export (for ``--out -``)."""
     tokenizer = source.tokenizer
+    _check_exportable(tokenizer)
     if fmt == "hf":
         from engine.formats.hf import tokenizer_json
         from engine.formats.verify import check_tokenizer_json
@@ -173,6 +184,7 @@ def _check_bpelab(tokenizer: Encoder) -> None:
 def export(source: Source, fmt: str, out: str | os.PathLike) -> None:
     """Write ``source`` in ``fmt``: the files are whole or not written at all."""
     tokenizer = source.tokenizer
+    _check_exportable(tokenizer)
     if fmt == "bpelab":
         from engine.formats.bpelab import save_tokenizer
 

@@ -111,3 +111,14 @@ def test_a_file_whose_merge_rebuilds_a_used_token_is_refused_with_the_reason(tmp
     path.write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(BpeLabError, match=r"merges\[4\] rebuilds 'abc'.*merges\[2\].*lowest rank first"):
         load_any(path)
+
+
+@pytest.mark.parametrize("fmt", ["hf", "bpelab", "gpt2", "csv"])
+def test_an_imported_front_end_is_not_exported_in_a_format_that_would_lose_it(fmt, tmp_path):
+    from engine.formats.load import export, load_source
+
+    path = tmp_path / "tokenizer.json"
+    _sentencepiece(path)
+    with pytest.raises(BpeLabError, match="Metaspace|metaspace"):
+        export(load_source(path), fmt, tmp_path / "out")
+    assert not (tmp_path / "out").exists()
