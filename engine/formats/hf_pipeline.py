@@ -18,11 +18,11 @@ from typing import Iterable, Iterator
 
 import regex
 
-from engine.pretokenize import special_splitter
+from engine.pretokenize import SplitPattern, iter_word_spans, special_splitter
 from engine.tokenizer import Encoding, Tokenizer
 
-_WORD_OR_PUNCT = regex.compile(r"\w+|[^\w\s]+")
-_NON_SPACE = regex.compile(r"\S+")
+# letters, numbers and spaces as the library's Unicode has them, whatever the installed regex knows
+_WORD_OR_PUNCT = SplitPattern(r"\w+|[^\w\s]+")
 _BERT_PIECE = regex.compile(r"[^\s\p{P}!-/:-@\[-`{-~]+|[\p{P}!-/:-@\[-`{-~]")
 # the CJK blocks BERT's normalizer puts spaces around
 _CJK = ((0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700, 0x2B73F), (0x2B740, 0x2B81F),
@@ -73,8 +73,14 @@ class FrontEnd:
                 if e > s:
                     yield s, e
             return
-        pattern = {"whitespace": _WORD_OR_PUNCT, "whitespace_split": _NON_SPACE, "bert": _BERT_PIECE}[self.split]
-        yield from (m.span() for m in pattern.finditer(text))
+        if self.split == "whitespace_split":
+            # the cuts of BPE Lab's whitespace split are the library's WhitespaceSplit
+            yield from iter_word_spans(text, "whitespace")
+            return
+        if self.split == "whitespace":
+            yield from _WORD_OR_PUNCT.spans(text)
+            return
+        yield from (m.span() for m in _BERT_PIECE.finditer(text))
 
     def model_word(self, word: str, first: bool) -> str:
         """The word as the model sees it: Metaspace spells spaces ``▁`` and puts one before the text."""

@@ -122,3 +122,16 @@ def test_an_imported_front_end_is_not_exported_in_a_format_that_would_lose_it(fm
     with pytest.raises(BpeLabError, match="Metaspace|metaspace"):
         export(load_source(path), fmt, tmp_path / "out")
     assert not (tmp_path / "out").exists()
+
+
+def test_the_whitespace_pre_tokenizer_cuts_newer_letters_as_the_library_does():
+    from tokenizers import pre_tokenizers
+
+    from engine.formats.hf_pipeline import FrontEnd
+
+    front = FrontEnd(None, "whitespace")
+    # letters and numbers newer than the library's Unicode (U+0558, U+0C5C, U+A7CE, U+18D80), and old ones
+    for ch in "\u0558\u0c5c\ua7ce\U00018d80\u00e9\u0416\u65e5\u0661_-":
+        text = f"a{ch}b {ch}{ch} x"
+        ours = [text[s:e] for s, e in front.word_spans(text)]
+        assert ours == [p for p, _ in pre_tokenizers.Whitespace().pre_tokenize_str(text)], hex(ord(ch))
