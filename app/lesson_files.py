@@ -20,6 +20,7 @@ from app.session import Session
 from engine.errors import BpeLabError, NotPlainTextError
 from engine.files import read_text
 from engine.formats.lesson_file import SUFFIX, LessonFile, load_lesson, save_lesson
+from engine.formats.load import detect_format
 
 MAX_RECENT = 8
 B = QMessageBox.StandardButton
@@ -115,6 +116,13 @@ class LessonFiles(QObject):
                 return False
             self._load(source, p)
             return True
+        kind = tokenizer_kind(p)
+        if kind is not None:
+            self.window.tell(f"{p.name} is a tokenizer ({kind}), not a lesson or a training text: the window "
+                             "cannot step through an imported tokenizer's merges yet. Put text through it with "
+                             f"bpe-lab encode --tokenizer {p} --trace \"TEXT\", or export it with bpe-lab export."
+                             "\n\nThe current lesson is unchanged.")
+            return False
         text = self._read_text(p)
         if text is None:
             return False
@@ -236,3 +244,20 @@ class LessonFiles(QObject):
         self.autosave_timer.stop()
         if self.autosave is not None:
             self.autosave.clear()
+
+
+# what detect_format calls each tokenizer format, as a person reads it
+TOKENIZER_KINDS = {"hf": "a Hugging Face tokenizer.json", "gpt2": "GPT-2 vocab.json + merges.txt",
+                   "tiktoken": "a .tiktoken rank file", "bpelab": "a BPE Lab tokenizer file"}
+
+
+def tokenizer_kind(path: Path) -> str | None:
+    """What kind of tokenizer a file or folder is, or None for anything else (a text, a lesson, a CSV:
+    a CSV of words is a training text too)."""
+    if not (path.is_dir() or path.suffix.lower() in (".json", ".tiktoken") or path.name == "merges.txt"):
+        return None
+    try:
+        return TOKENIZER_KINDS.get(detect_format(path))
+    except BpeLabError:
+        return None  # JSON that is no tokenizer: the text path says what it is
+
