@@ -85,6 +85,10 @@ class Autosave(QObject):
     def _on_errored(self, error: BaseException) -> None:
         self.failed.emit(failure_message(error))
 
+    def pending_path_exists(self) -> bool:
+        """Whether a run left an autosave here (read or not)."""
+        return self.path.exists()
+
     def pending(self) -> LessonFile | None:
         """The lesson a crashed run left behind, or None; an unreadable one is thrown away."""
         if not self.path.exists():

@@ -49,6 +49,9 @@ class LessonFiles(QObject):
         self.session = session
         self.app_settings = app_settings
         self.autosave = autosave
+        # an autosave an earlier run left behind: kept (never overwritten, never deleted) until the
+        # user has been offered it and has recovered or declined it
+        self._unseen_autosave = autosave is not None and autosave.pending_path_exists()
         self.flush = flush
         self.path: Path | None = None
         self._keeper: KeepsProgress | None = None
@@ -220,7 +223,7 @@ class LessonFiles(QObject):
     # -- autosave and recovery --------------------------------------------------------------------
 
     def write_autosave(self) -> None:
-        if self.autosave is not None and self.session.dirty:
+        if self.autosave is not None and self.session.dirty and not self._unseen_autosave:
             lesson = self.current_file()
             self.autosave.write(lesson, background=len(lesson.text) > AUTOSAVE_LARGE)
 
@@ -228,6 +231,7 @@ class LessonFiles(QObject):
         """If the last run left an autosave, offer to bring that lesson back. True when recovered."""
         if self.autosave is None:
             return False
+        self._unseen_autosave = False
         pending = self.autosave.pending()
         if pending is None:
             return False
@@ -240,9 +244,10 @@ class LessonFiles(QObject):
         return True
 
     def close(self) -> None:
-        """A clean exit: no autosave is left to offer next time."""
+        """A clean exit: no autosave of this run is left to offer next time (one an earlier run left
+        and nobody has seen yet stays for the next start)."""
         self.autosave_timer.stop()
-        if self.autosave is not None:
+        if self.autosave is not None and not self._unseen_autosave:
             self.autosave.clear()
 
 

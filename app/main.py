@@ -205,12 +205,17 @@ def run_window(argv: Sequence[str]) -> int:
     except ImportError as exc:  # a file of the installation is gone or broken
         return missing_part(exc)
 
-    window = MainWindow(path=args.path)
+    window = MainWindow()
     window.show()
     if args.close_after is not None:
         from PySide6.QtCore import QTimer
 
         QTimer.singleShot(int(args.close_after * 1000), window, window.close)
-    elif not args.path:
-        window.files.offer_recovery()
+        if args.path:
+            window.files.open_path(args.path)
+        return app.exec()
+    # what an earlier run left is offered whatever file was named: recovered, it is the lesson shown
+    # (the named file can be opened after); declined, the named file opens
+    if not window.files.offer_recovery() and args.path:
+        window.files.open_path(args.path)
     return app.exec()

@@ -82,3 +82,74 @@ def test_an_internal_error_while_writing_is_called_one(tmp_path, monkeypatch):
     autosave.failed.connect(said.append)
     autosave.write(LessonFile("a b"))
     assert said == ["The lesson could not be autosaved: an internal error (InternalError: tables disagree)"]
+
+
+def test_an_autosave_nobody_has_seen_is_neither_overwritten_nor_deleted(make_window, tmp_path):
+    from engine.formats.lesson_file import LessonFile, load_lesson, save_lesson
+
+    left = tmp_path / "appdata" / "autosave.bpelab"
+    left.parent.mkdir(parents=True, exist_ok=True)
+    save_lesson(LessonFile("what the crashed run was doing", word_counts=False), left)
+    window = make_window()
+    window.session.request_corpus("new words new", False)
+    assert window.session.dirty
+    window.files.write_autosave()
+    window.close()
+    # the crashed run's lesson is still there for the next start to offer
+    assert load_lesson(left).text == "what the crashed run was doing"
+
+
+def test_a_declined_or_recovered_autosave_is_the_runs_own_again(make_window, tmp_path):
+    from PySide6.QtWidgets import QMessageBox
+
+    from engine.formats.lesson_file import LessonFile, save_lesson
+
+    left = tmp_path / "appdata" / "autosave.bpelab"
+    left.parent.mkdir(parents=True, exist_ok=True)
+    save_lesson(LessonFile("what the crashed run was doing"), left)
+    window = make_window()
+    window.answers = [QMessageBox.StandardButton.No]
+    assert not window.files.offer_recovery()
+    assert not left.exists()  # seen and declined
+    window.session.request_corpus("new words new", False)
+    window.files.write_autosave()
+    assert left.exists()
+    window.close()
+    assert not left.exists()  # a clean exit removes this run's own autosave
+
+
+def test_a_start_with_a_file_still_offers_what_an_earlier_run_left(qapp, monkeypatch, tmp_path):
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    import app.main
+    from app.autosave import Autosave
+    from app.window import MainWindow
+    from engine.formats.lesson_file import LessonFile, save_lesson
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    app.main.make_application()  # named as the window will be, so the default folder is the same
+    left = Autosave().path
+    left.parent.mkdir(parents=True, exist_ok=True)
+    save_lesson(LessonFile("what the crashed run was doing"), left)
+    named = tmp_path / "named.txt"
+    named.write_text("the named file", encoding="utf-8")
+    asked = []
+
+    def ask(self, title, text, buttons, default):
+        asked.append(title)
+        return QMessageBox.StandardButton.No
+
+    monkeypatch.setattr(MainWindow, "ask", ask)
+    monkeypatch.setattr(QApplication, "exec", lambda *args: 0)
+    before = set(QApplication.topLevelWidgets())
+    assert app.main.run_window([str(named)]) == 0
+    windows = [w for w in QApplication.topLevelWidgets() if w not in before and isinstance(w, MainWindow)]
+    try:
+        assert asked == ["Recover the lesson?"]
+        # declined, the named file opens
+        assert windows[0].session.lesson.text == "the named file"
+    finally:
+        for window in windows:
+            window.session.mark_saved()
+            window.close()
