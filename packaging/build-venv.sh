@@ -7,7 +7,7 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_VENV="$ROOT/.venv-build"
-PYTHON="${PYTHON:-python3}"
+source "$ROOT/tools/venv.sh"
 
 requirements() {
     # the project's dependencies and its "bundle" group, read from pyproject.toml: one list to keep
@@ -18,25 +18,13 @@ print("\n".join(project["dependencies"] + project["optional-dependencies"]["bund
 PY
 }
 
-make_build_venv() {
-    if [ ! -x "$BUILD_VENV/bin/python" ]; then
-        "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' || {
-            echo "building BPE Lab needs Python 3.11 or newer ($PYTHON is $("$PYTHON" --version 2>&1))" >&2; exit 1; }
-        "$PYTHON" -m venv "$BUILD_VENV"
-    fi
-    local stamp="$BUILD_VENV/.bpe-lab-build-installed"
-    local want
-    want="$(sha256sum "$ROOT/pyproject.toml" | cut -d' ' -f1)"
-    if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-        echo "installing the build tools into $BUILD_VENV" >&2
-        "$BUILD_VENV/bin/python" -m pip install --quiet --upgrade pip >&2
-        local reqs
-        reqs="$(mktemp)"
-        requirements > "$reqs"
-        "$BUILD_VENV/bin/python" -m pip install --quiet -r "$reqs" >&2
-        rm -f "$reqs"
-        echo "$want" > "$stamp"
-    fi
+install_build_tools() {
+    echo "installing the build tools into $BUILD_VENV" >&2
+    local reqs
+    reqs="$(mktemp)"
+    requirements > "$reqs"
+    "$1" -m pip install --quiet -r "$reqs" >&2
+    rm -f "$reqs"
 }
 
-make_build_venv
+ensure_venv "$BUILD_VENV" install_build_tools

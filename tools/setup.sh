@@ -6,7 +6,7 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="$ROOT/.venv"
-PYTHON="${PYTHON:-python3}"
+source "$ROOT/tools/venv.sh"
 
 QT_PACKAGES="libgl1 libegl1 libxkbcommon0 libfontconfig1 libdbus-1-3 libglib2.0-0 fonts-dejavu-core"
 # scripts the explorer and the multilingual presets show: Devanagari, Tamil, Chinese and Japanese, emoji
@@ -32,22 +32,9 @@ install_system_packages() {
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 }
 
-install_python_packages() {
-    if [ ! -x "$VENV/bin/python" ]; then
-        "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' || {
-            echo "BPE Lab needs Python 3.11 or newer ($PYTHON is $("$PYTHON" --version 2>&1))" >&2; exit 1; }
-        "$PYTHON" -m venv "$VENV"
-    fi
-    # reinstall only when pyproject.toml changed since the last install
-    local stamp="$VENV/.bpe-lab-installed"
-    local want
-    want="$(sha256sum "$ROOT/pyproject.toml" | cut -d' ' -f1)"
-    if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-        "$VENV/bin/python" -m pip install --quiet --upgrade pip >&2
-        "$VENV/bin/python" -m pip install --quiet -e "$ROOT[test]" >&2
-        echo "$want" > "$stamp"
-    fi
+install_project() {
+    "$1" -m pip install --quiet -e "$ROOT[test]" >&2
 }
 
 install_system_packages
-install_python_packages
+ensure_venv "$VENV" install_project
