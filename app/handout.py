@@ -73,10 +73,10 @@ def merge_sentence(lesson: Lesson, k: int) -> str:
     s = lesson.settings
     a, b, new = show(s, step.pair[0]), show(s, step.pair[1]), show(s, step.token)
     text = f"The pair “{a}” + “{b}” occurs {step.count:,} times, more often than any other pair"
-    others = [p for p in step.tied if p != step.pair]
+    others = step.tied[1:]
     if others:
         names = ", ".join(f"“{show(s, x)}” + “{show(s, y)}”" for x, y in others[:3])
-        more = f" and {len(others) - 3} more" if len(others) > 3 else ""
+        more = f" and {step.tie_count - 4} more" if step.tie_count > 4 else ""
         rule = "met first in the words" if s.tie_break == "first" else "with the smaller ids"
         text = (f"The pair “{a}” + “{b}” occurs {step.count:,} times; {names}{more} occur just as often, "
                 f"and the tie rule picks the pair {rule}")

@@ -53,11 +53,11 @@ def describe_vocab(settings: Settings, size: VocabSize) -> str:
 def describe_merge(settings: Settings, step: MergeStep) -> str:
     """'Merged e + s into es: it appeared 9 times, tied with s + t and t + </w>.'"""
     text = f"Merged {show_pair(settings, step.pair)} into {show(settings, step.token)}: it appeared {times(step.count)}"
-    others = [p for p in step.tied if p != step.pair]
+    others = step.tied[1:]
     if others:
         shown = [show_pair(settings, p) for p in others[:3]]
-        if len(others) > 3:
-            shown.append(f"{len(others) - 3} more")
+        if step.tie_count > 4:
+            shown.append(f"{step.tie_count - 4} more")
         joined = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
         text += f", tied with {joined} (the pair met first wins)" if settings.tie_break == "first" else f", tied with {joined}"
     return text + "."

@@ -11,7 +11,7 @@ quiz, the charts, the handout and the CLI cannot disagree about "the corpus at s
 >>> history.word_tokens(2, 3), history.total_tokens(0), history.vocab_size(5)
 (['n', 'e', 'w', 'est</w>'], 95, 17)
 
-Left out: the pairs ranked by the tie rule and moving step by step (``LessonState`` does that for
+Left out: every pair ranked by the tie rule and moving step by step (``LessonState`` does that for
 the views that follow the lesson), and encoding text outside the corpus (the tokenizer's job).
 """
 
@@ -104,12 +104,14 @@ class History:
         self._totals = totals
 
     def _count_vocab(self) -> None:
-        made = set(self.base)
+        # ids as training gave them: a rebuilt token keeps its first id (the "hf" tie rule ranks by id)
+        ids = {token: i for i, token in enumerate(self.base)}
         learned = [0]
         for step in self.steps:
-            made.add(step.token)
-            learned.append(len(made) - len(self.base))
+            ids.setdefault(step.token, len(ids))
+            learned.append(len(ids) - len(self.base))
         self._learned = learned
+        self._ids = ids
 
     # -- one word ---------------------------------------------------------------------------------
 
@@ -149,7 +151,7 @@ class History:
     def words_changed(self, a: int, b: int) -> list[int]:
         """The words whose tokens differ between steps a and b, in corpus order."""
         lo, hi = sorted((self._clamp(a), self._clamp(b)))
-        return sorted({w for step in self.steps[lo:hi] for w, _ in step.places})
+        return sorted({w for step in self.steps[lo:hi] for w in step.words()})
 
     # -- the whole corpus -------------------------------------------------------------------------
 
@@ -197,6 +199,21 @@ class History:
     def next_merge(self, k: int) -> MergeStep | None:
         """The merge made from step k, or None at or past the last step: training stopped there."""
         return self.steps[k] if 0 <= k < len(self.steps) else None
+
+    def ties(self, k: int) -> list[Pair]:
+        """Every pair tied with the merge made from step k, the winner first, in tie-rule order
+        (none at or past the last step). A step names only the first few; the rest are counted here."""
+        step = self.next_merge(k)
+        if step is None:
+            return []
+        if step.tie_count == len(step.tied):
+            return list(step.tied)
+        # pairs_at meets the pairs in reading order: the "first" rule's order
+        tied = [pair for pair, count in self.pair_counts(k).items() if count == step.count]
+        if self.settings.tie_break == "hf":
+            ids = self._ids
+            tied.sort(key=lambda pair: (ids[pair[0]], ids[pair[1]]))
+        return tied
 
     # -- the vocabulary ---------------------------------------------------------------------------
 

@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import gc
 import heapq
+from array import array
+from bisect import bisect_left, bisect_right, insort
+from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import cached_property
+from itertools import accumulate, chain, compress, islice, repeat
+from operator import ge, itemgetter, lshift, or_
 from typing import Iterator, Sequence
-
-import numpy as np
 
 from engine.corpus import Corpus
 from engine.errors import BpeLabError, TrainingError
@@ -28,6 +30,8 @@ from engine.settings import Settings
 
 _SHIFT = 32
 _LOW = (1 << _SHIFT) - 1
+# a queue entry's pair key
+_key = itemgetter(-1)
 
 # why training stopped
 TARGET_REACHED = "target reached"
@@ -35,45 +39,94 @@ NO_PAIR_REPEATS = "no pair repeats"
 NOTHING_LEFT = "nothing left to merge"
 
 
-@dataclass(frozen=True)
+# how many of the pairs tied with a winner a step keeps; ``History.ties`` lists them all
+TIES_KEPT = 50
+
+
+@dataclass(frozen=True, slots=True)
 class MergeStep:
     """What one merge did.
 
-    ``tied`` holds every pair at the winning count: the winner first, then the others in the order
-    the tie rule ranks them. ``places`` are (word index, offset in base symbols where the pair's
-    left token starts), one per merge made; an overlapping run (``a a a``) is merged once.
+    ``tie_count`` is how many pairs had the winning count, the winner included (1: no tie);
+    ``tied`` names the first of them, at most ``TIES_KEPT``: the winner first, then the others in
+    the order the tie rule ranks them (``History.ties`` lists every one). ``places`` are (word
+    index, offset in base symbols where the pair's left token starts), one per merge made; an
+    overlapping run (``a a a``) is merged once.
     """
 
     step: int
     pair: tuple[str, str]
     token: str
     count: int
-    tied: tuple[tuple[str, str], ...]
+    tie_count: int
     tokens_before: int
     tokens_after: int
     vocab_size: int
-    # where the merges were made, as positions in the trainer's layout; ``places`` reads them
+    # where the merges were made, as positions in the trainer's layout, in reading order
     positions: Sequence[int] = field(default=(), repr=False)
-    layout: "WordIndex | None" = field(default=None, repr=False, compare=False)
+    # the tied rivals as pair keys, names looked up in the layout's vocab when asked for
+    rivals: Sequence[int] = field(default=(), repr=False)
+    layout: "Layout | None" = field(default=None, repr=False, compare=False)
 
-    @cached_property
+    @property
+    def tied(self) -> tuple[tuple[str, str], ...]:
+        if self.layout is None:
+            return (self.pair,)
+        return (self.pair, *map(self.layout.pair, self.rivals))
+
+    @property
     def places(self) -> tuple[tuple[int, int], ...]:
         if self.layout is None:
             return ()
         return self.layout.places(self.positions)
 
+    def offsets_in(self, word: int) -> list[int]:
+        """Base-symbol offsets in ``word`` where this step merged its pair, left to right."""
+        if self.layout is None:
+            return []
+        return self.layout.offsets_in(self.positions, word)
 
-class WordIndex:
-    """Which word a layout position belongs to, and where in the word it lies."""
+    def words(self) -> list[int]:
+        """The words this step merged inside, each once, in corpus order."""
+        if self.layout is None:
+            return []
+        return self.layout.words(self.positions)
 
-    __slots__ = ("word_of", "word_start")
 
-    def __init__(self, word_of: list[int], word_start: list[int]):
-        self.word_of, self.word_start = word_of, word_start
+class Layout:
+    """Reads the trainer's layout for the steps: the word a position lies in, and pair keys' names.
+
+    ``vocab`` is the trainer's own list, which only ever grows: a key made at any step still names
+    the same tokens.
+    """
+
+    __slots__ = ("word_start", "vocab")
+
+    def __init__(self, word_start: list[int], vocab: list[str]):
+        self.word_start, self.vocab = word_start, vocab
+
+    def pair(self, key: int) -> tuple[str, str]:
+        return self.vocab[key >> _SHIFT], self.vocab[key & _LOW]
 
     def places(self, positions: Sequence[int]) -> tuple[tuple[int, int], ...]:
-        word_of, word_start = self.word_of, self.word_start
-        return tuple([(word_of[p], p - word_start[word_of[p]]) for p in positions])
+        starts = self.word_start
+        found = []
+        for p in positions:
+            w = bisect_right(starts, p) - 1
+            found.append((w, p - starts[w]))
+        return tuple(found)
+
+    def words(self, positions: Sequence[int]) -> list[int]:
+        starts = self.word_start
+        return sorted({bisect_right(starts, p) - 1 for p in positions})
+
+    def offsets_in(self, positions: Sequence[int], word: int) -> list[int]:
+        starts = self.word_start
+        start = starts[word]
+        end = starts[word + 1] if word + 1 < len(starts) else start + (1 << 62)
+        # positions run in reading order: the word's own lie side by side
+        i, j = bisect_left(positions, start), bisect_left(positions, end)
+        return [p - start for p in positions[i:j]]
 
 
 @contextmanager
@@ -157,53 +210,62 @@ class Trainer:
             self._layout()
 
     def _layout(self) -> None:
-        """Lay every distinct word out side by side and count its pairs, with numpy doing the bulk."""
-        corpus, ids = self.corpus, self.ids
+        """Lay every distinct word out side by side and count its pairs, builtins doing the bulk."""
+        corpus = self.corpus
         marker = self.settings.marker
-        lengths = np.fromiter(map(len, corpus.words), dtype=np.int64, count=len(corpus))
-        # each character's id: look its code point up among the base characters'
-        base_chars = [t for t in self.vocab if len(t) == 1]
-        points = np.array([ord(c) for c in base_chars], dtype=np.int64)
-        order = np.argsort(points)
-        char_ids = np.array([ids[c] for c in base_chars], dtype=np.int64)[order]
-        text = "".join(corpus.words).encode("utf-32-le", "surrogatepass")
-        codes = np.frombuffer(text, dtype=np.uint32).astype(np.int64)
-        sym = char_ids[np.searchsorted(points[order], codes)] if len(codes) else codes
-        if marker is not None:
-            lengths += 1
-            ends = np.cumsum(lengths - 1)
-            sym = np.insert(sym, ends, ids[marker])
+        # each character's id, the same int object every time it is named
+        code = {t: i for t, i in self.ids.items() if len(t) == 1}
+        lengths = list(map(len, corpus.words))
+        if marker is None:
+            text = "".join(corpus.words)
+        else:
+            # a character no word holds ends each word and reads as the marker: one pass maps all
+            end = next(c for c in map(chr, range(0xE000, 0x110000)) if c not in code)
+            code[end] = self.ids[marker]
+            text = end.join(corpus.words) + end
+            lengths = [n + 1 for n in lengths]
+        sym = list(map(code.__getitem__, text))
+        del text
         n = len(sym)
-        starts = np.zeros(len(lengths), dtype=np.int64)
-        np.cumsum(lengths[:-1], out=starts[1:])
-        last = starts + lengths - 1
-        word_of = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
-        freq = np.repeat(np.array(corpus.counts, dtype=np.int64), lengths)
-        nxt = np.arange(1, n + 1, dtype=np.int64)
-        nxt[last] = -1
-        prv = np.arange(-1, n - 1, dtype=np.int64)
-        prv[starts] = -1
-        # every pair: its count and its positions in reading order
-        pos = np.flatnonzero(nxt >= 0)
-        keys = sym[pos] << _SHIFT | sym[pos + 1]
-        by_key = np.argsort(keys, kind="stable")
-        keys, pos = keys[by_key], pos[by_key]
-        firsts = np.flatnonzero(np.diff(keys)) + 1 if len(keys) else keys
-        bounds = [0, *firsts.tolist(), len(keys)]
-        totals = np.add.reduceat(freq[pos], bounds[:-1]) if len(keys) else keys
-        pos_list = pos.tolist()
-        key_list = keys[bounds[:-1]].tolist() if len(keys) else []
-        self.counts = dict(zip(key_list, totals.tolist()))
-        self.where = {k: pos_list[a:b] for k, a, b in zip(key_list, bounds, bounds[1:])}
-        self.sym, self.nxt, self.prv = sym.tolist(), nxt.tolist(), prv.tolist()
-        self.freq = freq.tolist()
-        self.word_start = starts.tolist()
-        self.index = WordIndex(word_of.tolist(), self.word_start)
+        starts = list(accumulate(lengths, initial=0))
+        freq = list(chain.from_iterable(map(repeat, corpus.counts, lengths)))
+        # one int object per position, shared by every list that names it (links, places, steps):
+        # a fresh int per mention would be most of the trainer's memory
+        at = list(range(n + 1))
+        nxt = at[1:]
+        prv = [-1, *at[:n - 1]] if n else []
+        for s in starts:
+            if s < n:
+                prv[s] = -1
+            if s:
+                nxt[s - 1] = -1
+        # every pair inside a word: its positions in reading order, then its count
+        where: dict[int, list[int]] = {}
+        keys = map(or_, map(lshift, sym, repeat(_SHIFT)), islice(sym, 1, None))
+        for p, key in compress(zip(at, keys), map(ge, nxt, repeat(0))):
+            found = where.get(key)
+            if found is None:
+                where[key] = [p]
+            else:
+                found.append(p)
+        self.counts = {key: sum(map(freq.__getitem__, places)) for key, places in where.items()}
+        self.where = where
+        self.sym, self.nxt, self.prv, self.freq = sym, nxt, prv, freq
+        self.layout = Layout(starts[:-1], self.vocab)
         self.total = corpus.total_symbols()
+        self._queue_all()
+
+    def _queue_all(self) -> None:
+        """Rank every pair afresh: the heap, the pairs at the top count, how many pairs hold each count."""
         self.heap = [self._entry(key) for key in self.counts]
         heapq.heapify(self.heap)
-        # entries of the pairs tied at the last step, kept off the heap until a merge changes them
-        self.tied: list[tuple] = []
+        # the first pairs at the highest count in tie-rule order, taken off the heap (at most TIES_KEPT):
+        # every current entry at that count left on the heap ranks after them
+        self.top: list[tuple] = []
+        self.top_keys: set[int] = set()
+        # top pairs the last merge took places from: their entries are out of date
+        self.stale: list[int] = []
+        self.holding: dict[int, int] = dict(Counter(self.counts.values()))
 
     # -- the tie rule ---------------------------------------------------------------------------
 
@@ -244,21 +306,49 @@ class Trainer:
         q = self.nxt[p]
         return self.sym[p] == a and q >= 0 and self.sym[q] == b
 
-    def _pop_best(self) -> tuple | None:
-        heap = self.heap
-        while heap:
-            entry = heapq.heappop(heap)
-            if self._is_current(entry):
-                return entry
-            self._requeue(entry[-1])
-        return None
-
     def _requeue(self, key: int) -> None:
         if self.counts.get(key, 0) > 0:
             heapq.heappush(self.heap, self._entry(key))
+
+    def _queue(self, entry: tuple) -> None:
+        """Queue a pair's entry: among the top pairs if it ranks before the last of them."""
+        top = self.top
+        if top and entry < top[-1]:
+            insort(top, entry)
+            self.top_keys.add(entry[-1])
+            if len(top) > TIES_KEPT:
+                last = top.pop()
+                self.top_keys.discard(last[-1])
+                heapq.heappush(self.heap, last)
         else:
-            self.counts.pop(key, None)
-            self.where.pop(key, None)
+            heapq.heappush(self.heap, entry)
+
+    def _top_pairs(self) -> list[tuple]:
+        """Current entries of the first pairs at the highest count, in tie-rule order (at most TIES_KEPT).
+
+        The top pairs stay off the heap from step to step: most are still tied at the next step.
+        Only the pairs a merge took places from change (they lose count): those are queued again.
+        """
+        top, keys = self.top, self.top_keys
+        if self.stale:
+            gone = set(self.stale)
+            self.top = top = [entry for entry in top if entry[-1] not in gone]
+            keys -= gone
+            for key in gone:
+                self._requeue(key)
+            self.stale = []
+        heap = self.heap
+        while heap and len(top) < TIES_KEPT:
+            # nothing current on the heap counts more than the top pairs; stale entries may say so
+            if top and heap[0][0] > top[0][0]:
+                break
+            entry = heapq.heappop(heap)
+            if self._is_current(entry):
+                top.append(entry)
+                keys.add(entry[-1])
+            else:
+                self._requeue(entry[-1])
+        return top
 
     # -- the loop -------------------------------------------------------------------------------
 
@@ -274,58 +364,19 @@ class Trainer:
         if target_reached(self.settings, len(self.merges), len(self.vocab) + self.extra_ids):
             self.stop_reason = TARGET_REACHED
             return None
-        group = self._best_group()
-        if not group:
+        top = self._top_pairs()
+        if not top:
             self.stop_reason = NOTHING_LEFT
             return None
-        count = -group[0][0]
+        count = -top[0][0]
         if count < self.settings.min_frequency:
-            self.tied = group
             self.stop_reason = NO_PAIR_REPEATS
             return None
-        best, self.tied = group[0], group[1:]
-        return self._merge(best[-1], count, [e[-1] for e in self.tied])
+        key = top.pop(0)[-1]
+        self.top_keys.discard(key)
+        return self._merge(key, count, self.holding[count], array("q", map(_key, top)))
 
-    def _best_group(self) -> list[tuple]:
-        """Current heap entries of every pair at the highest count, in tie-rule order.
-
-        The pairs tied at one step are kept aside rather than pushed back: most are still tied at
-        the next step, and only the pairs the last merge changed need queueing again.
-        """
-        # a pair a merge changed lost places, and so count: an unchanged count means unchanged places
-        counts = self.counts
-        tied = []
-        for entry in self.tied:
-            if counts.get(entry[-1], 0) == -entry[0]:
-                tied.append(entry)
-            else:
-                self._requeue(entry[-1])
-        top = self._pop_best()
-        if top is None:
-            return tied
-        count = -top[0]
-        if tied and -tied[0][0] > count:
-            heapq.heappush(self.heap, top)
-            return tied
-        if tied and -tied[0][0] < count:
-            for entry in tied:
-                heapq.heappush(self.heap, entry)
-            tied = []
-        return sorted([top, *self._pop_ties(count), *tied])
-
-    def _pop_ties(self, count: int) -> list[tuple]:
-        """Pop the other current entries at ``count`` off the heap, in order."""
-        heap = self.heap
-        found = []
-        while heap and -heap[0][0] >= count:
-            entry = heapq.heappop(heap)
-            if self._is_current(entry):
-                found.append(entry)
-            else:
-                self._requeue(entry[-1])
-        return found
-
-    def _merge(self, key: int, count: int, tied: list[int]) -> MergeStep:
+    def _merge(self, key: int, count: int, tie_count: int, rivals: array) -> MergeStep:
         a, b = key >> _SHIFT, key & _LOW
         vocab = self.vocab
         token = vocab[a] + vocab[b]
@@ -340,6 +391,7 @@ class Trainer:
 
         sym, nxt, prv, freq, counts, where = self.sym, self.nxt, self.prv, self.freq, self.counts, self.where
         created: list[int] = []  # pairs first counted in this step
+        lost: dict[int, int] = {}  # what the neighbours' pairs lose, settled after the loop
         positions: list[int] = []
         merged = 0
         b_high = b << _SHIFT
@@ -357,7 +409,8 @@ class Trainer:
             right = nxt[q]
             if left >= 0:
                 high = sym[left] << _SHIFT
-                counts[high | a] -= f
+                old = high | a
+                lost[old] = lost.get(old, 0) + f
                 fresh = high | new
                 c = counts.get(fresh)
                 if c is None:
@@ -369,7 +422,8 @@ class Trainer:
                     where[fresh].append(left)
             if right >= 0:
                 low = sym[right]
-                counts[b_high | low] -= f
+                old = b_high | low
+                lost[old] = lost.get(old, 0) + f
                 fresh = new_high | low
                 c = counts.get(fresh)
                 if c is None:
@@ -383,39 +437,75 @@ class Trainer:
             sym[p] = new
             sym[q] = -1
             nxt[p] = right
+        # an overlapping run (a a a) also counted the winner as its own neighbour
+        lost.pop(key, None)
         del counts[key]
-        heap = self.heap
-        for fresh in created:
-            # a fresh pair may have been cancelled by a later place in the same word (a b a b)
-            if counts[fresh] <= 0:
-                del counts[fresh]
-                del where[fresh]
-            elif not reused:
-                heapq.heappush(heap, self._entry(fresh))
         if reused:
-            # pairs with an old token may have gained places, out of reading order: the one case
-            # where counts rise, so the places are put back in order and the heap is rebuilt
-            for k in where:
-                if k >> _SHIFT == new or k & _LOW == new:
-                    where[k] = sorted(set(where[k]))
-            self.heap = [self._entry(k) for k in counts if counts[k] > 0]
-            heapq.heapify(self.heap)
-            self.tied = []
+            self._settle_rebuilt(new, lost, created)
+        else:
+            self._settle(count, new, lost, created)
         before = self.total
         self.total -= merged
-        pair = (vocab[a], vocab[b])
         return MergeStep(
             step=len(self.merges),
-            pair=pair,
+            pair=(vocab[a], vocab[b]),
             token=token,
             count=count,
-            tied=(pair, *((vocab[t >> _SHIFT], vocab[t & _LOW]) for t in tied)),
+            tie_count=tie_count,
             tokens_before=before,
             tokens_after=self.total,
             vocab_size=len(vocab) + self.extra_ids,
-            positions=tuple(positions),
-            layout=self.index,
+            # positions are below 2**31: the corpus is at most MAX_BYTES symbols and markers
+            positions=array("i", positions),
+            rivals=rivals,
+            layout=self.layout,
         )
+
+    def _settle(self, count: int, new: int, lost: dict[int, int], created: list[int]) -> None:
+        """Bring the counts of the pairs a merge touched, and how many pairs hold each count, up to date."""
+        counts, where, holding, top_keys = self.counts, self.where, self.holding, self.top_keys
+        holding[count] -= 1
+        for key, loss in lost.items():
+            if key >> _SHIFT == new:
+                # a pair of this step (a b a b): counted as it ends up, below
+                counts[key] -= loss
+                continue
+            if key in top_keys:
+                self.stale.append(key)
+            old = counts[key]
+            holding[old] -= 1
+            left = old - loss
+            if left:
+                counts[key] = left
+                holding[left] = holding.get(left, 0) + 1
+            else:
+                del counts[key]
+                del where[key]
+        for fresh in created:
+            # a fresh pair may have been cancelled by a later place in the same word (a b a b)
+            c = counts[fresh]
+            if c <= 0:
+                del counts[fresh]
+                del where[fresh]
+            else:
+                holding[c] = holding.get(c, 0) + 1
+                self._queue(self._entry(fresh))
+
+    def _settle_rebuilt(self, new: int, lost: dict[int, int], created: list[int]) -> None:
+        """After a merge that rebuilt an existing token: pairs with it may have gained places, out of
+        reading order, the one case where counts rise; the places are put back in order and every
+        pair ranked afresh."""
+        counts, where = self.counts, self.where
+        for key, loss in lost.items():
+            counts[key] -= loss
+        for key in [*lost, *created]:
+            if key in counts and counts[key] <= 0:
+                del counts[key]
+                del where[key]
+        for k in where:
+            if k >> _SHIFT == new or k & _LOW == new:
+                where[k] = sorted(set(where[k]))
+        self._queue_all()
 
     def initial_tokens(self) -> int:
         return self.corpus.total_symbols()

@@ -12,8 +12,6 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import Callable
 
-import numpy as np
-
 import engine.unicode_classes as data
 
 # below this length a set of the characters is quicker to make than a bitmap of the code points
@@ -90,6 +88,8 @@ class Agreement:
 
 def _distinct(text: str) -> set[str]:
     """The distinct non-ASCII characters of a long text, without making one string per character."""
+    import numpy as np  # only here: an ASCII text, and the command line's start, go without it
+
     codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32)
     seen = np.zeros(0x110000, bool)
     seen[codes] = True

@@ -74,7 +74,7 @@ class PairsPanel(QWidget):
         elif self.model.rowCount():
             pair, count = following.pair, following.count
             # every pair at the winning count, as training met them (the table lists the top ones only)
-            tied = len(following.tied)
+            tied = following.tie_count
             text = f"Next: {session.show(pair[0])} + {session.show(pair[1])}, {times(count)}"
             if tied > 1:
                 text += f" (tie of {tied:,})"

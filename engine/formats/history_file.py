@@ -1,4 +1,8 @@
-"""A training run's history as JSON, for scripts and checks (``bpe-lab train --history``)."""
+"""A training run's history as JSON, for scripts and checks (``bpe-lab train --history``).
+
+Each step lists the first of its tied pairs (``tied``, at most ``engine.trainer.TIES_KEPT``, the winner first)
+and how many pairs tied in all (``tie_count``): the full lists of a long run would dwarf the rest.
+"""
 
 from __future__ import annotations
 
@@ -22,6 +26,7 @@ def history_to_data(trainer: Trainer, steps: list[MergeStep]) -> dict:
                 "token": s.token,
                 "count": s.count,
                 "tied": [list(p) for p in s.tied],
+                "tie_count": s.tie_count,
                 "tokens_after": history.total_tokens(s.step),
                 "vocab_size": history.vocab_size(s.step),
             }

@@ -124,7 +124,8 @@ def next_pair(state: LiveLesson, rng: random.Random) -> Question | None:
     if step is None:
         return None
     counts = state.history.pair_counts(k)
-    rivals = [p for p in step.tied if p != step.pair]
+    # the step names the first of its tied pairs; more than those never fit the choices anyway
+    rivals = list(step.tied[1:])
     others = sorted((p for p in counts if p != step.pair and p not in rivals), key=lambda p: -counts[p])
     shown = [step.pair, *(rivals + others)[:3]]
     if len(shown) < 2:
@@ -133,7 +134,8 @@ def next_pair(state: LiveLesson, rng: random.Random) -> Question | None:
     options = [Option(state.show_pair(p), p == step.pair) for p in shown]
     lines = [f"{state.show_pair(step.pair)} occurs {_times(step.count)}"]
     if rivals:
-        lines[0] += f", and so {'does' if len(rivals) == 1 else 'do'} " + ", ".join(state.show_pair(p) for p in rivals) + "."
+        more = f" and {step.tie_count - len(step.tied):,} more" if step.tie_count > len(step.tied) else ""
+        lines[0] += f", and so {'does' if len(rivals) == 1 else 'do'} " + ", ".join(state.show_pair(p) for p in rivals) + more + "."
         lines.append(f"It is a tie: {_tie_rule(state)}, so {state.show_pair(step.pair)} wins.")
     else:
         lines[0] += ", more than any other pair."

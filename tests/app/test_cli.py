@@ -37,7 +37,7 @@ def test_train_writes_tokenizer_and_history(tmp_path, classic_file, capsys):
     first = data["steps"][0]
     assert first == {
         "step": 1, "pair": ["e", "s"], "token": "es", "count": 9,
-        "tied": [["e", "s"], ["s", "t"], ["t", "</w>"]], "tokens_after": 86,
+        "tied": [["e", "s"], ["s", "t"], ["t", "</w>"]], "tie_count": 3, "tokens_after": 86,
         "vocab_size": len(data["base_vocabulary"]) + 2,
     }
     assert [s["token"] for s in data["steps"]] == ["es", "est", "est</w>", "lo", "low"]

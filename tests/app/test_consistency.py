@@ -108,7 +108,7 @@ def check_tiles(window, a: Answer) -> None:
     else:
         head = f"Next merge: {a.pair(a.next.pair)} ×{a.next.count:,} (framed)"
         assert second.startswith(head), second
-        others = [p for p in a.next.tied if p != a.next.pair]
+        others = a.history.ties(a.step)[1:]
         if others:
             listed = ", ".join(a.pair(p) for p in others[:4])
             more = f" and {len(others) - 4} more" if len(others) > 4 else ""
@@ -131,7 +131,7 @@ def check_pairs_panel(window, a: Answer) -> None:
         assert not any("tie for 1st" in row[3] for row in shown.rows)
         return
     head = f"Next: {a.pair(a.next.pair)}, {times(a.next.count)}"
-    tied = len(a.next.tied)
+    tied = len(a.history.ties(a.step))
     assert shown.heading == head + (f" (tie of {tied})" if tied > 1 else "")
     assert marked == [shown.rows[0]]
     assert shown.rows[0][1:3] == (a.pair(a.next.pair), str(a.next.count))

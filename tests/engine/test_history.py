@@ -183,3 +183,34 @@ def test_the_one_wording_names_every_part_of_the_size():
     history = History(corpus, train(corpus)[1])
     # byte-level: 256 base symbols, no unknown token
     assert describe_vocab(raw, history.vocab(1)) == "257 tokens (256 base symbols + 1 learned)"
+
+
+# -- ties past what a step keeps --------------------------------------------------------------------
+
+
+def _two_letter_words(settings: Settings) -> Corpus:
+    # 150 different two-letter words, each twice: all 150 pairs tie at the first merge
+    letters = "zyxwvutsrqponmlkjihgfedcba"
+    words = [a + b for a in letters for b in letters][:150]
+    return Corpus.from_word_counts("\n".join(f"{w} 2" for w in words), settings)
+
+
+def test_a_step_names_the_first_fifty_ties_and_counts_them_all_and_the_history_lists_every_one():
+    corpus = _two_letter_words(Settings(end_of_word=None, merges=2))
+    _, steps = train(corpus)
+    history = History(corpus, steps)
+    met = [tuple(w) for w in corpus.words]  # the pairs in reading order
+    assert steps[0].tie_count == 150 and steps[0].tied == tuple(met[:50])
+    assert history.ties(0) == met
+    # the winner leaves the tie: the next step counts and names the rest
+    assert steps[1].tie_count == 149 and steps[1].tied == tuple(met[1:51])
+    assert history.ties(1) == met[1:]
+    assert history.ties(2) == []
+
+
+def test_with_the_hf_rule_the_history_lists_every_tie_by_ids():
+    corpus = _two_letter_words(Settings(end_of_word=None, merges=1, tie_break="hf"))
+    _, steps = train(corpus)
+    by_ids = sorted(tuple(w) for w in corpus.words)  # base ids follow the letters' order
+    assert steps[0].tie_count == 150 and steps[0].tied == tuple(by_ids[:50])
+    assert History(corpus, steps).ties(0) == by_ids

@@ -1,8 +1,11 @@
 """The incremental trainer gives exactly the textbook loop's merges, ties and all."""
 
+from unittest import mock
+
 from hypothesis import HealthCheck, given, settings as hyp_settings, strategies as st
 
 from engine import Corpus, Settings, Tokenizer, train
+from engine.history import History
 from engine.textbook import textbook_merges
 
 # a tiny alphabet makes ties, overlapping runs (aaaa) and repeated strings (a+bc, ab+c) common
@@ -32,6 +35,22 @@ def test_incremental_equals_textbook(pairs, settings):
     trainer, steps = train(corpus)
     expected = list(textbook_merges(corpus))
     assert [(s.pair, s.count, list(s.tied)) for s in steps] == expected
+    assert [s.tie_count for s in steps] == [len(tied) for _, _, tied in expected]
+
+
+@hyp_settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(word_counts, settings_strategy, st.integers(1, 3))
+def test_a_step_keeping_few_ties_still_merges_as_the_textbook_and_the_history_lists_them_all(pairs, settings, kept):
+    # keeping one to three tied pairs makes the kept ones overflow, refill and go stale all the time
+    corpus = _corpus(pairs, settings)
+    with mock.patch("engine.trainer.TIES_KEPT", kept):
+        trainer, steps = train(corpus)
+    expected = list(textbook_merges(corpus))
+    assert [(s.pair, s.count) for s in steps] == [(pair, count) for pair, count, _ in expected]
+    history = History(corpus, steps)
+    for k, (s, (_, _, tied)) in enumerate(zip(steps, expected)):
+        assert (list(s.tied), s.tie_count) == (tied[:kept], len(tied))
+        assert history.ties(k) == tied
 
 
 @hyp_settings(max_examples=200, deadline=None)

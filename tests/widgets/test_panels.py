@@ -248,5 +248,5 @@ def test_the_pairs_heading_counts_every_tied_pair_not_only_those_listed(qtbot):
     panel = PairsPanel(session)
     qtbot.addWidget(panel)
     following = session.state.next_step()
-    assert len(following.tied) == 150 > panel.model.rowCount()
+    assert following.tie_count == 150 > panel.model.rowCount()
     assert panel.shown().heading == "Next: a + a, once (tie of 150)"

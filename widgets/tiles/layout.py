@@ -8,7 +8,7 @@ left edge of the tiles (the painter keeps the room before them for each word's c
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Callable, Protocol, Sequence
 
@@ -176,13 +176,7 @@ def _pulse(q: float) -> float:
 
 def merge_places(step: MergeStep, word: int) -> list[int]:
     """Base-symbol offsets in ``word`` where ``step`` merged its pair, left to right (none: untouched)."""
-    places = step.places
-    i = bisect_left(places, (word, -1))
-    found = []
-    while i < len(places) and places[i][0] == word:
-        found.append(places[i][1])
-        i += 1
-    return found
+    return step.offsets_in(word)
 
 
 def summary(above: int, below: int) -> str:
@@ -396,7 +390,7 @@ class TileRows:
             return [], []
         layout = self.layout(word)
         if self._tied[0] != nxt.step:
-            self._tied = (nxt.step, set(nxt.tied) - {nxt.pair})
+            self._tied = (nxt.step, set(self.lesson.history.ties(nxt.step - 1)) - {nxt.pair})
         tied = self._tied[1]
         ties = [i for i, pair in enumerate(zip(layout.tokens, layout.tokens[1:])) if pair in tied]
         winners = []

@@ -177,11 +177,11 @@ class TileView(QWidget):
         if nxt is not None:
             pair = f"{text(nxt.pair[0])} + {text(nxt.pair[1])}"
             second = f"Next merge: {b(pair)} ×{nxt.count:,} (framed)"
-            others = [p for p in nxt.tied if p != nxt.pair]
+            others = nxt.tied[1:]
             if others:
                 ties = ", ".join(f"{text(a)} + {text(c)}" for a, c in others[:4])
-                if len(others) > 4:
-                    ties += f" and {len(others) - 4} more"
+                if nxt.tie_count > 5:
+                    ties += f" and {nxt.tie_count - 5} more"
                 rule = "met first" if lesson.settings.tie_break == "first" else "of smaller ids"
                 second += esc(f", tied with {ties} (underlined): the rule picks the pair {rule}")
         elif self.canvas.animating:

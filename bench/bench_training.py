@@ -1,0 +1,208 @@
+"""Training time and peak memory, BPE Lab's CLI against Hugging Face ``tokenizers``, whole process.
+
+    .venv/bin/python bench/bench_training.py [--jobs 0.5M-16k,5M-16k] [--repeat 3] [--one-thread]
+
+Each job runs ``bpe-lab train`` and a small ``tokenizers`` script (BpeTrainer, WhitespaceSplit,
+``</w>`` suffix, vocabulary = base + N, min frequency 2; byte-level: ByteLevel alphabet, no suffix)
+as fresh processes under ``/usr/bin/time``, interleaved pair by pair, and prints the median wall
+time, the peak resident memory of each and their ratios (issue 17's targets: wall <= 1.5x at 0.5 MB
+and 5 MB, <= 1.3x byte-level and at 50 MB; memory <= 1.5x). Both output files are read back to
+check that the two made the same number of merges.
+
+The corpora are real text found on this machine (Python sources, licence and copyright files, C
+headers), each file once (duplicates by content are skipped), cut to 0.5, 5, 50 and 100 MB and
+kept in --cache. The machine's load average is printed before and after: the figures are only
+comparable within one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+MB = 1_000_000
+SOURCES = ("/usr/share/common-licenses", "/usr/lib/python3.11", "/usr/lib/python3", "/usr/share/doc",
+           "/usr/include")
+SUFFIXES = (".py", ".txt", ".rst", ".h")
+# name -> (corpus size in MB, merges or None for "until no pair repeats", units)
+JOBS = {
+    "0.5M-2k": (0.5, 2_000, "chars"),
+    "0.5M-16k": (0.5, 16_000, "chars"),
+    "5M-16k": (5, 16_000, "chars"),
+    "bytes-5M-8k": (5, 8_000, "bytes"),
+    "50M-50k": (50, 50_000, "chars"),
+    "100M-end": (100, None, "chars"),
+}
+DEFAULT_JOBS = "0.5M-2k,0.5M-16k,5M-16k,bytes-5M-8k,50M-50k"
+
+
+def text_files():
+    """Every candidate file under the sources, in a fixed order."""
+    for root in SOURCES:
+        for folder, dirs, files in os.walk(root):
+            dirs.sort()
+            for name in sorted(files):
+                path = os.path.join(folder, name)
+                if os.path.islink(path) or not os.path.isfile(path):
+                    continue
+                if name.endswith(SUFFIXES) or name == "copyright" or root.endswith("common-licenses"):
+                    yield path
+
+
+def build_corpus(size: float, out: Path) -> None:
+    """At least ``size`` MB of distinct UTF-8 text files, concatenated, cut at a line end."""
+    want = int(size * MB)
+    seen: set[bytes] = set()
+    parts, total = [], 0
+    for path in text_files():
+        data = Path(path).read_bytes()
+        digest = hashlib.sha1(data).digest()
+        if not data.strip() or digest in seen:
+            continue
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        seen.add(digest)
+        parts.append(data if data.endswith(b"\n") else data + b"\n")
+        total += len(parts[-1])
+        if total >= want:
+            break
+    if total < want:
+        raise SystemExit(f"only {total / MB:.1f} MB of distinct text found for a {size} MB corpus")
+    data = b"".join(parts)
+    cut = data.rfind(b"\n", 0, want) + 1
+    out.write_bytes(data[:cut])
+
+
+def base_sizes(path: Path) -> dict:
+    """tokenizers' starting vocabulary for chars with a suffix: each character, and each word-final
+    character once more with the suffix."""
+    words = set(path.read_text("utf-8").split())
+    return {"chars": len(set().union(*words)) + len({w[-1] for w in words}), "bytes": 256}
+
+
+def corpus(size: float, cache: Path) -> tuple[Path, dict]:
+    path = cache / f"corpus-{size:g}MB.txt"
+    meta = cache / f"corpus-{size:g}MB.json"
+    if not path.exists():
+        # in a child: the bench's own memory must stay small, Linux carries it into every child's peak
+        run([sys.executable, __file__, "--build", str(size), str(path)])
+    if not meta.exists():
+        run([sys.executable, __file__, "--base", str(path), str(meta)])
+    return path, json.loads(meta.read_text())
+
+
+def run(cmd: list[str], env: dict | None = None) -> str:
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if done.returncode:
+        raise SystemExit(f"{' '.join(cmd)} failed:\n{done.stderr[-3000:]}")
+    return done.stderr
+
+
+def timed(cmd: list[str], env: dict | None = None) -> tuple[float, float]:
+    """Wall seconds and peak resident MB of one process, as /usr/bin/time measures them."""
+    err = run(["/usr/bin/time", "-f", "@@ %e %M", *cmd], env=env)
+    line = [x for x in err.splitlines() if x.startswith("@@ ")][-1]
+    wall, kb = line.split()[1:]
+    return float(wall), int(kb) / 1024
+
+
+def tokenizers_job(path: str, merges: str, units: str, vocab_size: str, out: str) -> None:
+    """The reference job, run in its own process."""
+    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+
+    n = None if merges == "end" else int(vocab_size)
+    big = 10**9  # "until no pair repeats": a vocabulary no corpus reaches
+    if units == "bytes":
+        tok = Tokenizer(models.BPE())
+        tok.pre_tokenizer = pre_tokenizers.Sequence(
+            [pre_tokenizers.WhitespaceSplit(), pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)])
+        trainer = trainers.BpeTrainer(vocab_size=n or big, min_frequency=2, show_progress=False,
+                                      initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    else:
+        tok = Tokenizer(models.BPE(end_of_word_suffix="</w>"))
+        tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+        trainer = trainers.BpeTrainer(vocab_size=n or big, min_frequency=2, show_progress=False,
+                                      end_of_word_suffix="</w>")
+    tok.train([path], trainer)
+    tok.save(out)
+
+
+def merges_in(path: Path) -> int:
+    data = json.loads(path.read_text("utf-8"))
+    return len(data["model"]["merges"] if "model" in data else data["merges"])
+
+
+def commands(job: str, path: Path, base: dict, tmp: Path) -> tuple[list[str], list[str]]:
+    _, merges, units = JOBS[job]
+    ours = [sys.executable, "-m", "app", "train", str(path), "--out", str(tmp / "ours.json"), "--units", units]
+    if merges is not None:
+        ours += ["--merges", str(merges)]
+    vocab = base[units] + (merges or 0)
+    theirs = [sys.executable, __file__, "--tokenizers", str(path), str(merges or "end"), units, str(vocab),
+              str(tmp / "theirs.json")]
+    return ours, theirs
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def bench(job: str, cache: Path, repeat: int, one_thread: bool) -> dict:
+    size, merges, units = JOBS[job]
+    path, base = corpus(size, cache)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    hf_env = {**env, "RAYON_NUM_THREADS": "1"} if one_thread else env
+    with tempfile.TemporaryDirectory() as folder:
+        tmp = Path(folder)
+        ours_cmd, theirs_cmd = commands(job, path, base, tmp)
+        ours, theirs = [], []
+        for i in range(repeat):
+            # interleaved, the order swapped each round: neither always runs on a warmer cache
+            pair = [(ours, ours_cmd, env), (theirs, theirs_cmd, hf_env)]
+            for found, cmd, e in (pair if i % 2 == 0 else pair[::-1]):
+                found.append(timed(cmd, e))
+        made = (merges_in(tmp / "ours.json"), merges_in(tmp / "theirs.json"))
+    wall = (statistics.median(t for t, _ in ours), statistics.median(t for t, _ in theirs))
+    peak = (max(m for _, m in ours), max(m for _, m in theirs))
+    return {"job": job, "wall": wall, "peak": peak, "merges": made}
+
+
+def main() -> None:
+    if sys.argv[1:2] == ["--build"]:
+        return build_corpus(float(sys.argv[2]), Path(sys.argv[3]))
+    if sys.argv[1:2] == ["--base"]:
+        return Path(sys.argv[3]).write_text(json.dumps(base_sizes(Path(sys.argv[2]))))
+    if sys.argv[1:2] == ["--tokenizers"]:
+        return tokenizers_job(*sys.argv[2:7])
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--jobs", default=DEFAULT_JOBS, help=f"comma-separated, from {', '.join(JOBS)}")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--one-thread", action="store_true", help="hold tokenizers to one thread")
+    parser.add_argument("--cache", default=os.path.join(tempfile.gettempdir(), "bpe-lab-bench-corpora"))
+    args = parser.parse_args()
+    cache = Path(args.cache)
+    cache.mkdir(exist_ok=True)
+    threads = "1 thread" if args.one_thread else f"all {os.cpu_count()} cores"
+    print(f"load average before: {load()}; tokenizers on {threads}; median of {args.repeat}, peak = max")
+    print(f"{'job':<12} {'BPE Lab':>9} {'tokenizers':>10} {'ratio':>6} {'peak MB':>9} {'tokenizers':>10} {'ratio':>6}"
+          "  merges")
+    for job in args.jobs.split(","):
+        r = bench(job, cache, args.repeat, args.one_thread)
+        (w0, w1), (m0, m1) = r["wall"], r["peak"]
+        print(f"{job:<12} {w0:>8.2f}s {w1:>9.2f}s {w0 / w1:>6.2f} {m0:>9.0f} {m1:>10.0f} {m0 / m1:>6.2f}"
+              f"  {r['merges'][0]} / {r['merges'][1]}", flush=True)
+    print(f"load average after: {load()}")
+
+
+if __name__ == "__main__":
+    main()
