@@ -389,11 +389,10 @@ class Trainer:
             self.ids[token] = new
         self.merges.append((a, b))
 
-        sym, nxt, prv, freq, counts, where = self.sym, self.nxt, self.prv, self.freq, self.counts, self.where
-        created: list[int] = []  # pairs first counted in this step
-        lost: dict[int, int] = {}  # what the neighbours' pairs lose, settled after the loop
+        sym, nxt, prv, freq, where = self.sym, self.nxt, self.prv, self.freq, self.where
+        made: dict[int, list[int]] = {}  # pairs with the new token: where this step makes them
+        lost: dict[int, int] = {}  # what the neighbours' pairs lose
         positions: list[int] = []
-        merged = 0
         b_high = b << _SHIFT
         new_high = new << _SHIFT
         for p in where.pop(key):
@@ -402,48 +401,41 @@ class Trainer:
             q = nxt[p]
             if q < 0 or sym[q] != b:
                 continue
-            f = freq[p]
-            merged += f
             positions.append(p)
+            f = freq[p]
             left = prv[p]
             right = nxt[q]
             if left >= 0:
                 high = sym[left] << _SHIFT
                 old = high | a
                 lost[old] = lost.get(old, 0) + f
-                fresh = high | new
-                c = counts.get(fresh)
-                if c is None:
-                    counts[fresh] = f
-                    where[fresh] = [left]
-                    created.append(fresh)
+                found = made.get(high | new)
+                if found is None:
+                    made[high | new] = [left]
                 else:
-                    counts[fresh] = c + f
-                    where[fresh].append(left)
+                    found.append(left)
             if right >= 0:
                 low = sym[right]
                 old = b_high | low
                 lost[old] = lost.get(old, 0) + f
-                fresh = new_high | low
-                c = counts.get(fresh)
-                if c is None:
-                    counts[fresh] = f
-                    where[fresh] = [p]
-                    created.append(fresh)
+                found = made.get(new_high | low)
+                if found is None:
+                    made[new_high | low] = [p]
                 else:
-                    counts[fresh] = c + f
-                    where[fresh].append(p)
+                    found.append(p)
                 prv[right] = p
             sym[p] = new
             sym[q] = -1
             nxt[p] = right
+        merged = sum(map(freq.__getitem__, positions))
         # an overlapping run (a a a) also counted the winner as its own neighbour
         lost.pop(key, None)
-        del counts[key]
+        del self.counts[key]
+        self._count_made(made)
         if reused:
-            self._settle_rebuilt(new, lost, created)
+            self._settle_rebuilt(new, lost, made)
         else:
-            self._settle(count, new, lost, created)
+            self._settle(count, new, lost, made)
         before = self.total
         self.total -= merged
         return MergeStep(
@@ -461,7 +453,20 @@ class Trainer:
             layout=self.layout,
         )
 
-    def _settle(self, count: int, new: int, lost: dict[int, int], created: list[int]) -> None:
+    def _count_made(self, made: dict[int, list[int]]) -> None:
+        """Count the places of the pairs a merge made (as many as it made: cancelled ones settle later)."""
+        counts, where, freq = self.counts, self.where, self.freq
+        for key, places in made.items():
+            count = sum(map(freq.__getitem__, places))
+            if key in counts:
+                # only when the merge rebuilt an existing token
+                counts[key] += count
+                where[key].extend(places)
+            else:
+                counts[key] = count
+                where[key] = places
+
+    def _settle(self, count: int, new: int, lost: dict[int, int], made: dict[int, list[int]]) -> None:
         """Bring the counts of the pairs a merge touched, and how many pairs hold each count, up to date."""
         counts, where, holding, top_keys = self.counts, self.where, self.holding, self.top_keys
         holding[count] -= 1
@@ -481,7 +486,7 @@ class Trainer:
             else:
                 del counts[key]
                 del where[key]
-        for fresh in created:
+        for fresh in made:
             # a fresh pair may have been cancelled by a later place in the same word (a b a b)
             c = counts[fresh]
             if c <= 0:
@@ -491,14 +496,14 @@ class Trainer:
                 holding[c] = holding.get(c, 0) + 1
                 self._queue(self._entry(fresh))
 
-    def _settle_rebuilt(self, new: int, lost: dict[int, int], created: list[int]) -> None:
+    def _settle_rebuilt(self, new: int, lost: dict[int, int], made: dict[int, list[int]]) -> None:
         """After a merge that rebuilt an existing token: pairs with it may have gained places, out of
         reading order, the one case where counts rise; the places are put back in order and every
         pair ranked afresh."""
         counts, where = self.counts, self.where
         for key, loss in lost.items():
             counts[key] -= loss
-        for key in [*lost, *created]:
+        for key in [*lost, *made]:
             if key in counts and counts[key] <= 0:
                 del counts[key]
                 del where[key]
