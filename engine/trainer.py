@@ -190,6 +190,45 @@ def check_vocab_target(settings: Settings, base_size: int) -> None:
     )
 
 
+# what training holds per base symbol of the distinct words (links, places, counts, the steps'
+# places), measured on real text; and per step (its record, names and kept ties)
+BYTES_PER_SYMBOL = 110
+BYTES_PER_STEP = 800
+
+
+def memory_needed(corpus: Corpus) -> int:
+    """About how many bytes training ``corpus`` holds at its peak (the corpus itself not counted)."""
+    marker = 1 if corpus.settings.marker is not None else 0
+    symbols = sum(map(len, corpus.words)) + marker * len(corpus)
+    steps = target_merges(corpus.settings, len(corpus.base_vocab()))
+    # with no target, a run rarely makes more merges than a tenth of its symbols
+    return symbols * BYTES_PER_SYMBOL + BYTES_PER_STEP * (steps if steps is not None else symbols // 10)
+
+
+def memory_available() -> int | None:
+    """Bytes the system can still give a process (Linux's MemAvailable), None where it does not say."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        return None
+    return None
+
+
+def check_memory(corpus: Corpus) -> None:
+    """Refuse, before anything is laid out, a training that would run out of memory part way."""
+    need, free = memory_needed(corpus), memory_available()
+    if free is None or need <= free:
+        return
+    gb = 1024 ** 3
+    raise BpeLabError(
+        f"training {len(corpus):,} different words would take about {need / gb:.1f} GB of memory, and "
+        f"{free / gb:.1f} GB is free: train on a part of the text, ask for fewer merges, or close other programs"
+    )
+
+
 class Trainer:
     """Trains a corpus merge by merge: ``for step in Trainer(corpus).steps(): ...``.
 
@@ -206,6 +245,7 @@ class Trainer:
         self.stop_reason: str | None = None
         self.extra_ids = extra_ids(self.settings)
         check_vocab_target(self.settings, len(self.base))
+        check_memory(corpus)
         with collector_paused():
             self._layout()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import sys
 
 from app.commands.common import non_negative, positive, read_corpus_text, utf8_text
@@ -68,6 +69,9 @@ def train_from_args(args):
             steps.append(step)
             if bar:
                 bar.update(step.step)
+        # the command ends once the files are written: the collector never needs to walk the
+        # training's records again (two walks of a large run cost more than a tenth of its time)
+        gc.freeze()
     if bar:
         bar.close(trainer.stop_reason, vocab_summary(corpus, steps))
     return trainer, steps

@@ -60,3 +60,17 @@ def test_bad_input_is_told_from_an_internal_error_by_class():
     assert not is_bad_input(TrainingError("pair counted but found nowhere"))
     assert not is_bad_input(InternalError("tables disagree"))
     assert not is_bad_input(RuntimeError("anything else"))
+
+
+def test_a_training_that_would_run_out_of_memory_is_refused_before_it_starts_with_the_estimate(monkeypatch):
+    import engine.trainer as trainer_module
+
+    corpus = Corpus.from_text("low low lower lowest " * 3, Settings(merges=4))
+    need = trainer_module.memory_needed(corpus)
+    # symbols: l o w </w> (4) + l o w e r </w> (6) + l o w e s t </w> (7), then four steps
+    assert need == 17 * trainer_module.BYTES_PER_SYMBOL + 4 * trainer_module.BYTES_PER_STEP
+    monkeypatch.setattr(trainer_module, "memory_available", lambda: need - 1)
+    with pytest.raises(BpeLabError, match=r"would take about 0\.0 GB of memory, and 0\.0 GB is free"):
+        Trainer(corpus)
+    monkeypatch.setattr(trainer_module, "memory_available", lambda: need)
+    assert len(list(Trainer(corpus).steps())) == 4
