@@ -10,9 +10,9 @@ and 5 MB, <= 1.3x byte-level and at 50 MB; memory <= 1.5x). Both output files ar
 check that the two made the same number of merges.
 
 The corpora are real text found on this machine (Python sources, licence and copyright files, C
-headers), each file once (duplicates by content are skipped), cut to 0.5, 5, 50 and 100 MB and
-kept in --cache. The machine's load average is printed before and after: the figures are only
-comparable within one run.
+headers, Perl modules), each file once (duplicates by content are skipped), cut to 0.5, 5, 50 and
+100 MB and kept in --cache. The machine's load average is printed before and after: the figures
+are only comparable within one run.
 """
 
 from __future__ import annotations
@@ -29,9 +29,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 MB = 1_000_000
-SOURCES = ("/usr/share/common-licenses", "/usr/lib/python3.11", "/usr/lib/python3", "/usr/share/doc",
-           "/usr/include")
-SUFFIXES = (".py", ".txt", ".rst", ".h")
+TEXT = (".py", ".txt", ".rst", ".h")
+# folders in the order they are read, with the files taken from each; licence files are all taken
+SOURCES = (("/usr/share/common-licenses", TEXT), ("/usr/lib/python3.11", TEXT), ("/usr/lib/python3", TEXT),
+           ("/usr/share/doc", TEXT), ("/usr/include", TEXT), ("/usr/share/perl", (".pm", ".pl", ".pod")))
 # name -> (corpus size in MB, merges or None for "until no pair repeats", units)
 JOBS = {
     "0.5M-2k": (0.5, 2_000, "chars"),
@@ -46,14 +47,14 @@ DEFAULT_JOBS = "0.5M-2k,0.5M-16k,5M-16k,bytes-5M-8k,50M-50k"
 
 def text_files():
     """Every candidate file under the sources, in a fixed order."""
-    for root in SOURCES:
+    for root, suffixes in SOURCES:
         for folder, dirs, files in os.walk(root):
             dirs.sort()
             for name in sorted(files):
                 path = os.path.join(folder, name)
                 if os.path.islink(path) or not os.path.isfile(path):
                     continue
-                if name.endswith(SUFFIXES) or name == "copyright" or root.endswith("common-licenses"):
+                if name.endswith(suffixes) or name == "copyright" or root.endswith("common-licenses"):
                     yield path
 
 
