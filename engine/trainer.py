@@ -7,6 +7,12 @@ symbol of the distinct words, however many merges are asked for. Counts only eve
 existing pair (a pair gains places only on the step that mints one of its tokens), so a heap with
 stale entries re-checked on the way out finds the same winner as recounting everything.
 
+Ties cost nothing until asked for: the first few pairs at the top count stay off the heap in
+tie-rule order, and a table of how many pairs hold each count says how many tie; the full list
+of a step's ties is the history index's to give (``History.ties``). Every position is one int
+object that all the lists share, and a step keeps its places and ties as arrays: the records of a
+long run, not its arithmetic, were what filled the memory.
+
 The textbook loop that recounts every pair each round lives in ``engine.textbook``; the tests
 hold the two to the same merges.
 """
