@@ -64,6 +64,16 @@ def load_problem(error: BaseException) -> str:
     return f"{_internal(error)}; please report it"
 
 
+def _settings_change(before: Settings, after: Settings) -> str:
+    """The undo step's name: special tokens are named, being a lesson's content more than a knob."""
+    def rest(s: Settings) -> Settings:
+        return replace(s.resolved(), special_tokens=())
+
+    if before.special_tokens != after.special_tokens and rest(before) == rest(after):
+        return "Change the special tokens"
+    return "Change the settings"
+
+
 class Session(QObject):
     # a new trained lesson replaced the old one (corpus, settings or file): views rebuild
     lesson_changed = Signal()
@@ -193,7 +203,7 @@ class Session(QObject):
 
     @Slot(object)
     def request_settings(self, settings: Settings) -> None:
-        self._push(replace(self.source, settings=settings, step=0), "Change the settings")
+        self._push(replace(self.source, settings=settings, step=0), _settings_change(self.source.settings, settings))
 
     @Slot(str)
     def request_large_text(self, text: str) -> None:

@@ -91,3 +91,9 @@ def describe_position(lesson, step: int) -> str:
     if step == last:
         text += " " + describe_stop(lesson.stop_reason, settings.min_frequency)
     return text
+
+
+def special_text_sentence() -> str:
+    """Why typed special-token text is spelled out unless the user switches it."""
+    return ("Spelled out is the safe default: text anyone types or pastes must not be able to "
+            "slip in a control token such as <|endoftext|>.")

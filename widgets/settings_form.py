@@ -7,7 +7,17 @@ retrains, restarts at step 0 and records the change for undo).
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
 
 from engine.errors import BpeLabError
 from engine.settings import Settings
@@ -61,6 +71,10 @@ class SettingsForm(QWidget):
         self.tie = QComboBox()
         for key, text, tip in TIES:
             self.tie.addItem(text, key)
+        self.specials = QLineEdit()
+        self.specials.setObjectName("specialTokens")
+        self.specials.setPlaceholderText("none (e.g. <|endoftext|>)")
+        self.specials.setAccessibleName("Special tokens")
         for combo in (self.split, self.units, self.marker, self.stop, self.tie):
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             combo.setMinimumContentsLength(6)
@@ -80,6 +94,7 @@ class SettingsForm(QWidget):
         stop_row.addWidget(self.size)
         form.addRow("Stop", stop_row)
         form.addRow("Ties", self.tie)
+        form.addRow("Special", self.specials)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(form)
@@ -92,6 +107,8 @@ class SettingsForm(QWidget):
         self.min_frequency.setToolTip("Stop when the best pair occurs fewer times than this (2: until no pair repeats)")
         self.size.setToolTip("The number of merges, or the vocabulary size, to stop at")
         self.tie.setToolTip("Which pair wins when several have the same count")
+        self.specials.setToolTip("Special tokens, separated by spaces: each gets an id of its own and is never "
+                                 "merged (Return to apply)")
 
         self._settings = settings
         self.show_settings(settings)
@@ -100,11 +117,14 @@ class SettingsForm(QWidget):
         self.lowercase.toggled.connect(self._on_edited)
         self.min_frequency.valueChanged.connect(self._on_edited)
         self.size.valueChanged.connect(self._on_edited)
+        # typed tokens apply when the row is left or Return pressed, not at every key
+        self.specials.editingFinished.connect(self._on_edited)
 
     def show_settings(self, s: Settings) -> None:
         """Show settings without announcing an edit (a new lesson, an undo)."""
         self._settings = s
-        widgets = (self.split, self.units, self.marker, self.lowercase, self.min_frequency, self.stop, self.size, self.tie)
+        widgets = (self.split, self.units, self.marker, self.lowercase, self.min_frequency, self.stop, self.size, self.tie,
+                   self.specials)
         for w in widgets:
             w.blockSignals(True)
         self.split.setCurrentIndex(self.split.findData(s.split))
@@ -126,6 +146,7 @@ class SettingsForm(QWidget):
         else:
             self.stop.setCurrentIndex(0)
         self.tie.setCurrentIndex(self.tie.findData(s.tie_break))
+        self.specials.setText(" ".join(s.special_tokens))
         for w in widgets:
             w.blockSignals(False)
         self._update_enabled()
@@ -155,7 +176,7 @@ class SettingsForm(QWidget):
             min_frequency=self.min_frequency.value(),
             merges=size if stop == "merges" else None,
             vocab_size=max(1, size) if stop == "vocab" else None,
-            special_tokens=self._settings.special_tokens,
+            special_tokens=tuple(self.specials.text().split()),
             tie_break=self.tie.currentData(),
         )
 

@@ -35,6 +35,8 @@ class SidePane(QFrame):
         self.text = ""
         self.split: Split | None = None
         self.active = False
+        # typed special-token text becomes the special token only when the explorer's switch says so
+        self.allow_special = False
         self.chooser = QComboBox()
         self.chooser.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.counts = QLabel()
@@ -111,6 +113,11 @@ class SidePane(QFrame):
         self.text = text
         self.refresh()
 
+    def set_allow_special(self, on: bool) -> None:
+        if on != self.allow_special:
+            self.allow_special = on
+            self.refresh()
+
     def activate(self) -> None:
         """Start loading (the explorer calls this when it is first shown)."""
         if not self.active:
@@ -138,8 +145,7 @@ class SidePane(QFrame):
             return
         text = self.text[:MAX_CHARS]
         try:
-            # the chat source exists to show its markers as special tokens; elsewhere typed marker text stays text
-            self.split = split_text(tokenizer, text, allow_special=self.key == CL100K_CHAT)
+            self.split = split_text(tokenizer, text, allow_special=self.allow_special)
         except BpeLabError as exc:
             self.split = None
             self._show_status(str(exc))

@@ -32,6 +32,7 @@ from widgets.explorer.replay import MergeReplayView
 from widgets.explorer.side import SidePane
 from widgets.explorer.sources import CL100K, CL100K_CHAT, LESSON, TokenizerSources
 from widgets.explorer.theme import ExplorerTheme, theme_named
+from widgets.special_switch import SpecialTextSwitch
 
 DEFAULT_TEXT = (
     "Tokenizers cut text into pieces before a model reads it.\n"
@@ -67,6 +68,7 @@ class ExplorerView(QWidget):
         self.caption.setObjectName("caption")
         self.caption.setVisible(False)
         self.show_ids = QCheckBox("Show token ids")
+        self.special_switch = SpecialTextSwitch()
         self.left = SidePane(self.sources, CL100K)
         self.right = SidePane(self.sources, LESSON)
         self.demo_buttons: dict[str, QPushButton] = {}
@@ -91,7 +93,10 @@ class ExplorerView(QWidget):
         page = QVBoxLayout(compare)
         page.addWidget(self.top)
         page.addWidget(self.caption)
-        page.addWidget(self.show_ids)
+        options = QHBoxLayout()
+        options.addWidget(self.show_ids)
+        options.addWidget(self.special_switch, 1)
+        page.addLayout(options)
         page.addWidget(sides, 1)
 
         self.languages = LanguagesView()
@@ -115,6 +120,7 @@ class ExplorerView(QWidget):
 
         self.editor.textChanged.connect(self._typing.start)
         self.show_ids.toggled.connect(self._on_show_ids)
+        self.special_switch.allow_special_changed.connect(self._on_allow_special_changed)
         self.left.source_changed.connect(self._on_source_changed)
         self.right.source_changed.connect(self._on_source_changed)
         self.sources.ready.connect(self._on_source_ready)
@@ -140,6 +146,7 @@ class ExplorerView(QWidget):
     def activate(self) -> None:
         self.left.activate()
         self.right.activate()
+        self._sync_special_switch()
         self._refresh_languages()
 
     # -- text -----------------------------------------------------------------------------------
@@ -158,6 +165,18 @@ class ExplorerView(QWidget):
         for side in (self.left, self.right):
             side.view.set_show_ids(on)
 
+    def _on_allow_special_changed(self, on: bool) -> None:
+        for side in (self.left, self.right):
+            side.set_allow_special(on)
+
+    def _sync_special_switch(self) -> None:
+        """The switch names the special tokens of the tokenizers on show (and is greyed with none)."""
+        specials = {}
+        for side in (self.left, self.right):
+            if side.tokenizer is not None:
+                specials.update(side.tokenizer.special_ids)
+        self.special_switch.set_specials(specials)
+
     def _on_sample_chosen(self, text: str) -> None:
         self.set_text(text)
         self.tabs.setCurrentIndex(0)
@@ -168,13 +187,16 @@ class ExplorerView(QWidget):
         for side in (self.left, self.right):
             if side.key == LESSON:
                 side.refresh()
+        self._sync_special_switch()
         if LESSON in (self.left.key, self.right.key):
             self._refresh_languages()
 
     def _on_source_changed(self, _key: str) -> None:
+        self._sync_special_switch()
         self._refresh_languages()
 
     def _on_source_ready(self, key: str) -> None:
+        self._sync_special_switch()
         if key in (self.left.key, self.right.key):
             self._refresh_languages()
         if self._pending_demo is not None:
@@ -216,6 +238,9 @@ class ExplorerView(QWidget):
             return
         self._pending_demo = None
         demo = {"spelling": spelling_demo, "numbers": number_demo, "chat": chat_demo}[name](tokenizer)
+        if name == "chat":
+            # the demonstration shows the markers as the control tokens; switching back spells them out
+            self.special_switch.set_allow_special(True)
         if self.left.key != demo.tokenizer:
             self.left.set_source(demo.tokenizer)
         self.set_text(demo.text)
