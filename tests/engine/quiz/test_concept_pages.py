@@ -172,3 +172,10 @@ def test_quiz_check_json_reports_each_question_with_its_kind_and_answer(capsys):
     assert [e["steps"] for e in out["examples"]] == [3, 2]
     assert [r["title"] for r in out["readings"]] == ["What a token is", "encoding"]
     assert len(out["errors"]) == len(p.errors)
+
+
+def test_the_fuzz_seed_in_the_published_shape_loads_cleanly():
+    from tests.engine.formats.mutations import QUIZ_PAGE
+
+    p = pack_from_markdown(QUIZ_PAGE, "seed.md")
+    assert p.errors == () and len(p.questions) == 1 and list(p.misconceptions) == ["w"] and len(p.examples) == 1
