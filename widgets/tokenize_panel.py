@@ -96,14 +96,14 @@ class TokenizePanel(QWidget):
             self.summary.setText("Nothing learned yet: the corpus is empty.")
             self.replay.setPlainText("")
             return
+        tokenizer = session.lesson.tokenizer_at(session.step)
+        self.special_switch.set_specials(tokenizer.special_ids)
         if not text.strip():
             self.chips.setText("")
             self._chips = []
             self.summary.setText("Type something above to see it split into tokens.")
             self.replay.setPlainText("")
             return
-        tokenizer = session.lesson.tokenizer_at(session.step)
-        self.special_switch.set_specials(tokenizer.special_ids)
         display = for_tokenizer(tokenizer)
         encoding = tokenizer.encode(text, self.allow_special)
         muted = _muted(self.palette())

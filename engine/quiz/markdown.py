@@ -141,7 +141,12 @@ class _Page:
 
     def _read(self, kind: str, section: Section, key: str, title: str, where: str) -> None:
         _check_format(section)
-        labels = labels_of(section.meta.get("labels"))
+        try:
+            labels = labels_of(section.meta.get("labels"))
+        except QuestionError as exc:
+            # labels sort questions; a wrong one is said, and the section still counts
+            self.builder.error(where, str(exc))
+            labels = ()
         body, block, at = json_block(section.body)
         data = None
         if block is not None:

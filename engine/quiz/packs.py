@@ -14,6 +14,7 @@ so both go through ``question_from_dict``.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import asdict
 from pathlib import Path
@@ -77,9 +78,9 @@ def labels_of(value) -> tuple[str, ...]:
         return tuple(v.strip() for v in value.split(",") if v.strip())
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return tuple(value)
-    if isinstance(value, dict) and all(isinstance(v, (str, int, float)) for v in value.values()):
+    if isinstance(value, dict):
         # concept pages label with an object: {"lang": "en", "level": "beginner"}
-        return tuple(f"{k}: {v}" for k, v in value.items())
+        return tuple(f"{k}: {v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)}" for k, v in value.items())
     raise QuestionError(f'"labels" must be a list of words or an object of names and values (it is {shown(value)})')
 
 

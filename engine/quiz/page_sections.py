@@ -131,7 +131,7 @@ def split_sections(text: str) -> list[Section]:
                 heading, current = (version.group(1), i + 1), None
                 i += 1
                 continue
-            if _PUBLISHED.match(line) and (heading is not None or current is not None):
+            if _PUBLISHED.match(line) and _before_body(heading, current):
                 i += 1
                 continue
             found = _front_matter(lines, i) if line.strip() == "---" else None
@@ -152,6 +152,11 @@ def split_sections(text: str) -> list[Section]:
     if heading is not None:
         sections.append(_headless(heading))
     return sections
+
+
+def _before_body(heading, current: Section | None) -> bool:
+    """Where a publication line is metadata: after a version heading, or before a body's first words."""
+    return heading is not None or (current is not None and not any(line.strip() for line in current.body))
 
 
 def _headless(heading: tuple[str, int]) -> Section:

@@ -179,3 +179,17 @@ def test_the_fuzz_seed_in_the_published_shape_loads_cleanly():
 
     p = pack_from_markdown(QUIZ_PAGE, "seed.md")
     assert p.errors == () and len(p.questions) == 1 and list(p.misconceptions) == ["w"] and len(p.examples) == 1
+
+
+def test_a_publication_line_is_metadata_only_before_the_body():
+    text = TEXT.replace("Which letter comes first in the alphabet?",
+                        "Which letter comes first in the alphabet?\nPublished in 1900, proof: none. Source: a book")
+    q = pack_from_markdown(text, "p.md").questions[-1]
+    assert q.prompt.endswith("Source: a book")
+
+
+def test_labels_with_nested_values_are_kept_as_text():
+    text = TEXT.replace('labels: {"lang":"en","level":"beginner"}', 'labels: {"lang":"en","tags":["bpe","counting"]}')
+    p = pack_from_markdown(text, "p.md")
+    assert p.questions[0].labels == ("lang: en", 'tags: ["bpe", "counting"]')
+    assert len(p.errors) == len(pack().errors)
