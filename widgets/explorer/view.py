@@ -205,19 +205,26 @@ class ExplorerView(QWidget):
             self.replay.chooser.setCurrentIndex(self.replay.chooser.findData(CL100K))
             self.replay.start(REPLAY_WORD)
             return
-        key = CL100K_CHAT if name == "chat" else CL100K
+        # the chat demo sets the markers (cl100k_im) beside plain cl100k, which spells them out
+        keys = (CL100K_CHAT, CL100K) if name == "chat" else (CL100K,)
         self.tabs.setCurrentIndex(0)
         self.activate()
-        tokenizer = self.sources.get(key)
-        if tokenizer is None:
-            self._pending_demo = name if not self.sources.error(key) else None
-            self.caption.setText(self.sources.error(key) or "Loading GPT-4's tokenizer…")
+        tokenizers = [self.sources.get(k) for k in keys]
+        if any(t is None for t in tokenizers):
+            error = next((self.sources.error(k) for k in keys if self.sources.error(k)), None)
+            self._pending_demo = name if not error else None
+            self.caption.setText(error or "Loading GPT-4's tokenizer…")
             self.caption.setVisible(True)
             return
         self._pending_demo = None
-        demo = {"spelling": spelling_demo, "numbers": number_demo, "chat": chat_demo}[name](tokenizer)
+        if name == "chat":
+            demo = chat_demo(*tokenizers)
+        else:
+            demo = {"spelling": spelling_demo, "numbers": number_demo}[name](tokenizers[0])
         if self.left.key != demo.tokenizer:
             self.left.set_source(demo.tokenizer)
+        if demo.other is not None and self.right.key != demo.other:
+            self.right.set_source(demo.other)
         self.set_text(demo.text)
         self.caption.setText(demo.caption)
         self.caption.setVisible(True)

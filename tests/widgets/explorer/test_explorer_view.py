@@ -105,11 +105,16 @@ def test_chat_demo_shows_markers_as_single_tokens(view, qtbot):
                     and "<|im_start|>" in view.left.split.text, timeout=WAIT)
     split = view.left.split
     specials = [p for p in split.pieces if p.kind == SPECIAL]
-    messages = split.text.count("<|im_start|>")
+    messages = split.text.count("<|im_end|>")
     assert messages >= 2
-    assert [p.ids for p in specials] == [(100264,), (100265,)] * messages
-    assert split.ids.count(100264) == messages and split.ids.count(100265) == messages
-    assert view.caption.isVisible() and "100264" in view.caption.text()
+    # each message opened and closed, then the generation prompt opens the assistant's turn
+    assert [p.ids for p in specials] == [(100264,), (100265,)] * messages + [(100264,)]
+    assert view.caption.isVisible() and "100264" in view.caption.text() and "ChatML" in view.caption.text()
+    # beside it, plain cl100k spells the same markers out
+    qtbot.waitUntil(lambda: view.right.key == CL100K and view.right.split is not None
+                    and view.right.split.text == split.text, timeout=WAIT)
+    assert not [p for p in view.right.split.pieces if p.kind == SPECIAL]
+    assert view.right.split.token_count > split.token_count
 
 
 def test_spelling_and_number_demos_put_text_and_caption(view, qtbot, reference):
