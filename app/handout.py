@@ -213,7 +213,7 @@ def _word_rows(pages: _Pages, tiles: TilePainter, lesson: Lesson, state: LessonS
         pages.y = y + line + 2
 
 
-def _pair_table(pages: _Pages, lesson: Lesson, ranked, winner, tied) -> None:
+def _pair_table(pages: _Pages, lesson: Lesson, ranked, winner, best: int) -> None:
     s = lesson.settings
     p = pages.p
     font = pages.font(11)
@@ -237,7 +237,7 @@ def _pair_table(pages: _Pages, lesson: Lesson, ranked, winner, tied) -> None:
         p.drawRect(bar)
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawText(QRectF(bar.right() + 6, y, 110, row_h), Qt.AlignmentFlag.AlignVCenter,
-                   f"{count:,}" + ("  ◀ merged" if won else "  (tied)" if pair in tied else ""))
+                   f"{count:,}" + ("  ◀ merged" if won else "  (tied)" if count == best else ""))
         pages.y += row_h
     pages.y += 6
 
@@ -370,7 +370,8 @@ def write_handout(lesson: Lesson, path: str | Path, steps: list[int], title: str
                           f"{show(s, step.token)}")
             pages.paragraph(merge_sentence(lesson, k), 12)
             pages.paragraph("The most frequent pairs just before this merge:", 12, bold=True)
-            _pair_table(pages, lesson, ranked, step.pair, set(step.tied))
+            # tied: at the winner's count (the step's record may list only the first few ties)
+            _pair_table(pages, lesson, ranked, step.pair, step.count)
             state.go_to(k)
             pages.paragraph(f"The words after it ({state.total_tokens:,} tokens; the new token is framed):", 12, bold=True)
             _word_rows(pages, tiles, lesson, state, step.token, pages.height)

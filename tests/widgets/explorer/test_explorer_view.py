@@ -195,7 +195,11 @@ def test_languages_chart_counts_match_tiktoken(view, qtbot, reference):
     samples = load_languages()
     assert view.languages.counts(title) == [len(reference.encode(s.text)) for s in samples]
     assert view.languages.table.rowCount() == len(samples)
-    assert "Tamil" in view.languages.caption.text()
+    counts = dict(zip((s.code for s in samples), view.languages.counts(title)))
+    caption = view.languages.caption.text()
+    # the premium the caption states is the chart's own, and published measurements sit beside it
+    assert f"Tamil costs {counts['ta']} tokens where English costs {counts['en']}: ×{counts['ta'] / counts['en']:.1f}" in caption
+    assert "Petrov et al." in caption and "NeurIPS 2023" in caption and "FLORES-200" in caption
     # the lesson's tokenizer is the second series
     lesson_counts = view.languages.counts(view.sources.title(LESSON))
     tok = view.session.lesson.tokenizer_at(view.session.step)
@@ -371,3 +375,14 @@ def test_the_explorer_follows_the_window_between_light_and_dark_but_keeps_the_pr
         assert view.theme.name == "high contrast"
     finally:
         QApplication.setPalette(before)
+
+
+def test_two_tokenizers_demo_sets_cl100k_beside_the_lesson_and_says_so(view, qtbot):
+    view.run_demo("tokenizers")
+    qtbot.waitUntil(lambda: view.left.key == CL100K and view.left.split is not None
+                    and view.left.split.text.startswith("Tokenizers differ"), timeout=WAIT)
+    assert view.right.key == LESSON and view.right.split.text == view.left.split.text
+    caption = view.caption.text()
+    assert f"{view.left.split.token_count} tokens under GPT-4's cl100k_base" in caption
+    assert f"{view.right.split.token_count} under" in caption
+    assert "only real vocabulary BPE Lab ships" in caption
