@@ -65,12 +65,13 @@ def tie_size(step: MergeStep) -> int:
 
 
 def special_text_sentence() -> str:
-    """Why typed special-token text is spelled out by default (the switch's one teaching sentence)."""
+    """Why typed special-token text is spelled out by default, in one sentence (for the switch
+    "typed special-token text: spelled out / becomes the special token")."""
     return (
-        "Spelled out is the safe default: text typed or pasted by a user that merely looks like a marker "
+        "Spelled out is the safe default: typed or pasted text that merely looks like a marker "
         "(<|endoftext|>, <|im_end|>) must not become the control token, or anyone could end a message, fake "
-        "a turn or stop the model early (a prompt injection). tiktoken does the same: encode() refuses such "
-        "text, encode_ordinary() spells it out, and only allowed_special lets it through."
+        "the assistant's turn or stop the model early (a prompt injection), which is why tiktoken's "
+        "encode_ordinary() spells it out, encode() refuses it, and only allowed_special lets it through."
     )
 
 
@@ -119,8 +120,8 @@ def gpt4_split_sentence() -> str:
 
 def describe_start(corpus: Corpus) -> str:
     """What the corpus starts as, counted from the corpus itself:
-    '95 tokens: 75 characters and 20 end-of-word markers' or
-    '28 tokens: the UTF-8 bytes of its 23 characters'."""
+    '95 tokens: 79 characters and 16 end-of-word markers' or
+    '28 tokens: the UTF-8 bytes of its 23 characters, one token per byte'."""
     total = corpus.total_symbols()
     if corpus.settings.units == "bytes":
         chars = sum(len(symbols_to_bytes(w).decode("utf-8", "replace")) * c for w, c in zip(corpus.words, corpus.counts))

@@ -131,6 +131,7 @@ def test_the_special_text_sentence_states_what_tiktoken_does():
     text = special_text_sentence()
     assert "Spelled out is the safe default" in text
     assert "encode() refuses" in text and "encode_ordinary() spells it out" in text and "allowed_special" in text
+    assert text.count(". ") == 0 and text.endswith(".")  # one sentence
     assert "injection" in text
 
 
