@@ -44,9 +44,18 @@ TIE_RULES = {
 }
 
 
+# the same rules where a line has little room (the tile view's caption)
+TIE_RULES_SHORT = {"first": "the pair met first", "hf": "the pair of smaller ids"}
+
+
 def tie_rule(settings: Settings) -> str:
     """Which pair a tie goes to under the lesson's rule, as a noun phrase: 'the pair met first …'."""
     return TIE_RULES[settings.tie_break]
+
+
+def tie_rule_short(settings: Settings) -> str:
+    """The rule in a few words: 'the pair met first' or 'the pair of smaller ids'."""
+    return TIE_RULES_SHORT[settings.tie_break]
 
 
 def tie_rule_sentence(settings: Settings) -> str:

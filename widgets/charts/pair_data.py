@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.describe import tie_rule
+from engine.describe import tie_rule_short
 from engine.display import for_settings
 from engine.lesson import LessonState
 from engine.settings import Settings
@@ -82,5 +82,5 @@ def step_caption(state: LessonState, bars: list[PairBar]) -> str:
     if others:
         # when every bar ties, more tied pairs may lie below the ones shown
         more = "+" if others == len(bars) - 1 else ""
-        text += f", tied with {others}{more} others; the tie goes to {tie_rule(settings)}"
+        text += f", tied with {others}{more} others ({tie_rule_short(settings)} wins)"
     return text + "."

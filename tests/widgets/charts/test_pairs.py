@@ -27,8 +27,7 @@ def test_three_way_tie_at_the_start_is_lit_and_the_winner_marked(make_view, clas
     assert colours[0] == theme.bar_winner.upper()
     assert colours[1:3] == [theme.bar_tied.upper()] * 2
     assert set(colours[3:]) == {theme.bar.upper()}
-    assert chart.caption.text() == ("Step 0: next merge e + s (9), tied with 2 others; the tie goes to the pair met "
-                                    "first when reading the words in order from left to right.")
+    assert chart.caption.text() == "Step 0: next merge e + s (9), tied with 2 others (the pair met first wins)."
     assert chart._labels[0].toPlainText() == "9  ◀ next"
     assert chart._labels[1].toPlainText().endswith("tie")
 
