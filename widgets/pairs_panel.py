@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from engine.describe import describe_stop, times
+from engine.describe import describe_stop, tie_rule_sentence, tie_size, times
 from widgets.models import PairsModel
 from widgets.models.pairs import COUNT, PAIR, RANK, SOURCES, TIE
 from widgets.tables import make_table
@@ -74,13 +74,13 @@ class PairsPanel(QWidget):
         elif self.model.rowCount():
             pair, count = following.pair, following.count
             # every pair at the winning count, as training met them (the table lists the top ones only)
-            tied = len(following.tied)
+            tied = tie_size(following)
             text = f"Next: {session.show(pair[0])} + {session.show(pair[1])}, {times(count)}"
             if tied > 1:
                 text += f" (tie of {tied:,})"
             self.heading.setText(text)
-            rule = "the pair of smaller ids" if session.lesson.settings.tie_break == "hf" else "the pair met first in the words"
-            self.count_label.setText(f"{n:,} different pairs now." + (f" Equal counts: {rule} wins." if tied > 1 else ""))
+            rule = " " + tie_rule_sentence(session.lesson.settings) if tied > 1 else ""
+            self.count_label.setText(f"{n:,} different pairs now.{rule}")
         else:
             self.heading.setText("No pairs left: every word is one token.")
             self.count_label.setText("")

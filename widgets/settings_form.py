@@ -19,13 +19,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.describe import TIE_RULES, gpt4_split_sentence
 from engine.errors import BpeLabError
 from engine.settings import Settings
 
 SPLITS = (
     ("whitespace", "Spaces", "Words are cut at spaces; a merge never crosses a space."),
     ("gpt2", "GPT-2 rule", "GPT-2's pattern: a space stays at the front of the next word."),
-    ("gpt4", "GPT-4 rule", "GPT-4's pattern: like GPT-2, numbers in groups of up to three."),
+    ("gpt4", "GPT-4 rule", gpt4_split_sentence()),
     ("none", "No split", "The whole text is one sequence: merges may cross spaces."),
 )
 UNITS = (
@@ -39,8 +40,8 @@ STOPS = (
     ("vocab", "at this vocabulary size"),
 )
 TIES = (
-    ("first", "pair met first", "Equal counts go to the pair met first, reading the words in order."),
-    ("hf", "smaller ids", "Equal counts go to the pair of smaller token ids (Hugging Face's rule)."),
+    ("first", "pair met first", f"Equal counts go to {TIE_RULES['first']}."),
+    ("hf", "smaller ids", f"Equal counts go to {TIE_RULES['hf']} (Hugging Face's rule)."),
 )
 
 

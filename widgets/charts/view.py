@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.describe import WHY_NOT_LARGER
 from engine.errors import BpeLabError
 from widgets.charts.export import export_image, export_rows
 from widgets.charts.growth import MERGES, PERCENT, TOKENS, VOCAB, GrowthChart
@@ -105,6 +106,11 @@ class ChartsView(QWidget):
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
         left_layout.addWidget(self.growth, 1)
+        # the chart shows what more tokens save; this says what they cost
+        self.why_not_larger = QLabel(WHY_NOT_LARGER)
+        self.why_not_larger.setObjectName("hint")
+        self.why_not_larger.setWordWrap(True)
+        left_layout.addWidget(self.why_not_larger)
         self.held_out_label = QLabel()
         self.held_out_label.setWordWrap(True)
         left_layout.addWidget(self.held_out_label)

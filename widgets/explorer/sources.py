@@ -21,7 +21,7 @@ FILE_PREFIX = "file:"
 
 BUILT_IN_TITLES = {
     CL100K: "GPT-4 (cl100k_base)",
-    CL100K_CHAT: "GPT-4 chat (cl100k + chat markers)",
+    CL100K_CHAT: "cl100k_im (+ ChatML markers)",
     LESSON: "This lesson's tokenizer",
 }
 

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.explorer import chat_demo, number_demo, spelling_demo
+from engine.explorer import chat_demo, number_demo, spelling_demo, tokenizers_demo
 from widgets.explorer.languages import LanguagesView
 from widgets.explorer.replay import MergeReplayView
 from widgets.explorer.side import SidePane
@@ -43,6 +43,7 @@ DEMOS = {
     "spelling": "Spell a word",
     "numbers": "Split a number",
     "chat": "Chat markers",
+    "tokenizers": "Two tokenizers",
     "replay": "Replay merges",
 }
 REPLAY_WORD = " tokenization"
@@ -227,22 +228,36 @@ class ExplorerView(QWidget):
             self.replay.chooser.setCurrentIndex(self.replay.chooser.findData(CL100K))
             self.replay.start(REPLAY_WORD)
             return
-        key = CL100K_CHAT if name == "chat" else CL100K
+        # the chat demo sets the markers (cl100k_im) beside plain cl100k, which spells them out
+        keys = {"chat": (CL100K_CHAT, CL100K), "tokenizers": (CL100K, LESSON)}.get(name, (CL100K,))
         self.tabs.setCurrentIndex(0)
         self.activate()
-        tokenizer = self.sources.get(key)
-        if tokenizer is None:
-            self._pending_demo = name if not self.sources.error(key) else None
-            self.caption.setText(self.sources.error(key) or "Loading GPT-4's tokenizer…")
+        tokenizers = [self.sources.get(k) for k in keys]
+        if LESSON in keys and tokenizers[keys.index(LESSON)] is None:
+            # the lesson's tokenizer does not load: it comes with training
+            self._pending_demo = None
+            self.caption.setText("The lesson has no trained tokenizer yet: type some training text in Corpus.")
+            self.caption.setVisible(True)
+            return
+        if any(t is None for t in tokenizers):
+            error = next((self.sources.error(k) for k in keys if self.sources.error(k)), None)
+            self._pending_demo = name if not error else None
+            self.caption.setText(error or "Loading GPT-4's tokenizer…")
             self.caption.setVisible(True)
             return
         self._pending_demo = None
-        demo = {"spelling": spelling_demo, "numbers": number_demo, "chat": chat_demo}[name](tokenizer)
         if name == "chat":
+            demo = chat_demo(*tokenizers)
             # the demonstration shows the markers as the control tokens; switching back spells them out
             self.special_switch.set_allow_special(True)
+        elif name == "tokenizers":
+            demo = tokenizers_demo(*tokenizers)
+        else:
+            demo = {"spelling": spelling_demo, "numbers": number_demo}[name](tokenizers[0])
         if self.left.key != demo.tokenizer:
             self.left.set_source(demo.tokenizer)
+        if demo.other is not None and self.right.key != demo.other:
+            self.right.set_source(demo.other)
         self.set_text(demo.text)
         self.caption.setText(demo.caption)
         self.caption.setVisible(True)

@@ -14,6 +14,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QTextDo
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFileDialog, QHBoxLayout, QLabel, QMessageBox,
                                QToolButton, QVBoxLayout, QWidget)
 
+from engine.describe import tie_rule_short
 from engine.errors import BpeLabError
 from widgets.tiles.canvas import TileCanvas
 from widgets.tiles.layout import ORDERS
@@ -182,8 +183,7 @@ class TileView(QWidget):
                 ties = ", ".join(f"{text(a)} + {text(c)}" for a, c in others[:4])
                 if len(others) > 4:
                     ties += f" and {len(others) - 4} more"
-                rule = "met first" if lesson.settings.tie_break == "first" else "of smaller ids"
-                second += esc(f", tied with {ties} (underlined): the rule picks the pair {rule}")
+                second += esc(f", tied with {ties} (underlined): the rule picks {tie_rule_short(lesson.settings)}")
         elif self.canvas.animating:
             t = self.canvas.transition
             pair = f"{text(t.step.pair[0])} + {text(t.step.pair[1])}"
