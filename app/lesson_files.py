@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from app.autosave import INTERVAL_MS, LARGE as AUTOSAVE_LARGE, Autosave
 from app.session import Session
-from engine.errors import BpeLabError, NotPlainTextError
+from engine.errors import BpeLabError, NotPlainTextError, is_bad_input
 from engine.files import read_text
 from engine.formats.lesson_file import SUFFIX, LessonFile, load_lesson, save_lesson
 from engine.formats.load import detect_format
@@ -57,6 +57,7 @@ class LessonFiles(QObject):
         self._keeper: KeepsProgress | None = None
         # (source, path) while a lesson this object opened trains
         self._opening: tuple[LessonFile, Path | None] | None = None
+        self._load_failed = False
         session.loaded.connect(self._on_loaded)
         session.load_failed.connect(self._on_load_failed)
         self.autosave_timer = QTimer(self)
@@ -117,8 +118,7 @@ class LessonFiles(QObject):
             except BpeLabError as exc:
                 self.window.tell(f"{exc}\n\nThe current lesson is unchanged.")
                 return False
-            self._load(source, p)
-            return True
+            return self._load(source, p)
         kind = tokenizer_kind(p)
         if kind is not None:
             self.window.tell(f"{p.name} is a tokenizer ({kind}), not a lesson or a training text: the window "
@@ -153,9 +153,13 @@ class LessonFiles(QObject):
             self.window.tell(f"{p}: cannot be read ({exc.strerror})")
             return None
 
-    def _load(self, source: LessonFile, path: Path | None, clean: bool = True) -> None:
+    def _load(self, source: LessonFile, path: Path | None, clean: bool = True) -> bool:
+        """Give the session a lesson to train and show; False when it failed at once (the user was
+        told), True when it is shown or still training."""
         self._opening = (source, path)
+        self._load_failed = False
         self.session.load(source, clean)
+        return not self._load_failed
 
     @Slot(object)
     def _on_loaded(self, source: LessonFile) -> None:
@@ -171,6 +175,7 @@ class LessonFiles(QObject):
     @Slot(str)
     def _on_load_failed(self, message: str) -> None:
         self._opening = None
+        self._load_failed = True
         self.window.tell(f"The lesson could not be opened: {message}\n\nThe current lesson is unchanged.")
 
     # -- saving -----------------------------------------------------------------------------------
@@ -193,8 +198,8 @@ class LessonFiles(QObject):
         self.flush()
         try:
             save_lesson(self.current_file(), path)
-        except BpeLabError as exc:
-            self.window.tell(f"The lesson was not saved: {exc}")
+        except Exception as exc:  # noqa: BLE001 (a save that fails in any way is said, and keeps the window open)
+            self.window.tell(f"The lesson was not saved: {save_problem(exc)}")
             return False
         self.path = path
         self.session.mark_saved()
@@ -249,6 +254,16 @@ class LessonFiles(QObject):
         self.autosave_timer.stop()
         if self.autosave is not None and not self._unseen_autosave:
             self.autosave.clear()
+
+
+def save_problem(error: BaseException) -> str:
+    """Why a save failed, by the kind of error."""
+    if is_bad_input(error):
+        return str(error)
+    if isinstance(error, OSError):
+        return f"{error.strerror or error}; choose another folder"
+    return (f"an internal error of BPE Lab ({type(error).__name__}: {error}); the lesson is still open: "
+            "save it elsewhere or copy its text, and please report the error")
 
 
 # what detect_format calls each tokenizer format, as a person reads it
