@@ -21,6 +21,7 @@ from engine.errors import BpeLabError, NotPlainTextError, is_bad_input
 from engine.files import read_text
 from engine.formats.lesson_file import SUFFIX, LessonFile, load_lesson, save_lesson
 from engine.formats.load import detect_format
+from engine.imported_lesson import KINDS, ImportedLesson
 
 MAX_RECENT = 8
 B = QMessageBox.StandardButton
@@ -119,13 +120,12 @@ class LessonFiles(QObject):
                 self.window.tell(f"{exc}\n\nThe current lesson is unchanged.")
                 return False
             return self._load(source, p)
-        kind = tokenizer_kind(p)
-        if kind is not None:
-            self.window.tell(f"{p.name} is a tokenizer ({kind}), not a lesson or a training text: the window "
-                             "cannot step through an imported tokenizer's merges yet. Put text through it with "
-                             f"bpe-lab encode --tokenizer {p} --trace \"TEXT\", or export it with bpe-lab export."
-                             "\n\nThe current lesson is unchanged.")
-            return False
+        if is_tokenizer_file(p):
+            # read in the background: its merges become a read-only lesson, or a message says why not
+            self._opening = None
+            self._load_failed = False
+            self.session.load_tokenizer(p)
+            return not self._load_failed
         text = self._read_text(p)
         if text is None:
             return False
@@ -181,11 +181,34 @@ class LessonFiles(QObject):
     # -- saving -----------------------------------------------------------------------------------
 
     def save(self) -> bool:
+        if self._refuse_imported():
+            return False
         if self.path is None:
             return self.save_as()
         return self.save_to(self.path)
 
+    def _refuse_imported(self) -> bool:
+        """An imported tokenizer has no corpus, so no lesson file can hold it: say so (True) rather
+        than write an empty lesson."""
+        lesson = self.session.lesson
+        if not isinstance(lesson, ImportedLesson):
+            return False
+        self.window.tell(f"{lesson.name} is an imported tokenizer: it has no training corpus, so there is no "
+                         "lesson to save. Keep the file itself, or type a training text to make a lesson of your own.")
+        return True
+
+    def title(self) -> str:
+        """What the window's title names: the lesson file, an imported tokenizer, or an untitled lesson."""
+        if self.path is not None:
+            return self.path.name
+        lesson = self.session.lesson
+        if isinstance(lesson, ImportedLesson):
+            return f"{lesson.name} (imported tokenizer, read-only)"
+        return "Untitled lesson"
+
     def save_as(self) -> bool:
+        if self._refuse_imported():
+            return False
         chosen = self.window.choose_save_path()
         if not chosen:
             return False
@@ -266,18 +289,13 @@ def save_problem(error: BaseException) -> str:
             "save it elsewhere or copy its text, and please report the error")
 
 
-# what detect_format calls each tokenizer format, as a person reads it
-TOKENIZER_KINDS = {"hf": "a Hugging Face tokenizer.json", "gpt2": "GPT-2 vocab.json + merges.txt",
-                   "tiktoken": "a .tiktoken rank file", "bpelab": "a BPE Lab tokenizer file"}
-
-
-def tokenizer_kind(path: Path) -> str | None:
-    """What kind of tokenizer a file or folder is, or None for anything else (a text, a lesson, a CSV:
-    a CSV of words is a training text too)."""
+def is_tokenizer_file(path: Path) -> bool:
+    """Whether a file or folder is a tokenizer the window opens as a lesson (not a text, a lesson or a
+    CSV: a CSV of words is a training text too)."""
     if not (path.is_dir() or path.suffix.lower() in (".json", ".tiktoken") or path.name == "merges.txt"):
-        return None
+        return False
     try:
-        return TOKENIZER_KINDS.get(detect_format(path))
+        return detect_format(path) in KINDS
     except BpeLabError:
-        return None  # JSON that is no tokenizer: the text path says what it is
+        return False  # JSON that is no tokenizer: the text path says what it is
 

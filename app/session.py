@@ -24,7 +24,7 @@ from PySide6.QtGui import QUndoStack
 
 from app.slot_errors import slot_errors
 from app.undo import ChangeLesson
-from app.workers import TrainingRunner
+from app.workers import TokenizerFile, TrainingRunner, tokenizer_reading
 from engine.errors import is_bad_input
 from engine.files import without_lone_surrogates
 from engine.formats.lesson_file import LessonFile
@@ -279,6 +279,13 @@ class Session(QObject):
         self._loading = (source, clean)
         self.runner.start(source, background)
 
+    def load_tokenizer(self, path) -> None:
+        """A tokenizer file as a read-only lesson: its merges step by step, no corpus. It is read in
+        the background (a file of 100,000 merges takes a while); the current lesson stays until then."""
+        request = TokenizerFile(path)
+        self._loading = (request, True)
+        self.runner.start(request, background=True, job=tokenizer_reading)
+
     def open_text(self, text: str) -> None:
         """A text of the user's own as a new, unsaved lesson with the current settings."""
         text, _replaced = without_lone_surrogates(text)  # a file's text has none: decoding refuses them
@@ -318,6 +325,8 @@ class Session(QObject):
         loading, self._loading = self._loading, None
         if loading is not None and loading[0] is not source:
             loading = None
+        if isinstance(source, TokenizerFile):
+            source = lesson.to_file()  # what the corpus panel shows and undo starts from: no text
         error = self._swap_in(lesson, source.step, state, source if loading is not None else None)
         if error is not None:
             log.error("a view could not show the new lesson", exc_info=error)
