@@ -211,8 +211,10 @@ class History:
         return self.vocab(k).total
 
     def vocab_sizes(self) -> list[int]:
-        """``vocab_size`` at steps 0 to last."""
-        return [self.vocab_size(k) for k in range(len(self.steps) + 1)]
+        """``vocab_size`` at steps 0 to last (one addition per step: a chart asks for 100,000 at once)."""
+        size = self.vocab(0)
+        fixed = size.total - size.learned
+        return [fixed + learned for learned in self._learned]
 
     def distinct_symbols(self) -> int:
         """Base symbols in the distinct words: what counting every pair at one step costs."""

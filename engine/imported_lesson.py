@@ -90,18 +90,18 @@ class ImportedLesson(Lesson):
 class Merges:
     """A file's merges as steps, its base vocabulary, and how to cut its tokenizer after k merges."""
 
-    def __init__(self, base: list[str], steps: list[MergeStep], rank_limits: list[int] | None = None):
-        """``rank_limits[k]``: for a tokenizer given as ranks, the highest rank kept after k merges."""
+    def __init__(self, base: list[str], steps: list[MergeStep], ranked: list[tuple[bytes, int]] | None = None):
+        """``ranked``: for a tokenizer given as ranks, its single bytes and then the token each merge
+        makes, with their ranks, in rank order."""
         self.base = base
         self.steps = steps
-        self._rank_limits = rank_limits
+        self._ranked = ranked
 
     def cut(self, tokenizer: Encoder, k: int) -> Encoder:
-        if self._rank_limits is None:
+        if self._ranked is None:
             return tokenizer.truncated(k)
-        # ranks keep tiktoken's own rule: the vocabulary cut at the k-th merge's token, by rank
-        limit = self._rank_limits[k]
-        ranks = {t: r for t, r in tokenizer.ranks.items() if r <= limit or len(t) == 1}
+        # ranks keep tiktoken's own rule: the single bytes and the tokens of the first k merges
+        ranks = dict(self._ranked[: len(self.base) + k])
         return RankTokenizer(tokenizer.name, ranks, tokenizer.pattern, tokenizer.special_ids)
 
 
@@ -116,9 +116,9 @@ def merges_of(tokenizer: Encoder, name: str) -> Iterator[tuple[int, int]]:
             pairs = [(bytes_to_symbols(a), bytes_to_symbols(b)) for a, b in recover_merges(tokenizer.ranks, name)]
         except BpeLabError as exc:
             raise BpeLabError(f"{exc}: the window cannot step through it") from None
-        limits = [max((r for t, r in ranked if len(t) == 1), default=-1)] + [r for t, r in ranked if len(t) > 1]
+        ordered = [(t, r) for t, r in ranked if len(t) == 1] + [(t, r) for t, r in ranked if len(t) > 1]
         steps = yield from _steps(base, pairs, len(tokenizer.special_ids), False)
-        return Merges(base, steps, limits)
+        return Merges(base, steps, ordered)
     if not isinstance(tokenizer, Tokenizer):
         raise BpeLabError(f"{name}: this kind of tokenizer has no merge list to step through")
     steps = yield from _steps(tokenizer.base, tokenizer.merges, len(tokenizer.settings.special_tokens),
