@@ -156,11 +156,11 @@ def _finish(run, tokenizer, name, kind) -> ImportedLesson:
 
 
 def read_imported(path: str | os.PathLike) -> Iterator[tuple[int, int]]:
-    """Read a tokenizer file and build its lesson, yielding (done, total) progress: (0, 0) while the
-    file is read, then while its merges become steps. The generator's return value is the lesson."""
+    """Read a tokenizer file and build its lesson, yielding (merges done, merges in all) while its
+    merges become steps (reading the file says nothing: "Reading the text…" stands until then). The
+    generator's return value is the lesson."""
     from engine.formats.load import load_source
 
-    yield 0, 0
     name = Path(path).name or str(path)
     source = load_source(path)
     try:

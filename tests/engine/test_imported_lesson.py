@@ -26,8 +26,10 @@ def read(path) -> ImportedLesson:
         try:
             progress.append(next(run))
         except StopIteration as end:
-            assert progress[0] == (0, 0)  # "reading the file" comes first, before any merge is known
-            return end.value
+            lesson = end.value
+            assert all(total == lesson.last_step for _, total in progress)
+            assert [done for done, _ in progress] == sorted(done for done, _ in progress)
+            return lesson
 
 
 def trained(**settings) -> Lesson:
