@@ -123,6 +123,7 @@ def test_a_bad_tokenizer_file_is_refused_with_the_reason_and_the_lesson_kept(mak
 
 def test_the_quiz_charts_and_handout_say_there_is_no_corpus(make_window, qtbot, tokenizer_json, tmp_path):
     from app.handout import write_handout
+    from app.handout_dialog import export_handout
     from engine.errors import BpeLabError
 
     window = make_window()
@@ -130,5 +131,10 @@ def test_the_quiz_charts_and_handout_say_there_is_no_corpus(make_window, qtbot, 
     window.session.request_step(4)
     with pytest.raises(BpeLabError, match="no training corpus"):
         write_handout(window.session.lesson, tmp_path / "h.pdf", [1, 2])
+    assert export_handout(window) is None  # said before any dialog asks where to write it
+    assert "no training corpus" in window.told[-1]
+    assert not list(tmp_path.glob("*.pdf"))
+    quiz = window.views["Quiz"]
+    assert quiz.lesson_questions.live is None  # no question about a lesson with no words
     charts = window.views["Charts"]
     assert "no training corpus" in charts.notice_text()

@@ -122,3 +122,20 @@ def test_an_imported_lesson_is_not_trained_again():
     lesson = imported_lesson(trained().tokenizer, "tok.json", "bpelab")
     with pytest.raises(BpeLabError, match="imported"):
         lesson.train()
+
+
+@pytest.mark.parametrize("shape", ["whitespace", "whitespace_split", "char_bpe", "sentencepiece",
+                                   "sentencepiece_byte_fallback", "byte_level"])
+def test_every_shape_tokenizers_writes_steps_to_the_librarys_ids(shape, tmp_path):
+    from tests.engine.formats.test_hf_imports import HELD_OUT, SHAPES
+
+    path = tmp_path / "tokenizer.json"
+    SHAPES[shape](path)
+    library = HfTokenizer.from_file(str(path))
+    lesson = read(path)
+    assert lesson.last_step == len(lesson.tokenizer.merges) > 0
+    assert lesson.history.vocab_size(lesson.last_step) == library.get_vocab_size()
+    text = " ".join(HELD_OUT)
+    assert lesson.tokenizer_at(lesson.last_step).encode_ids(text, allow_special=True) == library.encode(text).ids
+    lengths = [len(lesson.tokenizer_at(k).encode(text)) for k in (0, lesson.last_step // 2, lesson.last_step)]
+    assert lengths == sorted(lengths, reverse=True) and lengths[0] > lengths[-1]
