@@ -152,3 +152,12 @@ def test_a_window_whose_save_failed_stays_open_and_says_why(make_window, tmp_pat
     window.answers = [B.Save]
     assert window.close()
     assert load_lesson(tmp_path / "mine.bpelab").text == "unsaved 2\nwork 1"
+
+
+def test_every_setting_a_lesson_may_hold_is_shown_as_it_is(make_window, tmp_path):
+    path = tmp_path / "large.bpelab"
+    settings = Settings(min_frequency=5_000_000, vocab_size=2_000_000_000)
+    save_lesson(LessonFile("big numbers big numbers", settings=settings), path)
+    window = make_window()
+    assert window.files.open_path(path)
+    assert window.corpus_panel.settings_form.current() == settings.resolved()
