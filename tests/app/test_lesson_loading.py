@@ -161,3 +161,26 @@ def test_every_setting_a_lesson_may_hold_is_shown_as_it_is(make_window, tmp_path
     window = make_window()
     assert window.files.open_path(path)
     assert window.corpus_panel.settings_form.current() == settings.resolved()
+
+
+def test_mutated_lessons_through_the_window_open_whole_or_leave_everything_as_it_was(make_window, tmp_path):
+    import random
+
+    from tests.engine.formats.mutations import Mutator, make_seeds
+
+    mutator = Mutator(make_seeds(tmp_path / "seeds")["lesson"], tmp_path / "work")
+    rng = random.Random("window-lessons")
+    window = make_window()
+    refused = 0
+    for n in range(150):
+        path = mutator.next(rng)
+        before, told = snapshot(window), len(window.told)
+        if window.files.open_path(path):
+            assert window.files.path == path and not window.session.dirty, n
+            assert window.session.source == load_lesson(path), n
+        else:
+            refused += 1
+            assert snapshot(window) == before, n
+            assert len(window.told) == told + 1 and "unchanged" in window.told[-1], n
+            assert "Traceback" not in window.told[-1] and "internal error" not in window.told[-1], n
+    assert refused >= 15
