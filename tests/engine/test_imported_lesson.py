@@ -139,3 +139,15 @@ def test_every_shape_tokenizers_writes_steps_to_the_librarys_ids(shape, tmp_path
     assert lesson.tokenizer_at(lesson.last_step).encode_ids(text, allow_special=True) == library.encode(text).ids
     lengths = [len(lesson.tokenizer_at(k).encode(text)) for k in (0, lesson.last_step // 2, lesson.last_step)]
     assert lengths == sorted(lengths, reverse=True) and lengths[0] > lengths[-1]
+
+
+def test_ranks_that_are_no_byte_pair_vocabulary_are_refused_naming_the_token(tmp_path):
+    import base64
+
+    # "abc" with neither "ab" nor "bc" ranked before it: no merge makes it
+    ranks = {bytes([b]): b for b in range(256)}
+    ranks[b"abc"] = 256
+    path = tmp_path / "odd.tiktoken"
+    path.write_text("".join(f"{base64.b64encode(t).decode()} {r}\n" for t, r in ranks.items()), encoding="utf-8")
+    with pytest.raises(BpeLabError, match=r"rank 256 is not the join of two earlier tokens.*cannot step through"):
+        read(path)
