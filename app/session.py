@@ -262,7 +262,7 @@ class Session(QObject):
 
     @Slot(str)
     def request_held_out(self, text: str) -> None:
-        text, _replaced = without_lone_surrogates(text)  # shown as � in the count; it only has to save
+        text = without_lone_surrogates(text)[0]  # shown as � in the count; it only has to save
         if text == self.lesson.held_out:
             return
         # the lesson holds it (the charts count it from there); the source keeps it for saving
@@ -288,7 +288,7 @@ class Session(QObject):
 
     def open_text(self, text: str) -> None:
         """A text of the user's own as a new, unsaved lesson with the current settings."""
-        text, _replaced = without_lone_surrogates(text)  # a file's text has none: decoding refuses them
+        text = without_lone_surrogates(text)[0]  # a file's text has none: decoding refuses them
         self.load(LessonFile(text, False, self.source.settings, 0, self._kept_held_out()), clean=False)
 
     def _adopt(self, source: LessonFile, clean: bool) -> None:
