@@ -267,7 +267,7 @@ def test_dropping_a_text_file_opens_it(window, tmp_path):
     event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
                        Qt.KeyboardModifier.NoModifier)
     window.dropEvent(event)
-    assert window.session.lesson.corpus.words[:2] == ("hug", "pug")
+    assert window.session.lesson.text == '["hug", "pug", "hug"]'
 
 
 def test_closing_with_unsaved_changes_asks(window):
@@ -454,4 +454,4 @@ def test_a_json_text_that_is_no_tokenizer_opens_as_training_text(window, tmp_pat
     words = tmp_path / "words.json"
     words.write_text('["hug", "pug", "hug"]', encoding="utf-8")
     assert window.files.open_path(words)
-    assert window.session.lesson.corpus.words[:2] == ("hug", "pug")
+    assert window.session.lesson.text == '["hug", "pug", "hug"]'
