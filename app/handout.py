@@ -345,6 +345,9 @@ def write_handout(lesson: Lesson, path: str | Path, steps: list[int], title: str
         raise BpeLabError("the handout is drawn with Qt: create a QApplication (or QGuiApplication) first")
     if not lesson.trained or lesson.is_empty or lesson.last_step == 0:
         raise BpeLabError("the lesson has no merges to show: train it on a text with repeated pairs first")
+    if not lesson.counts_known:
+        raise BpeLabError("this lesson is an imported tokenizer with no training corpus: a handout shows the words "
+                          "and counts at each merge, so there is nothing to print")
     steps = sorted(set(steps))
     if not steps:
         raise BpeLabError("no steps chosen: choose all, every n-th, or a list such as 1, 4, 7-9")

@@ -171,6 +171,18 @@ def describe_stop(reason: str | None, min_frequency: int = 2) -> str:
     return f"Training stopped: {why}."
 
 
+def _describe_imported(lesson, step: int) -> str:
+    """The status line of a tokenizer read from a file: its merges, no counts (it has no corpus)."""
+    settings = lesson.settings
+    if step == 0:
+        return f"Start: {lesson.origin()} Press → for its first merge."
+    merge = lesson.steps[step - 1]
+    text = f"Merge {step:,} of {lesson.last_step:,}: {show_pair(settings, merge.pair)} into {show(settings, merge.token)}."
+    if step == lesson.last_step:
+        text += " The file's merges end here."
+    return text
+
+
 def describe_position(lesson, step: int) -> str:
     """What the status line says at a step: the merge just made, or how the lesson starts, and at
     the last step why training stopped."""
@@ -180,6 +192,8 @@ def describe_position(lesson, step: int) -> str:
     if not lesson.trained:
         return "Training…"
     last = lesson.last_step
+    if not lesson.counts_known:
+        return _describe_imported(lesson, step)
     if step == 0:
         text = f"Start: every word is split into single symbols ({lesson.initial_tokens:,} tokens in all)."
         if last:

@@ -66,6 +66,9 @@ class PairsPanel(QWidget):
             return
         n = len(state.pair_counts())
         following = state.next_step()
+        if not session.lesson.counts_known:
+            self._show_without_counts(following)
+            return
         if following is None:
             # training stopped here: no pair merges next, whatever the counts say
             settings = session.lesson.settings
@@ -85,6 +88,18 @@ class PairsPanel(QWidget):
             self.heading.setText("No pairs left: every word is one token.")
             self.count_label.setText("")
         self._show_details(self.table.currentIndex().row())
+
+    def _show_without_counts(self, following) -> None:
+        """An imported tokenizer: the merge that comes next, and why no pair has a count."""
+        session = self.session
+        if following is None:
+            self.heading.setText(f"The file's merges end here ({session.lesson.last_step:,} merges).")
+        else:
+            a, b = following.pair
+            self.heading.setText(f"Next: {session.show(a)} + {session.show(b)} (merge {following.step:,} of the "
+                                 "file; how often it occurred is not known)")
+        self.count_label.setText(session.lesson.origin())
+        self.details.setText("")
 
     def _on_row_picked(self, current, _previous) -> None:
         self._show_details(current.row())

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from engine.describe import TIE_RULES, gpt4_split_sentence
 from engine.errors import BpeLabError
+from engine.formats.schema import MAX_COUNT
 from engine.settings import Settings
 
 SPLITS = (
@@ -62,12 +63,13 @@ class SettingsForm(QWidget):
             self.marker.addItem(text, key)
         self.lowercase = QCheckBox("lowercase first")
         self.min_frequency = QSpinBox()
-        self.min_frequency.setRange(1, 1_000_000)
+        # every value a lesson file may hold shows as it is, never clamped into another
+        self.min_frequency.setRange(1, MAX_COUNT)
         self.stop = QComboBox()
         for key, text in STOPS:
             self.stop.addItem(text, key)
         self.size = QSpinBox()
-        self.size.setRange(0, 1_000_000)
+        self.size.setRange(0, MAX_COUNT)
         self.size.setSingleStep(10)
         self.tie = QComboBox()
         for key, text, tip in TIES:

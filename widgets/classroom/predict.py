@@ -68,8 +68,8 @@ class Question:
 def question_for(session, limit: int = MAX_CHOICES) -> Question | None:
     """The question before the next merge, or None when there is nothing to ask (the end, or one pair only)."""
     state = session.state
-    if state is None:
-        return None
+    if state is None or not session.lesson.counts_known:
+        return None  # no corpus (an imported tokenizer): no counts to predict from
     step = state.next_step()
     if step is None:
         return None

@@ -14,9 +14,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.errors import BpeLabError
+from engine.errors import is_bad_input, one_line
 from engine.explorer import Split, split_text
-from widgets.explorer.sources import CL100K, CL100K_CHAT, FILE_PREFIX, LESSON, TokenizerSources, file_key
+from widgets.explorer.sources import (
+    CL100K, CL100K_CHAT, FILE_PREFIX, LESSON, TokenizerSources, file_key, internal_problem,
+)
 from widgets.explorer.token_view import TokenView
 
 OPEN_FILE = "open…"
@@ -146,10 +148,11 @@ class SidePane(QFrame):
         text = self.text[:MAX_CHARS]
         try:
             self.split = split_text(tokenizer, text, allow_special=self.allow_special)
-        except BpeLabError as exc:
+        except Exception as exc:  # noqa: BLE001 (a tokenizer from a file may fail on this text: said, not raised)
             self.split = None
-            self._show_status(str(exc))
-            self.view.set_pieces((), str(exc))
+            message = one_line(str(exc)) if is_bad_input(exc) else internal_problem(exc)
+            self._show_status(message)
+            self.view.set_pieces((), message)
             return
         note = ""
         if len(self.text) > MAX_CHARS:

@@ -166,6 +166,8 @@ class TileView(QWidget):
             return text if plain else f"<b>{_escape(text)}</b>"
 
         text = self.canvas.display_text
+        if not lesson.counts_known:
+            return self._caption_without_corpus(state, lesson, b, plain)
         history = lesson.history
         first = (f"Step {state.step} of {lesson.last_step} · {b(format(history.total_tokens(self.rows_step()), ','))} "
                  f"tokens in the corpus (from {history.total_tokens(0):,})")
@@ -196,6 +198,17 @@ class TileView(QWidget):
         else:
             second = esc(f"Done: {lesson.stop_reason}." if lesson.stop_reason else "")
         return first + ("\n" if plain else "<br>") + second
+
+    def _caption_without_corpus(self, state, lesson, b, plain: bool) -> str:
+        """An imported tokenizer: no words to tile, so the caption says where the lesson stands and why."""
+        text = self.canvas.display_text
+        first = f"Step {state.step} of {lesson.last_step} · no words to show: {lesson.origin()}"
+        nxt = state.next_step()
+        if nxt is None:
+            second = "The file's merges end here."
+        else:
+            second = f"Next merge: {b(text(nxt.pair[0]) + ' + ' + text(nxt.pair[1]))} → {b(text(nxt.token))}"
+        return (first if plain else _escape(first)) + ("\n" if plain else "<br>") + second
 
     def _update_caption(self) -> None:
         font = QFont(self.font())
