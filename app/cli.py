@@ -13,7 +13,7 @@ import importlib
 import sys
 from typing import Sequence
 
-from engine.errors import BpeLabError
+from engine.errors import BpeLabError, one_line
 
 # subcommand -> module; the module is imported only when its command runs or help is asked
 COMMANDS = {
@@ -34,12 +34,6 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str):  # noqa: D102 (argparse's own hook)
         raise BpeLabError(f"{message} (see '{self.prog} --help')")
-
-
-def one_line(message: str) -> str:
-    """A message as one line: a line break or other control character that a file put in it (a token
-    named in the message) is shown escaped, as Python writes it."""
-    return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in message)
 
 
 @functools.lru_cache(maxsize=1)

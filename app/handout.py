@@ -19,7 +19,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QGuiApplication, QPageLa
 
 from engine.errors import BpeLabError
 from engine.lesson import Lesson, LessonState
-from engine.describe import describe_vocab
+from engine.describe import describe_start, describe_vocab, join_pairs, tie_rule, tie_size, tied_rivals
 from engine.display import show
 from widgets.tiles.painter import TilePainter
 from widgets.tiles.theme import TileTheme
@@ -73,13 +73,13 @@ def merge_sentence(lesson: Lesson, k: int) -> str:
     s = lesson.settings
     a, b, new = show(s, step.pair[0]), show(s, step.pair[1]), show(s, step.token)
     text = f"The pair “{a}” + “{b}” occurs {step.count:,} times, more often than any other pair"
-    others = step.tied[1:]
+    others = tied_rivals(step)
     if others:
-        names = ", ".join(f"“{show(s, x)}” + “{show(s, y)}”" for x, y in others[:3])
-        more = f" and {step.tie_count - 4} more" if step.tie_count > 4 else ""
-        rule = "met first in the words" if s.tie_break == "first" else "with the smaller ids"
-        text = (f"The pair “{a}” + “{b}” occurs {step.count:,} times; {names}{more} occur just as often, "
-                f"and the tie rule picks the pair {rule}")
+        rivals = tie_size(step) - 1
+        names = join_pairs(s, others, rivals)
+        verb = "occurs" if rivals == 1 else "occur"
+        text = (f"The pair “{a}” + “{b}” occurs {step.count:,} times; {names} {verb} just as often, "
+                f"and the tie goes to {tie_rule(s)}")
     text += (f". Every “{a}” followed by “{b}” becomes the new token “{new}”. The corpus goes from "
              f"{history.total_tokens(k - 1):,} to {history.total_tokens(k):,} tokens, and the vocabulary now holds "
              f"{describe_vocab(s, history.vocab(k))}.")
@@ -91,11 +91,7 @@ def growth_summary(lesson: Lesson) -> str:
     history = lesson.history
     s = lesson.settings
     first, last = history.total_tokens(0), history.total_tokens(history.last_step)
-    if s.units == "bytes":
-        unit = "one per byte of the UTF-8 text"
-    else:
-        unit = "one per character" + (" and end-of-word marker" if s.marker else "")
-    return (f"The corpus starts as {first:,} tokens ({unit}). After {history.last_step:,} merges it is "
+    return (f"The corpus starts as {describe_start(lesson.corpus)}. After {history.last_step:,} merges it is "
             f"{last:,} tokens, {100 * (1 - last / max(1, first)):.0f}% fewer, and the vocabulary has grown from "
             f"{describe_vocab(s, history.vocab(0))} to {describe_vocab(s, history.vocab(history.last_step))}.")
 
@@ -217,7 +213,7 @@ def _word_rows(pages: _Pages, tiles: TilePainter, lesson: Lesson, state: LessonS
         pages.y = y + line + 2
 
 
-def _pair_table(pages: _Pages, lesson: Lesson, ranked, winner, tied) -> None:
+def _pair_table(pages: _Pages, lesson: Lesson, ranked, winner, best: int) -> None:
     s = lesson.settings
     p = pages.p
     font = pages.font(11)
@@ -241,7 +237,7 @@ def _pair_table(pages: _Pages, lesson: Lesson, ranked, winner, tied) -> None:
         p.drawRect(bar)
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawText(QRectF(bar.right() + 6, y, 110, row_h), Qt.AlignmentFlag.AlignVCenter,
-                   f"{count:,}" + ("  ◀ merged" if won else "  (tied)" if pair in tied else ""))
+                   f"{count:,}" + ("  ◀ merged" if won else "  (tied)" if count == best else ""))
         pages.y += row_h
     pages.y += 6
 
@@ -349,6 +345,9 @@ def write_handout(lesson: Lesson, path: str | Path, steps: list[int], title: str
         raise BpeLabError("the handout is drawn with Qt: create a QApplication (or QGuiApplication) first")
     if not lesson.trained or lesson.is_empty or lesson.last_step == 0:
         raise BpeLabError("the lesson has no merges to show: train it on a text with repeated pairs first")
+    if not lesson.counts_known:
+        raise BpeLabError("this lesson is an imported tokenizer with no training corpus: a handout shows the words "
+                          "and counts at each merge, so there is nothing to print")
     steps = sorted(set(steps))
     if not steps:
         raise BpeLabError("no steps chosen: choose all, every n-th, or a list such as 1, 4, 7-9")
@@ -374,7 +373,8 @@ def write_handout(lesson: Lesson, path: str | Path, steps: list[int], title: str
                           f"{show(s, step.token)}")
             pages.paragraph(merge_sentence(lesson, k), 12)
             pages.paragraph("The most frequent pairs just before this merge:", 12, bold=True)
-            _pair_table(pages, lesson, ranked, step.pair, set(step.tied))
+            # tied: at the winner's count (the step's record may list only the first few ties)
+            _pair_table(pages, lesson, ranked, step.pair, step.count)
             state.go_to(k)
             pages.paragraph(f"The words after it ({state.total_tokens:,} tokens; the new token is framed):", 12, bold=True)
             _word_rows(pages, tiles, lesson, state, step.token, pages.height)

@@ -17,10 +17,11 @@ from PySide6.QtWidgets import QMessageBox
 
 from app.autosave import INTERVAL_MS, LARGE as AUTOSAVE_LARGE, Autosave
 from app.session import Session
-from engine.errors import BpeLabError, NotPlainTextError
+from engine.errors import BpeLabError, NotPlainTextError, is_bad_input
 from engine.files import read_text
 from engine.formats.lesson_file import SUFFIX, LessonFile, load_lesson, save_lesson
 from engine.formats.load import detect_format
+from engine.imported_lesson import KINDS, ImportedLesson
 
 MAX_RECENT = 8
 B = QMessageBox.StandardButton
@@ -57,6 +58,7 @@ class LessonFiles(QObject):
         self._keeper: KeepsProgress | None = None
         # (source, path) while a lesson this object opened trains
         self._opening: tuple[LessonFile, Path | None] | None = None
+        self._load_failed = False
         session.loaded.connect(self._on_loaded)
         session.load_failed.connect(self._on_load_failed)
         self.autosave_timer = QTimer(self)
@@ -117,15 +119,13 @@ class LessonFiles(QObject):
             except BpeLabError as exc:
                 self.window.tell(f"{exc}\n\nThe current lesson is unchanged.")
                 return False
-            self._load(source, p)
-            return True
-        kind = tokenizer_kind(p)
-        if kind is not None:
-            self.window.tell(f"{p.name} is a tokenizer ({kind}), not a lesson or a training text: the window "
-                             "cannot step through an imported tokenizer's merges yet. Put text through it with "
-                             f"bpe-lab encode --tokenizer {p} --trace \"TEXT\", or export it with bpe-lab export."
-                             "\n\nThe current lesson is unchanged.")
-            return False
+            return self._load(source, p)
+        if is_tokenizer_file(p):
+            # read in the background: its merges become a read-only lesson, or a message says why not
+            self._opening = None
+            self._load_failed = False
+            self.session.load_tokenizer(p)
+            return not self._load_failed
         text = self._read_text(p)
         if text is None:
             return False
@@ -153,9 +153,13 @@ class LessonFiles(QObject):
             self.window.tell(f"{p}: cannot be read ({exc.strerror})")
             return None
 
-    def _load(self, source: LessonFile, path: Path | None, clean: bool = True) -> None:
+    def _load(self, source: LessonFile, path: Path | None, clean: bool = True) -> bool:
+        """Give the session a lesson to train and show; False when it failed at once (the user was
+        told), True when it is shown or still training."""
         self._opening = (source, path)
+        self._load_failed = False
         self.session.load(source, clean)
+        return not self._load_failed
 
     @Slot(object)
     def _on_loaded(self, source: LessonFile) -> None:
@@ -171,16 +175,40 @@ class LessonFiles(QObject):
     @Slot(str)
     def _on_load_failed(self, message: str) -> None:
         self._opening = None
+        self._load_failed = True
         self.window.tell(f"The lesson could not be opened: {message}\n\nThe current lesson is unchanged.")
 
     # -- saving -----------------------------------------------------------------------------------
 
     def save(self) -> bool:
+        if self._refuse_imported():
+            return False
         if self.path is None:
             return self.save_as()
         return self.save_to(self.path)
 
+    def _refuse_imported(self) -> bool:
+        """An imported tokenizer has no corpus, so no lesson file can hold it: say so (True) rather
+        than write an empty lesson."""
+        lesson = self.session.lesson
+        if not isinstance(lesson, ImportedLesson):
+            return False
+        self.window.tell(f"{lesson.name} is an imported tokenizer: it has no training corpus, so there is no "
+                         "lesson to save. Keep the file itself, or type a training text to make a lesson of your own.")
+        return True
+
+    def title(self) -> str:
+        """What the window's title names: the lesson file, an imported tokenizer, or an untitled lesson."""
+        if self.path is not None:
+            return self.path.name
+        lesson = self.session.lesson
+        if isinstance(lesson, ImportedLesson):
+            return f"{lesson.name} (imported tokenizer, read-only)"
+        return "Untitled lesson"
+
     def save_as(self) -> bool:
+        if self._refuse_imported():
+            return False
         chosen = self.window.choose_save_path()
         if not chosen:
             return False
@@ -193,8 +221,8 @@ class LessonFiles(QObject):
         self.flush()
         try:
             save_lesson(self.current_file(), path)
-        except BpeLabError as exc:
-            self.window.tell(f"The lesson was not saved: {exc}")
+        except Exception as exc:  # noqa: BLE001 (a save that fails in any way is said, and keeps the window open)
+            self.window.tell(f"The lesson was not saved: {save_problem(exc)}")
             return False
         self.path = path
         self.session.mark_saved()
@@ -251,18 +279,23 @@ class LessonFiles(QObject):
             self.autosave.clear()
 
 
-# what detect_format calls each tokenizer format, as a person reads it
-TOKENIZER_KINDS = {"hf": "a Hugging Face tokenizer.json", "gpt2": "GPT-2 vocab.json + merges.txt",
-                   "tiktoken": "a .tiktoken rank file", "bpelab": "a BPE Lab tokenizer file"}
+def save_problem(error: BaseException) -> str:
+    """Why a save failed, by the kind of error."""
+    if is_bad_input(error):
+        return str(error)
+    if isinstance(error, OSError):
+        return f"{error.strerror or error}; choose another folder"
+    return (f"an internal error of BPE Lab ({type(error).__name__}: {error}); the lesson is still open: "
+            "save it elsewhere or copy its text, and please report the error")
 
 
-def tokenizer_kind(path: Path) -> str | None:
-    """What kind of tokenizer a file or folder is, or None for anything else (a text, a lesson, a CSV:
-    a CSV of words is a training text too)."""
+def is_tokenizer_file(path: Path) -> bool:
+    """Whether a file or folder is a tokenizer the window opens as a lesson (not a text, a lesson or a
+    CSV: a CSV of words is a training text too)."""
     if not (path.is_dir() or path.suffix.lower() in (".json", ".tiktoken") or path.name == "merges.txt"):
-        return None
+        return False
     try:
-        return TOKENIZER_KINDS.get(detect_format(path))
+        return detect_format(path) in KINDS
     except BpeLabError:
-        return None  # JSON that is no tokenizer: the text path says what it is
+        return False  # JSON that is no tokenizer: the text path says what it is
 

@@ -22,9 +22,11 @@ from dataclasses import replace
 from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtGui import QUndoStack
 
+from app.slot_errors import slot_errors
 from app.undo import ChangeLesson
-from app.workers import TrainingRunner
+from app.workers import TokenizerFile, TrainingRunner, tokenizer_reading
 from engine.errors import is_bad_input
+from engine.files import without_lone_surrogates
 from engine.formats.lesson_file import LessonFile
 from engine.lesson import Lesson, LessonState
 from engine.settings import Settings
@@ -55,6 +57,13 @@ def edit_problem(error: BaseException) -> str:
     return f"Training failed on {_internal(error)}. Your lesson is kept: {KEPT}. Please report the error."
 
 
+def replaced_problem(count: int) -> str:
+    """What the corpus panel says when typed or pasted text held halves of characters."""
+    what = "a half of a character" if count == 1 else f"{count:,} halves of characters"
+    return (f"The text held {what} (a lone UTF-16 surrogate, which no file can save), pasted from another "
+            "program: each is shown as the replacement character �.")
+
+
 def load_problem(error: BaseException) -> str:
     """Why a lesson given to ``load`` could not be made, by the kind of error."""
     if is_bad_input(error):
@@ -62,6 +71,16 @@ def load_problem(error: BaseException) -> str:
     if isinstance(error, MemoryError):
         return "the text is too large for the memory available: try a smaller text"
     return f"{_internal(error)}; please report it"
+
+
+def _settings_change(before: Settings, after: Settings) -> str:
+    """The undo step's name: special tokens are named, being a lesson's content more than a knob."""
+    def rest(s: Settings) -> Settings:
+        return replace(s.resolved(), special_tokens=())
+
+    if before.special_tokens != after.special_tokens and rest(before) == rest(after):
+        return "Change the special tokens"
+    return "Change the settings"
 
 
 class Session(QObject):
@@ -186,20 +205,28 @@ class Session(QObject):
 
     @Slot(str, bool)
     def request_corpus(self, text: str, word_counts: bool) -> None:
+        text, replaced = without_lone_surrogates(text)
         source = self.source
         what = "Edit the training text" if word_counts == source.word_counts else "Switch the text mode"
         held_out = source.held_out if text == source.text else self._kept_held_out()
         self._push(replace(source, text=text, word_counts=word_counts, step=0, held_out=held_out), what)
+        self._say_replaced(replaced)
 
     @Slot(object)
     def request_settings(self, settings: Settings) -> None:
-        self._push(replace(self.source, settings=settings, step=0), "Change the settings")
+        self._push(replace(self.source, settings=settings, step=0), _settings_change(self.source.settings, settings))
 
     @Slot(str)
     def request_large_text(self, text: str) -> None:
         """A text too large for the editor, pasted whole: it becomes the running text."""
+        text, replaced = without_lone_surrogates(text)
         source = replace(self.source, text=text, word_counts=False, step=0, held_out=self._kept_held_out())
         self._push(source, "Paste a large text")
+        self._say_replaced(replaced)
+
+    def _say_replaced(self, replaced: int) -> None:
+        if replaced:
+            self.problem_reported.emit(replaced_problem(replaced))
 
     @Slot(str)
     def request_preset(self, key: str) -> None:
@@ -245,6 +272,7 @@ class Session(QObject):
 
     @Slot(str)
     def request_held_out(self, text: str) -> None:
+        text = without_lone_surrogates(text)[0]  # shown as � in the count; it only has to save
         if text == self.lesson.held_out:
             return
         # the lesson holds it (the charts count it from there); the source keeps it for saving
@@ -261,13 +289,19 @@ class Session(QObject):
         self._loading = (source, clean)
         self.runner.start(source, background)
 
+    def load_tokenizer(self, path) -> None:
+        """A tokenizer file as a read-only lesson: its merges step by step, no corpus. It is read in
+        the background (a file of 100,000 merges takes a while); the current lesson stays until then."""
+        request = TokenizerFile(path)
+        self._loading = (request, True)
+        self.runner.start(request, background=True, job=tokenizer_reading)
+
     def open_text(self, text: str) -> None:
         """A text of the user's own as a new, unsaved lesson with the current settings."""
+        text = without_lone_surrogates(text)[0]  # a file's text has none: decoding refuses them
         self.load(LessonFile(text, False, self.source.settings, 0, self._kept_held_out()), clean=False)
 
     def _adopt(self, source: LessonFile, clean: bool) -> None:
-        self.source = source
-        self.source_changed.emit(source)
         # first: what its subscribers restore from the file (quiz answers) is no unsaved work
         self.loaded.emit(source)
         self.undo_stack.clear()
@@ -298,10 +332,43 @@ class Session(QObject):
     @Slot(object, object, object)
     def _on_runner_done(self, lesson, state, source) -> None:
         self._end_training()
-        self.set_lesson(lesson, source.step, state)
         loading, self._loading = self._loading, None
-        if loading is not None and loading[0] is source:
+        if loading is not None and loading[0] is not source:
+            loading = None
+        if isinstance(source, TokenizerFile):
+            source = lesson.to_file()  # what the corpus panel shows and undo starts from: no text
+        error = self._swap_in(lesson, source.step, state, source if loading is not None else None)
+        if error is not None:
+            log.error("a view could not show the new lesson", exc_info=error)
+            if loading is not None:
+                self.load_failed.emit(load_problem(error))
+            else:
+                self.problem_reported.emit(edit_problem(error))
+        elif loading is not None:
             self._adopt(source, loading[1])
+
+    def _swap_in(self, lesson: Lesson, step: int, state: LessonState | None,
+                 source: LessonFile | None) -> BaseException | None:
+        """Show a trained lesson (and, for a whole new lesson, its source) in every view, all or
+        nothing: when a view fails to take it, every view goes back to the lesson before, and the
+        first failure is returned."""
+        before = self.lesson, self.state, self.source
+        with slot_errors() as errors:
+            self.set_lesson(lesson, step, state)
+            if source is not None:
+                self.source = source
+                self.source_changed.emit(source)
+        if not errors:
+            return None
+        old_lesson, old_state, old_source = before
+        with slot_errors() as again:
+            self.set_lesson(old_lesson, old_state.step if old_state is not None else 0, old_state)
+            if source is not None:
+                self.source = old_source
+                self.source_changed.emit(old_source)
+        for error in again:
+            log.error("a view could not show the previous lesson again", exc_info=error)
+        return errors[0]
 
     @Slot(object, object)
     def _on_runner_errored(self, error: BaseException, _source) -> None:

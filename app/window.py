@@ -72,7 +72,8 @@ CENTRAL_VIEWS: list[tuple[str, ViewFactory]] = [
 ]
 
 LESSON_FILTER = f"BPE Lab lessons (*{SUFFIX})"
-OPEN_FILTER = f"Lessons and texts (*{SUFFIX} *.txt *.md *.csv *.py *.json);;{LESSON_FILTER};;All files (*)"
+OPEN_FILTER = (f"Lessons, texts and tokenizers (*{SUFFIX} *.txt *.md *.csv *.py *.json *.tiktoken merges.txt);;"
+               f"{LESSON_FILTER};;All files (*)")
 
 
 class MainWindow(QMainWindow):
@@ -308,8 +309,7 @@ class MainWindow(QMainWindow):
     @Slot()
     def _update_title(self) -> None:
         try:
-            path = self.files.path
-            self.setWindowTitle(f"{path.name if path else 'Untitled lesson'}{' •' if self.session.dirty else ''} — BPE Lab")
+            self.setWindowTitle(f"{self.files.title()}{' •' if self.session.dirty else ''} — BPE Lab")
         except RuntimeError:
             pass  # the session announces itself clean while the window is being destroyed
 

@@ -10,15 +10,18 @@ every PROGRESS_INTERVAL.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
-from typing import Iterator
+from dataclasses import dataclass
+from typing import Callable, Iterator
 
 from PySide6.QtCore import QObject, Signal, Slot
 
 from app import collector
 from engine.corpus import Corpus
 from engine.formats.lesson_file import LessonFile
+from engine.imported_lesson import read_imported
 from engine.lesson import Lesson, LessonState
 from engine.trainer import collector_paused
 from widgets.worker import Worker, abort_if_requested
@@ -61,11 +64,26 @@ def lesson_training(source: LessonFile) -> Iterator[tuple[int, int]]:
     return lesson, LessonState(lesson, source.step)
 
 
-def build_lesson(source: LessonFile) -> tuple[Lesson, LessonState | None]:
+@dataclass(frozen=True)
+class TokenizerFile:
+    """A tokenizer file to open as a lesson (``tokenizer_reading`` reads it), at step ``step``."""
+
+    path: str | os.PathLike
+    step: int = 0
+
+
+def tokenizer_reading(request: TokenizerFile) -> Iterator[tuple[int, int]]:
+    """Like ``lesson_training`` for a tokenizer file: its merges become the lesson's steps."""
+    lesson = yield from read_imported(request.path)
+    abort_if_requested()
+    return lesson, LessonState(lesson, request.step)
+
+
+def build_lesson(source: LessonFile, job: Callable[..., Iterator] = lesson_training) -> tuple[Lesson, LessonState | None]:
     """(lesson, state) for a source, trained on the spot (small texts, the CLI)."""
     # the CLI runs with the cycle collector on; the window has it off already (app.collector)
     with collector_paused():
-        run = lesson_training(source)
+        run = job(source)
         while True:
             try:
                 next(run)
@@ -99,20 +117,22 @@ class TrainingRunner(QObject):
     def busy(self) -> bool:
         return self._worker is not None
 
-    def start(self, source: LessonFile, background: bool | None = None) -> None:
-        """Train ``source``; small texts train at once unless ``background`` says otherwise."""
+    def start(self, source: LessonFile | TokenizerFile, background: bool | None = None,
+              job: Callable[..., Iterator] = lesson_training) -> None:
+        """Train ``source`` (or with ``job``, build its lesson another way: ``tokenizer_reading``);
+        small texts train at once unless ``background`` says otherwise."""
         self.cancel(quietly=True)
         if background is None:
             background = len(source.text) >= SMALL_TEXT
         if not background:
             try:
-                lesson, state = build_lesson(source)
+                lesson, state = build_lesson(source, job)
             except Exception as exc:  # noqa: BLE001 (every failure reaches the caller, by its class)
                 self.errored.emit(exc, source)
             else:
                 self.done.emit(lesson, state, source)
             return
-        worker = Worker(lesson_training, source)
+        worker = Worker(job, source)
         worker.yielded.connect(self._on_yielded)
         worker.returned.connect(self._on_returned)
         worker.errored.connect(self._on_errored)

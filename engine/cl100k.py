@@ -19,7 +19,8 @@ SPECIAL_TOKENS = {
     "<|fim_suffix|>": 100260,
     "<|endofprompt|>": 100276,
 }
-# the chat markers GPT-4's chat format adds on top of cl100k_base, at their published ids
+# ChatML markers at the ids of the cl100k_im extension example in tiktoken's README; cl100k_base as
+# shipped has none (each model has its own chat template and ids)
 CHAT_TOKENS = {"<|im_start|>": 100264, "<|im_end|>": 100265}
 
 

@@ -7,7 +7,10 @@ text with a visible space, so every sentence goes through ``show``.
 from __future__ import annotations
 
 from engine import display
+from engine.bytelevel import symbols_to_bytes
+from engine.corpus import Corpus
 from engine.history import VocabSize
+from engine.pretokenize import split_words
 from engine.settings import Settings
 from engine.trainer import NO_PAIR_REPEATS, NOTHING_LEFT, TARGET_REACHED, MergeStep
 
@@ -31,6 +34,56 @@ def times(n: int) -> str:
     return "once" if n == 1 else f"{n:,} times"
 
 
+# -- the tie rule: every sentence that states it comes from here ----------------------------------
+
+TIE_RULES = {
+    # the trainer's order: the first place a pair occurs, reading the words in order
+    "first": "the pair met first when reading the words in order from left to right",
+    # the trainer's order: (left id, right id), as Hugging Face's trainer compares pairs
+    "hf": "the pair with the smaller token ids, comparing left tokens first",
+}
+
+
+# the same rules where a line has little room (the tile view's caption)
+TIE_RULES_SHORT = {"first": "the pair met first", "hf": "the pair of smaller ids"}
+
+
+def tie_rule(settings: Settings) -> str:
+    """Which pair a tie goes to under the lesson's rule, as a noun phrase: 'the pair met first …'."""
+    return TIE_RULES[settings.tie_break]
+
+
+def tie_rule_short(settings: Settings) -> str:
+    """The rule in a few words: 'the pair met first' or 'the pair of smaller ids'."""
+    return TIE_RULES_SHORT[settings.tie_break]
+
+
+def tie_rule_sentence(settings: Settings) -> str:
+    """'Equal counts go to the pair met first when reading the words in order from left to right.'"""
+    return f"Equal counts go to {tie_rule(settings)}."
+
+
+def tied_rivals(step: MergeStep) -> tuple[tuple[str, str], ...]:
+    """The pairs recorded as tied with the winner: the first few (``History.ties`` lists them all)."""
+    return step.tied[1:]
+
+
+def tie_size(step: MergeStep) -> int:
+    """How many pairs shared the winning count, the winner included (1: no tie)."""
+    return step.tie_count
+
+
+def special_text_sentence() -> str:
+    """Why typed special-token text is spelled out by default, in one sentence (for the switch
+    "typed special-token text: spelled out / becomes the special token")."""
+    return (
+        "Spelled out is the safe default: typed or pasted text that merely looks like a marker "
+        "(<|endoftext|>, <|im_end|>) must not become the control token, or anyone could end a message, fake "
+        "the assistant's turn or stop the model early (a prompt injection), which is why tiktoken's "
+        "encode_ordinary() spells it out, encode() refuses it, and only allowed_special lets it through."
+    )
+
+
 def describe_vocab(settings: Settings, size: VocabSize) -> str:
     """The vocabulary size in the one wording every view uses:
     '14 tokens (11 base symbols + 3 learned + <unk>)'."""
@@ -50,17 +103,62 @@ def describe_vocab(settings: Settings, size: VocabSize) -> str:
     return f"{size.total:,} tokens ({text})"
 
 
+# beside the chart of corpus length against vocabulary size
+WHY_NOT_LARGER = (
+    "Why not simply a bigger vocabulary? More tokens make every text shorter: attention's cost grows "
+    "with the square of the length, and more text fits in the context window. But each token needs a "
+    "row in the embedding table and in the output layer, so both grow, and rare tokens are seen in "
+    "few training examples, so the model learns them poorly. Real models settle between tens of "
+    "thousands and a few hundred thousand tokens (GPT-4's cl100k_base: 100,256 regular tokens)."
+)
+
+
+def gpt4_split_sentence() -> str:
+    """What the GPT-4 split does beyond GPT-2's, with the pieces the engine's own split gives."""
+    def pieces(text: str, split: str) -> str:
+        return " | ".join(display.show_text(p) for p in split_words(text, split))
+
+    number, shout = " 123456", "IT'S"
+    return (
+        f"GPT-4's pattern: like GPT-2's, but the space before a number is a piece of its own and digits "
+        f"go in groups of up to three ({display.show_text(number)} → {pieces(number, 'gpt4')}, where GPT-2 keeps "
+        f"{pieces(number, 'gpt2')}), and contractions match in any case ({shout} → {pieces(shout, 'gpt4')}, "
+        f"where GPT-2 gives {pieces(shout, 'gpt2')})."
+    )
+
+
+def describe_start(corpus: Corpus) -> str:
+    """What the corpus starts as, counted from the corpus itself:
+    '95 tokens: 79 characters and 16 end-of-word markers' or
+    '28 tokens: the UTF-8 bytes of its 23 characters, one token per byte'."""
+    total = corpus.total_symbols()
+    if corpus.settings.units == "bytes":
+        chars = sum(len(symbols_to_bytes(w).decode("utf-8", "replace")) * c for w, c in zip(corpus.words, corpus.counts))
+        return f"{total:,} tokens: the UTF-8 bytes of its {chars:,} character{'s' if chars != 1 else ''}, one token per byte"
+    markers = sum(corpus.counts) if corpus.settings.marker is not None else 0
+    chars = total - markers
+    text = f"{total:,} tokens: {chars:,} character{'s' if chars != 1 else ''}"
+    if markers:
+        text += f" and {markers:,} end-of-word marker{'s' if markers != 1 else ''}"
+    return text
+
+
 def describe_merge(settings: Settings, step: MergeStep) -> str:
     """'Merged e + s into es: it appeared 9 times, tied with s + t and t + </w>.'"""
     text = f"Merged {show_pair(settings, step.pair)} into {show(settings, step.token)}: it appeared {times(step.count)}"
-    others = step.tied[1:]
+    others = tied_rivals(step)
     if others:
-        shown = [show_pair(settings, p) for p in others[:3]]
-        if step.tie_count > 4:
-            shown.append(f"{step.tie_count - 4} more")
-        joined = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
-        text += f", tied with {joined} (the pair met first wins)" if settings.tie_break == "first" else f", tied with {joined}"
+        text += f", tied with {join_pairs(settings, others, tie_size(step) - 1)}; the tie goes to {tie_rule(settings)}"
     return text + "."
+
+
+def join_pairs(settings: Settings, pairs, total: int | None = None, limit: int = 3) -> str:
+    """'s + t and t + </w>', or 'a + b, c + d, e + f and 4 more' past ``limit`` (``total``: how many in all)."""
+    total = len(pairs) if total is None else total
+    shown = [show_pair(settings, p) for p in list(pairs)[:limit]]
+    if total > len(shown):
+        shown.append(f"{total - len(shown):,} more")
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
 
 
 def describe_stop(reason: str | None, min_frequency: int = 2) -> str:
@@ -73,6 +171,18 @@ def describe_stop(reason: str | None, min_frequency: int = 2) -> str:
     return f"Training stopped: {why}."
 
 
+def _describe_imported(lesson, step: int) -> str:
+    """The status line of a tokenizer read from a file: its merges, no counts (it has no corpus)."""
+    settings = lesson.settings
+    if step == 0:
+        return f"Start: {lesson.origin()} Press → for its first merge."
+    merge = lesson.steps[step - 1]
+    text = f"Merge {step:,} of {lesson.last_step:,}: {show_pair(settings, merge.pair)} into {show(settings, merge.token)}."
+    if step == lesson.last_step:
+        text += " The file's merges end here."
+    return text
+
+
 def describe_position(lesson, step: int) -> str:
     """What the status line says at a step: the merge just made, or how the lesson starts, and at
     the last step why training stopped."""
@@ -82,6 +192,8 @@ def describe_position(lesson, step: int) -> str:
     if not lesson.trained:
         return "Training…"
     last = lesson.last_step
+    if not lesson.counts_known:
+        return _describe_imported(lesson, step)
     if step == 0:
         text = f"Start: every word is split into single symbols ({lesson.initial_tokens:,} tokens in all)."
         if last:

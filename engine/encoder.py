@@ -20,6 +20,8 @@ class Encoder(Protocol):
 
     settings: Settings
     special_ids: dict[str, int]
+    # the id that stands for a character never seen in training, None where every text encodes (bytes)
+    unknown_id: int | None
 
     # allow_special: text that spells a special token becomes it (by default it is ordinary text)
     def encode(self, text: str, allow_special: bool = False) -> Encoding: ...

@@ -22,3 +22,9 @@ class TrainingError(InternalError):
 def is_bad_input(error: BaseException) -> bool:
     """The user's text, file or settings are at fault, not BPE Lab: the engine's words say what to change."""
     return isinstance(error, BpeLabError) and not isinstance(error, InternalError)
+
+
+def one_line(message: str) -> str:
+    """A message as one line: a line break or other control character that a file put in it (a token
+    named in the message) is shown escaped, as Python writes it."""
+    return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in message)

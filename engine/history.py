@@ -64,11 +64,12 @@ class PairTable:
 class History:
     """Answers "at step k" for a trained corpus: 0 is before any merge, ``last_step`` after all."""
 
-    def __init__(self, corpus: Corpus, steps: Sequence[MergeStep]):
+    def __init__(self, corpus: Corpus, steps: Sequence[MergeStep], base: Sequence[str] | None = None):
+        """``base``: the base vocabulary when it is not the corpus's own (a tokenizer read from a file)."""
         self.corpus = corpus
         self.settings = corpus.settings
         self.steps = list(steps)
-        self.base = corpus.base_vocab()
+        self.base = list(base) if base is not None else corpus.base_vocab()
         self._index_words()
         self._count_vocab()
         self._tokens: dict[int, list[list[str]]] = {}
@@ -227,8 +228,10 @@ class History:
         return self.vocab(k).total
 
     def vocab_sizes(self) -> list[int]:
-        """``vocab_size`` at steps 0 to last."""
-        return [self.vocab_size(k) for k in range(len(self.steps) + 1)]
+        """``vocab_size`` at steps 0 to last (one addition per step: a chart asks for 100,000 at once)."""
+        size = self.vocab(0)
+        fixed = size.total - size.learned
+        return [fixed + learned for learned in self._learned]
 
     def distinct_symbols(self) -> int:
         """Base symbols in the distinct words: what counting every pair at one step costs."""

@@ -39,6 +39,10 @@ class StepChange:
 class Lesson:
     """Corpus text and settings, and once trained: steps, stop reason and the full tokenizer."""
 
+    # each step's count and the corpus totals were counted in this lesson's corpus (a tokenizer
+    # read from a file has none: ``engine.imported_lesson``)
+    counts_known = True
+
     def __init__(self, text: str, word_counts: bool = False, settings: Settings | None = None, held_out: str = "",
                  corpus: Corpus | None = None):
         """``corpus``: one already built from this text and these settings (a worker builds a large

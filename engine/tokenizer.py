@@ -615,6 +615,7 @@ class RankTokenizer(_Pipeline):
         self._init_pipeline(settings)
         self._regex = SplitPattern(pattern)
         self.special_ids = dict(special_tokens)
+        self.unknown_id = None  # ranks of bytes: every text encodes
         self._by_id: dict[int, bytes] = {r: b for b, r in ranks.items()}
         self._special_by_id = {i: t for t, i in special_tokens.items()}
 

@@ -254,7 +254,9 @@ class CorpusPanel(QWidget):
     def _show_lesson_summary(self) -> None:
         lesson = self.session.lesson
         problem = False
-        if lesson.is_empty:
+        if not lesson.counts_known:
+            text = f"{lesson.origin()} Type or open a text to train a lesson of your own."
+        elif lesson.is_empty:
             if lesson.text.strip():
                 text = "No words found: the text holds only separators. Type some words."
             elif lesson.text:

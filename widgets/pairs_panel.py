@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from engine.describe import describe_stop, times
+from engine.describe import describe_stop, tie_rule_sentence, tie_size, times
 from widgets.models import PairsModel
 from widgets.models.pairs import COUNT, PAIR, RANK, SOURCES, TIE
 from widgets.tables import make_table
@@ -66,6 +66,9 @@ class PairsPanel(QWidget):
             return
         n = len(state.pair_counts())
         following = state.next_step()
+        if not session.lesson.counts_known:
+            self._show_without_counts(following)
+            return
         if following is None:
             # training stopped here: no pair merges next, whatever the counts say
             settings = session.lesson.settings
@@ -74,17 +77,29 @@ class PairsPanel(QWidget):
         elif self.model.rowCount():
             pair, count = following.pair, following.count
             # every pair at the winning count, as training met them (the table lists the top ones only)
-            tied = following.tie_count
+            tied = tie_size(following)
             text = f"Next: {session.show(pair[0])} + {session.show(pair[1])}, {times(count)}"
             if tied > 1:
                 text += f" (tie of {tied:,})"
             self.heading.setText(text)
-            rule = "the pair of smaller ids" if session.lesson.settings.tie_break == "hf" else "the pair met first in the words"
-            self.count_label.setText(f"{n:,} different pairs now." + (f" Equal counts: {rule} wins." if tied > 1 else ""))
+            rule = " " + tie_rule_sentence(session.lesson.settings) if tied > 1 else ""
+            self.count_label.setText(f"{n:,} different pairs now.{rule}")
         else:
             self.heading.setText("No pairs left: every word is one token.")
             self.count_label.setText("")
         self._show_details(self.table.currentIndex().row())
+
+    def _show_without_counts(self, following) -> None:
+        """An imported tokenizer: the merge that comes next, and why no pair has a count."""
+        session = self.session
+        if following is None:
+            self.heading.setText(f"The file's merges end here ({session.lesson.last_step:,} merges).")
+        else:
+            a, b = following.pair
+            self.heading.setText(f"Next: {session.show(a)} + {session.show(b)} (merge {following.step:,} of the "
+                                 "file; how often it occurred is not known)")
+        self.count_label.setText(session.lesson.origin())
+        self.details.setText("")
 
     def _on_row_picked(self, current, _previous) -> None:
         self._show_details(current.row())

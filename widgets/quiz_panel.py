@@ -239,7 +239,8 @@ class QuizPanel(QWidget):
             self.teacher_box.blockSignals(True)
             self.teacher_box.setChecked(s.teacher_mode)
             self.teacher_box.blockSignals(False)
-        self.examples_button.setVisible(bool(s.pack.examples))
+        self.examples_button.setVisible(bool(s.pack.examples or s.pack.readings))
+        self.examples_button.setText("Examples and reading" if s.pack.readings else "Worked examples")
         fresh = s.visit != self._shown_visit
         if fresh:
             self._put_up(s.question)
@@ -476,11 +477,11 @@ class QuizPanel(QWidget):
     # -- worked examples ----------------------------------------------------------------------
 
     def show_examples(self) -> None:
-        examples = self.session.pack.examples
-        if not examples:
+        examples, readings = self.session.pack.examples, self.session.pack.readings
+        if not examples and not readings:
             return
         self._examples_open = True
-        self.example_view.set_examples(examples)
+        self.example_view.set_examples(examples, readings)
         self.stack.setCurrentWidget(self.example_view)
         self.buttons.hide()
         self.example_view.setFocus()

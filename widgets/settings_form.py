@@ -7,15 +7,27 @@ retrains, restarts at step 0 and records the change for undo).
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
 
+from engine.describe import TIE_RULES, gpt4_split_sentence
 from engine.errors import BpeLabError
+from engine.formats.schema import MAX_COUNT
 from engine.settings import Settings
 
 SPLITS = (
     ("whitespace", "Spaces", "Words are cut at spaces; a merge never crosses a space."),
     ("gpt2", "GPT-2 rule", "GPT-2's pattern: a space stays at the front of the next word."),
-    ("gpt4", "GPT-4 rule", "GPT-4's pattern: like GPT-2, numbers in groups of up to three."),
+    ("gpt4", "GPT-4 rule", gpt4_split_sentence()),
     ("none", "No split", "The whole text is one sequence: merges may cross spaces."),
 )
 UNITS = (
@@ -29,8 +41,8 @@ STOPS = (
     ("vocab", "at this vocabulary size"),
 )
 TIES = (
-    ("first", "pair met first", "Equal counts go to the pair met first, reading the words in order."),
-    ("hf", "smaller ids", "Equal counts go to the pair of smaller token ids (Hugging Face's rule)."),
+    ("first", "pair met first", f"Equal counts go to {TIE_RULES['first']}."),
+    ("hf", "smaller ids", f"Equal counts go to {TIE_RULES['hf']} (Hugging Face's rule)."),
 )
 
 
@@ -51,16 +63,21 @@ class SettingsForm(QWidget):
             self.marker.addItem(text, key)
         self.lowercase = QCheckBox("lowercase first")
         self.min_frequency = QSpinBox()
-        self.min_frequency.setRange(1, 1_000_000)
+        # every value a lesson file may hold shows as it is, never clamped into another
+        self.min_frequency.setRange(1, MAX_COUNT)
         self.stop = QComboBox()
         for key, text in STOPS:
             self.stop.addItem(text, key)
         self.size = QSpinBox()
-        self.size.setRange(0, 1_000_000)
+        self.size.setRange(0, MAX_COUNT)
         self.size.setSingleStep(10)
         self.tie = QComboBox()
         for key, text, tip in TIES:
             self.tie.addItem(text, key)
+        self.specials = QLineEdit()
+        self.specials.setObjectName("specialTokens")
+        self.specials.setPlaceholderText("none (e.g. <|endoftext|>)")
+        self.specials.setAccessibleName("Special tokens")
         for combo in (self.split, self.units, self.marker, self.stop, self.tie):
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             combo.setMinimumContentsLength(6)
@@ -80,6 +97,7 @@ class SettingsForm(QWidget):
         stop_row.addWidget(self.size)
         form.addRow("Stop", stop_row)
         form.addRow("Ties", self.tie)
+        form.addRow("Special", self.specials)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(form)
@@ -92,6 +110,8 @@ class SettingsForm(QWidget):
         self.min_frequency.setToolTip("Stop when the best pair occurs fewer times than this (2: until no pair repeats)")
         self.size.setToolTip("The number of merges, or the vocabulary size, to stop at")
         self.tie.setToolTip("Which pair wins when several have the same count")
+        self.specials.setToolTip("Special tokens, separated by spaces: each gets an id of its own and is never "
+                                 "merged (Return to apply)")
 
         self._settings = settings
         self.show_settings(settings)
@@ -100,11 +120,14 @@ class SettingsForm(QWidget):
         self.lowercase.toggled.connect(self._on_edited)
         self.min_frequency.valueChanged.connect(self._on_edited)
         self.size.valueChanged.connect(self._on_edited)
+        # typed tokens apply when the row is left or Return pressed, not at every key
+        self.specials.editingFinished.connect(self._on_edited)
 
     def show_settings(self, s: Settings) -> None:
         """Show settings without announcing an edit (a new lesson, an undo)."""
         self._settings = s
-        widgets = (self.split, self.units, self.marker, self.lowercase, self.min_frequency, self.stop, self.size, self.tie)
+        widgets = (self.split, self.units, self.marker, self.lowercase, self.min_frequency, self.stop, self.size, self.tie,
+                   self.specials)
         for w in widgets:
             w.blockSignals(True)
         self.split.setCurrentIndex(self.split.findData(s.split))
@@ -126,6 +149,7 @@ class SettingsForm(QWidget):
         else:
             self.stop.setCurrentIndex(0)
         self.tie.setCurrentIndex(self.tie.findData(s.tie_break))
+        self.specials.setText(" ".join(s.special_tokens))
         for w in widgets:
             w.blockSignals(False)
         self._update_enabled()
@@ -155,7 +179,7 @@ class SettingsForm(QWidget):
             min_frequency=self.min_frequency.value(),
             merges=size if stop == "merges" else None,
             vocab_size=max(1, size) if stop == "vocab" else None,
-            special_tokens=self._settings.special_tokens,
+            special_tokens=tuple(self.specials.text().split()),
             tie_break=self.tie.currentData(),
         )
 

@@ -14,6 +14,7 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QLabel, QLineEdit, QPlainTextEdit, QVBoxLayout, QWidget
 
 from engine.display import Display, for_tokenizer, show_text
+from widgets.special_switch import SpecialTextSwitch
 from widgets.tiles.palette import tile_look
 from widgets.steady import steady
 
@@ -46,6 +47,8 @@ class TokenizePanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.input)
+        self.special_switch = SpecialTextSwitch()
+        layout.addWidget(self.special_switch)
         layout.addWidget(steady(self.chips))
         layout.addWidget(steady(self.summary))
         layout.addWidget(self.replay, 1)
@@ -58,8 +61,9 @@ class TokenizePanel(QWidget):
         self._stale = False
         self._shown_once = False
         self._chips: list[tuple[str, str]] = []
-        # typed special-token text stays ordinary text unless allowed (the engine's safe default)
+        # typed special-token text stays ordinary text unless the switch allows it (the engine's safe default)
         self.allow_special = False
+        self.special_switch.allow_special_changed.connect(self._on_allow_special_changed)
         session.lesson_changed.connect(self.refresh)
         session.step_changed.connect(self.refresh)
         self.refresh()
@@ -68,6 +72,10 @@ class TokenizePanel(QWidget):
         super().showEvent(event)
         if self._stale:
             self.refresh()
+
+    def _on_allow_special_changed(self, on: bool) -> None:
+        self.allow_special = on
+        self.refresh()
 
     def chips_shown(self) -> list[tuple[str, str]]:
         """Each chip as drawn: the token as it reads and its fill (for tests and accessibility)."""
@@ -88,13 +96,14 @@ class TokenizePanel(QWidget):
             self.summary.setText("Nothing learned yet: the corpus is empty.")
             self.replay.setPlainText("")
             return
+        tokenizer = session.lesson.tokenizer_at(session.step)
+        self.special_switch.set_specials(tokenizer.special_ids)
         if not text.strip():
             self.chips.setText("")
             self._chips = []
             self.summary.setText("Type something above to see it split into tokens.")
             self.replay.setPlainText("")
             return
-        tokenizer = session.lesson.tokenizer_at(session.step)
         display = for_tokenizer(tokenizer)
         encoding = tokenizer.encode(text, self.allow_special)
         muted = _muted(self.palette())

@@ -21,10 +21,11 @@ def add_parser(sub) -> None:
 
 
 def summary(question) -> dict:
-    """What ``--json`` reports per question: its kind, id, and the shape of its answer."""
+    """What ``--json`` reports per question: its kind, id, prompt, the shape of its answer and the
+    answer itself (a number; the correct options' texts; the accepted answers per gap; the items in order)."""
     from engine.quiz.questions import ChooseQuestion, FillQuestion, NumberQuestion, OrderQuestion
 
-    entry = {"kind": question.kind, "id": question.id, "title": question.title}
+    entry = {"kind": question.kind, "id": question.id, "title": question.title, "prompt": question.prompt}
     if isinstance(question, NumberQuestion):
         entry["answer"] = question.answer
         if question.tolerance:
@@ -32,10 +33,16 @@ def summary(question) -> dict:
     elif isinstance(question, ChooseQuestion):
         entry["multiple"] = question.multiple
         entry["options"] = len(question.options)
+        entry["answer"] = [o.text for o in question.options if o.correct]
     elif isinstance(question, FillQuestion):
+        entry["text"] = question.text
         entry["blanks"] = len(question.blanks)
+        entry["answer"] = [list(accepted) for accepted in question.blanks]
     elif isinstance(question, OrderQuestion):
         entry["items"] = len(question.items)
+        entry["answer"] = list(question.items)
+    if question.purpose:
+        entry["purpose"] = question.purpose
     return entry
 
 
@@ -67,12 +74,15 @@ def run(args) -> int:
         print(json.dumps({
             "questions": [summary(q) for q in pack.questions],
             "misconceptions": list(pack.misconceptions),
+            "examples": [{"id": e.id, "title": e.title, "steps": len(e.steps)} for e in pack.examples],
+            "readings": [{"id": r.id, "title": r.title} for r in pack.readings],
             "errors": list(pack.errors),
         }, ensure_ascii=False, indent=1))
     else:
         print(f"{args.file}: {len(pack.questions)} question{'s' if len(pack.questions) != 1 else ''}, "
               f"{len(pack.misconceptions)} misconception{'s' if len(pack.misconceptions) != 1 else ''}, "
               f"{len(pack.examples)} worked example{'s' if len(pack.examples) != 1 else ''}, "
+              f"{len(pack.readings)} reading{'s' if len(pack.readings) != 1 else ''}, "
               f"{len(pack.errors)} problem{'s' if len(pack.errors) != 1 else ''}")
         for n, q in enumerate(pack.questions, start=1):
             print(f"  {n:>3}. {describe(q)}")
@@ -80,6 +90,8 @@ def run(args) -> int:
             print(f"  misconception {m.id}: {m.title}")
         for e in pack.examples:
             print(f"  worked example {e.id}: {e.title} ({len(e.steps)} steps)")
+        for r in pack.readings:
+            print(f"  reading {r.id}: {r.title}")
         for error in pack.errors:
             print(f"  problem: {error}")
     if not pack.questions:

@@ -25,10 +25,12 @@ class RenumberedTokenizer(Tokenizer):
 
     def __init__(self, plain: Tokenizer, file_ids: Sequence[int]):
         super().__init__(plain.settings, plain.base, plain.merges, tables=plain.tables.renumbered(file_ids))
+        self._plain = plain
 
     def truncated(self, merges: int) -> Tokenizer:
-        # the tables hold the file's ids, which a cut cannot share: build the cut afresh, with BPE Lab's ids
-        return Tokenizer(self.settings, self.base, self.merges[:merges])
+        # the tables hold the file's ids, which a cut cannot share: cut the tables in BPE Lab's layout
+        # (a window cuts on every step: rebuilding 100,000 merges each time would stall it)
+        return self._plain.truncated(merges)
 
 
 def tokenizer_from_vocab(

@@ -13,12 +13,13 @@ from engine.quiz.questions import (
     OrderQuestion,
     Pack,
     Question,
+    Reading,
     WorkedExample,
     WrongAnswer,
 )
 
 __all__ = [
     "FORMAT", "KINDS", "VERSION", "ChooseQuestion", "FillQuestion", "Misconception", "NumberQuestion",
-    "Option", "OrderQuestion", "Pack", "Question", "Result", "WorkedExample", "WrongAnswer", "grade",
+    "Option", "OrderQuestion", "Pack", "Question", "Reading", "Result", "WorkedExample", "WrongAnswer", "grade",
     "load_pack", "pack_from_data", "pack_from_json", "pack_to_data",
 ]

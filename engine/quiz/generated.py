@@ -18,7 +18,7 @@ from typing import Callable, Sequence
 
 from engine.display import for_settings
 from engine.corpus import Corpus
-from engine.describe import describe_vocab
+from engine.describe import describe_vocab, tie_rule, tie_rule_sentence, tied_rivals
 from engine.history import History
 from engine.quiz.questions import ChooseQuestion, Misconception, NumberQuestion, Option, Question, WrongAnswer
 from engine.trainer import MergeStep
@@ -103,12 +103,6 @@ def _times(n: int) -> str:
     return "once" if n == 1 else f"{n} times"
 
 
-def _tie_rule(state: LiveLesson) -> str:
-    if state.corpus.settings.tie_break == "hf":
-        return "a tie goes to the pair whose tokens have the smaller ids"
-    return "a tie goes to the pair met first when reading the words in order, each left to right"
-
-
 def _shuffled(options: list[Option], rng: random.Random) -> tuple[Option, ...]:
     rng.shuffle(options)
     return tuple(options)
@@ -124,8 +118,7 @@ def next_pair(state: LiveLesson, rng: random.Random) -> Question | None:
     if step is None:
         return None
     counts = state.history.pair_counts(k)
-    # the step names the first of its tied pairs; more than those never fit the choices anyway
-    rivals = list(step.tied[1:])
+    rivals = list(tied_rivals(step))
     others = sorted((p for p in counts if p != step.pair and p not in rivals), key=lambda p: -counts[p])
     shown = [step.pair, *(rivals + others)[:3]]
     if len(shown) < 2:
@@ -134,18 +127,23 @@ def next_pair(state: LiveLesson, rng: random.Random) -> Question | None:
     options = [Option(state.show_pair(p), p == step.pair) for p in shown]
     lines = [f"{state.show_pair(step.pair)} occurs {_times(step.count)}"]
     if rivals:
+        # a step names the first of its tied pairs: the rest are counted
         more = f" and {step.tie_count - len(step.tied):,} more" if step.tie_count > len(step.tied) else ""
         lines[0] += f", and so {'does' if len(rivals) == 1 else 'do'} " + ", ".join(state.show_pair(p) for p in rivals) + more + "."
-        lines.append(f"It is a tie: {_tie_rule(state)}, so {state.show_pair(step.pair)} wins.")
+        lines.append(f"It is a tie, and a tie goes to {tie_rule(state.corpus.settings)}: {state.show_pair(step.pair)}.")
     else:
         lines[0] += ", more than any other pair."
     behind = [p for p in shown[1:] if p not in rivals]
     if behind:
         lines.append("Behind it: " + ", ".join(f"{state.show_pair(p)} ({counts[p]})" for p in behind) + ".")
+    prompt = f"The lesson is at step {k}. Which pair of neighbouring tokens is merged at step {k + 1}?"
+    if len({counts[p] for p in shown}) < len(shown):
+        # options at equal counts: without the rule the question has no single answer to reason out
+        prompt += f" {tie_rule_sentence(state.corpus.settings)}"
     return ChooseQuestion(
         id=f"lesson:next-pair:{k}",
         title="Which pair merges next?",
-        prompt=f"The lesson is at step {k}. Which pair of neighbouring tokens is merged at step {k + 1}?",
+        prompt=prompt,
         hint="Count each pair of neighbours in every word, times the word's count. The highest count wins.",
         explanation=" ".join(lines),
         labels=("lesson", "next merge"),
@@ -166,8 +164,9 @@ def pair_count(state: LiveLesson, rng: random.Random) -> Question | None:
     parts = []
     for i, n in table.sources(pair):
         word = state.show(state.corpus.words[i])
-        times = "" if n == 1 else f"{n} × "
-        parts.append((f"{word} ({times}×{state.corpus.counts[i]})", n * state.corpus.counts[i]))
+        # "low (×5)"; a word holding the pair twice: "aaa (2 × 5)"
+        weight = f"×{state.corpus.counts[i]}" if n == 1 else f"{n} × {state.corpus.counts[i]}"
+        parts.append((f"{word} ({weight})", n * state.corpus.counts[i]))
     answer = counts[pair]
     shown = " + ".join(str(v) for _, v in parts[:8]) + (" + …" if len(parts) > 8 else "")
     if len(parts) > 1:
@@ -210,8 +209,7 @@ def word_split(state: LiveLesson, rng: random.Random) -> Question | None:
     tokens = history.word_tokens(index, target)
     now = history.word_tokens(index, k)
     word = state.show(state.corpus.words[index])
-    marker = state.corpus.settings.marker
-    note = f" Count the end-of-word marker {marker} as a token when it stands alone." if marker else ""
+    note = _marker_note(state)
     wrong = []
     if len(tokens) != 1:
         wrong.append(WrongAnswer(1, "token-is-word"))
@@ -294,13 +292,20 @@ def in_pieces(state: LiveLesson, rng: random.Random) -> Question | None:
     return ChooseQuestion(
         id=f"lesson:in-pieces:{at}:{answer}",
         title="Which word is still in pieces, and why?",
-        prompt=f"After step {at}, which of these words is still split into more than one token?",
+        prompt=f"After step {at}, which of these words is still split into more than one token?{_marker_note(state)}",
         hint="A word becomes one token only when merges have glued all of its pieces. Which pairs are rare?",
         explanation=why,
         labels=("lesson", "frequency"),
         reveal_step=at,
         options=_shuffled(options, rng),
     )
+
+
+def _marker_note(state: LiveLesson) -> str:
+    """The reminder that a lone end-of-word marker is a token of its own (a word ending ``… st </w>``
+    is in pieces until the marker is merged too)."""
+    marker = state.corpus.settings.marker
+    return f" Count the end-of-word marker {state.show(marker)} as a token when it stands alone." if marker else ""
 
 
 def _first_whole_step(state: LiveLesson, start: int) -> int | None:

@@ -174,9 +174,22 @@ def _normal(text: str, case_sensitive: bool) -> str:
     return text if case_sensitive else text.casefold()
 
 
+def _forms(text: str, case_sensitive: bool) -> set[str]:
+    """The spellings a gap treats as one answer: spaces and hyphens inside a word do not matter
+    ("white space", "whitespace", "white-space"), nor does a plural ending on a word ("messages")."""
+    text = _normal(text, case_sensitive)
+    joined = text.replace(" ", "").replace("-", "")
+    forms = {text, joined}
+    if joined.isalpha():
+        for ending in ("es", "s"):
+            if joined.endswith(ending) and len(joined) > len(ending) + 2:
+                forms.add(joined[: -len(ending)])
+    return forms
+
+
 def gap_accepts(q: FillQuestion, gap: int, text: str) -> bool:
-    given = _normal(text, q.case_sensitive)
-    return any(given == _normal(a, q.case_sensitive) for a in q.blanks[gap])
+    given = _forms(text, q.case_sensitive)
+    return any(given & _forms(a, q.case_sensitive) for a in q.blanks[gap])
 
 
 def _grade_fill(q: FillQuestion, answer) -> Result:

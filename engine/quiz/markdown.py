@@ -1,37 +1,39 @@
-"""The concept-page Markdown pack format used by open lesson sites.
+"""Concept pages, the Markdown format open lesson sites publish, as quiz packs.
 
-A file is a run of sections. Each opens with a front-matter block between two ``---`` lines
-(``kind: "question"``, ``id``, ``title``, ``labels``), then a Markdown body, and a fenced ``json``
-block::
+A published page::
+
+    # Tokens
+
+    ## Version 3f2a…(64 hex digits)
+    Published 2025-03-01, proof: …, score 0.9. Source: https://…
 
     ---
+    format: 1
+    concept: "tokens"
     kind: "question"
-    id: "count-st"
-    title: "Counting a pair"
-    labels: ["counting"]
+    labels: {"lang": "en", "level": "beginner"}
     ---
     How many times does the pair `s t` occur?
 
     ```json
-    {"type": "number", "answer": 9, "hint": "Weight each word by its count."}
+    {"type": "number", "answer": 9, "wrong": [{"answer": "1", "misconception": "token-is-word"}]}
     ```
 
-The body is the question's text. ``kind: "misconception"`` sections define what wrong answers
-point at (the body explains it; an optional json block may add ``"fix"``), ``kind:
-"worked-example"`` sections hold ``{"steps": [Markdown, ...]}``; other kinds are skipped. A block
-between ``---`` lines only opens a section when it names a ``kind``, so a horizontal rule in a body
-stays a rule. This is a reader for that convention, not a YAML parser: values are strings,
-``[...]`` lists, or ``- item`` lines.
+Each section's ``kind`` says what it is: a ``question`` (the body is its prompt, the json block its
+answer), a ``misconception`` (the body explains it; a line ``Fix:`` starts the fix), a
+``worked-example`` (``{"steps": [...]}``), an ``explanation`` (reading text) or a ``figure`` (HTML
+the quiz cannot show: left to the page). Questions carry no ``id``: one is made from the version,
+so saved progress finds them again. The older shape with an ``id`` in each front matter and no
+version headings reads the same way. A section that cannot be read is named with what to fix;
+the others still load.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from engine.errors import BpeLabError
 from engine.files import parse_json
-
 from engine.quiz.packs import (
     PackBuilder,
     QuestionError,
@@ -40,150 +42,110 @@ from engine.quiz.packs import (
     misconception_from_dict,
     question_from_dict,
 )
-from engine.quiz.questions import Pack
+from engine.quiz.page_sections import Section, json_block, page_title, split_sections
+from engine.quiz.questions import Pack, Reading
 
-_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:\s*(.*)$")
-_ITEM = re.compile(r"^\s+-\s*(.*)$")
-_FENCE = re.compile(r"^\s*(```+|~~~+)\s*([\w-]*)\s*$")
-_MAX_FRONT_MATTER = 40
-
-
-@dataclass
-class Section:
-    line: int  # 1-based line of the opening ---
-    meta: dict = field(default_factory=dict)
-    body_line: int = 0  # 1-based line of the body's first line
-    body: list[str] = field(default_factory=list)
-
-
-def _unquote(value: str) -> str:
-    value = value.strip()
-    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
-        return value[1:-1]
-    return value
-
-
-def _value(raw: str):
-    raw = raw.strip()
-    if raw.startswith("[") and raw.endswith("]"):
-        try:
-            return parse_json(raw, "the list")
-        except BpeLabError:
-            inner = raw[1:-1]
-            return [_unquote(v) for v in inner.split(",") if v.strip()]
-    return _unquote(raw)
-
-
-def _front_matter(lines: list[str], start: int) -> tuple[dict, int] | None:
-    """The block opening at ``lines[start]`` (a ``---``): its keys and the index of its closing line."""
-    meta: dict = {}
-    last_key = None
-    for j in range(start + 1, min(len(lines), start + 2 + _MAX_FRONT_MATTER)):
-        line = lines[j]
-        if line.strip() == "---":
-            return (meta, j) if "kind" in meta else None
-        if not line.strip():
-            continue
-        item = _ITEM.match(line)
-        if item and last_key is not None:
-            if not isinstance(meta[last_key], list):
-                meta[last_key] = []
-            meta[last_key].append(_unquote(item.group(1)))
-            continue
-        key = _KEY.match(line)
-        if not key:
-            return None
-        last_key = key.group(1)
-        meta[last_key] = _value(key.group(2)) if key.group(2).strip() else ""
-    return None
-
-
-def split_sections(text: str) -> list[Section]:
-    """Sections in file order; text before the first one (page matter, an intro) is dropped."""
-    lines = text.splitlines()
-    sections: list[Section] = []
-    fence = None
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        m = _FENCE.match(line)
-        if m and fence is None:
-            fence = m.group(1)[:3]
-        elif m and m.group(1).startswith(fence) and not m.group(2):
-            # a closing fence has no info string
-            fence = None
-        elif fence is None and line.strip() == "---":
-            found = _front_matter(lines, i)
-            if found:
-                meta, end = found
-                sections.append(Section(i + 1, meta, body_line=end + 2))
-                i = end + 1
-                continue
-        if sections:
-            sections[-1].body.append(line)
-        i += 1
-    return sections
-
-
-def json_block(body: list[str]) -> tuple[str, str | None, int]:
-    """(the body without its first json block, that block's text or None, its line in the body)."""
-    kept: list[str] = []
-    block: list[str] | None = None
-    found = None
-    at = 0
-    fence = None
-    for n, line in enumerate(body):
-        m = _FENCE.match(line)
-        if fence is None and m and m.group(2).lower() == "json" and found is None:
-            fence, block, at = m.group(1), [], n
-            continue
-        if fence is not None:
-            if m and m.group(1).startswith(fence[:3]) and not m.group(2):
-                found = "\n".join(block)
-                fence = None
-            else:
-                block.append(line)
-            continue
-        kept.append(line)
-    if fence is not None:
-        # an unclosed fence: keep what there is, parse_json will say where it stops
-        found = "\n".join(block)
-    return "\n".join(kept).strip(), found, at
+# the page format version this reader knows
+PAGE_FORMAT = 1
+# a derived id: this many hex digits of the version, enough to tell a page's sections apart
+ID_DIGITS = 12
+WHAT = {
+    "question": "question",
+    "misconception": "misconception",
+    "worked-example": "worked example",
+    "explanation": "explanation",
+}
+# sections that are the page's and not the quiz's: skipped without a word
+PAGE_ONLY = ("figure",)
+_FIX = re.compile(r"^\s*(?:\*\*)?Fix:(?:\*\*)?\s*(.*)$")
+_HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$")
 
 
 def _meta_text(section: Section, key: str, strict: bool = False) -> str:
-    """A front-matter value that must be one text; a list there is the author's slip (strict) or no match."""
-    value = section.meta.get(key) or ""
+    """A front-matter value that must be one text; anything else is the author's slip (strict) or no match."""
+    value = section.meta.get(key)
+    if value is None or value == "":
+        return ""
     if isinstance(value, str):
         return value.strip()
     if strict:
-        raise QuestionError(f'"{key}" in the front matter must be one text, not a list')
+        raise QuestionError(f'"{key}" in the front matter must be one text (it is {str(value)[:40]})')
     return ""
 
 
-def pack_from_markdown(text: str, source: str) -> Pack:
-    builder = PackBuilder(source)
-    sections = split_sections(text)
-    title = ""
-    for match in re.finditer(r"^#\s+(.+)$", text, re.MULTILINE):
-        title = match.group(1).strip()
-        break
-    for number, section in enumerate(sections, start=1):
+def _check_format(section: Section) -> None:
+    value = section.meta.get("format")
+    if value is not None and value != PAGE_FORMAT:
+        raise QuestionError(f'"format" is {str(value)[:20]} but this BPE Lab reads format {PAGE_FORMAT} pages; '
+                            "update BPE Lab")
+
+
+def _split_fix(body: str) -> tuple[str, str]:
+    """(the explanation, the fix): the fix starts at a line beginning ``Fix:``."""
+    lines = body.splitlines()
+    for n, line in enumerate(lines):
+        m = _FIX.match(line)
+        if m:
+            fix = "\n".join([m.group(1), *lines[n + 1:]]).strip()
+            return "\n".join(lines[:n]).strip(), fix
+    return body, ""
+
+
+def _lead_heading(body: str) -> tuple[str, str]:
+    """(a heading opening the body, the rest) or ("", body)."""
+    first, _, rest = body.partition("\n")
+    m = _HEADING.match(first)
+    return (m.group(1), rest.strip()) if m else ("", body)
+
+
+def _first_sentence(text: str) -> str:
+    line = next((s.strip() for s in text.splitlines() if s.strip()), "")
+    sentence = re.split(r"(?<=[.!?])\s", line, maxsplit=1)[0]
+    return sentence if len(sentence) <= 100 else sentence[:99] + "…"
+
+
+class _Page:
+    """One page being read: each section goes to the builder, or becomes a message saying why not."""
+
+    def __init__(self, source: str):
+        self.builder = PackBuilder(source)
+        self.readings: list[Reading] = []
+
+    def read(self, number: int, section: Section) -> None:
         kind = _meta_text(section, "kind").lower()
-        what = {"question": "question", "misconception": "misconception", "worked-example": "worked example"}.get(kind)
-        if what is None:
-            continue
+        what = WHAT.get(kind, "section")
+        derived = section.version[:ID_DIGITS] if section.version and not section.problem else ""
         try:
-            key, name = _meta_text(section, "id", True), _meta_text(section, "title", True)
+            given, title = _meta_text(section, "id", True), _meta_text(section, "title", True)
+            # questions point at a misconception by the id its author gave it; one made up points nowhere
+            key = given or ("" if kind == "misconception" else derived)
         except QuestionError as exc:
-            builder.error(f"{what} {number} (line {section.line})", str(exc))
-            continue
+            self.builder.error(f"{what} {number} (line {section.line})", str(exc))
+            return
         where = f"{what} '{key}'" if key else f"{what} {number}"
         where += f" (line {section.line})"
+        if section.problem:
+            self.builder.error(where, section.problem)
+            return
+        if kind in PAGE_ONLY:
+            return
+        if kind not in WHAT:
+            if section.version:
+                # a published section always names a kind this reader knows
+                self.builder.error(where, f'the kind {kind or "(none)"!r} is not one of {", ".join([*WHAT, *PAGE_ONLY])}')
+            return
+        try:
+            self._read(kind, section, key, title, where)
+        except QuestionError as exc:
+            self.builder.error(where, str(exc))
+
+    def _read(self, kind: str, section: Section, key: str, title: str, where: str) -> None:
+        _check_format(section)
         try:
             labels = labels_of(section.meta.get("labels"))
         except QuestionError as exc:
-            builder.error(where, str(exc))
+            # labels sort questions; a wrong one is said, and the section still counts
+            self.builder.error(where, str(exc))
             labels = ()
         body, block, at = json_block(section.body)
         data = None
@@ -192,37 +154,46 @@ def pack_from_markdown(text: str, source: str) -> Pack:
                 data = parse_json(block, "the json block", first_line=section.body_line + at + 1,
                                   hint="check the brackets, commas and quotes there")
             except BpeLabError as exc:
-                builder.error(where, str(exc))
-                continue
+                raise QuestionError(str(exc)) from None
+        if kind == "explanation":
+            heading, text = _lead_heading(body)
+            self.readings.append(Reading(key, title or heading or _meta_text(section, "concept") or "Reading",
+                                         text if heading else body, labels))
+            return
         if kind == "misconception":
-            fix = data.get("fix", "") if isinstance(data, dict) else ""
-            try:
-                m = misconception_from_dict({"fix": fix} if isinstance(fix, str) else {}, id=key, title=name, text=body)
-            except QuestionError as exc:
-                builder.error(where, str(exc))
-                continue
-            if m.id in builder.misconceptions:
-                builder.error(where, "the id is used twice")
-            else:
-                builder.misconceptions[m.id] = m
-            continue
+            self._misconception(key, title, body, data)
+            return
         if data is None:
-            builder.error(where, "has no ```json block holding the question")
-            continue
+            raise QuestionError("has no ```json block holding its " + WHAT[kind])
         if not key:
-            builder.error(where, 'has no "id" in its front matter; give it one so progress can be saved')
-            continue
+            raise QuestionError('has no "id" in its front matter and no ## Version heading to make one from: '
+                                "give it one so progress can be saved")
         if kind == "worked-example":
-            try:
-                builder.examples.append(example_from_dict(data, id=key, title=name, body=body, labels=labels))
-            except QuestionError as exc:
-                builder.error(where, str(exc))
-            continue
-        try:
-            q = question_from_dict(data, id=key, prompt=body, title=name, labels=labels)
-        except QuestionError as exc:
-            builder.error(where, str(exc))
-            continue
-        builder.add_question(q, where)
-    return builder.build(title)
+            heading, rest = _lead_heading(body)
+            self.builder.examples.append(example_from_dict(
+                data, id=key, title=title or heading or _meta_text(section, "concept"),
+                body=rest if heading and not title else body, labels=labels))
+            return
+        question = question_from_dict(data, id=key, prompt=body, title=title, labels=labels)
+        self.builder.add_question(question, where)
 
+    def _misconception(self, key: str, title: str, body: str, data) -> None:
+        if not key:
+            raise QuestionError('a misconception needs an "id" for questions to refer to')
+        text, fix = _split_fix(body)
+        heading, rest = _lead_heading(text)
+        if heading and not title:
+            title, text = heading, rest
+        if not fix and isinstance(data, dict) and isinstance(data.get("fix"), str):
+            fix = data["fix"]
+        m = misconception_from_dict({"fix": fix}, id=key, title=title or _first_sentence(text) or key, text=text)
+        if m.id in self.builder.misconceptions:
+            raise QuestionError("the id is used twice")
+        self.builder.misconceptions[m.id] = m
+
+
+def pack_from_markdown(text: str, source: str) -> Pack:
+    page = _Page(source)
+    for number, section in enumerate(split_sections(text), start=1):
+        page.read(number, section)
+    return page.builder.build(page_title(text), tuple(page.readings))

@@ -3,7 +3,8 @@
     {"format": "bpe-lab-quiz", "version": 1, "title": "...",
      "misconceptions": [{"id": "...", "title": "...", "text": "...", "fix": "..."}],
      "questions": [{"id": "...", "kind": "number" | "choose" | "fill" | "order", "prompt": "...", ...}],
-     "examples": [{"id": "...", "title": "...", "steps": ["...", "..."]}]}
+     "examples": [{"id": "...", "title": "...", "steps": ["...", "..."]}],
+     "readings": [{"id": "...", "title": "...", "text": "..."}]}
 
 The README's "Quiz packs" section is the full description for teachers. One bad question never
 sinks a pack: it is left out and a message naming the file and the question says what to fix.
@@ -13,6 +14,7 @@ so both go through ``question_from_dict``.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import asdict
 from pathlib import Path
@@ -30,6 +32,7 @@ from engine.quiz.questions import (
     OrderQuestion,
     Pack,
     Question,
+    Reading,
     WorkedExample,
     WrongAnswer,
 )
@@ -37,6 +40,8 @@ from engine.quiz.questions import (
 FORMAT = "bpe-lab-quiz"
 VERSION = 1
 GAP = re.compile(r"\[\[(\d+)\]\]")
+# a gap written as a run of underscores, as concept pages do: numbered in the order met
+BLANK_LINE = re.compile(r"_{3,}")
 
 
 class QuestionError(SchemaError):
@@ -73,7 +78,10 @@ def labels_of(value) -> tuple[str, ...]:
         return tuple(v.strip() for v in value.split(",") if v.strip())
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return tuple(value)
-    raise QuestionError(f'"labels" must be a list of words (it is {shown(value)})')
+    if isinstance(value, dict):
+        # concept pages label with an object: {"lang": "en", "level": "beginner"}
+        return tuple(f"{k}: {v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)}" for k, v in value.items())
+    raise QuestionError(f'"labels" must be a list of words or an object of names and values (it is {shown(value)})')
 
 
 def question_from_dict(data, *, id: str, prompt: str = "", title: str = "", labels=()) -> Question:
@@ -90,6 +98,7 @@ def question_from_dict(data, *, id: str, prompt: str = "", title: str = "", labe
         hint=_text(f, "hint"),
         explanation=_text(f, "explanation"),
         labels=labels_of(f.get("labels", None)) or tuple(labels),
+        purpose=_text(f, "purpose"),
     )
     if kind == "number":
         return _number(f, common)
@@ -105,6 +114,21 @@ def _answer(f: Fields, key: str, default=REQUIRED, low: float = -MAX_ANSWER) -> 
     return _checked(lambda: f.number(key, default, low=low, high=MAX_ANSWER, must=must))
 
 
+def _wrong_number(w: Fields, i: int) -> float | int:
+    """A wrong answer's number; concept pages write it as a text (``"1"``)."""
+    value = w.get("answer", None)
+    if not isinstance(value, str):
+        return _answer(w, "answer")
+    try:
+        number = float(value.strip())
+    except ValueError:
+        number = None
+    if number is None or not -MAX_ANSWER <= number <= MAX_ANSWER:
+        raise QuestionError(f'wrong answer {i}: "answer" must be a number, or a text holding one such as "1" '
+                            f"(it is {shown(value)})")
+    return int(number) if number.is_integer() else number
+
+
 def _number(f: Fields, common: dict) -> NumberQuestion:
     if f.get("answer", None) is None:
         raise QuestionError('a number question needs "answer": a number such as 9')
@@ -116,7 +140,7 @@ def _number(f: Fields, common: dict) -> NumberQuestion:
         w = _fields(entry, f"wrong answer {i}")
         if w.get("answer", None) is None or not isinstance(w.get("misconception", None), str):
             raise QuestionError(f'wrong answer {i} must be {{"answer": a number, "misconception": an id}}')
-        wrong.append(WrongAnswer(_answer(w, "answer"), w.get("misconception")))
+        wrong.append(WrongAnswer(_wrong_number(w, i), w.get("misconception")))
     if not common["prompt"]:
         raise QuestionError("the question has no text: write what it asks")
     return NumberQuestion(**common, answer=answer, tolerance=tolerance, wrong=tuple(wrong))
@@ -149,9 +173,16 @@ def _choose(f: Fields, common: dict) -> ChooseQuestion:
 
 def _fill(f: Fields, common: dict) -> FillQuestion:
     text = f.get("text", None)
+    if text is None and (GAP.search(common["prompt"]) or BLANK_LINE.search(common["prompt"])):
+        # a concept page writes its gaps in the prompt itself
+        text, common = common["prompt"], dict(common, prompt="Fill in the gaps.")
     if not isinstance(text, str) or not text.strip():
-        raise QuestionError('a fill question needs "text" with gaps written [[1]], [[2]]...')
-    raw = f.get("blanks", None)
+        raise QuestionError('a fill question needs "text" with gaps written [[1]], [[2]]... (or gaps ___ in its text)')
+    if not GAP.search(text):
+        numbers = iter(range(1, 1000))
+        text = BLANK_LINE.sub(lambda _m: f"[[{next(numbers)}]]", text)
+    key = next((k for k in ("blanks", "answers", "gaps") if f.get(k, None) is not None), "blanks")
+    raw = f.get(key, None)
     if not isinstance(raw, list) or not raw:
         raise QuestionError('a fill question needs "blanks": one list of accepted answers per gap')
     blanks = []
@@ -195,10 +226,29 @@ def misconception_from_dict(data, *, id: str = "", title: str = "", text: str = 
 def example_from_dict(data, *, id: str, title: str = "", body: str = "", labels=()) -> WorkedExample:
     f = _fields(data, "a worked example")
     steps = f.get("steps", None)
-    if not isinstance(steps, list) or not steps or not all(isinstance(s, str) for s in steps):
+    if not isinstance(steps, list) or not steps:
         raise QuestionError('a worked example needs "steps": a list of Markdown texts')
+    steps = [_step_text(s, n) for n, s in enumerate(steps, start=1)]
     return WorkedExample(id, _text(f, "title", title) or title or id, tuple(steps), _text(f, "body", body) or body,
                          labels_of(f.get("labels", None)) or tuple(labels))
+
+
+def _step_text(step, n: int) -> str:
+    """A step is Markdown text, or an object whose "text" (and optional "title") says it."""
+    if isinstance(step, dict) and isinstance(step.get("text"), str):
+        head = step.get("title")
+        return f"**{head}** {step['text']}" if isinstance(head, str) and head.strip() else step["text"]
+    if isinstance(step, str):
+        return step
+    raise QuestionError(f'step {n} must be a Markdown text, or {{"text": "..."}} (it is {shown(step)})')
+
+
+def reading_from_dict(data, *, id: str) -> Reading:
+    f = _fields(data, "a reading")
+    text = _text(f, "text")
+    if not text:
+        raise QuestionError('a reading needs "text"')
+    return Reading(id, _text(f, "title") or id, text, labels_of(f.get("labels", None)))
 
 
 class PackBuilder:
@@ -222,7 +272,7 @@ class PackBuilder:
         self._ids.add(question.id)
         self.questions.append(question)
 
-    def build(self, title: str = "") -> Pack:
+    def build(self, title: str = "", readings: tuple[Reading, ...] = ()) -> Pack:
         for q in self.questions:
             refs = [w.misconception for w in getattr(q, "wrong", ())]
             refs += [o.misconception for o in getattr(q, "options", ()) if o.misconception]
@@ -230,7 +280,7 @@ class PackBuilder:
                 if ref not in self.misconceptions:
                     self.error(f"question '{q.id}'", f"refers to misconception '{ref}', which the pack does not define")
         return Pack(title, tuple(self.questions), dict(self.misconceptions), tuple(self.examples),
-                    tuple(self.errors), self.source)
+                    tuple(self.errors), self.source, tuple(readings))
 
 
 def pack_from_data(data, source: str) -> Pack:
@@ -265,8 +315,15 @@ def pack_from_data(data, source: str) -> Pack:
             b.examples.append(example_from_dict(entry, id=key))
         except QuestionError as exc:
             b.error(f"worked example '{key}'", str(exc))
+    readings = []
+    for i, entry in enumerate(_list(data, "readings", b), start=1):
+        key = _entry_id(entry, f"reading-{i}")
+        try:
+            readings.append(reading_from_dict(entry, id=key))
+        except QuestionError as exc:
+            b.error(f"reading '{key}'", str(exc))
     title = data.get("title") if isinstance(data.get("title"), str) else ""
-    return b.build(title or Path(source).stem)
+    return b.build(title or Path(source).stem, tuple(readings))
 
 
 def _entry_id(entry, default: str) -> str:
@@ -291,7 +348,7 @@ def pack_to_data(pack: Pack) -> dict:
     questions = []
     for q in pack.questions:
         entry = {"id": q.id, "kind": q.kind, "title": q.title, "prompt": q.prompt}
-        for key in ("hint", "explanation"):
+        for key in ("hint", "explanation", "purpose"):
             if getattr(q, key):
                 entry[key] = getattr(q, key)
         if q.labels:
@@ -315,4 +372,5 @@ def pack_to_data(pack: Pack) -> dict:
         "misconceptions": [asdict(m) for m in pack.misconceptions.values()],
         "questions": questions,
         "examples": [{"id": e.id, "title": e.title, "body": e.body, "steps": list(e.steps)} for e in pack.examples],
+        "readings": [{"id": r.id, "title": r.title, "text": r.text} for r in pack.readings],
     }

@@ -1,4 +1,4 @@
-"""The five kinds of question, misconceptions and worked examples, as frozen records.
+"""The five kinds of question, misconceptions, worked examples and readings, as frozen records.
 
 A question knows what it asks and what counts as right; grading lives in ``engine.quiz.grading``
 and reading packs in ``engine.quiz.packs`` / ``engine.quiz.markdown``. Choose-one and choose-many
@@ -35,6 +35,7 @@ class Question:
     explanation: str = ""
     labels: tuple[str, ...] = ()
     reveal_step: int | None = None
+    purpose: str = ""  # what the question checks, for the teacher
 
     kind = "question"
 
@@ -107,6 +108,16 @@ class WorkedExample:
 
 
 @dataclass(frozen=True)
+class Reading:
+    """Reading text a pack brings (a concept page's explanation section), shown beside the examples."""
+
+    id: str
+    title: str
+    text: str
+    labels: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Pack:
     """What a pack file yields: the questions that loaded, and a message for each that did not."""
 
@@ -116,6 +127,7 @@ class Pack:
     examples: tuple[WorkedExample, ...] = ()
     errors: tuple[str, ...] = ()
     source: str = ""
+    readings: tuple[Reading, ...] = ()
 
     def misconception(self, key: str) -> Misconception | None:
         return self.misconceptions.get(key) if key else None

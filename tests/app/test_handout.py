@@ -71,9 +71,24 @@ def test_a_lesson_with_no_merges_has_no_steps():
 def test_merge_sentence_names_the_pair_the_count_the_ties_and_the_totals(classic):
     text = merge_sentence(classic, 1)
     assert "“e” + “s” occurs 9 times" in text
-    assert "“s” + “t”" in text and "“t” + “</w>”" in text and "tie rule" in text
+    assert "s + t and t + </w> occur just as often" in text
+    assert "the tie goes to the pair met first" in text
     assert "becomes the new token “es”" in text
     assert "from 95 to 86 tokens" in text
+
+
+def test_one_rival_occurs_and_the_hf_rule_is_named_as_hf():
+    from engine.describe import tie_rule
+    from engine.settings import Settings
+
+    lesson = Lesson("low 3\nlower 2\nnewest 2\nwidest 1\n", word_counts=True,
+                    settings=Settings(end_of_word="_", tie_break="hf")).train()
+    two = next(s for s in lesson.steps if len(s.tied) == 2)
+    text = merge_sentence(lesson, two.step)
+    assert " occurs just as often" in text and " occur just as often" not in text
+    three = lesson.steps[2]
+    assert len(three.tied) > 2 and f"the tie goes to {tie_rule(lesson.settings)}" in merge_sentence(lesson, 3)
+    assert "met first" not in merge_sentence(lesson, 3)
 
 
 def test_an_untied_merge_says_it_beats_every_other_pair(classic):
@@ -230,7 +245,11 @@ def test_summary_numbers_are_the_engines_for_a_chars_lesson_with_unk(classic, qt
     history = classic.history
     last = history.last_step
     summary = growth_summary(classic)
-    assert f"starts as {history.total_tokens(0)} tokens (one per character and end-of-word marker)" in summary
+    corpus = classic.corpus
+    markers = sum(corpus.counts)
+    chars = history.total_tokens(0) - markers
+    assert chars == sum(len(w) * c for w, c in zip(corpus.words, corpus.counts))
+    assert f"starts as {history.total_tokens(0)} tokens: {chars} characters and {markers} end-of-word markers" in summary
     assert f"After {last} merges it is {history.total_tokens(last)} tokens" in summary
     start, end = (describe_vocab(classic.settings, history.vocab(k)) for k in (0, last))
     assert f"grown from {start} to {end}" in summary
@@ -256,11 +275,12 @@ def test_summary_numbers_are_the_engines_for_a_bytes_lesson(tmp_path):
     last = history.last_step
     assert history.total_tokens(0) == len(text.replace(" ", "").encode("utf-8")) != len(text.replace(" ", ""))
     summary = growth_summary(lesson)
-    assert f"starts as {history.total_tokens(0)} tokens (one per byte of the UTF-8 text)" in summary
-    assert "character" not in summary and "<unk>" not in summary
+    letters = text.replace(" ", "")
+    assert f"starts as {history.total_tokens(0)} tokens: the UTF-8 bytes of its {len(letters)} characters" in summary
+    assert "one per character" not in summary and "<unk>" not in summary
     assert f"from {history.vocab_size(0)} tokens (256 base symbols)" in summary
     assert f"to {history.vocab_size(last)} tokens (256 base symbols + {last} learned)" in summary
     path = tmp_path / "bytes.pdf"
     write_handout(lesson, path, [1])
     chart = " ".join(page_texts(path))
-    assert f"starts as {history.total_tokens(0)} tokens (one per byte" in chart
+    assert f"starts as {history.total_tokens(0)} tokens: the UTF-8 bytes" in chart

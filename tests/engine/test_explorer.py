@@ -21,6 +21,7 @@ from engine.explorer import (
     number_demo,
     replay_word,
     spelling_demo,
+    tokenizers_demo,
     split_text,
     token_counts,
 )
@@ -155,22 +156,52 @@ def test_chat_markers_are_single_special_tokens(reference_chat):
     assert split.ids == reference_chat.encode(demo.text, allowed_special="all")
     assert split_text(tok, demo.text).ids == reference_chat.encode_ordinary(demo.text)
     specials = [p for p in split.pieces if p.kind == SPECIAL]
-    messages = demo.text.count("<|im_start|>")
-    assert [p.ids for p in specials] == [(100264,), (100265,)] * messages
+    messages = demo.text.count("<|im_end|>")
+    # every message opened and closed, then the generation prompt opens the assistant's
+    assert [p.ids for p in specials] == [(100264,), (100265,)] * messages + [(100264,)]
     assert all(p.text in ("<|im_start|>", "<|im_end|>") for p in specials)
     assert f"{split.token_count} tokens" in demo.caption
 
 
+def test_chat_demo_says_what_the_markers_are_and_compares_plain_cl100k(gpt4, reference):
+    chat = load_cl100k(chat=True)
+    demo = chat_demo(chat, gpt4)
+    # cl100k_base as tiktoken ships it has no chat markers: the ids come from the cl100k_im example
+    assert not set(CHAT_TOKENS.values()) & set(reference._special_tokens.values())
+    assert "ChatML" in demo.caption and "cl100k_im" in demo.caption
+    assert "GPT-4's chat format" not in demo.caption and "always id" not in demo.caption
+    assert "every model has its own template" in demo.caption.lower()
+    assert "151644" in demo.caption and "151645" in demo.caption
+    # the same text, plain: the markers spelled out
+    assert f"{len(reference.encode_ordinary(demo.text))} tokens" in demo.caption
+    assert f"<|im_end|> alone being {len(reference.encode_ordinary('<|im_end|>'))}" in demo.caption
+    assert (demo.tokenizer, demo.other) == ("cl100k_chat", "cl100k")
+    # the generation prompt, and where generation stops
+    assert demo.text.endswith("<|im_start|>assistant\n")
+    assert "generation prompt" in demo.caption and "generation stops" in demo.caption
+
+
 def test_chat_text_wraps_every_message():
-    text = chat_text((("user", "hi"), ("assistant", "hello")))
+    text = chat_text((("user", "hi"), ("assistant", "hello")), add_generation_prompt=False)
     assert text == "<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\nhello<|im_end|>\n"
+    assert chat_text((("user", "hi"),)) == "<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n"
 
 
 def test_spelling_demo_counts_tokens_and_letters(gpt4, reference):
     demo = spelling_demo(gpt4, "strawberry")
     assert f"{len(reference.encode('strawberry'))} tokens:" in demo.caption
     assert "10 letters (3 × r)" in demo.caption
-    assert demo.text.splitlines() == ["strawberry", "s t r a w b e r r y"]
+    lines = demo.text.splitlines()
+    assert lines[0] == "strawberry" and lines[-1] == "s t r a w b e r r y"
+    assert " strawberry" in lines[1]
+
+
+def test_spelling_demo_explains_the_leading_space(gpt4, reference):
+    demo = spelling_demo(gpt4, "strawberry")
+    bare, spaced = len(reference.encode("strawberry")), len(reference.encode(" strawberry"))
+    assert bare != spaced  # the fact the caption teaches
+    assert f"{show_text(' strawberry')} is {spaced} token" in demo.caption
+    assert "start of a text" in demo.caption
 
 
 def test_number_demo_shows_digit_groups(gpt4, reference):
@@ -178,6 +209,25 @@ def test_number_demo_shows_digit_groups(gpt4, reference):
     groups = [reference.decode([i]) for i in reference.encode("1234567890")]
     assert all(len(g) <= 3 for g in groups)
     assert " | ".join(groups) in demo.caption
+
+
+def test_number_demo_says_why_groups_miss_thousands_and_what_it_means_for_arithmetic(gpt4, reference):
+    number = "1234567890"
+    demo = number_demo(gpt4, number)
+    groups = [reference.decode([i]) for i in reference.encode(number)]
+    thousands = f"{int(number):,}".split(",")
+    assert groups[0] != thousands[0]  # the groups start from the left, thousands from the right
+    assert " | ".join(thousands) in demo.caption
+    assert "arithmetic" in demo.caption
+    spaced = [show_text(reference.decode([i])) for i in reference.encode(" " + number)]
+    assert spaced[0] == "␣" and " | ".join(spaced) in demo.caption
+
+
+def test_special_hover_says_typed_text_is_spelled_out_by_default():
+    tok = load_cl100k(chat=True)
+    split = split_text(tok, "<|im_end|>", allow_special=True)
+    text = describe(split.pieces[0])
+    assert "never" not in text and "spelled out" in text
 
 
 def test_merge_replay_ends_at_the_real_tokens(gpt4, reference):
@@ -203,3 +253,15 @@ def test_merge_replay_with_a_lesson_tokenizer():
 
 def test_replay_word_takes_the_longest_piece(gpt4):
     assert replay_word(gpt4, "a tokenizer") == (" tokenizer", 2)
+
+
+def test_cl100k_is_the_only_real_vocabulary_installed_so_the_demo_says_so(gpt4):
+    from importlib import resources
+
+    shipped = [p.name for p in resources.files("tiktoken_ext").joinpath("data").iterdir() if p.name.endswith(".tiktoken")]
+    assert shipped == ["cl100k_base.tiktoken"]
+    lesson = Lesson("low 5\nlower 2\nnewest 6\nwidest 3\n", word_counts=True).train()
+    demo = tokenizers_demo(gpt4, lesson.tokenizer)
+    assert "only real vocabulary BPE Lab ships" in demo.caption
+    assert f"{len(gpt4.encode_ids(demo.text))} tokens under GPT-4's cl100k_base" in demo.caption
+    assert f"{len(lesson.tokenizer.encode_ids(demo.text))} under this lesson's tokenizer" in demo.caption

@@ -55,6 +55,34 @@ def test_pairs_panel_explains_the_count_of_the_picked_pair(session, qtbot):
     assert panel.heading.text().startswith("Next: l + o, 7 times")
 
 
+@pytest.mark.parametrize("rule, words", [("first", "met first"), ("hf", "smaller token ids")])
+def test_pairs_panel_states_the_lessons_own_tie_rule(qtbot, rule, words):
+    from engine.describe import tie_rule_sentence
+
+    lesson = Lesson("low 3\nlower 2\nnewest 2\nwidest 1\n", word_counts=True,
+                    settings=Settings(end_of_word="_", tie_break=rule)).train()
+    session = Session(lesson)
+    panel = PairsPanel(session)
+    qtbot.addWidget(panel)
+    session.request_step(2)
+    shown = panel.shown()
+    winner = lesson.steps[2].pair
+    assert shown.heading.startswith(f"Next: {winner[0]} + {winner[1]}, 3 times (tie of ")
+    assert shown.count_line.endswith(tie_rule_sentence(lesson.settings)) and words in shown.count_line
+
+
+def test_pairs_panel_marks_only_ties_for_first_place(session, qtbot):
+    panel = PairsPanel(session)
+    qtbot.addWidget(panel)
+    rows = panel.shown().rows
+    top = rows[0][2]
+    below = [row for row in rows if row[2] != top]
+    # equal counts further down (o + w and l + o at 7, many at 2) decide nothing now
+    assert len({row[2] for row in below}) < len(below)
+    assert all(row[3] == "" for row in below)
+    assert [row[3] for row in rows if row[2] == top] == ["★ next, tie", "tie for 1st", "tie for 1st"]
+
+
 def test_vocab_panel_selects_and_explains_a_token(session, qtbot):
     panel = VocabPanel(session)
     qtbot.addWidget(panel)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.describe import tie_rule_short
 from engine.display import for_settings
 from engine.lesson import LessonState
 from engine.settings import Settings
@@ -76,11 +77,12 @@ def step_caption(state: LessonState, bars: list[PairBar]) -> str:
     if following is None:
         reason = lesson.stop_reason or "the end of the history"
         return f"Step {state.step:,}: training stopped here ({reason})."
+    if not lesson.counts_known:
+        return f"Step {state.step:,}: next merge {pair_label(settings, following.pair)} (no corpus, so no counts)."
     text = f"Step {state.step:,}: next merge {pair_label(settings, following.pair)} ({following.count:,})"
     others = sum(1 for b in bars if b.tied and not b.winner)
     if others:
-        rule = "the pair of smaller ids wins" if settings.tie_break == "hf" else "the pair met first wins"
         # when every bar ties, more tied pairs may lie below the ones shown
         more = "+" if others == len(bars) - 1 else ""
-        text += f", tied with {others}{more} others ({rule})"
+        text += f", tied with {others}{more} others ({tie_rule_short(settings)} wins)"
     return text + "."

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.describe import WHY_NOT_LARGER
 from engine.errors import BpeLabError
 from widgets.charts.export import export_image, export_rows
 from widgets.charts.growth import MERGES, PERCENT, TOKENS, VOCAB, GrowthChart
@@ -105,6 +106,11 @@ class ChartsView(QWidget):
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
         left_layout.addWidget(self.growth, 1)
+        # the chart shows what more tokens save; this says what they cost
+        self.why_not_larger = QLabel(WHY_NOT_LARGER)
+        self.why_not_larger.setObjectName("hint")
+        self.why_not_larger.setWordWrap(True)
+        left_layout.addWidget(self.why_not_larger)
         self.held_out_label = QLabel()
         self.held_out_label.setWordWrap(True)
         left_layout.addWidget(self.held_out_label)
@@ -121,15 +127,36 @@ class ChartsView(QWidget):
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
 
+        # what the charts cannot show of a lesson with no corpus (an imported tokenizer)
+        self.notice = QLabel()
+        self.notice.setObjectName("chartsNotice")
+        self.notice.setWordWrap(True)
+        self.notice.hide()
         layout = QVBoxLayout(self)
         layout.addLayout(controls)
+        layout.addWidget(self.notice)
         layout.addWidget(splitter, 1)
         self.set_theme(self.theme)
         session.lesson_changed.connect(self._show_held_out)
+        session.lesson_changed.connect(self._show_notice)
         session.held_out_changed.connect(self._show_held_out)
         self.model.held_out_changed.connect(self._on_held_out_counted)
         self.model.held_out_failed.connect(self._on_held_out_failed)
         self._show_held_out()
+
+    def notice_text(self) -> str:
+        """The line above the charts, empty unless the lesson has no corpus."""
+        return self.notice.text()
+
+    def _show_notice(self) -> None:
+        lesson = self.session.lesson
+        if lesson.counts_known:
+            self.notice.clear()
+            self.notice.hide()
+            return
+        self.notice.setText(f"{lesson.origin()} No corpus curve and no pair counts: paste a held-out text below to "
+                            "see how its tokens fall merge by merge.")
+        self.notice.show()
 
     # -- held-out text --------------------------------------------------------------------------
 

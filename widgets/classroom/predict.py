@@ -16,6 +16,7 @@ from typing import Callable
 from PySide6.QtCore import QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
 
+from engine.describe import tie_rule, tied_rivals
 from engine.display import Display, for_tokenizer
 from widgets.classroom.cover import Cover
 from widgets.tiles.painter import TilePainter
@@ -45,6 +46,8 @@ class Question:
     token: str
     count: int
     tied: tuple[tuple[str, str], ...]  # other pairs with the winner's count
+    # which pair a tie goes to, in the lesson's own rule (engine.describe.tie_rule)
+    rule: str
     rows: tuple[tuple[tuple[str, ...], int], ...]  # (tokens, how often the word occurs), as shown
     more_words: int  # words left out of ``rows``
     # how the lesson's tokens read (marker, units, special and unknown tokens), as on the tiles
@@ -65,8 +68,8 @@ class Question:
 def question_for(session, limit: int = MAX_CHOICES) -> Question | None:
     """The question before the next merge, or None when there is nothing to ask (the end, or one pair only)."""
     state = session.state
-    if state is None:
-        return None
+    if state is None or not session.lesson.counts_known:
+        return None  # no corpus (an imported tokenizer): no counts to predict from
     step = state.next_step()
     if step is None:
         return None
@@ -86,7 +89,7 @@ def question_for(session, limit: int = MAX_CHOICES) -> Question | None:
     tokenizer = lesson.tokenizer
     return Question(
         merge=step.step, choices=tuple(choices), winner=step.pair, token=step.token, count=step.count,
-        tied=tuple(p for p in step.tied if p != step.pair), rows=rows, more_words=words - shown_rows,
+        tied=tied_rivals(step), rule=tie_rule(lesson.settings), rows=rows, more_words=words - shown_rows,
         display=for_tokenizer(tokenizer), token_id=tokenizer.token_to_id,
     )
 
@@ -145,7 +148,7 @@ class PredictPrompt(Cover):
             return f"The class said {self.guess + 1}: right!"
         if chosen.count == q.count:
             return (f"The class said {self.guess + 1} ({q.pair_text(chosen.pair)}): as frequent, "
-                    f"but the tie rule picks the pair met first in the words")
+                    f"but a tie goes to {q.rule}")
         return f"The class said {self.guess + 1} ({q.pair_text(chosen.pair)}): only {chosen.count:,} times"
 
     def text(self) -> str:
@@ -379,7 +382,7 @@ class PredictPrompt(Cover):
         verdict = self.verdict()
         tie = ""
         if q.tied:
-            tie = "Tied pairs: the rule picks the pair met first in the words."
+            tie = f"Tied pairs: the tie goes to {q.rule}."
         line = "   ".join(s for s in (verdict, tie) if s) or "It is framed on the tiles above."
         right = self.guess is not None and q.choices[self.guess].pair == q.winner
         p.setPen(RIGHT if right else MUTED)

@@ -19,11 +19,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.errors import BpeLabError
+from engine.errors import is_bad_input, one_line
 from engine.display import show_text
 from engine.explorer import ReplayRow, merge_replay, replay_word
 from widgets.colors import look_of
-from widgets.explorer.sources import CL100K, LESSON, TokenizerSources
+from widgets.explorer.sources import CL100K, LESSON, TokenizerSources, internal_problem
 from widgets.explorer.theme import ExplorerTheme
 
 STEP_MS = 700
@@ -167,8 +167,8 @@ class MergeReplayView(QWidget):
         try:
             piece, pieces = replay_word(tokenizer, self.word.text())
             rows = merge_replay(tokenizer, piece)
-        except BpeLabError as exc:
-            self.caption.setText(str(exc))
+        except Exception as exc:  # noqa: BLE001 (a tokenizer from a file may fail on this word: said, not raised)
+            self.caption.setText(one_line(str(exc)) if is_bad_input(exc) else internal_problem(exc))
             self.rows.set_rows([], 0)
             return
         note = f" The split cuts the text into {pieces} pieces first; this is the longest." if pieces > 1 else ""

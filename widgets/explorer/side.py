@@ -14,9 +14,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.errors import BpeLabError
+from engine.errors import is_bad_input, one_line
 from engine.explorer import Split, split_text
-from widgets.explorer.sources import CL100K, CL100K_CHAT, FILE_PREFIX, LESSON, TokenizerSources, file_key
+from widgets.explorer.sources import (
+    CL100K, CL100K_CHAT, FILE_PREFIX, LESSON, TokenizerSources, file_key, internal_problem,
+)
 from widgets.explorer.token_view import TokenView
 
 OPEN_FILE = "open…"
@@ -35,6 +37,8 @@ class SidePane(QFrame):
         self.text = ""
         self.split: Split | None = None
         self.active = False
+        # typed special-token text becomes the special token only when the explorer's switch says so
+        self.allow_special = False
         self.chooser = QComboBox()
         self.chooser.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.counts = QLabel()
@@ -111,6 +115,11 @@ class SidePane(QFrame):
         self.text = text
         self.refresh()
 
+    def set_allow_special(self, on: bool) -> None:
+        if on != self.allow_special:
+            self.allow_special = on
+            self.refresh()
+
     def activate(self) -> None:
         """Start loading (the explorer calls this when it is first shown)."""
         if not self.active:
@@ -138,12 +147,12 @@ class SidePane(QFrame):
             return
         text = self.text[:MAX_CHARS]
         try:
-            # the chat source exists to show its markers as special tokens; elsewhere typed marker text stays text
-            self.split = split_text(tokenizer, text, allow_special=self.key == CL100K_CHAT)
-        except BpeLabError as exc:
+            self.split = split_text(tokenizer, text, allow_special=self.allow_special)
+        except Exception as exc:  # noqa: BLE001 (a tokenizer from a file may fail on this text: said, not raised)
             self.split = None
-            self._show_status(str(exc))
-            self.view.set_pieces((), str(exc))
+            message = one_line(str(exc)) if is_bad_input(exc) else internal_problem(exc)
+            self._show_status(message)
+            self.view.set_pieces((), message)
             return
         note = ""
         if len(self.text) > MAX_CHARS:

@@ -11,7 +11,7 @@ import os
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from engine.errors import BpeLabError
+from engine.errors import is_bad_input, one_line
 from widgets.worker import Worker
 
 CL100K = "cl100k"
@@ -21,7 +21,7 @@ FILE_PREFIX = "file:"
 
 BUILT_IN_TITLES = {
     CL100K: "GPT-4 (cl100k_base)",
-    CL100K_CHAT: "GPT-4 chat (cl100k + chat markers)",
+    CL100K_CHAT: "cl100k_im (+ ChatML markers)",
     LESSON: "This lesson's tokenizer",
 }
 
@@ -40,20 +40,26 @@ def _load(key: str):
         return load_cl100k(chat=True)
     from engine.formats.load import load_any
 
-    path = key[len(FILE_PREFIX):]
-    try:
-        return load_any(path)
-    except BpeLabError:
-        raise
-    except OSError as exc:
-        raise BpeLabError(f"could not read {path}: {exc.strerror or exc}") from None
+    return load_any(key[len(FILE_PREFIX):])
 
 
 def failure_message(key: str, error: BaseException) -> str:
-    if isinstance(error, BpeLabError):
-        return str(error)
-    # a file no loader understands, or a loader's own bug: said, never lost with the thread
-    return f"could not load {key[len(FILE_PREFIX):] or key}: {error}"
+    """One line saying why a tokenizer did not load: the reader's own words for a file it refused."""
+    if is_bad_input(error):
+        return one_line(str(error))
+    name = key[len(FILE_PREFIX):] if key.startswith(FILE_PREFIX) else BUILT_IN_TITLES.get(key, key)
+    if isinstance(error, MemoryError):
+        return f"{name} is too large for the memory available"
+    if isinstance(error, OSError):
+        return f"{name}: cannot be read ({error.strerror or 'input/output error'})"
+    # a loader's own bug: named as one, never lost with the thread, never a bare Python message
+    return f"{name} could not be loaded: {internal_problem(error)}"
+
+
+def internal_problem(error: BaseException) -> str:
+    """A failure that is no fault of the file or text: named as BPE Lab's, in one line."""
+    detail = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+    return one_line(f"an internal error of BPE Lab ({detail}); please report it")
 
 
 class TokenizerSources(QObject):

@@ -26,12 +26,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.explorer import chat_demo, number_demo, spelling_demo
+from engine.explorer import chat_demo, number_demo, spelling_demo, tokenizers_demo
 from widgets.explorer.languages import LanguagesView
 from widgets.explorer.replay import MergeReplayView
 from widgets.explorer.side import SidePane
 from widgets.explorer.sources import CL100K, CL100K_CHAT, LESSON, TokenizerSources
 from widgets.explorer.theme import ExplorerTheme, theme_named
+from widgets.special_switch import SpecialTextSwitch
 
 DEFAULT_TEXT = (
     "Tokenizers cut text into pieces before a model reads it.\n"
@@ -42,6 +43,7 @@ DEMOS = {
     "spelling": "Spell a word",
     "numbers": "Split a number",
     "chat": "Chat markers",
+    "tokenizers": "Two tokenizers",
     "replay": "Replay merges",
 }
 REPLAY_WORD = " tokenization"
@@ -67,6 +69,7 @@ class ExplorerView(QWidget):
         self.caption.setObjectName("caption")
         self.caption.setVisible(False)
         self.show_ids = QCheckBox("Show token ids")
+        self.special_switch = SpecialTextSwitch()
         self.left = SidePane(self.sources, CL100K)
         self.right = SidePane(self.sources, LESSON)
         self.demo_buttons: dict[str, QPushButton] = {}
@@ -91,7 +94,10 @@ class ExplorerView(QWidget):
         page = QVBoxLayout(compare)
         page.addWidget(self.top)
         page.addWidget(self.caption)
-        page.addWidget(self.show_ids)
+        options = QHBoxLayout()
+        options.addWidget(self.show_ids)
+        options.addWidget(self.special_switch, 1)
+        page.addLayout(options)
         page.addWidget(sides, 1)
 
         self.languages = LanguagesView()
@@ -115,6 +121,7 @@ class ExplorerView(QWidget):
 
         self.editor.textChanged.connect(self._typing.start)
         self.show_ids.toggled.connect(self._on_show_ids)
+        self.special_switch.allow_special_changed.connect(self._on_allow_special_changed)
         self.left.source_changed.connect(self._on_source_changed)
         self.right.source_changed.connect(self._on_source_changed)
         self.sources.ready.connect(self._on_source_ready)
@@ -140,6 +147,7 @@ class ExplorerView(QWidget):
     def activate(self) -> None:
         self.left.activate()
         self.right.activate()
+        self._sync_special_switch()
         self._refresh_languages()
 
     # -- text -----------------------------------------------------------------------------------
@@ -158,6 +166,18 @@ class ExplorerView(QWidget):
         for side in (self.left, self.right):
             side.view.set_show_ids(on)
 
+    def _on_allow_special_changed(self, on: bool) -> None:
+        for side in (self.left, self.right):
+            side.set_allow_special(on)
+
+    def _sync_special_switch(self) -> None:
+        """The switch names the special tokens of the tokenizers on show (and is greyed with none)."""
+        specials = {}
+        for side in (self.left, self.right):
+            if side.tokenizer is not None:
+                specials.update(side.tokenizer.special_ids)
+        self.special_switch.set_specials(specials)
+
     def _on_sample_chosen(self, text: str) -> None:
         self.set_text(text)
         self.tabs.setCurrentIndex(0)
@@ -168,13 +188,16 @@ class ExplorerView(QWidget):
         for side in (self.left, self.right):
             if side.key == LESSON:
                 side.refresh()
+        self._sync_special_switch()
         if LESSON in (self.left.key, self.right.key):
             self._refresh_languages()
 
     def _on_source_changed(self, _key: str) -> None:
+        self._sync_special_switch()
         self._refresh_languages()
 
     def _on_source_ready(self, key: str) -> None:
+        self._sync_special_switch()
         if key in (self.left.key, self.right.key):
             self._refresh_languages()
         if self._pending_demo is not None:
@@ -205,19 +228,36 @@ class ExplorerView(QWidget):
             self.replay.chooser.setCurrentIndex(self.replay.chooser.findData(CL100K))
             self.replay.start(REPLAY_WORD)
             return
-        key = CL100K_CHAT if name == "chat" else CL100K
+        # the chat demo sets the markers (cl100k_im) beside plain cl100k, which spells them out
+        keys = {"chat": (CL100K_CHAT, CL100K), "tokenizers": (CL100K, LESSON)}.get(name, (CL100K,))
         self.tabs.setCurrentIndex(0)
         self.activate()
-        tokenizer = self.sources.get(key)
-        if tokenizer is None:
-            self._pending_demo = name if not self.sources.error(key) else None
-            self.caption.setText(self.sources.error(key) or "Loading GPT-4's tokenizer…")
+        tokenizers = [self.sources.get(k) for k in keys]
+        if LESSON in keys and tokenizers[keys.index(LESSON)] is None:
+            # the lesson's tokenizer does not load: it comes with training
+            self._pending_demo = None
+            self.caption.setText("The lesson has no trained tokenizer yet: type some training text in Corpus.")
+            self.caption.setVisible(True)
+            return
+        if any(t is None for t in tokenizers):
+            error = next((self.sources.error(k) for k in keys if self.sources.error(k)), None)
+            self._pending_demo = name if not error else None
+            self.caption.setText(error or "Loading GPT-4's tokenizer…")
             self.caption.setVisible(True)
             return
         self._pending_demo = None
-        demo = {"spelling": spelling_demo, "numbers": number_demo, "chat": chat_demo}[name](tokenizer)
+        if name == "chat":
+            demo = chat_demo(*tokenizers)
+            # the demonstration shows the markers as the control tokens; switching back spells them out
+            self.special_switch.set_allow_special(True)
+        elif name == "tokenizers":
+            demo = tokenizers_demo(*tokenizers)
+        else:
+            demo = {"spelling": spelling_demo, "numbers": number_demo}[name](tokenizers[0])
         if self.left.key != demo.tokenizer:
             self.left.set_source(demo.tokenizer)
+        if demo.other is not None and self.right.key != demo.other:
+            self.right.set_source(demo.other)
         self.set_text(demo.text)
         self.caption.setText(demo.caption)
         self.caption.setVisible(True)

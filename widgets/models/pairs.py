@@ -94,7 +94,8 @@ class PairsModel(HeaderedTableModel):
             return "★ next, tie" if shared else "★ next"
         if self._next is not None and count == self._rows[0][1]:
             return "tie for 1st"
-        return "tie" if shared else ""
+        # equal counts further down decide nothing now: a mark there would read as a tie for the next merge
+        return ""
 
     def sources_text(self, pair: tuple[str, str]) -> str:
         session = self.session

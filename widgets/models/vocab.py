@@ -100,13 +100,16 @@ class VocabModel(HeaderedTableModel):
             if col == PARENTS:
                 return "" if step is None else f"{session.show(step.pair[0])} + {session.show(step.pair[1])}"
             if col == COUNT:
-                return "" if step is None else step.count
+                return "" if step is None or not session.lesson.counts_known else step.count
         elif role == KeyRole:
             return token
         elif role == Qt.ItemDataRole.BackgroundRole:
             if token and token == self._selected:
                 return SELECTED
         elif role == Qt.ItemDataRole.ToolTipRole and step is not None:
+            if not session.lesson.counts_known:
+                return (f"Merge {step.step} of the file: {session.show(step.pair[0])} + {session.show(step.pair[1])} "
+                        "(the file keeps no counts)")
             return f"Made at step {step.step} from {session.show(step.pair[0])} + {session.show(step.pair[1])}, which appeared {step.count} times then"
         elif role == Qt.ItemDataRole.TextAlignmentRole and col in (ID, COUNT):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)

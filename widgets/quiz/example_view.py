@@ -1,11 +1,15 @@
-"""A worked example, one Markdown step at a time, with ← / → (or the buttons) to step through."""
+"""A worked example, one Markdown step at a time, with ← / → (or the buttons) to step through.
+
+The same picker offers the reading a pack brings (a concept page's explanation sections): one
+text, no steps.
+"""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from engine.quiz.questions import WorkedExample
+from engine.quiz.questions import Reading, WorkedExample
 from widgets.quiz.text import markdown_text
 
 
@@ -15,6 +19,7 @@ class ExampleView(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.examples: list[WorkedExample] = []
+        self.readings: list[Reading] = []
         self.index = 0
         self.step = 0
         self.picker = QComboBox()
@@ -49,11 +54,12 @@ class ExampleView(QWidget):
         layout.addLayout(buttons)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
 
-    def set_examples(self, examples) -> None:
+    def set_examples(self, examples, readings=()) -> None:
         self.examples = list(examples)
+        self.readings = list(readings)
         self.picker.blockSignals(True)
         self.picker.clear()
-        self.picker.addItems([e.title for e in self.examples])
+        self.picker.addItems([e.title for e in self.examples] + [f"Reading: {r.title}" for r in self.readings])
         self.picker.blockSignals(False)
         self._pick(0)
 
@@ -62,8 +68,8 @@ class ExampleView(QWidget):
         self.go(0)
 
     def go(self, step: int) -> None:
-        if not self.examples:
-            self.text.setText("This pack has no worked examples.")
+        if self.index >= len(self.examples):
+            self._read(self.index - len(self.examples))
             return
         example = self.examples[self.index]
         self.step = max(0, min(step, len(example.steps) - 1))
@@ -74,6 +80,18 @@ class ExampleView(QWidget):
         self.text.setText(markdown_text("\n\n".join(f"{i + 1}. {s}" for i, s in enumerate(example.steps[: self.step + 1]))))
         self.previous.setEnabled(self.step > 0)
         self.next.setEnabled(self.step < len(example.steps) - 1)
+        self.counter.show()
+
+    def _read(self, index: int) -> None:
+        self.step = 0
+        self.body.hide()
+        self.counter.hide()
+        self.previous.setEnabled(False)
+        self.next.setEnabled(False)
+        if index >= len(self.readings):
+            self.text.setText("This pack has no worked examples.")
+            return
+        self.text.setText(markdown_text(self.readings[index].text))
 
     def keyPressEvent(self, event) -> None:
         if event.key() == Qt.Key.Key_Right:

@@ -14,6 +14,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QTextDo
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFileDialog, QHBoxLayout, QLabel, QMessageBox,
                                QToolButton, QVBoxLayout, QWidget)
 
+from engine.describe import tie_rule_short
 from engine.errors import BpeLabError
 from widgets.tiles.canvas import TileCanvas
 from widgets.tiles.layout import ORDERS
@@ -165,6 +166,8 @@ class TileView(QWidget):
             return text if plain else f"<b>{_escape(text)}</b>"
 
         text = self.canvas.display_text
+        if not lesson.counts_known:
+            return self._caption_without_corpus(state, lesson, b, plain)
         history = lesson.history
         first = (f"Step {state.step} of {lesson.last_step} · {b(format(history.total_tokens(self.rows_step()), ','))} "
                  f"tokens in the corpus (from {history.total_tokens(0):,})")
@@ -182,8 +185,7 @@ class TileView(QWidget):
                 ties = ", ".join(f"{text(a)} + {text(c)}" for a, c in others[:4])
                 if nxt.tie_count > 5:
                     ties += f" and {nxt.tie_count - 5} more"
-                rule = "met first" if lesson.settings.tie_break == "first" else "of smaller ids"
-                second += esc(f", tied with {ties} (underlined): the rule picks the pair {rule}")
+                second += esc(f", tied with {ties} (underlined): the rule picks {tie_rule_short(lesson.settings)}")
         elif self.canvas.animating:
             t = self.canvas.transition
             pair = f"{text(t.step.pair[0])} + {text(t.step.pair[1])}"
@@ -196,6 +198,17 @@ class TileView(QWidget):
         else:
             second = esc(f"Done: {lesson.stop_reason}." if lesson.stop_reason else "")
         return first + ("\n" if plain else "<br>") + second
+
+    def _caption_without_corpus(self, state, lesson, b, plain: bool) -> str:
+        """An imported tokenizer: no words to tile, so the caption says where the lesson stands and why."""
+        text = self.canvas.display_text
+        first = f"Step {state.step} of {lesson.last_step} · no words to show: {lesson.origin()}"
+        nxt = state.next_step()
+        if nxt is None:
+            second = "The file's merges end here."
+        else:
+            second = f"Next merge: {b(text(nxt.pair[0]) + ' + ' + text(nxt.pair[1]))} → {b(text(nxt.token))}"
+        return (first if plain else _escape(first)) + ("\n" if plain else "<br>") + second
 
     def _update_caption(self) -> None:
         font = QFont(self.font())

@@ -88,6 +88,51 @@ Watch.
 {"steps": ["first", "second"]}
 ```
 """
+# the published concept-page shape: version headings, metadata lines, JSON front matter, no question ids
+QUIZ_PAGE = """# Concepts
+
+## Version 7d1f0e6a3c9b8a2f4e5d6c7b8a9f0e1d2c3b4a5f6e7d8c9b0a1f2e3d4c5b6a70
+Published 2025-03-01, proof: sha256:00ff, score 0.91. Source: https://lessons.example.org/bpe
+
+---
+format: 1
+concept: "tokens"
+kind: "misconception"
+id: "w"
+labels: {"lang":"en","level":"beginner"}
+changes: []
+---
+Counts are weighted.
+
+Fix: multiply by the word's count.
+
+## Version 0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9
+Published 2025-03-02, proof: sha256:01ff, score 0.90. Source: https://lessons.example.org/bpe
+
+---
+format: 1
+concept: "tokens"
+kind: "question"
+labels: {"lang":"en"}
+---
+How many times does `s t` occur? Fill: it occurs ___ times.
+
+```json
+{"type": "number", "answer": 9, "wrong": [{"answer": "2", "misconception": "w"}], "purpose": "weights"}
+```
+
+## Version ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100
+Published 2025-03-03, proof: sha256:02ff, score 0.92. Source: https://lessons.example.org/bpe
+
+---
+format: 1
+concept: "tokens"
+kind: "worked-example"
+---
+```json
+{"steps": ["first", {"text": "second"}]}
+```
+"""
 
 # each format's seeds (file names in their own folders) and what the CLI does with a file of it
 FORMATS = {
@@ -98,7 +143,7 @@ FORMATS = {
     "tiktoken": (("tok.tiktoken",), ["encode", "--tokenizer", "{path}", TEXT]),
     "csv": (("chars/vocab.csv", "bytes/vocab.csv"), ["encode", "--tokenizer", "{path}", TEXT]),
     "quiz-json": (("pack.json",), ["quiz", "check", "{path}"]),
-    "quiz-markdown": (("pack.md",), ["quiz", "check", "{path}"]),
+    "quiz-markdown": (("pack.md", "page.md"), ["quiz", "check", "{path}"]),
 }
 
 
@@ -131,6 +176,7 @@ def make_seeds(root: Path) -> dict[str, list[Path]]:
     export(Source(byte_level, byte_steps), "csv", csv_bytes)
     _write_json(seeds["quiz-json"][0], QUIZ_JSON)
     seeds["quiz-markdown"][0].write_text(QUIZ_MARKDOWN, encoding="utf-8")
+    seeds["quiz-markdown"][1].write_text(QUIZ_PAGE, encoding="utf-8")
     return seeds
 
 

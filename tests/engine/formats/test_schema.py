@@ -58,6 +58,8 @@ def test_settings_read_back_as_written(settings):
 
 @pytest.mark.parametrize("change, words", [
     ({"special_tokens": 5}, "settings.special_tokens must be a list"),
+    ({"lowercase": "yes"}, 'settings.lowercase must be true or false (it is "yes")'),
+    ({"min_frequency": 1.5}, "settings.min_frequency must be a whole number from 1"),
     ({"special_tokens": [""]}, "settings.special_tokens must be a list"),
     ({"end_of_word": ""}, "settings.end_of_word must be a marker text"),
     ({"split": "words"}, "settings.split must be one of whitespace, gpt2, gpt4, none"),

@@ -78,3 +78,67 @@ def test_gpt4_facts(questions, cl100k):
     assert f"English {counts[0]}" in questions["languages-order"].explanation
     assert "8 tokens in English but 25 in Greek" in questions["languages-why"].prompt
     assert (counts[0], counts[2]) == (8, 25)
+
+
+@pytest.fixture(scope="module")
+def pack():
+    return bundled_pack()
+
+
+def misconception(pack, id):
+    return pack.misconceptions[id]
+
+
+def test_languages_premium_is_the_charts_own(pack, cl100k):
+    from engine.explorer import load_languages, token_counts
+
+    samples = load_languages()
+    counts = dict(zip((s.code for s in samples), token_counts(cl100k, samples)))
+    ratio = counts["ta"] / counts["en"]
+    text = misconception(pack, "same-tokens-every-language").text
+    assert f"Tamil costs ×{ratio:.1f}" in text
+    # the chart alone shows more than "two or three times": the text must not say less
+    assert ratio > 3 and "two or three times" not in text
+    assert "Petrov et al." in text and "NeurIPS 2023" in text and "FLORES-200" in text and "cl100k" in text
+    assert "more than ten times" in text
+
+
+def test_special_tokens_spelled_out_is_counted(pack, cl100k):
+    text = misconception(pack, "specials-are-text").text
+    spelled = len(cl100k.encode_ids("<|endoftext|>"))
+    assert spelled > 1 and f"{spelled} tokens in cl100k_base" in text
+    assert "never spelt out" not in text and "injection" in text
+    questions = {q.id: q for q in pack.questions}
+    assert "never spelt out" not in questions["chat-markers"].text
+    assert "allowed_special" in questions["special-whole"].prompt
+
+
+def test_strawberry_with_its_leading_space(questions, cl100k):
+    assert len(cl100k.encode_ids(" strawberry")) == 1 != questions["strawberry-tokens"].answer
+    assert "` strawberry` (space included) is a single cl100k token" in questions["strawberry-tokens"].explanation
+    assert "at the very start of a text" in questions["strawberry-tokens"].prompt
+
+
+def test_languages_order_keeps_counts_a_student_can_reason_apart(questions, cl100k):
+    items = questions["languages-order"].items
+    counts = [len(cl100k.encode_ids(item.split(": ", 1)[1])) for item in items]
+    # neighbours differ by more than a token or two: no ranking hinges on a near tie
+    assert all(b - a >= 3 for a, b in zip(counts, counts[1:]))
+    assert ", ".join(f"{item.split(':')[0]} {n}" for item, n in zip(items, counts)) in questions["languages-order"].explanation
+
+
+def test_vocab_size_questions_give_cl100ks_real_size(questions, cl100k):
+    assert f"{len(cl100k.ranks):,} regular tokens" in questions["vocab-tradeoff"].explanation
+    assert grade(questions["vocab-tradeoff"], [0, 1]).correct
+    assert grade(questions["vocab-gain"], [0, 1]).correct
+    assert grade(questions["tokenizers-differ"], [0]).correct
+
+
+def test_worked_example_shows_every_tie(pack):
+    _, steps = train(classic(merges=3))
+    example = next(e for e in pack.examples if e.id == "first-merges")
+    for step in steps:
+        # the sentence that first names the winner names each pair tied with it
+        said = next(s for s in example.steps if f"`{step.pair[0]} {step.pair[1]}`" in s)
+        for x, y in step.tied:
+            assert f"`{x} {y}`" in said, (step.pair, (x, y))

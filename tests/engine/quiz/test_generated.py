@@ -170,5 +170,53 @@ def test_every_kind_at_every_step_gives_right_answers_by_grading():
             assert q.id.startswith("lesson:") and q.reveal_step is not None
 
 
+@pytest.mark.parametrize("name", CORPORA)
+def test_next_pair_with_tied_options_names_the_lessons_tie_rule(name):
+    from engine.describe import tie_rule_sentence
+
+    corpus, steps, _ = lesson(name)
+    named = 0
+    for k in range(len(steps)):
+        q = generate(live(corpus, steps, k), "next-pair")
+        if q is None:
+            continue
+        counts = get_stats(replay(corpus, steps, k), corpus.counts)
+        by_text = {live(corpus, steps, k).show_pair(p): c for p, c in counts.items()}
+        shown = [by_text[o.text] for o in q.options]
+        if len(set(shown)) < len(shown):
+            assert tie_rule_sentence(corpus.settings) in q.prompt
+            named += 1
+        else:
+            assert "Equal counts" not in q.prompt
+    if name in ("classic", "hf-ties"):
+        assert named  # these corpora tie at their first step
+
+
+def test_next_pair_under_hf_states_the_hf_rule_where_met_first_would_be_false():
+    corpus = Corpus.from_word_counts("low 3\nlower 2\nnewest 2\nwidest 1\n", Settings(end_of_word="_", tie_break="hf"))
+    _, steps = train(corpus)
+    q = generate(live(corpus, steps, 2), "next-pair")
+    assert correct_texts(q) == ["e + s"]
+    assert "smaller token ids" in q.prompt and "met first" not in q.prompt + q.explanation
+
+
+def test_in_pieces_says_a_lone_marker_is_a_token():
+    corpus, steps, _ = lesson("classic")
+    q = generate(live(corpus, steps, 0), "in-pieces")
+    assert "Count the end-of-word marker </w> as a token when it stands alone." in q.prompt
+    corpus, steps, _ = lesson("tea")  # no marker, no reminder
+    q = generate(live(corpus, steps, len(steps)), "in-pieces")
+    assert q is None or "marker" not in q.prompt
+
+
+def test_pair_count_explanations_write_each_weight_once():
+    corpus = Corpus.from_text("aaa aaa banana training training", Settings())
+    _, steps = train(corpus)
+    texts = [generate(live(corpus, steps, k), "pair-count", seed).explanation
+             for k in range(len(steps) + 1) for seed in range(6)]
+    assert not any("× ×" in t for t in texts)
+    assert any(re.search(r"\(\d+ × \d+\)", t) for t in texts)  # a word holding the pair twice
+
+
 def test_every_generator_is_named():
     assert set(GENERATORS) == {"next-pair", "pair-count", "word-split", "vocab-size", "in-pieces"}

@@ -109,6 +109,23 @@ def test_fill_accepts_alternatives_ignoring_case_and_spaces():
     assert grade(q, ["token", "word"]).correct
 
 
+def test_fill_accepts_plural_and_spacing_forms_of_a_listed_answer():
+    q = FillQuestion(id="f", prompt="", text="[[1]] [[2]] [[3]]",
+                     blanks=(("message", "turn"), ("white space",), ("special",)))
+    assert grade(q, ["messages", "whitespace", "Specials"]).correct
+    assert grade(q, ["turns", "white-space", "special"]).correct
+    assert grade(q, ["Message", "White  Space", "special"]).correct
+    # other words stay wrong: a form is only a listed answer's plural or spacing
+    assert grade(q, ["massage", "space", "spatial"]).parts == (False, False, False)
+
+
+def test_the_bundled_chat_markers_gap_takes_messages():
+    from resources.quiz import bundled_pack
+
+    q = next(q for q in bundled_pack().questions if q.id == "chat-markers")
+    assert grade(q, ["messages", "special", "end"]).correct
+
+
 def test_fill_counts_each_gap():
     q = fill()
     result = grade(q, ["token", "letter"])

@@ -28,5 +28,9 @@ def test_markdown_example_loads_cleanly():
     block = re.search(r"````markdown\n(.*?)\n````", section("### Concept-page Markdown"), re.DOTALL).group(1)
     pack = pack_from_markdown(block, "README")
     assert pack.errors == ()
-    assert [q.id for q in pack.questions] == ["count-st"]
-    assert pack.misconceptions["token-is-word"].fix == "Count the tiles, not the words."
+    versions = re.findall(r"^## Version ([0-9a-f]{64})$", block, re.MULTILINE)
+    assert [q.id for q in pack.questions] == [versions[1][:12]]
+    assert [w.answer for w in pack.questions[0].wrong] == [2]
+    m = pack.misconceptions["token-is-word"]
+    assert (m.title, m.fix) == ("A token is a word", "Count the tiles, not the words.")
+    assert "Published" not in pack.questions[0].prompt

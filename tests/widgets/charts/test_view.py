@@ -150,3 +150,14 @@ def test_the_charts_say_beside_the_held_out_text_why_its_curve_is_missing(
         view.set_held_out("another text, counted this time " * 3)
     assert view.model.held_out is not None and view.held_out_problem.isHidden()
     wait_for_workers(5000)
+
+
+def test_beside_the_growth_chart_it_says_why_the_vocabulary_is_not_simply_larger(make_view, classic_session):
+    from engine.describe import WHY_NOT_LARGER
+
+    view = make_view(classic_session)
+    label = view.why_not_larger
+    assert label.isVisible() and label.text() == WHY_NOT_LARGER
+    # under the chart it explains, in the same column
+    assert label.parentWidget() is view.growth.parentWidget()
+    assert label.geometry().top() >= view.growth.geometry().bottom()

@@ -91,7 +91,26 @@ def test_a_tied_guess_is_told_about_the_tie_rule(prompt, session):
     prompt.ask(q)
     prompt.mark(tied)
     prompt.reveal()
-    assert "as frequent" in prompt.verdict() and "tie rule" in prompt.verdict()
+    assert "as frequent" in prompt.verdict() and "a tie goes to the pair met first" in prompt.verdict()
+
+
+def test_under_the_hf_rule_a_tied_guess_hears_the_hf_rule(qtbot):
+    from engine.describe import tie_rule
+
+    lesson = Lesson("low 3\nlower 2\nnewest 2\nwidest 1\n", word_counts=True,
+                    settings=Settings(end_of_word="_", tie_break="hf")).train()
+    session = Session(lesson)
+    session.request_step(2)
+    q = question_for(session)
+    assert q.winner == ("e", "s") and ("low", "_") in q.tied
+    host = QWidget()
+    qtbot.addWidget(host)
+    prompt = PredictPrompt(host)
+    prompt.ask(q)
+    prompt.mark(next(i for i, c in enumerate(q.choices) if c.pair == ("low", "_")))
+    prompt.reveal()
+    assert f"a tie goes to {tie_rule(lesson.settings)}" in prompt.verdict()
+    assert "met first" not in prompt.verdict()
 
 
 def test_a_wrong_guess_hears_its_count(prompt, session):

@@ -105,11 +105,16 @@ def test_chat_demo_shows_markers_as_single_tokens(view, qtbot):
                     and "<|im_start|>" in view.left.split.text, timeout=WAIT)
     split = view.left.split
     specials = [p for p in split.pieces if p.kind == SPECIAL]
-    messages = split.text.count("<|im_start|>")
+    messages = split.text.count("<|im_end|>")
     assert messages >= 2
-    assert [p.ids for p in specials] == [(100264,), (100265,)] * messages
-    assert split.ids.count(100264) == messages and split.ids.count(100265) == messages
-    assert view.caption.isVisible() and "100264" in view.caption.text()
+    # each message opened and closed, then the generation prompt opens the assistant's turn
+    assert [p.ids for p in specials] == [(100264,), (100265,)] * messages + [(100264,)]
+    assert view.caption.isVisible() and "100264" in view.caption.text() and "ChatML" in view.caption.text()
+    # beside it, plain cl100k spells the same markers out
+    qtbot.waitUntil(lambda: view.right.key == CL100K and view.right.split is not None
+                    and view.right.split.text == split.text, timeout=WAIT)
+    assert not [p for p in view.right.split.pieces if p.kind == SPECIAL]
+    assert view.right.split.token_count > split.token_count
 
 
 def test_spelling_and_number_demos_put_text_and_caption(view, qtbot, reference):
@@ -190,7 +195,11 @@ def test_languages_chart_counts_match_tiktoken(view, qtbot, reference):
     samples = load_languages()
     assert view.languages.counts(title) == [len(reference.encode(s.text)) for s in samples]
     assert view.languages.table.rowCount() == len(samples)
-    assert "Tamil" in view.languages.caption.text()
+    counts = dict(zip((s.code for s in samples), view.languages.counts(title)))
+    caption = view.languages.caption.text()
+    # the premium the caption states is the chart's own, and published measurements sit beside it
+    assert f"Tamil costs {counts['ta']} tokens where English costs {counts['en']}: ×{counts['ta'] / counts['en']:.1f}" in caption
+    assert "Petrov et al." in caption and "NeurIPS 2023" in caption and "FLORES-200" in caption
     # the lesson's tokenizer is the second series
     lesson_counts = view.languages.counts(view.sources.title(LESSON))
     tok = view.session.lesson.tokenizer_at(view.session.step)
@@ -366,3 +375,14 @@ def test_the_explorer_follows_the_window_between_light_and_dark_but_keeps_the_pr
         assert view.theme.name == "high contrast"
     finally:
         QApplication.setPalette(before)
+
+
+def test_two_tokenizers_demo_sets_cl100k_beside_the_lesson_and_says_so(view, qtbot):
+    view.run_demo("tokenizers")
+    qtbot.waitUntil(lambda: view.left.key == CL100K and view.left.split is not None
+                    and view.left.split.text.startswith("Tokenizers differ"), timeout=WAIT)
+    assert view.right.key == LESSON and view.right.split.text == view.left.split.text
+    caption = view.caption.text()
+    assert f"{view.left.split.token_count} tokens under GPT-4's cl100k_base" in caption
+    assert f"{view.right.split.token_count} under" in caption
+    assert "only real vocabulary BPE Lab ships" in caption

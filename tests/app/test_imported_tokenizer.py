@@ -1,0 +1,140 @@
+"""A tokenizer file opened in the window: its merges step by step like a trained lesson, read in the
+background, with every view saying there is no corpus rather than showing counts it cannot know."""
+
+import re
+
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+from PySide6.QtWidgets import QMessageBox
+
+from engine.formats.hf import save_hf
+from engine.formats.tiktoken_file import save_tiktoken
+from engine.imported_lesson import ImportedLesson
+from engine.lesson import Lesson
+from engine.settings import Settings
+
+B = QMessageBox.StandardButton
+TEXT = "low lower newest widest lowest newer " * 3
+WAIT = 60_000
+# a count said as a number of times ("0 times", "×0", "(0)"): what no view may claim here
+FALSE_COUNT = re.compile(r"\b0 times|×0\b|\(0\)|appeared 0|occurs 0|count then: 0")
+
+
+def trained(**settings) -> Lesson:
+    return Lesson(TEXT, settings=Settings(min_frequency=1, merges=15, **settings)).train()
+
+
+@pytest.fixture
+def tokenizer_json(tmp_path):
+    path = tmp_path / "tokenizer.json"
+    save_hf(trained().tokenizer, path)
+    return path
+
+
+def open_and_wait(window, qtbot, path) -> None:
+    before = window.session.lesson
+    assert window.files.open_path(path)
+    # read off the GUI thread: the lesson on screen stays until the file's lesson is ready
+    assert window.session.training and window.session.lesson is before
+    qtbot.waitUntil(lambda: not window.session.training, timeout=WAIT)
+
+
+def everything_shown(window) -> str:
+    """The words every view shows of the lesson at its current step."""
+    pairs = window.pairs_panel.shown()
+    vocab = window.vocab_panel.shown()
+    charts = window.views["Charts"]
+    parts = [pairs.heading, pairs.count_line, *map(str, pairs.rows), vocab.heading, *map(str, vocab.last_rows),
+             window.views["Tiles"].caption_text(), window.corpus_panel.hint.text(), window.windowTitle(),
+             window.timeline.shown().status, charts.growth.readout_text(window.session.step), str(charts.pairs.shown()),
+             str(window.vocab_panel.model.index(window.vocab_panel.model.rowCount() - 1, 0).data(Qt.ItemDataRole.ToolTipRole))]
+    return "\n".join(parts)
+
+
+def test_a_tokenizer_json_opens_as_a_read_only_lesson_of_its_merges(make_window, qtbot, tokenizer_json):
+    window = make_window()
+    open_and_wait(window, qtbot, tokenizer_json)
+    session = window.session
+    lesson = session.lesson
+    assert isinstance(lesson, ImportedLesson)
+    assert session.last_step == 15 and session.step == 0
+    assert not session.dirty and window.files.path is None
+    assert "tokenizer.json (imported tokenizer, read-only)" in window.windowTitle()
+    assert "no training corpus" in window.corpus_panel.hint.text()
+    panel = window.tokenize_panel
+    panel.input.setText("lowest newer")
+    vocab_rows = []
+    for k in range(session.last_step + 1):
+        session.request_step(k)
+        shown = everything_shown(window)
+        assert not FALSE_COUNT.search(shown), (k, FALSE_COUNT.search(shown).group(), shown)
+        vocab_rows.append(window.vocab_panel.model.rowCount())
+        panel.refresh()
+        expected = [lesson.display.token(t) for t in lesson.tokenizer_at(k).encode("lowest newer").tokens]
+        assert [token for token, _fill in panel.chips_shown()] == expected, k
+        assert f"after {k} merge" in panel.summary.text()
+    assert vocab_rows == sorted(vocab_rows) and vocab_rows[-1] > vocab_rows[0]
+    nxt = lesson.steps[3]
+    session.request_step(3)
+    assert f"{session.show(nxt.pair[0])} + {session.show(nxt.pair[1])}" in window.pairs_panel.shown().heading
+    assert "not known" in window.pairs_panel.shown().heading
+
+
+def test_saving_an_imported_tokenizer_says_there_is_no_lesson_to_save(make_window, qtbot, tokenizer_json):
+    window = make_window()
+    open_and_wait(window, qtbot, tokenizer_json)
+    assert not window.files.save()
+    assert "no training corpus" in window.told[-1]
+    assert tokenizer_json.read_bytes()  # the file itself is never written
+    # typing a text of one's own makes an ordinary lesson with the file's settings
+    window.corpus_panel.corpus_requested.emit("tea team teams", False)
+    assert not isinstance(window.session.lesson, ImportedLesson)
+    assert window.session.lesson.text == "tea team teams"
+
+
+def test_a_tiktoken_file_and_a_drop_and_the_command_line_open_it_too(make_window, qtbot, tmp_path):
+    path = tmp_path / "bytes.tiktoken"
+    save_tiktoken(trained(units="bytes", split="gpt4").tokenizer, path)
+    window = make_window()
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(path))])
+    drop = QDropEvent(QPointF(5, 5), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                      Qt.KeyboardModifier.NoModifier)
+    window.dropEvent(drop)
+    qtbot.waitUntil(lambda: not window.session.training, timeout=WAIT)
+    assert isinstance(window.session.lesson, ImportedLesson) and window.session.lesson.kind == "tiktoken"
+    started = make_window(path=str(path))
+    qtbot.waitUntil(lambda: isinstance(started.session.lesson, ImportedLesson), timeout=WAIT)
+    assert started.session.last_step == window.session.last_step > 0
+
+
+def test_a_bad_tokenizer_file_is_refused_with_the_reason_and_the_lesson_kept(make_window, qtbot, tmp_path):
+    window = make_window()
+    path = tmp_path / "tokenizer.json"
+    path.write_text('{"model": {"type": "BPE", "unk_token": "<unk>", "vocab": {"<unk>": 0, "a": 1}, "merges": []}}',
+                    encoding="utf-8")
+    before = window.session.lesson, window.windowTitle(), window.session.dirty
+    window.files.open_path(path)
+    qtbot.waitUntil(lambda: not window.session.training, timeout=WAIT)
+    assert "holds no merges" in window.told[-1] and "unchanged" in window.told[-1]
+    assert (window.session.lesson, window.windowTitle(), window.session.dirty) == before
+
+
+def test_the_quiz_charts_and_handout_say_there_is_no_corpus(make_window, qtbot, tokenizer_json, tmp_path):
+    from app.handout import write_handout
+    from app.handout_dialog import export_handout
+    from engine.errors import BpeLabError
+
+    window = make_window()
+    open_and_wait(window, qtbot, tokenizer_json)
+    window.session.request_step(4)
+    with pytest.raises(BpeLabError, match="no training corpus"):
+        write_handout(window.session.lesson, tmp_path / "h.pdf", [1, 2])
+    assert export_handout(window) is None  # said before any dialog asks where to write it
+    assert "no training corpus" in window.told[-1]
+    assert not list(tmp_path.glob("*.pdf"))
+    quiz = window.views["Quiz"]
+    assert quiz.lesson_questions.live is None  # no question about a lesson with no words
+    charts = window.views["Charts"]
+    assert "no training corpus" in charts.notice_text()
