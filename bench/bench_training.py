@@ -5,7 +5,7 @@
 Each job runs ``bpe-lab train`` and a small ``tokenizers`` script (BpeTrainer, WhitespaceSplit,
 ``</w>`` suffix, vocabulary = base + N, min frequency 2; byte-level: ByteLevel alphabet, no suffix)
 as fresh processes under ``/usr/bin/time``, interleaved pair by pair, and prints the median wall
-time, the peak resident memory of each and their ratios (issue 17's targets: wall <= 1.5x at 0.5 MB
+time, the peak resident memory and the CPU time (every thread's) of each, and their ratios (issue 17's targets: wall <= 1.5x at 0.5 MB
 and 5 MB, <= 1.3x byte-level and at 50 MB; memory <= 1.5x). Both output files are read back to
 check that the two made the same number of merges.
 
@@ -109,12 +109,13 @@ def run(cmd: list[str], env: dict | None = None) -> str:
     return done.stderr
 
 
-def timed(cmd: list[str], env: dict | None = None) -> tuple[float, float]:
-    """Wall seconds and peak resident MB of one process, as /usr/bin/time measures them."""
-    err = run(["/usr/bin/time", "-f", "@@ %e %M", *cmd], env=env)
+def timed(cmd: list[str], env: dict | None = None) -> tuple[float, float, float]:
+    """Wall seconds, peak resident MB and CPU seconds (user + system, every thread) of one process,
+    as /usr/bin/time measures them."""
+    err = run(["/usr/bin/time", "-f", "@@ %e %M %U %S", *cmd], env=env)
     line = [x for x in err.splitlines() if x.startswith("@@ ")][-1]
-    wall, kb = line.split()[1:]
-    return float(wall), int(kb) / 1024
+    wall, kb, user, system = line.split()[1:]
+    return float(wall), int(kb) / 1024, float(user) + float(system)
 
 
 def tokenizers_job(path: str, merges: str, units: str, vocab_size: str, out: str) -> None:
@@ -173,9 +174,10 @@ def bench(job: str, cache: Path, repeat: int, one_thread: bool) -> dict:
             for found, cmd, e in (pair if i % 2 == 0 else pair[::-1]):
                 found.append(timed(cmd, e))
         made = (merges_in(tmp / "ours.json"), merges_in(tmp / "theirs.json"))
-    wall = (statistics.median(t for t, _ in ours), statistics.median(t for t, _ in theirs))
-    peak = (max(m for _, m in ours), max(m for _, m in theirs))
-    return {"job": job, "wall": wall, "peak": peak, "merges": made}
+    wall = (statistics.median(r[0] for r in ours), statistics.median(r[0] for r in theirs))
+    peak = (max(r[1] for r in ours), max(r[1] for r in theirs))
+    cpu = (statistics.median(r[2] for r in ours), statistics.median(r[2] for r in theirs))
+    return {"job": job, "wall": wall, "peak": peak, "cpu": cpu, "merges": made}
 
 
 def main() -> None:
@@ -196,12 +198,12 @@ def main() -> None:
     threads = "1 thread" if args.one_thread else f"all {os.cpu_count()} cores"
     print(f"load average before: {load()}; tokenizers on {threads}; median of {args.repeat}, peak = max")
     print(f"{'job':<12} {'BPE Lab':>9} {'tokenizers':>10} {'ratio':>6} {'peak MB':>9} {'tokenizers':>10} {'ratio':>6}"
-          "  merges")
+          f" {'CPU s':>8} {'tokenizers':>10} {'ratio':>6}  merges")
     for job in args.jobs.split(","):
         r = bench(job, cache, args.repeat, args.one_thread)
-        (w0, w1), (m0, m1) = r["wall"], r["peak"]
+        (w0, w1), (m0, m1), (c0, c1) = r["wall"], r["peak"], r["cpu"]
         print(f"{job:<12} {w0:>8.2f}s {w1:>9.2f}s {w0 / w1:>6.2f} {m0:>9.0f} {m1:>10.0f} {m0 / m1:>6.2f}"
-              f"  {r['merges'][0]} / {r['merges'][1]}", flush=True)
+              f" {c0:>8.2f} {c1:>10.2f} {c0 / c1:>6.2f}  {r['merges'][0]} / {r['merges'][1]}", flush=True)
     print(f"load average after: {load()}")
 
 
