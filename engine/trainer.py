@@ -206,9 +206,11 @@ def memory_needed(corpus: Corpus) -> int:
     """About how many bytes training ``corpus`` holds at its peak (the corpus itself not counted)."""
     marker = 1 if corpus.settings.marker is not None else 0
     symbols = sum(map(len, corpus.words)) + marker * len(corpus)
-    steps = target_merges(corpus.settings, len(corpus.base_vocab()))
-    # with no target, a run rarely makes more merges than a tenth of its symbols
-    return symbols * BYTES_PER_SYMBOL + BYTES_PER_STEP * (steps if steps is not None else symbols // 10)
+    target = target_merges(corpus.settings, len(corpus.base_vocab()))
+    # each merge takes at least one symbol away; with no target, a run rarely makes more merges
+    # than a tenth of its symbols
+    steps = symbols // 10 if target is None else min(target, symbols)
+    return symbols * BYTES_PER_SYMBOL + BYTES_PER_STEP * steps
 
 
 def memory_available() -> int | None:

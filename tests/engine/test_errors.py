@@ -74,3 +74,11 @@ def test_a_training_that_would_run_out_of_memory_is_refused_before_it_starts_wit
         Trainer(corpus)
     monkeypatch.setattr(trainer_module, "memory_available", lambda: need)
     assert len(list(Trainer(corpus).steps())) == 4
+
+
+def test_a_vocabulary_target_past_what_the_corpus_can_make_is_not_counted_as_steps():
+    import engine.trainer as trainer_module
+
+    corpus = Corpus.from_text("big numbers big numbers", Settings(vocab_size=2_000_000_000))
+    # at most one merge per symbol: 4 + 8 symbols of the two words with their markers
+    assert trainer_module.memory_needed(corpus) == 12 * (trainer_module.BYTES_PER_SYMBOL + trainer_module.BYTES_PER_STEP)
