@@ -180,6 +180,7 @@ class MainWindow(QMainWindow):
         self.corpus_panel.open_requested.connect(self.files.open_dialog)
         self.pairs_panel = PairsPanel(session)
         self.vocab_panel = VocabPanel(session)
+        self.vocab_panel.export_requested.connect(self.export_vocab)
         self.tokenize_panel = TokenizePanel(session)
         self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
@@ -226,6 +227,8 @@ class MainWindow(QMainWindow):
         self.save_action = self._action("&Save", files.save, K.Save)
         self.save_as_action = self._action("Save &As…", files.save_as, K.SaveAs)
         self.quit_action = self._action("&Quit", self.close, K.Quit)
+        self.export_action = self._action("&Export vocabulary…", self.export_vocab, "Ctrl+E",
+                                          "Write the vocabulary for tokenizers, GPT-2 tools, tiktoken or a spreadsheet")
         self.undo_action = s.undo_stack.createUndoAction(self, "&Undo")
         self.undo_action.setShortcuts(QKeySequence.keyBindings(K.Undo))
         self.redo_action = s.undo_stack.createRedoAction(self, "&Redo")
@@ -251,6 +254,7 @@ class MainWindow(QMainWindow):
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
         file_menu.addActions([self.save_action, self.save_as_action])
         file_menu.addSeparator()
+        file_menu.addAction(self.export_action)
         file_menu.addAction(self.quit_action)
         edit_menu = bar.addMenu("&Edit")
         edit_menu.addActions([self.undo_action, self.redo_action])
@@ -265,6 +269,15 @@ class MainWindow(QMainWindow):
             view_menu.addAction(dock.toggleViewAction())
         help_menu = bar.addMenu("&Help")
         self.about_action = help_menu.addAction("&About BPE Lab", lambda: show_about(self))
+
+    def export_vocab(self):
+        """File > Export vocabulary…: the dialog, window-modal (the lesson holds still while it exports)."""
+        from widgets.export_dialog import ExportDialog
+
+        dialog = ExportDialog(self.session, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
 
     # -- asking the user (tests replace these) ----------------------------------------------------
 
