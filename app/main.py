@@ -160,6 +160,8 @@ def make_application(argv: Sequence[str] = ()):
     """The one QApplication, named so QSettings and QStandardPaths find BPE Lab's folders."""
     from PySide6.QtWidgets import QApplication
 
+    # pyqtgraph, imported later by the charts, otherwise prefers PyQt6 when both are installed
+    os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
     app = QApplication.instance() or QApplication([sys.argv[0], *argv])
     app.setApplicationName("BPE Lab")
     app.setOrganizationName("BPE Lab")
