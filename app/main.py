@@ -142,6 +142,25 @@ class _FatalQtStart:
             print(message, file=sys.stderr)
 
 
+def qt_messages_to_log() -> None:
+    """For a command that renders with no window on screen: Qt's warnings (the offscreen plugin's
+    "This plugin does not support propagateSizeHints()") go to the ``qt`` logger at debug level,
+    out of the command's output; a critical or fatal one is still said on stderr."""
+    import logging
+
+    from PySide6.QtCore import QtMsgType, qInstallMessageHandler
+
+    log = logging.getLogger("qt")
+
+    def handle(kind, _context, message: str) -> None:
+        if kind in (QtMsgType.QtCriticalMsg, QtMsgType.QtFatalMsg):
+            print(f"bpe-lab: Qt: {message}", file=sys.stderr, flush=True)
+        else:
+            log.debug(message)
+
+    qInstallMessageHandler(handle)
+
+
 def load_bundled_fonts() -> None:
     """The bundle carries fonts for the glyphs and scripts BPE Lab shows, for systems that lack them."""
     from PySide6.QtGui import QFontDatabase

@@ -45,10 +45,11 @@ class VocabPanel(QWidget):
         layout.addWidget(steady(self.heading))
         layout.addWidget(self.table, 1)
         layout.addWidget(steady(self.tree))
-        self.export_button = QPushButton("Export vocabulary…")
-        self.export_button.setToolTip("Write the vocabulary as tokenizer.json, vocab.json + merges.txt, .tiktoken, CSV "
+        self.export_button = QPushButton("Export…")
+        self.export_button.setToolTip("Export the vocabulary as tokenizer.json, vocab.json + merges.txt, .tiktoken, CSV "
                                       "or a BPE Lab tokenizer, and check it in the library it is for")
         self.export_button.clicked.connect(self.export_requested)
+        self.export_button.setMinimumWidth(1)  # the button never makes a crushed dock wider than its table
         layout.addWidget(self.export_button, 0, Qt.AlignmentFlag.AlignRight)
         self.table.clicked.connect(self._on_clicked)
         session.lesson_changed.connect(self._on_lesson_changed)
