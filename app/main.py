@@ -18,8 +18,8 @@ from typing import Mapping, Sequence
 EXIT_NO_WINDOW = 2
 REINSTALL = ("the installation is damaged: copy the bpe-lab folder again and run its install.sh, "
              "or reinstall with pip (pip install --force-reinstall bpe-lab)")
-NO_DISPLAY = ("start BPE Lab from a desktop session, or set QT_QPA_PLATFORM=offscreen to run it without "
-              "a screen; the bpe-lab commands (train, encode, snapshot...) need no display")
+NO_DISPLAY = ("start BPE Lab from a desktop session, or on a machine with no screen under a virtual one "
+              "(xvfb-run -a bpe-lab); the bpe-lab commands (train, encode, snapshot...) need no display")
 
 
 # the platform plugins Qt ships for Linux: one of them missing means a damaged installation, another name a typo
