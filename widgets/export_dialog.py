@@ -11,6 +11,7 @@ with a progress bar and Cancel; each reader's verdict is one line in the dialog.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from PySide6.QtCore import Signal
@@ -32,14 +33,10 @@ FORMAT_NAMES = {
     "bpelab": "BPE Lab tokenizer file",
 }
 FORMAT_LINES = {
-    "hf": "Keeps the merges, split, marker and special tokens for `tokenizers`; cannot hold lowercasing "
-          "or a merge that rebuilds a token.",
-    "gpt2": "A folder of vocab.json, merges.txt and BPE Lab's settings; cannot hold a token with a space "
-            "or line break, nor what tokenizer.json cannot.",
-    "tiktoken": "Byte tokens ranked for tiktoken; holds bytes units only, and no merge list tiktoken's "
-                "lowest-rank rule would not replay.",
-    "csv": "One row per token with its parents and counts, for spreadsheets; cannot hold two merges "
-           "making the same token.",
+    "hf": "Merges, split, marker and special tokens for tokenizers; no lowercasing, no rebuilt token.",
+    "gpt2": "vocab.json, merges.txt and BPE Lab's settings in a folder; no token holding a space.",
+    "tiktoken": "Byte tokens ranked for tiktoken: bytes units only, merges its lowest-rank rule replays.",
+    "csv": "One row per token with its parents and counts, for spreadsheets; not read by libraries.",
     "bpelab": "Everything BPE Lab trained, read back exactly; only BPE Lab reads it.",
 }
 SUFFIXES = {"hf": "tokenizer.json", "bpelab": "tokenizer.bpelab.json", "tiktoken": "vocab.tiktoken", "csv": "vocab.csv"}
@@ -47,11 +44,16 @@ FILTERS = {"hf": "tokenizer.json (*.json)", "bpelab": "BPE Lab tokenizer (*.json
            "tiktoken": "tiktoken ranks (*.tiktoken)", "csv": "CSV (*.csv)"}
 
 
+# "--format hf or gpt2", as the engine's refusals name formats for the command line
+_FORMAT_OPTION = re.compile(r"--format (\w+)(?: or (\w+))?")
+
+
 def format_names(text: str) -> str:
-    """An engine refusal as people using the window read it: the command line's format options named."""
-    for fmt, name in FORMAT_NAMES.items():
-        text = text.replace(f"--format {fmt}", name)
-    return text
+    """An engine refusal as people using the window read it: the formats named as the dialog names them."""
+    def named(match: re.Match) -> str:
+        return " or ".join(FORMAT_NAMES.get(f, f) for f in match.groups() if f)
+
+    return _FORMAT_OPTION.sub(named, text)
 
 
 def lesson_texts(lesson) -> dict[str, str]:
@@ -70,6 +72,7 @@ class ExportDialog(QDialog):
         self.setWindowTitle("Export vocabulary")
         self.session = session
         self.worker: Worker | None = None
+        self.path: Path | None = None
         self.format_buttons = QButtonGroup(self)
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel("<b>Format</b>"))
@@ -77,7 +80,6 @@ class ExportDialog(QDialog):
             button = QRadioButton(FORMAT_NAMES[fmt])
             button.setObjectName(fmt)
             line = QLabel(FORMAT_LINES[fmt])
-            line.setWordWrap(True)
             line.setIndent(24)
             line.setObjectName("details")
             self.format_buttons.addButton(button, FORMATS.index(fmt))
@@ -119,7 +121,6 @@ class ExportDialog(QDialog):
         self.close_button.clicked.connect(self.reject)
         self.format_buttons.idToggled.connect(lambda _id, on: on and self._check())
         steps.buttonToggled.connect(lambda _b, on: on and self._check())
-        self.resize(560, 0)
         self._check()
 
     # -- what is chosen -------------------------------------------------------------------------
@@ -162,13 +163,23 @@ class ExportDialog(QDialog):
             others = [FORMAT_NAMES[f] for f in formats_that_hold(source)]
             can = f" This lesson can be exported as: {', '.join(others)}." if others else ""
             self._refuse(f"{FORMAT_NAMES[self.fmt]} cannot hold this lesson: {format_names(str(exc))}.{can}")
+            self._fit()
             return
         self.verdict.setText(f"{FORMAT_NAMES[self.fmt]} holds this lesson at step {self.step():,}.")
         self.export_button.setEnabled(self.worker is None)
+        self._fit()
 
     def _refuse(self, text: str) -> None:
         self.verdict.setText(text)
         self.export_button.setEnabled(False)
+
+    def _fit(self) -> None:
+        """Grow to show every wrapped line of the verdict and the report (a dialog does not by itself)."""
+        layout = self.layout()
+        layout.activate()
+        needed = layout.totalHeightForWidth(self.width())
+        if needed > self.height():
+            self.resize(self.width(), needed)
 
     # -- writing and proving --------------------------------------------------------------------
 
@@ -176,12 +187,13 @@ class ExportDialog(QDialog):
         """Write the chosen export at ``path`` and prove it in a worker; None if refused or no path."""
         if not path or not self.export_button.isEnabled():
             return None
+        self.path = Path(path)
         self.report.setText(f"Writing {path}…")
         self.progress.setRange(0, 0)
         self.progress.show()
         self.cancel_button.show()
         self.export_button.setEnabled(False)
-        self.worker = Worker(export_and_prove, self.source(), self.fmt, Path(path), lesson_texts(self.session.lesson))
+        self.worker = Worker(export_and_prove, self.source(), self.fmt, self.path, lesson_texts(self.session.lesson))
         self.worker.yielded.connect(self._on_progress)
         self.worker.returned.connect(self._on_proved)
         self.worker.errored.connect(self._on_errored)
@@ -197,11 +209,13 @@ class ExportDialog(QDialog):
             self.progress.setFormat(f"{progress.what}… %p%")
 
     def _on_proved(self, report: ProofReport) -> None:
-        lines = ["Written. " + ("Proven:" if report.proven else "Not proven: the file gives other ids than BPE Lab.")]
+        verdict = "Proven:" if report.proven else "Not proven: it gives other ids than BPE Lab."
+        lines = [f"Written to {self.path}. {verdict}"]
         lines += [f"• {p.sentence()}" for p in report.proofs]
         if report.missing:
             lines.append(f"{report.missing} is not installed here, so only BPE Lab's reader checked the file.")
         self.report.setText("\n".join(lines))
+        self._fit()
         self.proved.emit(report)
 
     def _on_errored(self, error: BaseException) -> None:
@@ -210,6 +224,7 @@ class ExportDialog(QDialog):
         else:
             text = f"The export failed ({type(error).__name__}: {error}); please report this."
         self.report.setText(text)
+        self._fit()
         self.failed.emit(text)
 
     def _on_aborted(self) -> None:
@@ -229,6 +244,7 @@ class ExportDialog(QDialog):
         report = self.report.text()
         self._check()
         self.report.setText(report)  # the run's verdict stays until the choice changes
+        self._fit()
 
     def reject(self) -> None:
         if self.worker is not None:

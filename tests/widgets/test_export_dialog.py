@@ -11,7 +11,7 @@ from engine.formats.proof import Proof
 from engine.lesson import Lesson
 from engine.settings import Settings
 from tests.engine.formats.samples import TEXTS, TRAINING
-from widgets.export_dialog import ExportDialog
+from widgets.export_dialog import ExportDialog, format_names
 from widgets.worker import wait_for_workers
 
 HELD_OUT = " ".join(TEXTS[:4])
@@ -131,6 +131,12 @@ def test_a_failed_write_is_reported_and_the_dialog_is_usable_again(qtbot, tmp_pa
     qtbot.waitUntil(lambda: dialog.worker is None)
     assert failed.args[0].startswith("Nothing was written")
     assert dialog.export_button.isEnabled() and dialog.progress.isHidden()
+
+
+def test_refusals_name_formats_as_the_dialog_does():
+    assert format_names("export with --format hf or gpt2, which keep the merge list") == (
+        "export with Hugging Face tokenizer.json or GPT-2 vocab.json + merges.txt, which keep the merge list")
+    assert format_names("export with --format bpelab") == "export with BPE Lab tokenizer file"
 
 
 def test_the_proof_sentence_counts_in_words_people_read():
