@@ -2,9 +2,8 @@
 
 The central area is a tab per view, built from ``CENTRAL_VIEWS``: a title and a factory that takes
 the session. Adding the animated tiles, the charts, the quiz or the explorer is one line there (or
-``window.add_view(title, factory)``). The views in ``LATER`` (pyqtgraph, tiktoken) are built once the
-window shows, or as soon as their tab is chosen or ``window.views[title]`` is asked for, so the first
-paint waits only for what it shows. The corpus, pairs, vocabulary and tokenize panels are dock
+``window.add_view(title, factory)``). The views in ``LATER`` are built after the first paint
+(``app.central_views``). The corpus, pairs, vocabulary and tokenize panels are dock
 widgets around it; the timeline sits above the views.
 
 The window builds and wires; it changes nothing itself. The panels' intents go to the session,
@@ -14,9 +13,8 @@ which owns the lesson, its training and its undo history; lesson files go throug
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Slot
 from PySide6.QtGui import QAction, QKeySequence
@@ -27,6 +25,7 @@ from PySide6.QtWidgets import (
 from app.about import app_icon, show_about
 from app.appearance import THEMES, ZOOM_STEP, clamp_zoom, palette, style_sheet
 from app.autosave import Autosave
+from app.central_views import Views
 from app.classroom import Classroom
 from app.handout_dialog import add_handout_action
 from app.lesson_files import KeepsProgress, LessonFiles
@@ -74,46 +73,13 @@ CENTRAL_VIEWS: list[tuple[str, ViewFactory]] = [
     ("Explorer", _explorer),
 ]
 
-# views whose imports would delay the first paint: built after it (see the module's docstring)
+# views whose imports (pyqtgraph, tiktoken) would delay the first paint: built after it
 LATER = ("Charts", "Explorer")
 # how long after the window shows the later views start to be built, one per turn of the event loop
 LATER_MS = 150
 
 LESSON_FILTER = f"BPE Lab lessons (*{SUFFIX})"
 OPEN_FILTER = f"Lessons and texts (*{SUFFIX} *.txt *.md *.csv *.py *.json);;{LESSON_FILTER};;All files (*)"
-
-
-class Views(Mapping):
-    """The central views by title: a view not built yet is built when it is asked for."""
-
-    def __init__(self, build: Callable[[str], QWidget]):
-        self._build = build
-        self._titles: list[str] = []
-        self._built: dict[str, QWidget] = {}
-
-    def add(self, title: str, view: QWidget | None) -> None:
-        self._titles.append(title)
-        if view is not None:
-            self._built[title] = view
-
-    def built(self, title: str) -> bool:
-        return title in self._built
-
-    def __getitem__(self, title: str) -> QWidget:
-        if title not in self._built:
-            if title not in self._titles:
-                raise KeyError(title)
-            self._built[title] = self._build(title)
-        return self._built[title]
-
-    def __contains__(self, title: object) -> bool:
-        return title in self._titles
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(list(self._titles))
-
-    def __len__(self) -> int:
-        return len(self._titles)
 
 
 class MainWindow(QMainWindow):
@@ -170,10 +136,7 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget()
         self.tabs.setObjectName("views")
         self.tabs.setDocumentMode(True)
-        self.views = Views(self._build_later_view)
-        self._later: dict[str, tuple[ViewFactory, QWidget]] = {}
-        # first of the tab's listeners: a chosen tab holds its view before anyone looks at it
-        self.tabs.currentChanged.connect(self._on_tab_chosen)
+        self.views = Views(self.tabs, lambda factory: factory(self.session), self._on_view_built)
         for title, factory in views:
             self.add_view(title, factory, later=title in LATER)
         central = QWidget()
@@ -187,43 +150,11 @@ class MainWindow(QMainWindow):
     def add_view(self, title: str, factory: ViewFactory, later: bool = False) -> QWidget | None:
         """Add a tab to the central area: ``factory(session)`` builds the view, now or (``later``)
         after the window shows; a view built later must keep no progress in the lesson file."""
-        if later:
-            stand_in = QWidget()
-            self._later[title] = (factory, stand_in)
-            self.views.add(title, None)
-            self.tabs.addTab(stand_in, title)
-            return None
-        view = factory(self.session)
-        self.views.add(title, view)
-        self.tabs.addTab(view, title)
+        return self.views.add(title, factory, later)
+
+    def _on_view_built(self, view: QWidget) -> None:
         if isinstance(view, KeepsProgress):
             self.files.keep_progress_of(view)
-        return view
-
-    def _build_later_view(self, title: str) -> QWidget:
-        factory, stand_in = self._later.pop(title)
-        view = factory(self.session)
-        index = self.tabs.indexOf(stand_in)
-        current = self.tabs.currentIndex()
-        # the swap moves no tab: listeners hear of nothing
-        blocked = self.tabs.blockSignals(True)
-        self.tabs.removeTab(index)
-        self.tabs.insertTab(index, view, title)
-        self.tabs.setCurrentIndex(current)
-        self.tabs.blockSignals(blocked)
-        stand_in.deleteLater()
-        return view
-
-    def _on_tab_chosen(self, index: int) -> None:
-        title = next((t for t, (_f, stand_in) in self._later.items() if self.tabs.widget(index) is stand_in), None)
-        if title is not None:
-            self.views[title]
-
-    def _build_a_later_view(self) -> None:
-        """One view of ``LATER`` per turn of the event loop, so no single pause is long."""
-        if self._later:
-            self.views[next(iter(self._later))]
-            QTimer.singleShot(0, self, self._build_a_later_view)
 
     def _build_status_bar(self, autosave: Autosave | None) -> None:
         # the bar appears only while there is something the user must know: autosave has failed
@@ -283,8 +214,8 @@ class MainWindow(QMainWindow):
             self._default_dock_sizes()
             # once more after the first layout pass has settled the central widget's size
             QTimer.singleShot(0, self, self._default_dock_sizes)  # the window as context: no call after it is gone
-        if self._later:
-            QTimer.singleShot(LATER_MS, self, self._build_a_later_view)
+        if self.views.waiting:
+            QTimer.singleShot(LATER_MS, self, self.views.build_later)
 
     def _action(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
         action = QAction(text, self)
