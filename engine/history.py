@@ -17,6 +17,7 @@ the views that follow the lesson), and encoding text outside the corpus (the tok
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Sequence
@@ -73,6 +74,7 @@ class History:
         self._count_vocab()
         self._tokens: dict[int, list[list[str]]] = {}
         self._pairs: dict[int, PairTable] = {}
+        self._removed: dict[int, array] = {}
 
     def _index_words(self) -> None:
         """Per word: the steps that merged inside it, and the token start each of those removed;
@@ -127,6 +129,34 @@ class History:
         tokens = [text[a:b] for a, b in zip(bounds, bounds[1:])]
         tokens.append("".join(symbols[bounds[-1]:]))
         return tokens
+
+    def word_head(self, w: int, k: int, limit: int) -> list[str]:
+        """Word w's tokens after k merges that start within its first ``limit`` base symbols: what
+        a view shows of a word millions of symbols long (a text with no spaces), in time of ``limit``."""
+        length = self._lengths[w]
+        if length <= limit:
+            return self.word_tokens(w, k)
+        removed = self._removed_at(w)
+        starts = [i for i in range(limit) if removed[i] > k]
+        end = limit
+        while end < length and removed[end] <= k:
+            end += 1
+        starts.append(end)
+        text = self.corpus.words[w]
+        marker = self.settings.marker or ""
+        # only the marker, the last symbol, is longer than one character
+        return [text[a:b] if b <= len(text) else text[a:] + marker for a, b in zip(starts, starts[1:])]
+
+    def _removed_at(self, w: int) -> array:
+        """For each base symbol of word w, the step that removed the token start there (past the
+        last step where none did); built once per long word asked for."""
+        found = self._removed.get(w)
+        if found is None:
+            found = array("q", [len(self.steps) + 1]) * self._lengths[w]
+            for step, cut in zip(self._steps_in[w], self._cuts[w]):
+                found[cut] = step
+            self._removed[w] = found
+        return found
 
     def word_starts(self, w: int, k: int) -> list[int]:
         """Where word w's tokens start after k merges, in base symbols: [0, 2, 3] for lo|w|</w>."""

@@ -11,6 +11,9 @@ HEADERS = ("Word", "Count", "Tokens now", "Tokens")
 _ROLES = {Qt.ItemDataRole.DisplayRole, TokensRole, CountRole, Qt.ItemDataRole.TextAlignmentRole}
 # past this many separate runs of changed rows a step sends one signal for all of them
 MAX_SIGNALS = 8
+# a cell shows at most this many tokens (or characters) of a word: a text with no spaces is one
+# word of millions, and a cell is read, not scrolled
+SHOWN = 200
 
 
 class WordsModel(HeaderedTableModel):
@@ -53,11 +56,14 @@ class WordsModel(HeaderedTableModel):
         corpus = session.lesson.corpus
         if role == Qt.ItemDataRole.DisplayRole:
             if col == WORD:
-                return session.show(corpus.words[w])
+                word = corpus.words[w]
+                return session.show(word) if len(word) <= SHOWN else f"{session.show(word[:SHOWN])}…"
             if col == COUNT:
                 return corpus.counts[w]
             if col == TOKENS:
-                return " · ".join(session.show(t) for t in session.state.tokens(w))
+                tokens = session.state.tokens(w)
+                shown = " · ".join(session.show(t) for t in tokens[:SHOWN])
+                return shown if len(tokens) <= SHOWN else f"{shown} · … {len(tokens) - SHOWN:,} more"
             if col == LENGTH:
                 return session.state.token_count(w)
         elif role == TokensRole:
