@@ -20,6 +20,7 @@ import multiprocessing
 import os
 import re
 import stat
+import sys
 from collections import Counter
 from typing import Callable, Generator, Iterable, Iterator
 
@@ -108,7 +109,8 @@ def workers_for(size: int, cuts: Cuts | None, workers: int | None) -> int:
     """How many processes count a text of ``size``: one unless it is large, cuttable and cores are free."""
     if workers is None:
         workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    if cuts is None or size < PARALLEL_FROM:
+    # a frozen bundle starts no interpreter of its own for a worker to run in
+    if cuts is None or size < PARALLEL_FROM or getattr(sys, "frozen", False):
         return 1
     return max(1, workers)
 
