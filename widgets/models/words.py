@@ -4,16 +4,13 @@ from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, Qt
 
-from widgets.models.common import HeaderedTableModel, CountRole, TokensRole, runs
+from widgets.models.common import WORD_SHOWN, CountRole, HeaderedTableModel, TokensRole, runs, word_shown
 
 WORD, COUNT, TOKENS, LENGTH = range(4)
 HEADERS = ("Word", "Count", "Tokens now", "Tokens")
 _ROLES = {Qt.ItemDataRole.DisplayRole, TokensRole, CountRole, Qt.ItemDataRole.TextAlignmentRole}
 # past this many separate runs of changed rows a step sends one signal for all of them
 MAX_SIGNALS = 8
-# a cell shows at most this many tokens (or characters) of a word: a text with no spaces is one
-# word of millions, and a cell is read, not scrolled
-SHOWN = 200
 
 
 class WordsModel(HeaderedTableModel):
@@ -56,14 +53,14 @@ class WordsModel(HeaderedTableModel):
         corpus = session.lesson.corpus
         if role == Qt.ItemDataRole.DisplayRole:
             if col == WORD:
-                word = corpus.words[w]
-                return session.show(word) if len(word) <= SHOWN else f"{session.show(word[:SHOWN])}…"
+                return word_shown(session.show, corpus.words[w])
             if col == COUNT:
                 return corpus.counts[w]
             if col == TOKENS:
                 tokens = session.state.tokens(w)
-                shown = " · ".join(session.show(t) for t in tokens[:SHOWN])
-                return shown if len(tokens) <= SHOWN else f"{shown} · … {len(tokens) - SHOWN:,} more"
+                # as many tokens as a cell can show of a long word
+                shown = " · ".join(session.show(t) for t in tokens[:WORD_SHOWN])
+                return shown if len(tokens) <= WORD_SHOWN else f"{shown} · … {len(tokens) - WORD_SHOWN:,} more"
             if col == LENGTH:
                 return session.state.token_count(w)
         elif role == TokensRole:
