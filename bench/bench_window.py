@@ -212,6 +212,7 @@ def main() -> None:
     parser.add_argument("--skip-20mb", action="store_true")
     parser.add_argument("--long-word", type=int, default=2_000_000, metavar="CHARS",
                         help="length of the one-word text stepped through (0: skip)")
+    parser.add_argument("--long-word-steps", type=int, default=20, metavar="N", help="steps taken through the long word")
     parser.add_argument("--only-long-word", action="store_true", help="measure the long word and nothing else")
     args = parser.parse_args()
     app = make_application()
@@ -219,7 +220,7 @@ def main() -> None:
     from resources.presets import preset, python_docs_text
 
     if args.long_word:
-        bench_long_word(app, args.long_word, merges=300, steps=20)
+        bench_long_word(app, args.long_word, merges=300, steps=args.long_word_steps)
     if args.only_long_word:
         return
     bench_step(app, args.steps)

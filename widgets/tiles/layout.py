@@ -197,12 +197,13 @@ def _pulse(q: float) -> float:
     return (1 - q) * min(1.0, q * 6)
 
 
-def merge_places(step: MergeStep, word: int) -> list[int]:
-    """Base-symbol offsets in ``word`` where ``step`` merged its pair, left to right (none: untouched)."""
+def merge_places(step: MergeStep, word: int, limit: int = HEAD_SYMBOLS) -> list[int]:
+    """Base-symbol offsets in ``word`` where ``step`` merged its pair, left to right (none: untouched),
+    up to ``limit``: a row shows no more of a long word."""
     places = step.places
     i = bisect_left(places, (word, -1))
     found = []
-    while i < len(places) and places[i][0] == word:
+    while i < len(places) and places[i][0] == word and places[i][1] < limit:
         found.append(places[i][1])
         i += 1
     return found
