@@ -135,7 +135,7 @@ def counting_text(text: str, settings: Settings, workers: int | None = None,
     if n == 1:
         pieces = (count_words(text[a:b], settings) for a, b in spans)
     else:
-        pieces = _in_pool(n, _count_piece, ((text[a:b], settings) for a, b in spans))
+        pieces = _in_pool(n, count_words, ((text[a:b], settings) for a, b in spans))
     return (yield from _adding_up(pieces, [b for _, b in spans], len(text)))
 
 
@@ -235,10 +235,6 @@ def _file_spans(path, size: int, cuts: Cuts, part: int) -> list[tuple[int, int]]
             pos = end
     ends.append(size)
     return list(zip([0, *ends[:-1]], ends))
-
-
-def _count_piece(text: str, settings: Settings) -> Counter:
-    return count_words(text, settings)
 
 
 def _count_span(path: str, start: int, end: int, settings: Settings) -> Counter:
