@@ -18,6 +18,7 @@ from engine.errors import BpeLabError, one_line
 # subcommand -> module; the module is imported only when its command runs or help is asked
 COMMANDS = {
     "train": "app.commands.train",
+    "count": "app.commands.count",
     "encode": "app.commands.encode",
     "decode": "app.commands.decode",
     "export": "app.commands.export",
