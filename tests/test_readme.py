@@ -31,8 +31,10 @@ NOT_RUN = {
     "python3 -m venv ~/bpe-lab-env": "installs from a wheelhouse into the home folder",
     "bash tools/bpe-lab.sh        # opens the window on the default lesson": "sets up a venv and opens the window",
     "bash tools/build-app.sh              # dist/bpe-lab/, in a few minutes": "builds the bundle (minutes)",
-    "bpe-lab train CORPUS --out TOKENIZER_FILE [--word-counts] [--merges N | --vocab-size V]":
+    "bpe-lab count CORPUS... --out COUNTS.tsv [--lowercase] [--special TOKEN]... [--workers N] [--progress]":
         "the commands' synopsis, not a script",
+    "$ bpe-lab count part-*.txt --out counts.tsv --progress      # one machine, every core":
+        "names the user's own corpus parts; tests/app/test_cli_count.py runs count and train on counts",
 }
 
 
