@@ -5,4 +5,6 @@ except ImportError as exc:  # a damaged installation: one line that says what to
 
     raise SystemExit(missing_part(exc)) from None
 
-raise SystemExit(main())
+# guarded: the processes that count a large corpus import this module again, and must not run it
+if __name__ == "__main__":
+    raise SystemExit(main())

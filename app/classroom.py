@@ -18,6 +18,7 @@ Ctrl keys still act, and Esc gives the focus back to the view.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence, QPalette
@@ -27,11 +28,13 @@ from PySide6.QtWidgets import (
 )
 
 from app.appearance import palette
-from app.classroom_looks import Look, projector_look
 from widgets.classroom import ASKING, HIDDEN, BlankCover, KeysOverlay, PredictPrompt
 from widgets.classroom.predict import question_for
 from widgets.quiz_panel import QuizPanel
 from widgets.tiles import TileView
+
+if TYPE_CHECKING:
+    from app.classroom_looks import Look
 
 SCALE_MIN, SCALE_MAX, SCALE_STEP = 0.5, 2.5, 1.15
 # The window's own style sheet sizes every widget's text, which would undo the views' own scales,
@@ -160,6 +163,9 @@ class Classroom(QObject):
             saved.hidden[bar] = bar.isHidden()
             bar.hide()
         fit = _screen_fit(w)
+        # the looks know every kind of view, so their imports (pyqtgraph among them) wait for the mode
+        from app.classroom_looks import projector_look
+
         saved.looks = [projector_look(view, fit) for view in w.views.values()]
         self._saved = saved
         self.active = True

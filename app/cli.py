@@ -18,12 +18,15 @@ from engine.errors import BpeLabError, one_line
 # subcommand -> module; the module is imported only when its command runs or help is asked
 COMMANDS = {
     "train": "app.commands.train",
+    "count": "app.commands.count",
     "encode": "app.commands.encode",
     "decode": "app.commands.decode",
     "export": "app.commands.export",
     "quiz": "app.commands.quiz",
     "snapshot": "app.commands.snapshot",
 }
+# commands that use Qt with no window on screen: Qt's warnings are kept off their output
+QT_COMMANDS = ("snapshot",)
 EXIT_BAD_INPUT = 2
 # options that stand instead of a command (anything else first opens the window)
 OPTIONS = ("-h", "--help", "--version", "--install-desktop-entry", "--uninstall-desktop-entry")
@@ -65,6 +68,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from app.desktop_entry import run
 
             return run(install_entry=args.install_desktop_entry)
+        if args.command in QT_COMMANDS:
+            from app.main import qt_messages_to_log
+
+            qt_messages_to_log()
         return importlib.import_module(COMMANDS[args.command]).run(args)
     except BpeLabError as exc:
         print(f"bpe-lab: {one_line(str(exc))}", file=sys.stderr)

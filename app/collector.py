@@ -2,8 +2,9 @@
 
 Left automatic, a collection can start in a training or loading thread and destroy a Qt object of
 the window there while the GUI thread tears down its neighbours: the two wait on each other for
-ever. pyqtgraph's GarbageCollector is the remedy: automatic collection off, a timer on the GUI
-thread collecting instead.
+ever. pyqtgraph's GarbageCollector is the remedy, written here in its few lines (importing
+pyqtgraph for it would cost the launch half a second): automatic collection off, a timer on the GUI
+thread collecting instead, each generation once its count passes Python's own threshold.
 
 A collection walks every container object made since the last one. While a large corpus trains,
 that is the worker's whole growing lesson, walked again and again on the GUI thread (a stall of
@@ -15,7 +16,6 @@ in: the engine's lessons hold no reference cycles, and reference counting frees 
 from __future__ import annotations
 
 import gc
-import os
 
 # The one collector of the process, installed once and kept as long as the application runs
 # (there is one QApplication per process), and how many background trainings hold it off.
@@ -23,15 +23,35 @@ _collector = None
 _holds = 0
 
 
+class _GuiThreadCollector:
+    """Collects on a timer of the GUI thread, with automatic collection off."""
+
+    def __init__(self, interval_ms: int):
+        from PySide6.QtCore import QTimer
+
+        self.threshold = gc.get_threshold()
+        gc.disable()
+        self.timer = QTimer()
+        self.timer.timeout.connect(self.check)
+        self.timer.start(interval_ms)
+
+    def check(self) -> None:
+        # the young generations first, as the automatic collector would
+        l0, l1, l2 = gc.get_count()
+        if l0 > self.threshold[0]:
+            gc.collect(0)
+            if l1 > self.threshold[1]:
+                gc.collect(1)
+                if l2 > self.threshold[2]:
+                    gc.collect(2)
+
+
 def collect_in_gui_thread() -> None:
     """Install the timer-driven collector once (a QApplication must exist); it lives as long as the process."""
     global _collector
     if _collector is not None:
         return
-    os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
-    from pyqtgraph.util.garbage_collector import GarbageCollector
-
-    _collector = GarbageCollector(interval=0.5)
+    _collector = _GuiThreadCollector(interval_ms=500)
 
 
 def collecting() -> bool:

@@ -18,8 +18,8 @@ from typing import Mapping, Sequence
 EXIT_NO_WINDOW = 2
 REINSTALL = ("the installation is damaged: copy the bpe-lab folder again and run its install.sh, "
              "or reinstall with pip (pip install --force-reinstall bpe-lab)")
-NO_DISPLAY = ("start BPE Lab from a desktop session, or set QT_QPA_PLATFORM=offscreen to run it without "
-              "a screen; the bpe-lab commands (train, encode, snapshot...) need no display")
+NO_DISPLAY = ("start BPE Lab from a desktop session, or on a machine with no screen under a virtual one "
+              "(xvfb-run -a bpe-lab); the bpe-lab commands (train, encode, snapshot...) need no display")
 
 
 # the platform plugins Qt ships for Linux: one of them missing means a damaged installation, another name a typo
@@ -142,6 +142,25 @@ class _FatalQtStart:
             print(message, file=sys.stderr)
 
 
+def qt_messages_to_log() -> None:
+    """For a command that renders with no window on screen: Qt's warnings (the offscreen plugin's
+    "This plugin does not support propagateSizeHints()") go to the ``qt`` logger at debug level,
+    out of the command's output; a critical or fatal one is still said on stderr."""
+    import logging
+
+    from PySide6.QtCore import QtMsgType, qInstallMessageHandler
+
+    log = logging.getLogger("qt")
+
+    def handle(kind, _context, message: str) -> None:
+        if kind in (QtMsgType.QtCriticalMsg, QtMsgType.QtFatalMsg):
+            print(f"bpe-lab: Qt: {message}", file=sys.stderr, flush=True)
+        else:
+            log.debug(message)
+
+    qInstallMessageHandler(handle)
+
+
 def load_bundled_fonts() -> None:
     """The bundle carries fonts for the glyphs and scripts BPE Lab shows, for systems that lack them."""
     from PySide6.QtGui import QFontDatabase
@@ -160,6 +179,8 @@ def make_application(argv: Sequence[str] = ()):
     """The one QApplication, named so QSettings and QStandardPaths find BPE Lab's folders."""
     from PySide6.QtWidgets import QApplication
 
+    # pyqtgraph, imported later by the charts, otherwise prefers PyQt6 when both are installed
+    os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
     app = QApplication.instance() or QApplication([sys.argv[0], *argv])
     app.setApplicationName("BPE Lab")
     app.setOrganizationName("BPE Lab")

@@ -90,8 +90,10 @@ class Session(QObject):
     step_changed = Signal(object)
     # a token was picked somewhere (tile, vocabulary row, tokenize panel); "" clears the selection
     token_selected = Signal(str)
-    # a training run in the background: started, progress (merges done, merges expected or 0), ended
+    # a training run in the background: started, words counted (characters done, characters in
+    # all), progress (merges done, merges expected or 0), ended
     training_started = Signal()
+    counting_progressed = Signal(int, int)
     training_progressed = Signal(int, int)
     training_ended = Signal()
     # the lesson's held-out text changed with no new lesson (the user typed or pasted one)
@@ -130,6 +132,7 @@ class Session(QObject):
         self._loading: tuple[LessonFile, bool] | None = None
         self.runner = TrainingRunner(self)
         self.runner.started.connect(self._on_runner_started)
+        self.runner.counted.connect(self.counting_progressed)
         self.runner.progressed.connect(self.training_progressed)
         self.runner.done.connect(self._on_runner_done)
         self.runner.errored.connect(self._on_runner_errored)

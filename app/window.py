@@ -2,7 +2,8 @@
 
 The central area is a tab per view, built from ``CENTRAL_VIEWS``: a title and a factory that takes
 the session. Adding the animated tiles, the charts, the quiz or the explorer is one line there (or
-``window.add_view(title, factory)``). The corpus, pairs, vocabulary and tokenize panels are dock
+``window.add_view(title, factory)``). The views in ``LATER`` are built after the first paint
+(``app.central_views``). The corpus, pairs, vocabulary and tokenize panels are dock
 widgets around it; the timeline sits above the views.
 
 The window builds and wires; it changes nothing itself. The panels' intents go to the session,
@@ -24,6 +25,7 @@ from PySide6.QtWidgets import (
 from app.about import app_icon, show_about
 from app.appearance import THEMES, ZOOM_STEP, clamp_zoom, palette, style_sheet
 from app.autosave import Autosave
+from app.central_views import Views
 from app.classroom import Classroom
 from app.handout_dialog import add_handout_action
 from app.lesson_files import KeepsProgress, LessonFiles
@@ -70,6 +72,11 @@ CENTRAL_VIEWS: list[tuple[str, ViewFactory]] = [
     ("Quiz", _quiz),
     ("Explorer", _explorer),
 ]
+
+# views whose imports (pyqtgraph, tiktoken) would delay the first paint: built after it
+LATER = ("Charts", "Explorer")
+# how long after the window shows the later views start to be built, one per turn of the event loop
+LATER_MS = 150
 
 LESSON_FILTER = f"BPE Lab lessons (*{SUFFIX})"
 OPEN_FILTER = (f"Lessons, texts and tokenizers (*{SUFFIX} *.txt *.md *.csv *.py *.json *.tiktoken merges.txt);;"
@@ -130,9 +137,9 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget()
         self.tabs.setObjectName("views")
         self.tabs.setDocumentMode(True)
-        self.views: dict[str, QWidget] = {}
+        self.views = Views(self.tabs, lambda factory: factory(self.session), self._on_view_built)
         for title, factory in views:
-            self.add_view(title, factory)
+            self.add_view(title, factory, later=title in LATER)
         central = QWidget()
         layout = QVBoxLayout(central)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -141,14 +148,14 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.tabs, 1)
         self.setCentralWidget(central)
 
-    def add_view(self, title: str, factory: ViewFactory) -> QWidget:
-        """Add a tab to the central area: ``factory(session)`` builds the view."""
-        view = factory(self.session)
-        self.views[title] = view
-        self.tabs.addTab(view, title)
+    def add_view(self, title: str, factory: ViewFactory, later: bool = False) -> QWidget | None:
+        """Add a tab to the central area: ``factory(session)`` builds the view, now or (``later``)
+        after the window shows; a view built later must keep no progress in the lesson file."""
+        return self.views.add(title, factory, later)
+
+    def _on_view_built(self, view: QWidget) -> None:
         if isinstance(view, KeepsProgress):
             self.files.keep_progress_of(view)
-        return view
 
     def _build_status_bar(self, autosave: Autosave | None) -> None:
         # the bar appears only while there is something the user must know: autosave has failed
@@ -181,6 +188,7 @@ class MainWindow(QMainWindow):
         self.corpus_panel.open_requested.connect(self.files.open_dialog)
         self.pairs_panel = PairsPanel(session)
         self.vocab_panel = VocabPanel(session)
+        self.vocab_panel.export_requested.connect(self.export_vocab)
         self.tokenize_panel = TokenizePanel(session)
         self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
@@ -207,6 +215,8 @@ class MainWindow(QMainWindow):
             self._default_dock_sizes()
             # once more after the first layout pass has settled the central widget's size
             QTimer.singleShot(0, self, self._default_dock_sizes)  # the window as context: no call after it is gone
+        if self.views.waiting:
+            QTimer.singleShot(LATER_MS, self, self.views.build_later)
 
     def _action(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
         action = QAction(text, self)
@@ -227,6 +237,8 @@ class MainWindow(QMainWindow):
         self.save_action = self._action("&Save", files.save, K.Save)
         self.save_as_action = self._action("Save &As…", files.save_as, K.SaveAs)
         self.quit_action = self._action("&Quit", self.close, K.Quit)
+        self.export_action = self._action("&Export vocabulary…", self.export_vocab, "Ctrl+E",
+                                          "Write the vocabulary for tokenizers, GPT-2 tools, tiktoken or a spreadsheet")
         self.undo_action = s.undo_stack.createUndoAction(self, "&Undo")
         self.undo_action.setShortcuts(QKeySequence.keyBindings(K.Undo))
         self.redo_action = s.undo_stack.createRedoAction(self, "&Redo")
@@ -252,6 +264,7 @@ class MainWindow(QMainWindow):
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
         file_menu.addActions([self.save_action, self.save_as_action])
         file_menu.addSeparator()
+        file_menu.addAction(self.export_action)
         file_menu.addAction(self.quit_action)
         edit_menu = bar.addMenu("&Edit")
         edit_menu.addActions([self.undo_action, self.redo_action])
@@ -266,6 +279,15 @@ class MainWindow(QMainWindow):
             view_menu.addAction(dock.toggleViewAction())
         help_menu = bar.addMenu("&Help")
         self.about_action = help_menu.addAction("&About BPE Lab", lambda: show_about(self))
+
+    def export_vocab(self):
+        """File > Export vocabulary…: the dialog, window-modal (the lesson holds still while it exports)."""
+        from widgets.export_dialog import ExportDialog
+
+        dialog = ExportDialog(self.session, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
 
     # -- asking the user (tests replace these) ----------------------------------------------------
 

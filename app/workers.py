@@ -36,8 +36,9 @@ SWITCH_WHILE_TRAINING = 0.0005
 PROGRESS_INTERVAL = 0.05
 
 
-def lesson_training(source: LessonFile) -> Iterator[tuple[int, int]]:
-    """Build (lesson, state) for a source, yielding (merges done, merges expected) now and then.
+def lesson_training(source: LessonFile) -> Iterator[tuple[str, int, int]]:
+    """Build (lesson, state) for a source, yielding ("counting", characters counted, characters in
+    all) and then ("training", merges done, merges expected) now and then.
 
     The generator's return value is the pair; ``state`` is None for an empty corpus. In a worker,
     a stop asked for ends it between parts of the corpus or between merges.
@@ -45,7 +46,15 @@ def lesson_training(source: LessonFile) -> Iterator[tuple[int, int]]:
     if source.word_counts:
         lesson = Lesson.from_file(source)
     else:
-        corpus = Corpus.from_text_in_parts(source.text, source.settings, abort_if_requested)
+        counting = Corpus.counting(source.text, source.settings)
+        while True:
+            try:
+                done, total = next(counting)
+            except StopIteration as end:
+                corpus = end.value
+                break
+            abort_if_requested()
+            yield "counting", done, total
         lesson = Lesson(source.text, False, source.settings, source.held_out, corpus=corpus)
     if lesson.is_empty:
         return lesson, None
@@ -56,7 +65,7 @@ def lesson_training(source: LessonFile) -> Iterator[tuple[int, int]]:
         now = time.monotonic()
         if now - last >= PROGRESS_INTERVAL:
             last = now
-            yield step.step, total
+            yield "training", step.step, total
     # what the window would otherwise count on its own thread when the lesson arrives
     if lesson.held_out.strip():
         lesson.held_out_curve(lesson.held_out)
@@ -95,11 +104,13 @@ class TrainingRunner(QObject):
     """Starts training runs, one at a time: a new run cancels the one before it.
 
     ``done(lesson, state, source)``, ``errored(error, source)``, ``cancelled()``, and while a run
-    lasts ``progressed(done, total)``. Any exception ends a run with ``errored``: the exception
+    lasts ``counted(characters, characters in all)`` then ``progressed(done, total)``. Any
+    exception ends a run with ``errored``: the exception
     itself, so the caller words it by its class (bad input, memory, an internal error).
     """
 
     started = Signal()
+    counted = Signal(int, int)
     progressed = Signal(int, int)
     done = Signal(object, object, object)
     errored = Signal(object, object)
@@ -177,9 +188,10 @@ class TrainingRunner(QObject):
         return source
 
     @Slot(object)
-    def _on_yielded(self, progress: tuple[int, int]) -> None:
+    def _on_yielded(self, progress: tuple[str, int, int]) -> None:
         if self._current():
-            self.progressed.emit(*progress)
+            phase, done, total = progress
+            (self.counted if phase == "counting" else self.progressed).emit(done, total)
 
     @Slot(object)
     def _on_returned(self, result) -> None:

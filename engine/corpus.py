@@ -14,14 +14,13 @@ from functools import cached_property
 
 from engine.bytelevel import BASE_ORDER, bytes_to_symbols
 from engine.errors import BpeLabError
-from engine.pretokenize import lowercase, special_splitter, split_on_whitespace, split_specials, split_words
+from engine.counting import PART, count_file, count_text, count_words, counting_text
+from engine.pretokenize import lowercase, split_on_whitespace
 from engine.settings import Settings
-from engine.unicode_table import WHITESPACE_CHARS
 
 _COUNT = re.compile(r"^[×xX]?(\d+)$")
 # the largest number the trainer counts in (a 64-bit integer)
 MAX_WEIGHT = 2**63 - 1
-_SPACES = frozenset(WHITESPACE_CHARS)
 _LINE_END = re.compile(r"\r\n?|\n")
 
 
@@ -35,38 +34,30 @@ class Corpus:
 
     @classmethod
     def from_text(cls, text: str, settings: Settings) -> "Corpus":
-        if settings.lowercase:
-            text = lowercase(text)
-        pattern = special_splitter(settings.special_tokens)
-        counter: Counter[str] = Counter()
-        for start, end, special in split_specials(text, pattern):
-            if not special:
-                counter.update(split_words(text[start:end], settings.split))
-        return cls._from_counter(counter, settings)
+        return cls.from_counts(count_words(text, settings), settings)
 
     @classmethod
-    def from_text_in_parts(cls, text: str, settings: Settings, between=None, part: int = 1 << 18) -> "Corpus":
-        """The corpus ``from_text`` gives, counted a part of the text at a time.
+    def from_text_in_parts(cls, text: str, settings: Settings, progress=None, part: int = PART,
+                           workers: int | None = None) -> "Corpus":
+        """The corpus ``from_text`` gives, counted a part of the text at a time (``engine.counting``).
 
-        ``between()`` runs after each part: a worker thread checks there whether to stop, and the
-        GUI thread gets the interpreter back (one split of 20 MB would hold it for a fifth of a
-        second). Parts end at whitespace, so with the whitespace split and no special tokens the
-        words and their first-appearance order are the same; other splits count in one go.
+        ``progress(characters counted, characters in all)`` runs after each part: a worker thread
+        checks there whether to stop and reports how far it got, and the GUI thread gets the
+        interpreter back (one split of 20 MB would hold it for a fifth of a second). A large text
+        counts on every core.
         """
-        if settings.split != "whitespace" or settings.special_tokens or len(text) <= part:
-            return cls.from_text(text, settings)
-        counter: Counter[str] = Counter()
-        start, n = 0, len(text)
-        while start < n:
-            end = min(start + part, n)
-            while end < n and text[end] not in _SPACES:
-                end += 1
-            piece = text[start:end]
-            counter.update(split_on_whitespace(lowercase(piece) if settings.lowercase else piece))
-            start = end
-            if between is not None:
-                between()
-        return cls._from_counter(counter, settings)
+        return cls.from_counts(count_text(text, settings, progress, workers, part), settings)
+
+    @classmethod
+    def counting(cls, text: str, settings: Settings, workers: int | None = None):
+        """``from_text_in_parts`` as a generator for a worker thread: (characters counted, characters
+        in all) after each part, the corpus as its return value; closing it stops the count."""
+        return cls.from_counts((yield from counting_text(text, settings, workers)), settings)
+
+    @classmethod
+    def from_file(cls, path, settings: Settings, progress=None, workers: int | None = None) -> "Corpus":
+        """The corpus of a text file, streamed: the file's text is never held whole (``count_file``)."""
+        return cls.from_counts(count_file(path, settings, progress, workers), settings)
 
     @classmethod
     def from_word_counts(cls, text: str, settings: Settings) -> "Corpus":
@@ -100,10 +91,11 @@ class Corpus:
                 )
             word = lowercase(fields[0]) if settings.lowercase else fields[0]
             counter[word] += count
-        return cls._from_counter(counter, settings)
+        return cls.from_counts(counter, settings)
 
     @classmethod
-    def _from_counter(cls, counter: Counter, settings: Settings) -> "Corpus":
+    def from_counts(cls, counter: Counter, settings: Settings) -> "Corpus":
+        """The corpus of counted words (word -> count, first appearance first)."""
         words = [w for w, c in counter.items() if c > 0 and w]
         if settings.units == "bytes":
             units = [bytes_to_symbols(w.encode("utf-8")) for w in words]

@@ -17,6 +17,7 @@ the views that follow the lesson), and encoding text outside the corpus (the tok
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Sequence
@@ -74,6 +75,7 @@ class History:
         self._count_vocab()
         self._tokens: dict[int, list[list[str]]] = {}
         self._pairs: dict[int, PairTable] = {}
+        self._removed: dict[int, array] = {}
 
     def _index_words(self) -> None:
         """Per word: the steps that merged inside it, and the token start each of those removed;
@@ -82,25 +84,21 @@ class History:
         counts = corpus.counts
         # parallel lists of plain ints: no tuple per place for the cycle collector to walk
         steps_in: list[list[int]] = [[] for _ in range(len(corpus))]
-        offsets: list[list[int]] = [[] for _ in range(len(corpus))]
+        cuts: list[list[int]] = [[] for _ in range(len(corpus))]
         totals = [corpus.total_symbols()]
         for number, step in enumerate(self.steps, start=1):
             removed = 0
+            # the right token starts where the left one ends: every symbol but the marker is one
+            # character, and the marker, always last in its word, is never in a left token
+            width = len(step.pair[0])
             for word, offset in step.places:
                 steps_in[word].append(number)
-                offsets[word].append(offset)
+                cuts[word].append(offset + width)
                 removed += counts[word]
             totals.append(totals[-1] - removed)
         extra = 1 if self.settings.marker is not None else 0
         self._lengths = [len(word) + extra for word in corpus.words]
-        self._cuts: list[list[int]] = []
-        for places, length in zip(offsets, self._lengths):
-            starts = list(range(length))
-            cuts = []
-            for offset in places:
-                # the token starting at offset swallows the one after it: that start goes
-                cuts.append(starts.pop(bisect_right(starts, offset)))
-            self._cuts.append(cuts)
+        self._cuts = cuts
         self._steps_in = steps_in
         self._totals = totals
 
@@ -126,12 +124,54 @@ class History:
     def word_tokens(self, w: int, k: int) -> list[str]:
         """Word w's tokens after the first k merges."""
         symbols = self.corpus.symbols(w)
-        done = bisect_right(self._steps_in[w], k)
-        if not done:
+        if not bisect_right(self._steps_in[w], k):
             return symbols
-        gone = set(self._cuts[w][:done])
-        bounds = [i for i in range(len(symbols)) if i not in gone] + [len(symbols)]
-        return ["".join(symbols[a:b]) for a, b in zip(bounds, bounds[1:])]
+        # every symbol is one character of the word's text but the marker, which ends the word
+        text = self.corpus.words[w]
+        bounds = self.word_starts(w, k)
+        tokens = [text[a:b] for a, b in zip(bounds, bounds[1:])]
+        tokens.append("".join(symbols[bounds[-1]:]))
+        return tokens
+
+    def word_head(self, w: int, k: int, limit: int) -> list[str]:
+        """Word w's tokens after k merges that start within its first ``limit`` base symbols: what
+        a view shows of a word millions of symbols long (a text with no spaces), in time of ``limit``."""
+        length = self._lengths[w]
+        if length <= limit:
+            return self.word_tokens(w, k)
+        removed = self._removed_at(w)
+        starts = [i for i in range(limit) if removed[i] > k]
+        end = limit
+        while end < length and removed[end] <= k:
+            end += 1
+        starts.append(end)
+        text = self.corpus.words[w]
+        marker = self.settings.marker or ""
+        # only the marker, the last symbol, is longer than one character
+        return [text[a:b] if b <= len(text) else text[a:] + marker for a, b in zip(starts, starts[1:])]
+
+    def _removed_at(self, w: int) -> array:
+        """For each base symbol of word w, the step that removed the token start there (past the
+        last step where none did); built once per long word asked for."""
+        found = self._removed.get(w)
+        if found is None:
+            found = array("q", [len(self.steps) + 1]) * self._lengths[w]
+            for step, cut in zip(self._steps_in[w], self._cuts[w]):
+                found[cut] = step
+            self._removed[w] = found
+        return found
+
+    def word_starts(self, w: int, k: int) -> list[int]:
+        """Where word w's tokens start after k merges, in base symbols: [0, 2, 3] for lo|w|</w>."""
+        gone = set(self._cuts[w][:bisect_right(self._steps_in[w], k)])
+        return [i for i in range(self._lengths[w]) if i not in gone]
+
+    def word_cuts_between(self, w: int, a: int, b: int) -> list[int]:
+        """The token starts in word w that the steps after a up to b removed, left to right: what a
+        long word changes on the way between two steps, instead of splitting it again."""
+        steps = self._steps_in[w]
+        lo, hi = sorted((self._clamp(a), self._clamp(b)))
+        return sorted(self._cuts[w][bisect_right(steps, lo):bisect_right(steps, hi)])
 
     def token_count(self, w: int, k: int) -> int:
         """How many tokens word w is after k merges: each merge inside it removes one."""

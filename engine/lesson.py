@@ -8,6 +8,8 @@ their tokens from the history index again and only their pairs are recounted.
 from __future__ import annotations
 
 import heapq
+from collections import Counter
+from bisect import bisect_left, bisect_right
 from functools import cached_property
 from dataclasses import dataclass
 from typing import Iterator
@@ -21,6 +23,10 @@ from engine.history import History
 from engine.settings import Settings
 from engine.tokenizer import UNKNOWN, Tokenizer
 from engine.trainer import MergeStep, Trainer, target_merges
+
+
+# a word of this many tokens or more moves step to step where its merges were made
+LONG_WORD = 256
 
 
 @dataclass(frozen=True)
@@ -196,25 +202,31 @@ class LessonState:
         self._tokens: list[list[str]] = self.history.tokens_at(0)[:]
         self._pairs: dict[tuple[str, str], dict[int, int]] = {}
         self._counts: dict[tuple[str, str], int] = {}
+        # token starts (in base symbols) of the long words moved in place, kept while they move so
+        self._starts: dict[int, list[int]] = {}
         self._count_all()
         self.go_to(step)
 
     def _add(self, w: int, sign: int = 1) -> None:
         tokens = self._tokens[w]
+        self._bump(w, Counter(zip(tokens, tokens[1:])), sign)
+
+    def _bump(self, w: int, found: Counter, sign: int) -> None:
+        """Count the pairs ``found`` in word w (pair -> occurrences) in (sign 1) or out (sign -1)."""
         freq = self.corpus.counts[w]
         pairs, counts = self._pairs, self._counts
-        for pair in zip(tokens, tokens[1:]):
+        for pair, times in found.items():
             where = pairs.get(pair)
             if where is None:
                 where = pairs[pair] = {}
-            n = where.get(w, 0) + sign
+            n = where.get(w, 0) + sign * times
             if n:
                 where[w] = n
             else:
                 del where[w]
                 if not where:
                     del pairs[pair]
-            c = counts.get(pair, 0) + sign * freq
+            c = counts.get(pair, 0) + sign * times * freq
             if c:
                 counts[pair] = c
             else:
@@ -225,9 +237,14 @@ class LessonState:
         history = self.history
         k = max(0, min(k, history.last_step))
         ordered = history.words_changed(self.step, k)
+        in_place = {w for w in ordered if self._moves_in_place(w, k)}
         # past half the words, counting every pair afresh beats taking each word out and back in
-        recount = 2 * len(ordered) > len(self._tokens)
+        recount = not in_place and 2 * len(ordered) > len(self._tokens)
         for w in ordered:
+            if w in in_place:
+                self._move_in_place(w, k)
+                continue
+            self._starts.pop(w, None)
             if not recount:
                 self._add(w, -1)
             self._tokens[w] = history.word_tokens(w, k)
@@ -237,6 +254,91 @@ class LessonState:
             self._count_all()
         previous, self.step = self.step, k
         return StepChange(k, previous, tuple(ordered))
+
+    # -- long words: moved where their merges were made --------------------------------------------
+
+    def _moves_in_place(self, w: int, k: int) -> bool:
+        """Whether word w is long enough, and changes little enough on the way to step k, that
+        patching its tokens where the merges were made beats splitting it again (a text with no
+        spaces is one word of millions of symbols)."""
+        length = len(self._tokens[w])
+        places = abs(length - self.history.token_count(w, k))
+        return length >= LONG_WORD and places * 2 < length
+
+    def _move_in_place(self, w: int, k: int) -> None:
+        cuts = self.history.word_cuts_between(w, self.step, k)
+        if k > self.step:
+            self._join_at(w, cuts)
+        else:
+            self._split_at(w, cuts)
+
+    def _starts_of(self, w: int) -> list[int]:
+        starts = self._starts.get(w)
+        if starts is None:
+            starts = self._starts[w] = self.history.word_starts(w, self.step)
+        return starts
+
+    def _recount_pairs(self, w: int, tokens: list[str], at: list[int], sign: int) -> None:
+        """Count in or out the pairs that start at the token indices ``at`` (sorted, no repeats)."""
+        last = len(tokens) - 1
+        self._bump(w, Counter((tokens[p], tokens[p + 1]) for p in at if 0 <= p < last), sign)
+
+    def _join_at(self, w: int, cuts: list[int]) -> None:
+        """Forward in word w: each token starting at a cut joins the token before it."""
+        tokens, starts = self._tokens[w], self._starts_of(w)
+        at = [bisect_left(starts, c) for c in cuts]
+        # runs of neighbouring tokens that become one: (first token, one past the last)
+        runs: list[list[int]] = []
+        for j in at:
+            if runs and runs[-1][1] == j:
+                runs[-1][1] = j + 1
+            else:
+                runs.append([j - 1, j + 1])
+        self._recount_pairs(w, tokens, sorted({p for a, b in runs for p in range(a - 1, b)}), -1)
+        new_tokens: list[str] = []
+        new_starts: list[int] = []
+        joined: list[int] = []
+        rest = 0
+        for a, b in runs:
+            new_tokens.extend(tokens[rest:a])
+            new_starts.extend(starts[rest:a + 1])
+            joined.append(len(new_tokens))
+            new_tokens.append("".join(tokens[a:b]))
+            rest = b
+        new_tokens.extend(tokens[rest:])
+        new_starts.extend(starts[rest:])
+        self._tokens[w], self._starts[w] = new_tokens, new_starts
+        self._recount_pairs(w, new_tokens, sorted({p for q in joined for p in (q - 1, q)}), +1)
+
+    def _split_at(self, w: int, cuts: list[int]) -> None:
+        """Back in word w: the tokens holding the cuts split there again."""
+        tokens, starts = self._tokens[w], self._starts_of(w)
+        # token index -> the cuts inside it, left to right
+        inside: dict[int, list[int]] = {}
+        for c in cuts:
+            inside.setdefault(bisect_right(starts, c) - 1, []).append(c)
+        self._recount_pairs(w, tokens, sorted({p for t in inside for p in (t - 1, t)}), -1)
+        new_tokens: list[str] = []
+        new_starts: list[int] = []
+        touched: set[int] = set()
+        rest = 0
+        for t, here in inside.items():
+            new_tokens.extend(tokens[rest:t])
+            new_starts.extend(starts[rest:t])
+            first = len(new_tokens)
+            # only a word's last symbol (the marker) is longer than one character: a cut's offset
+            # in symbols is its offset in the token's text
+            token, start = tokens[t], starts[t]
+            bounds = [start, *here]
+            new_starts.extend(bounds)
+            new_tokens.extend(token[a - start:b - start] for a, b in zip(bounds, here))
+            new_tokens.append(token[here[-1] - start:])
+            touched.update(range(first - 1, len(new_tokens)))
+            rest = t + 1
+        new_tokens.extend(tokens[rest:])
+        new_starts.extend(starts[rest:])
+        self._tokens[w], self._starts[w] = new_tokens, new_starts
+        self._recount_pairs(w, new_tokens, sorted(touched), +1)
 
     def _count_all(self) -> None:
         self._pairs, self._counts = {}, {}
@@ -284,7 +386,8 @@ class LessonState:
             items.sort(key=lambda item: item[:2])
             edge = items[limit - 1][:2]
             items = [item for item in items if item[:2] <= edge]
-            items.sort(key=lambda item: (item[0], item[1], self._offset(item[1], item[2])))
+            offset = self._offsets(items)
+            items.sort(key=lambda item: (item[0], item[1], offset[item[2]]))
             items = [(p, c) for _, _, p, c in items]
         return items if limit is None else items[:limit]
 
@@ -296,14 +399,25 @@ class LessonState:
         floor = heapq.nlargest(limit, counts.values())[-1]
         return [(p, c) for p, c in counts.items() if c >= floor]
 
-    def _offset(self, w: int, pair: tuple[str, str]) -> int:
-        """Where ``pair`` first starts in word w, a word the pair table lists as holding it."""
-        tokens = self._tokens[w]
-        a, b = pair
-        for i in range(len(tokens) - 1):
-            if tokens[i] == a and tokens[i + 1] == b:
-                return i
-        raise InternalError(f"the pair {pair[0]} + {pair[1]} is counted in word {w}, which does not hold it")
+    def _offsets(self, items) -> dict[tuple[str, str], int]:
+        """Where each pair first starts in the word the items name for it, one walk per word (a text
+        with no spaces is one word in which thousands of pairs may tie)."""
+        wanted: dict[int, set[tuple[str, str]]] = {}
+        for _, w, pair, _ in items:
+            wanted.setdefault(w, set()).add(pair)
+        found: dict[tuple[str, str], int] = {}
+        for w, pairs in wanted.items():
+            tokens = self._tokens[w]
+            left = len(pairs)
+            for i, pair in enumerate(zip(tokens, tokens[1:])):
+                if pair in pairs and pair not in found:
+                    found[pair] = i
+                    left -= 1
+                    if not left:
+                        break
+            if left:
+                raise InternalError(f"a pair is counted in word {w}, which does not hold it")
+        return found
 
     def _first_places(self) -> dict[tuple[str, str], tuple[int, int]]:
         first: dict[tuple[str, str], tuple[int, int]] = {}

@@ -124,6 +124,7 @@ class Timeline(QWidget):
         session.lesson_changed.connect(self._on_lesson_changed)
         session.step_changed.connect(self._on_step_changed)
         session.training_started.connect(self._on_training_started)
+        session.counting_progressed.connect(self._on_counting_progressed)
         session.training_progressed.connect(self._on_training_progressed)
         session.training_ended.connect(self._on_training_ended)
         session.play_interval_changed.connect(self._on_play_interval_changed)
@@ -223,6 +224,13 @@ class Timeline(QWidget):
         self.progress.setValue(0)
         self.progress.setFormat("Reading the text…")
         self.status_stack.setCurrentWidget(self.progress_row)
+
+    def _on_counting_progressed(self, done: int, total: int) -> None:
+        # a per mille scale: a text's length may not fit the bar's int
+        if self.progress.maximum() != 1000:
+            self.progress.setRange(0, 1000)
+            self.progress.setFormat("Counting the words… %p%")
+        self.progress.setValue(done * 1000 // total if total else 1000)
 
     def _on_training_progressed(self, done: int, total: int) -> None:
         # the numbers live inside the bar: a label changing width would lay out the window again

@@ -14,6 +14,7 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QLabel, QLineEdit, QPlainTextEdit, QVBoxLayout, QWidget
 
 from engine.display import Display, for_tokenizer, show_text
+from widgets.copy_tokens import add_copy_actions
 from widgets.special_switch import SpecialTextSwitch
 from widgets.tiles.palette import tile_look
 from widgets.steady import steady
@@ -36,6 +37,7 @@ class TokenizePanel(QWidget):
         self.chips.setWordWrap(True)
         self.chips.setTextFormat(Qt.TextFormat.RichText)
         self.chips.linkActivated.connect(lambda href: session.request_token_selection(unquote(href)))
+        add_copy_actions(self.chips, self.tokens_to_copy)
         self.summary = QLabel()
         self.summary.setObjectName("details")
         self.summary.setWordWrap(True)
@@ -80,6 +82,15 @@ class TokenizePanel(QWidget):
     def chips_shown(self) -> list[tuple[str, str]]:
         """Each chip as drawn: the token as it reads and its fill (for tests and accessibility)."""
         return list(self._chips)
+
+    def tokens_to_copy(self) -> tuple[list[int], list[str]]:
+        """The typed text's ids and tokens (as people read them), all of them, at the lesson's step."""
+        session, text = self.session, self.input.text()
+        if session.state is None or not text.strip():
+            return [], []
+        tokenizer = session.lesson.tokenizer_at(session.step)
+        encoding = tokenizer.encode(text, self.allow_special)
+        return list(encoding.ids), [for_tokenizer(tokenizer).token(t) for t in encoding.tokens]
 
     def refresh(self, *_args) -> None:
         # a hidden panel (a closed dock, a tab behind another) catches up when it is shown again

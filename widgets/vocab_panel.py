@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
 
 from engine.describe import describe_vocab
 from widgets.models import VocabModel
@@ -25,6 +26,9 @@ class VocabShown:
 
 
 class VocabPanel(QWidget):
+    # the user asks to write the vocabulary in a file format (the window opens the export dialog)
+    export_requested = Signal()
+
     def __init__(self, session, parent=None):
         super().__init__(parent)
         self.session = session
@@ -41,6 +45,12 @@ class VocabPanel(QWidget):
         layout.addWidget(steady(self.heading))
         layout.addWidget(self.table, 1)
         layout.addWidget(steady(self.tree))
+        self.export_button = QPushButton("Export…")
+        self.export_button.setToolTip("Export the vocabulary as tokenizer.json, vocab.json + merges.txt, .tiktoken, CSV "
+                                      "or a BPE Lab tokenizer, and check it in the library it is for")
+        self.export_button.clicked.connect(self.export_requested)
+        self.export_button.setMinimumWidth(1)  # the button never makes a crushed dock wider than its table
+        layout.addWidget(self.export_button, 0, Qt.AlignmentFlag.AlignRight)
         self.table.clicked.connect(self._on_clicked)
         session.lesson_changed.connect(self._on_lesson_changed)
         session.step_changed.connect(self._on_step_changed)

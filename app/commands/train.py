@@ -6,6 +6,7 @@ import gc
 import sys
 
 from app.commands.common import non_negative, positive, read_corpus_text, utf8_text
+from app.commands.count import CountingBar
 from engine.errors import BpeLabError
 
 
@@ -15,7 +16,8 @@ def add_parser(sub) -> None:
     p.add_argument("--out", required=True, metavar="TOKENIZER_FILE", help="where to write the tokenizer")
     p.add_argument("--format", choices=("bpelab", "hf", "gpt2", "tiktoken", "csv"), default="bpelab",
                    help="bpelab (default), hf (tokenizer.json), gpt2 (a folder), tiktoken, csv")
-    p.add_argument("--word-counts", action="store_true", help="CORPUS holds lines such as 'low 5'")
+    p.add_argument("--word-counts", action="store_true",
+                   help="CORPUS holds a word and its count a line: 'low 5' or 'low<TAB>5' (what 'bpe-lab count' writes)")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--merges", type=non_negative, metavar="N", help="stop after N merges")
     size.add_argument("--vocab-size", type=positive, metavar="V", help="stop at a vocabulary of V tokens")
@@ -57,8 +59,16 @@ def train_from_args(args):
     from engine.trainer import Trainer, collector_paused
 
     settings = settings_from(args)
-    text = read_corpus_text(args.corpus)
-    corpus = Corpus.from_word_counts(text, settings) if args.word_counts else Corpus.from_text(text, settings)
+    counting = CountingBar(args.corpus) if args.progress and not args.word_counts else None
+    if args.word_counts:
+        corpus = Corpus.from_word_counts(read_corpus_text(args.corpus), settings)
+    elif args.corpus == "-":
+        corpus = Corpus.from_text_in_parts(read_corpus_text(args.corpus), settings, counting)
+    else:
+        # streamed from the file, on every core when it is large
+        corpus = Corpus.from_file(args.corpus, settings, counting)
+    if counting:
+        counting.close(len(corpus))
     if corpus.is_empty:
         raise BpeLabError(f"the corpus {args.corpus} is empty (no words): give some training text")
     trainer = Trainer(corpus)

@@ -181,6 +181,45 @@ def _check_bpelab(tokenizer: Encoder) -> None:
         )
 
 
+def check_export(source: Source, fmt: str) -> None:
+    """Raise the refusal ``export`` would give for ``fmt``, writing nothing: the writers build the
+    files in memory, which is where they refuse (the libraries' own check is left to ``export``)."""
+    tokenizer = source.tokenizer
+    _check_exportable(tokenizer)
+    if fmt == "bpelab":
+        _check_bpelab(tokenizer)
+    elif fmt == "hf":
+        from engine.formats.hf import tokenizer_json_data
+
+        tokenizer_json_data(tokenizer)
+    elif fmt == "gpt2":
+        from engine.formats.gpt2 import folder_files
+
+        folder_files(tokenizer, "gpt2")
+    elif fmt == "tiktoken":
+        from engine.formats.tiktoken_file import tiktoken_files
+
+        tiktoken_files(tokenizer, "check.tiktoken")
+    elif fmt == "csv":
+        from engine.formats.csv_vocab import vocab_csv
+
+        vocab_csv(tokenizer, source.steps)
+    else:
+        raise BpeLabError(f"unknown format '{fmt}': choose one of {', '.join(FORMATS)}")
+
+
+def formats_that_hold(source: Source) -> list[str]:
+    """The formats ``export`` would write ``source`` in, in ``FORMATS`` order."""
+    held = []
+    for fmt in FORMATS:
+        try:
+            check_export(source, fmt)
+        except BpeLabError:
+            continue
+        held.append(fmt)
+    return held
+
+
 def export(source: Source, fmt: str, out: str | os.PathLike) -> None:
     """Write ``source`` in ``fmt``: the files are whole or not written at all."""
     tokenizer = source.tokenizer

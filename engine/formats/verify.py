@@ -45,12 +45,19 @@ def check_text(tokenizer: Encoder, limit: int = 4000) -> str:
     return " ".join(parts)
 
 
+def first_difference(ours: list[int], theirs: list[int]) -> int | None:
+    """The first position where two id lists differ (a shorter list differs where it ends); None if equal."""
+    if ours == theirs:
+        return None
+    return next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b), min(len(ours), len(theirs)))
+
+
 def _compare(name: str, library_ids, tokenizer: Encoder, text: str) -> None:
     # the libraries match special tokens whole (tiktoken as allowed_special="all")
     ours = list(tokenizer.encode_ids(text, allow_special=True))
     theirs = list(library_ids(text))
-    if ours != theirs:
-        at = next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b), min(len(ours), len(theirs)))
+    at = first_difference(ours, theirs)
+    if at is not None:
         raise BpeLabError(
             f"checked in {name}, the export gives other ids than BPE Lab from token {at} on "
             f"(BPE Lab {ours[at:at + 3]}, {name} {theirs[at:at + 3]}), so nothing was written: "
@@ -71,7 +78,8 @@ def check_tokenizer_json(tokenizer: Encoder, text_json: str) -> None:
     _compare("tokenizers", lambda t: library.encode(t).ids, tokenizer, text)
 
 
-def check_gpt2_files(tokenizer: Encoder, vocab_json: str, merges_txt: str, sidecar_json: str) -> None:
+def gpt2_tokenizer_json(vocab_json: str, merges_txt: str, sidecar_json: str) -> str:
+    """The tokenizer.json that `tokenizers` needs to read a gpt2 folder as BPE Lab wrote it."""
     side = json.loads(sidecar_json)
     merges, _ = read_merges(merges_txt, "merges.txt")
     data = {
@@ -87,25 +95,36 @@ def check_gpt2_files(tokenizer: Encoder, vocab_json: str, merges_txt: str, sidec
                   "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False, "ignore_merges": False,
                   "vocab": json.loads(vocab_json), "merges": [list(m) for m in merges]},
     }
-    check_tokenizer_json(tokenizer, json.dumps(data, ensure_ascii=False))
+    return json.dumps(data, ensure_ascii=False)
 
 
-def check_tiktoken_files(tokenizer: Encoder, ranks_text: str, sidecar_json: str) -> None:
-    try:
-        import tiktoken
-    except ImportError:
-        return
+def check_gpt2_files(tokenizer: Encoder, vocab_json: str, merges_txt: str, sidecar_json: str) -> None:
+    check_tokenizer_json(tokenizer, gpt2_tokenizer_json(vocab_json, merges_txt, sidecar_json))
+
+
+def tiktoken_encoding(ranks_text: str, sidecar_json: str):
+    """tiktoken's ``Encoding`` of a .tiktoken file and its sidecar (tiktoken must be importable)."""
+    import tiktoken
+
     side = json.loads(sidecar_json)
     ranks = {}
     for line in ranks_text.splitlines():
         token, rank = line.split()
         ranks[base64.b64decode(token)] = int(rank)
     try:
-        encoding = tiktoken.Encoding(
+        return tiktoken.Encoding(
             name=side["name"], pat_str=side["pat_str"], mergeable_ranks=ranks,
             special_tokens=side["special_tokens"], explicit_n_vocab=side["explicit_n_vocab"],
         )
     except Exception as exc:  # the library's own complaint, whatever its type
         raise BpeLabError(f"tiktoken refuses the export ({exc!r}), so nothing was written") from None
+
+
+def check_tiktoken_files(tokenizer: Encoder, ranks_text: str, sidecar_json: str) -> None:
+    try:
+        import tiktoken  # noqa: F401 (only whether it is installed)
+    except ImportError:
+        return
+    encoding = tiktoken_encoding(ranks_text, sidecar_json)
     text = check_text(tokenizer)
     _compare("tiktoken", lambda t: encoding.encode(t, allowed_special="all"), tokenizer, text)

@@ -267,7 +267,7 @@ def test_dropping_a_text_file_opens_it(window, tmp_path):
     event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
                        Qt.KeyboardModifier.NoModifier)
     window.dropEvent(event)
-    assert window.session.lesson.text == '["hug", "pug", "hug"]'
+    assert window.session.lesson.corpus.words[:2] == ("hug", "pug")
 
 
 def test_closing_with_unsaved_changes_asks(window):

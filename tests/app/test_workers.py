@@ -40,6 +40,21 @@ def test_background_run_reports_progress_then_the_lesson(qtbot):
     runner.wait()
 
 
+def test_a_large_text_reports_its_counting_before_its_merges(qtbot):
+    runner = TrainingRunner()
+    seen = []
+    runner.counted.connect(lambda d, t: seen.append(("counting", d, t)))
+    runner.progressed.connect(lambda d, t: seen.append(("training", d, t)))
+    text = BIG * 40
+    source = LessonFile(text, settings=Settings(merges=20))
+    with qtbot.waitSignal(runner.done, timeout=120_000):
+        runner.start(source, background=True)
+    runner.wait()
+    counted = [s for s in seen if s[0] == "counting"]
+    assert counted and counted[-1][1:] == (len(text), len(text))
+    assert seen.index(counted[-1]) < next(i for i, s in enumerate(seen) if s[0] == "training")
+
+
 def test_cancel_stops_between_merges_and_reports_nothing_else(qtbot):
     runner = TrainingRunner()
     done = []

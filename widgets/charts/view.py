@@ -143,6 +143,7 @@ class ChartsView(QWidget):
         self.model.held_out_changed.connect(self._on_held_out_counted)
         self.model.held_out_failed.connect(self._on_held_out_failed)
         self._show_held_out()
+        self._show_notice()  # the view may be built after the lesson arrived
 
     def notice_text(self) -> str:
         """The line above the charts, empty unless the lesson has no corpus."""

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 
 from engine.errors import is_bad_input, one_line
 from engine.explorer import Split, split_text
+from widgets.copy_tokens import add_copy_actions
 from widgets.explorer.sources import (
     CL100K, CL100K_CHAT, FILE_PREFIX, LESSON, TokenizerSources, file_key, internal_problem,
 )
@@ -47,6 +48,7 @@ class SidePane(QFrame):
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.view = TokenView()
+        add_copy_actions(self.view, self.tokens_to_copy)
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
         self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -110,6 +112,11 @@ class SidePane(QFrame):
             self.refresh()
 
     # -- showing the text -----------------------------------------------------------------------
+
+    def tokens_to_copy(self) -> tuple[list[int], list[str]]:
+        """The ids and tokens shown, in order (each token as people read it)."""
+        pieces = self.split.pieces if self.split is not None else ()
+        return [i for p in pieces for i in p.ids], [t for p in pieces for t in p.tokens]
 
     def set_text(self, text: str) -> None:
         self.text = text

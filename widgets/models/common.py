@@ -14,6 +14,16 @@ KeyRole = Qt.ItemDataRole.UserRole + 2
 CountRole = Qt.ItemDataRole.UserRole + 3
 
 
+# a cell shows at most this many characters of a word: a text with no spaces is one word of
+# millions, and a cell is read, not scrolled
+WORD_SHOWN = 200
+
+
+def word_shown(show, word: str) -> str:
+    """A word as a cell shows it (``show``: how a token reads), its head only when it is long."""
+    return show(word) if len(word) <= WORD_SHOWN else f"{show(word[:WORD_SHOWN])}… ({len(word):,} symbols)"
+
+
 class HeaderedTableModel(QAbstractTableModel):
     """A flat table whose column titles are the class's ``headers``."""
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, Qt
 
-from widgets.models.common import HeaderedTableModel, KeyRole, runs
+from widgets.models.common import HeaderedTableModel, KeyRole, runs, word_shown
 
 RANK, PAIR, COUNT, TIE, SOURCES = range(5)
 HEADERS = ("#", "Pair", "Count", "Tie", "From")
@@ -103,7 +103,7 @@ class PairsModel(HeaderedTableModel):
         sources = session.state.pair_sources(pair)
         parts = []
         for w, occurrences in sources[:SOURCES_SHOWN]:
-            word = session.show(corpus.words[w])
+            word = word_shown(session.show, corpus.words[w])
             part = f"{word} ×{corpus.counts[w]}"
             if occurrences > 1:
                 part += f" ({occurrences} times in it)"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, Qt
 
-from widgets.models.common import HeaderedTableModel, CountRole, TokensRole, runs
+from widgets.models.common import WORD_SHOWN, CountRole, HeaderedTableModel, TokensRole, runs, word_shown
 
 WORD, COUNT, TOKENS, LENGTH = range(4)
 HEADERS = ("Word", "Count", "Tokens now", "Tokens")
@@ -53,11 +53,14 @@ class WordsModel(HeaderedTableModel):
         corpus = session.lesson.corpus
         if role == Qt.ItemDataRole.DisplayRole:
             if col == WORD:
-                return session.show(corpus.words[w])
+                return word_shown(session.show, corpus.words[w])
             if col == COUNT:
                 return corpus.counts[w]
             if col == TOKENS:
-                return " · ".join(session.show(t) for t in session.state.tokens(w))
+                tokens = session.state.tokens(w)
+                # as many tokens as a cell can show of a long word
+                shown = " · ".join(session.show(t) for t in tokens[:WORD_SHOWN])
+                return shown if len(tokens) <= WORD_SHOWN else f"{shown} · … {len(tokens) - WORD_SHOWN:,} more"
             if col == LENGTH:
                 return session.state.token_count(w)
         elif role == TokensRole:

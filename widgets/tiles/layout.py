@@ -19,6 +19,9 @@ from widgets.tiles.animation import FUSE_AT, Transition
 ORDERS = ("appearance", "frequency")
 # layouts kept for the current step; the visible rows need a few dozen, so this only bounds memory
 LAYOUT_CACHE = 2048
+# a row shows the tiles that start in its word's first this many symbols: a text with no spaces is
+# one word of millions, and laying it all out would take seconds a step
+HEAD_SYMBOLS = 3000
 
 
 @dataclass(frozen=True)
@@ -30,6 +33,7 @@ class RowLayout:
     xs: tuple[float, ...]
     widths: tuple[float, ...]
     offsets: tuple[int, ...]
+    more: int = 0  # the word's tiles past the ones laid out (a long word shows its head)
 
     @property
     def width(self) -> float:
@@ -70,7 +74,26 @@ def token_offsets(tokens: Sequence[str], symbols: Sequence[str]) -> list[int]:
     return offsets
 
 
-def lay_out(word: int, tokens: Sequence[str], symbols: Sequence[str], measure: Callable[[str], float], gap: float) -> RowLayout:
+def head_length(tokens: Sequence[str], limit: int = HEAD_SYMBOLS) -> int:
+    """How many of the tokens start within the first ``limit`` characters."""
+    n = s = 0
+    for token in tokens:
+        if s >= limit:
+            break
+        s += len(token)
+        n += 1
+    return n
+
+
+def head_symbols(corpus, word: int, tokens: Sequence[str]) -> list[str]:
+    """The base symbols the tokens (the head of the word) cover, without listing a long word whole."""
+    text = corpus.words[word]
+    covered = sum(len(t) for t in tokens)
+    return corpus.symbols(word) if covered >= len(text) else list(text[:covered])
+
+
+def lay_out(word: int, tokens: Sequence[str], symbols: Sequence[str], measure: Callable[[str], float], gap: float,
+            more: int = 0) -> RowLayout:
     xs, widths = [], []
     x = 0.0
     for token in tokens:
@@ -78,7 +101,7 @@ def lay_out(word: int, tokens: Sequence[str], symbols: Sequence[str], measure: C
         xs.append(x)
         widths.append(w)
         x += w + gap
-    return RowLayout(word, tuple(tokens), tuple(xs), tuple(widths), tuple(token_offsets(tokens, symbols)))
+    return RowLayout(word, tuple(tokens), tuple(xs), tuple(widths), tuple(token_offsets(tokens, symbols)), more)
 
 
 # -- one row through one merge ------------------------------------------------------------------
@@ -174,9 +197,10 @@ def _pulse(q: float) -> float:
     return (1 - q) * min(1.0, q * 6)
 
 
-def merge_places(step: MergeStep, word: int) -> list[int]:
-    """Base-symbol offsets in ``word`` where ``step`` merged its pair, left to right (none: untouched)."""
-    return step.offsets_in(word)
+def merge_places(step: MergeStep, word: int, limit: int = HEAD_SYMBOLS) -> list[int]:
+    """Base-symbol offsets in ``word`` where ``step`` merged its pair, left to right (none: untouched),
+    up to ``limit``: a row shows no more of a long word."""
+    return [offset for offset in step.offsets_in(word) if offset < limit]
 
 
 def summary(above: int, below: int) -> str:
@@ -308,7 +332,10 @@ class TileRows:
                 self._layouts.clear()
             state = self.state
             m = self.measures
-            found = lay_out(word, state.tokens(word), state.corpus.symbols(word), m.measure, m.gap)
+            tokens = state.tokens(word)
+            shown = head_length(tokens)
+            head = tokens[:shown]
+            found = lay_out(word, head, head_symbols(state.corpus, word, head), m.measure, m.gap, len(tokens) - shown)
             self._layouts[word] = found
             self.rows_built += 1
         return found
@@ -343,10 +370,14 @@ class TileRows:
             if not places:
                 return None
             history = self.lesson.history
-            symbols = self.lesson.corpus.symbols(word)
+            corpus = self.lesson.corpus
             m = self.measures
-            before = lay_out(word, history.word_tokens(word, step.step - 1), symbols, m.measure, m.gap)
-            after = lay_out(word, history.word_tokens(word, step.step), symbols, m.measure, m.gap)
+            rows = []
+            for k in (step.step - 1, step.step):
+                head = history.word_head(word, k, HEAD_SYMBOLS)
+                more = history.token_count(word, k) - len(head)
+                rows.append(lay_out(word, head, head_symbols(corpus, word, head), m.measure, m.gap, more))
+            before, after = rows
             found = self._merges[word] = RowMerge.match(before, after, set(places))
         return found
 
@@ -371,18 +402,19 @@ class TileRows:
         return _resting(layout, range(len(layout.tokens)))
 
     def frames_in(self, word: int, t: Transition | None, left: float, right: float) -> tuple[list[Frame], int, float]:
-        """The frames of a row that can show between left and right, its tile count and its end.
+        """The frames of a row that can show between left and right, its word's tile count and its end.
 
-        A resting row builds frames only for its visible slice: with split "none" a row can hold
-        the whole text.
+        A resting row builds frames only for its visible slice, and a row lays out only the head of
+        a long word (``HEAD_SYMBOLS``): with split "none" a word is the whole text.
         """
         m = self.merge_of(t.step, word) if t is not None else None
         if m is None:
             layout = self.layout(word)
-            return _resting(layout, layout.visible_range(left, right)), len(layout.tokens), layout.width
+            return _resting(layout, layout.visible_range(left, right)), len(layout.tokens) + layout.more, layout.width
         frames = self.frames(word, t)
         end = frames[-1].x + frames[-1].width if frames else 0.0
-        return frames, len((m.after if t.fused else m.before).tokens), end
+        shown = m.after if t.fused else m.before
+        return frames, len(shown.tokens) + shown.more, end
 
     def highlights(self, word: int, nxt: MergeStep | None) -> tuple[list[int], list[int]]:
         """Tile indices (left tile of each pair) where the next merge happens, and where a tied pair sits."""

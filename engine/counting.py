@@ -1,0 +1,279 @@
+"""Counting the words of a text: streamed from its file a part at a time, on every core when large.
+
+A text is cut into parts only where the split rule is sure to cut, so every word, its count and
+its place in the first-appearance order come out as counting the text whole gives them:
+
+- ``whitespace``: before an ASCII white-space character (never inside a word; dropped anyway);
+- ``gpt2`` and ``gpt4``: at a space between two ASCII letters (both patterns end a run of
+  letters at a space and start the next word with that space, looking at nothing further);
+- ``none``, or a special token that holds the character cut at: nowhere, one part.
+
+Cuts fall on ASCII bytes, so a part never ends inside a multi-byte character. Parts counted
+apart are added up in text order, which keeps the order of first appearance. Left out: the
+corpus built from the counts (``engine.corpus``) and the file checks (``engine.files``; a file
+that is no regular UTF-8 text is read whole by ``read_text``, which says what is wrong with it).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import re
+import stat
+import sys
+from collections import Counter
+from typing import Callable, Generator, Iterable, Iterator
+
+from engine.files import MAX_BYTES, read_text
+from engine.pretokenize import lowercase, special_splitter, split_specials, split_words
+from engine.settings import Settings
+from engine.unicode_table import WHITE_SPACE
+
+# characters (and bytes) per part; a part is what one process holds at a time
+PART = 4 << 20
+# below this many bytes a text counts in this process: starting workers costs more than it saves
+PARALLEL_FROM = 8 << 20
+# parts waiting for or in the workers at once, per worker: bounds what is copied to them
+IN_FLIGHT = 2
+_WHITESPACE_CUT = "".join(c for c in " \t\n\x0b\x0c\r" if c in WHITE_SPACE)
+_LETTERS_CUT = "(?<=[A-Za-z]) (?=[A-Za-z])"
+
+Progress = Callable[[int, int], None]
+
+
+def count_words(text: str, settings: Settings) -> Counter:
+    """Each word of a text and how often it occurs, in order of first appearance."""
+    if settings.lowercase:
+        text = lowercase(text)
+    pattern = special_splitter(settings.special_tokens)
+    counter: Counter[str] = Counter()
+    for start, end, special in split_specials(text, pattern):
+        if not special:
+            counter.update(split_words(text[start:end], settings.split))
+    return counter
+
+
+class Cuts:
+    """Where a text may be cut for a split rule, in a str or in UTF-8 bytes."""
+
+    def __init__(self, pattern: str):
+        self._text = re.compile(pattern)
+        self._bytes = re.compile(pattern.encode("ascii"))
+
+    def after(self, data: str | bytes, pos: int) -> int | None:
+        """The first cut at or after ``pos`` (never 0: a part is never empty), or None."""
+        found = (self._bytes if isinstance(data, bytes) else self._text).search(data, max(pos, 1))
+        return found.start() if found else None
+
+    def last(self, data: bytes) -> int | None:
+        """The last cut in ``data`` (after its first byte), or None."""
+        found = None
+        for m in self._bytes.finditer(data, max(0, len(data) - (64 << 10)) or 1):
+            found = m.start()
+        if found is None and len(data) > (64 << 10):
+            for m in self._bytes.finditer(data, 1):
+                found = m.start()
+        return found
+
+
+def cuts_for(settings: Settings) -> Cuts | None:
+    """Where this split rule is sure to cut, or None when the text must count in one part."""
+    if settings.split == "whitespace":
+        chars = _WHITESPACE_CUT
+        pattern = f"[{re.escape(chars)}]"
+    elif settings.split in ("gpt2", "gpt4"):
+        chars = " "
+        pattern = _LETTERS_CUT
+    else:
+        return None
+    if any(c in token for token in settings.special_tokens for c in chars):
+        return None  # a special token could stand across the cut
+    return Cuts(pattern)
+
+
+def part_ends(text: str | bytes, cuts: Cuts | None, part: int = PART) -> list[int]:
+    """Where the parts of a text end (the last at its end): each near ``part`` long, at a cut."""
+    ends = []
+    pos = 0
+    while cuts is not None and pos + part < len(text):
+        end = cuts.after(text, pos + part)
+        if end is None:
+            break
+        ends.append(end)
+        pos = end
+    ends.append(len(text))
+    return ends
+
+
+def workers_for(size: int, cuts: Cuts | None, workers: int | None) -> int:
+    """How many processes count a text of ``size``: one unless it is large, cuttable and cores are free."""
+    if workers is None:
+        workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    # a frozen bundle starts no interpreter of its own for a worker to run in
+    if cuts is None or size < PARALLEL_FROM or getattr(sys, "frozen", False):
+        return 1
+    return max(1, workers)
+
+
+def count_text(text: str, settings: Settings, progress: Progress | None = None, workers: int | None = None,
+               part: int = PART) -> Counter:
+    """``count_words`` of a text held in memory, a part at a time (on several processes when large).
+
+    ``progress(characters counted, characters in all)`` runs after each part.
+    """
+    return _drain(counting_text(text, settings, workers, part), progress)
+
+
+def counting_text(text: str, settings: Settings, workers: int | None = None,
+                  part: int = PART) -> Generator[tuple[int, int], None, Counter]:
+    """``count_text`` as a generator: (characters counted, characters in all) after each part, the
+    counts as its return value. A worker thread stops between parts by closing it."""
+    cuts = cuts_for(settings)
+    ends = part_ends(text, cuts, part)
+    spans = list(zip([0, *ends[:-1]], ends))
+    n = workers_for(len(text), cuts, workers)
+    if n == 1:
+        pieces = (count_words(text[a:b], settings) for a, b in spans)
+    else:
+        pieces = _in_pool(n, count_words, ((text[a:b], settings) for a, b in spans))
+    return (yield from _adding_up(pieces, [b for _, b in spans], len(text)))
+
+
+def count_file(path: str | os.PathLike, settings: Settings, progress: Progress | None = None,
+               workers: int | None = None, part: int = PART) -> Counter:
+    """``count_words`` of a UTF-8 text file, read a part at a time (on several processes when large).
+
+    Memory holds the counts and one part per process, never the whole text. ``progress(bytes
+    counted, bytes in all)`` runs after each part. A file that is not a regular UTF-8 text file
+    within the size limit is read by ``read_text``, whose message says what is wrong.
+    """
+    cuts = cuts_for(settings)
+    found = _regular_file(path)
+    if found is None or cuts is None:
+        return count_text(read_text(path), settings, progress, workers=1)
+    size = found
+    with open(path, "rb") as f:
+        head = f.read(4)
+    if head[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return count_text(read_text(path), settings, progress, workers=1)  # UTF-16: decoded whole
+    n = workers_for(size, cuts, workers)
+    spans = _file_spans(path, size, cuts, part) if n > 1 else None
+    try:
+        if spans is None:
+            return _count_stream(path, size, settings, cuts, progress, part)
+        pieces = _in_pool(n, _count_span, ((str(path), a, b, settings) for a, b in spans))
+        return _drain(_adding_up(pieces, [b for _, b in spans], size), progress)
+    except UnicodeDecodeError:
+        # not UTF-8, or a NUL byte: read_text words it, with the offset in the whole file
+        return count_text(read_text(path), settings, progress, workers=1)
+
+
+def _regular_file(path) -> int | None:
+    """The size of a regular file under the size limit, or None (read_text then says why not)."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES:
+        return None
+    return info.st_size
+
+
+def _decode(data: bytes, first: bool) -> str:
+    if b"\x00" in data:
+        raise UnicodeDecodeError("utf-8", data, data.index(b"\x00"), data.index(b"\x00") + 1, "NUL byte")
+    text = data.decode("utf-8")
+    return text.removeprefix("\ufeff") if first else text
+
+
+def _count_stream(path, size: int, settings: Settings, cuts: Cuts, progress: Progress | None, part: int) -> Counter:
+    counter: Counter[str] = Counter()
+    done = 0
+    carry = b""
+    with open(path, "rb") as f:
+        while True:
+            block = f.read(part)
+            data = carry + block
+            end = cuts.last(data) if block else len(data)
+            if block and not end:
+                carry = data  # no cut yet: the part grows until one comes
+                continue
+            if data[:end]:
+                counter.update(count_words(_decode(data[:end], first=done == 0), settings))
+            done += end
+            carry = data[end:]
+            if progress is not None:
+                progress(min(done, size), size)
+            if not block:
+                return counter
+
+
+def _file_spans(path, size: int, cuts: Cuts, part: int) -> list[tuple[int, int]]:
+    """(start, end) byte spans of a file's parts, each ending at a cut, found by reading near each end."""
+    ends = []
+    pos = 0
+    with open(path, "rb") as f:
+        while pos + part < size:
+            f.seek(pos + part)
+            base = pos + part
+            window = b""
+            end = None
+            while end is None:
+                more = f.read(1 << 16)
+                if not more:
+                    break
+                # a cut looks one byte back and ahead: keep the window's last two bytes in view
+                window = window[-2:] + more
+                start = base - (len(window) - len(more))
+                found = cuts.after(window, 1)
+                if found is not None and start + found > pos + part - 1:
+                    end = start + found
+                base += len(more)
+            if end is None:
+                break
+            ends.append(end)
+            pos = end
+    ends.append(size)
+    return list(zip([0, *ends[:-1]], ends))
+
+
+def _count_span(path: str, start: int, end: int, settings: Settings) -> Counter:
+    with open(path, "rb") as f:
+        f.seek(start)
+        data = f.read(end - start)
+    return count_words(_decode(data, first=start == 0), settings)
+
+
+def _in_pool(n: int, job, tasks: Iterable[tuple]) -> Iterator[Counter]:
+    """``job(*task)`` for each task on n processes, in task order, with few tasks handed out at once."""
+    methods = multiprocessing.get_all_start_methods()
+    # never fork: a window's threads (Qt's among them) do not survive into a forked child
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    with context.Pool(n) as pool:
+        waiting = []
+        tasks = iter(tasks)
+        for task in tasks:
+            waiting.append(pool.apply_async(job, task))
+            if len(waiting) >= n * IN_FLIGHT:
+                yield waiting.pop(0).get()
+        while waiting:
+            yield waiting.pop(0).get()
+
+
+def _adding_up(pieces: Iterable[Counter], ends: list[int], total: int) -> Generator[tuple[int, int], None, Counter]:
+    """The parts' counts added up in text order (which keeps the order of first appearance)."""
+    counter: Counter[str] = Counter()
+    for piece, end in zip(pieces, ends):
+        counter.update(piece)
+        yield end, total
+    return counter
+
+
+def _drain(run: Generator[tuple[int, int], None, Counter], progress: Progress | None) -> Counter:
+    while True:
+        try:
+            done, total = next(run)
+        except StopIteration as end:
+            return end.value
+        if progress is not None:
+            progress(done, total)

@@ -1,0 +1,128 @@
+"""Proving an export once written: read the files back and encode the lesson's own texts with them.
+
+``export_and_prove(source, fmt, path, texts)`` is a generator (run it in a worker): it writes the
+export (``load.export``, which refuses before writing anything), then yields a ``ProofProgress``
+before each reading and returns a ``ProofReport``. The readers are BPE Lab's own (``load_source``,
+as ``bpe-lab encode --tokenizer`` reads a file) and, when it is importable, the library the format
+targets: `tokenizers` for tokenizer.json and the GPT-2 folder, tiktoken for .tiktoken. Each reader's
+ids are compared with those of the tokenizer that was exported, special tokens matched whole as the
+libraries match them (the rule of ``engine.formats.verify``).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator
+
+from engine.encoder import Encoder
+from engine.files import read_text
+from engine.formats.load import Source, export, load_source
+from engine.formats.verify import first_difference
+
+# which library reads each format, when it is installed
+LIBRARY = {"hf": "tokenizers", "gpt2": "tokenizers", "tiktoken": "tiktoken"}
+OWN_READER = "BPE Lab's reader"
+# how many ids a difference shows on each side
+SHOWN = 3
+
+
+@dataclass(frozen=True)
+class ProofProgress:
+    done: int
+    total: int
+    what: str
+
+
+@dataclass(frozen=True)
+class Proof:
+    """One reader on one text: ``position`` is the first token where its ids differ (None: the same)."""
+
+    reader: str
+    text_name: str
+    ids: int
+    position: int | None = None
+    expected: tuple[int, ...] = ()
+    got: tuple[int, ...] = ()
+
+    @property
+    def same(self) -> bool:
+        return self.position is None
+
+    def sentence(self) -> str:
+        if self.same:
+            return f"{self.reader} gives the same {self.ids:,} id{'s' if self.ids != 1 else ''} on {self.text_name}"
+        return (f"{self.reader} differs on {self.text_name} from token {self.position:,} on: "
+                f"expected {list(self.expected)}, got {list(self.got)}")
+
+
+@dataclass(frozen=True)
+class ProofReport:
+    proofs: tuple[Proof, ...]
+    # a library the format targets that is not installed here
+    missing: str | None = None
+
+    @property
+    def proven(self) -> bool:
+        return all(p.same for p in self.proofs)
+
+
+def _library_encode(fmt: str, path: Path) -> Callable[[str], list[int]]:
+    """The target library's encoder for the written files (ImportError when it is not installed)."""
+    if fmt == "tiktoken":
+        from engine.formats.tiktoken_file import sidecar_path
+        from engine.formats.verify import tiktoken_encoding
+
+        encoding = tiktoken_encoding(read_text(path), read_text(sidecar_path(path)))
+        return lambda text: encoding.encode(text, allowed_special="all")
+    from tokenizers import Tokenizer as Library
+
+    if fmt == "gpt2":
+        from engine.formats.gpt2 import MERGES, SIDECAR, VOCAB
+        from engine.formats.verify import gpt2_tokenizer_json
+
+        library = Library.from_str(gpt2_tokenizer_json(*(read_text(path / name) for name in (VOCAB, MERGES, SIDECAR))))
+    else:
+        library = Library.from_str(read_text(path))
+    return lambda text: library.encode(text).ids
+
+
+def _readers(fmt: str, path: Path) -> tuple[list[tuple[str, Callable[[str], list[int]]]], str | None]:
+    own = load_source(path).tokenizer
+    readers = [(OWN_READER, lambda text: own.encode_ids(text, allow_special=True))]
+    library = LIBRARY.get(fmt)
+    if library is None:
+        return readers, None
+    try:
+        readers.append((library, _library_encode(fmt, path)))
+    except ImportError:
+        return readers, library
+    return readers, None
+
+
+def prove(tokenizer: Encoder, fmt: str, path: str | os.PathLike, texts: dict[str, str]) -> Iterator[ProofProgress]:
+    """Read the written files back and compare ids on each of ``texts`` (name -> text); returns a ProofReport."""
+    readers, missing = _readers(fmt, Path(path))
+    texts = {name: text for name, text in texts.items() if text}
+    total = len(texts) * len(readers)
+    proofs = []
+    for name, text in texts.items():
+        ours = tokenizer.encode_ids(text, allow_special=True)
+        for reader, encode in readers:
+            yield ProofProgress(len(proofs), total, f"{reader} on {name}")
+            theirs = list(encode(text))
+            at = first_difference(ours, theirs)
+            if at is None:
+                proofs.append(Proof(reader, name, len(ours)))
+            else:
+                proofs.append(Proof(reader, name, len(ours), at, tuple(ours[at:at + SHOWN]), tuple(theirs[at:at + SHOWN])))
+    yield ProofProgress(total, total, "done")
+    return ProofReport(tuple(proofs), missing)
+
+
+def export_and_prove(source: Source, fmt: str, path: str | os.PathLike, texts: dict[str, str]) -> Iterator[ProofProgress]:
+    """Write ``source`` in ``fmt`` at ``path``, then ``prove`` it; returns the ProofReport."""
+    yield ProofProgress(0, 1, "writing")
+    export(source, fmt, path)
+    return (yield from prove(source.tokenizer, fmt, path, texts))

@@ -1,0 +1,56 @@
+"""The window's first paint waits only for what it shows: the charts and the explorer come after."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from app.window import LATER
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_first_window_imports_neither_pyqtgraph_nor_tiktoken():
+    code = (
+        "import sys; from app.main import make_application; app = make_application();"
+        "from app.window import MainWindow; w = MainWindow(persist=False); w.show(); app.processEvents();"
+        "print(sorted(m for m in ('pyqtgraph', 'tiktoken', 'widgets.charts', 'widgets.explorer') if m in sys.modules))"
+    )
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
+
+
+def test_later_views_have_their_tabs_from_the_start_and_are_built_once_shown(make_window, qtbot):
+    from widgets.charts import ChartsView
+    from widgets.explorer import ExplorerView
+
+    window = make_window(persist=False)
+    titles = [window.tabs.tabText(i) for i in range(window.tabs.count())]
+    assert titles == ["Tiles", "Charts", "Quiz", "Explorer"] and list(window.views) == titles
+    assert set(LATER) <= set(titles) and not any(window.views.built(t) for t in LATER)
+    window.show()
+    qtbot.waitUntil(lambda: all(window.views.built(t) for t in LATER), timeout=30_000)
+    assert isinstance(window.tabs.widget(1), ChartsView) and isinstance(window.tabs.widget(3), ExplorerView)
+    assert window.tabs.currentIndex() == 0
+
+
+def test_choosing_a_later_tab_builds_its_view_there(make_window):
+    from widgets.charts import ChartsView
+
+    window = make_window(persist=False)
+    chosen = []
+    window.tabs.currentChanged.connect(lambda i: chosen.append(window.tabs.widget(i)))
+    window.tabs.setCurrentIndex(1)
+    view = window.tabs.currentWidget()
+    assert isinstance(view, ChartsView) and window.views["Charts"] is view
+    assert chosen == [view]  # the tab's other listeners see the view, never its stand-in
+    assert window.tabs.count() == 4 and window.tabs.tabText(1) == "Charts"
+
+
+def test_asking_for_a_later_view_builds_it_in_its_tab(make_window):
+    window = make_window(persist=False)
+    explorer = window.views["Explorer"]
+    assert window.tabs.indexOf(explorer) == 3 and window.tabs.currentIndex() == 0
+    assert "Explorer" in window.views and "Nothing" not in window.views

@@ -1,0 +1,252 @@
+"""File > Export vocabulary…: choose a format, the step and where, then watch the file proven.
+
+The dialog asks the engine whether the lesson fits the chosen format before anything is written
+(``engine.formats.load.check_export``, the refusals of ``bpe-lab export``), and names the formats
+that can hold it when it does not. Writing and the proof (``engine.formats.proof``: read back with
+BPE Lab's reader and the format's library, the lesson's texts encoded by each) run in a ``Worker``
+with a progress bar and Cancel; each reader's verdict is one line in the dialog.
+
+``choose_path`` asks with a file dialog; tests replace it.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QButtonGroup, QDialog, QFileDialog, QHBoxLayout, QLabel, QProgressBar, QPushButton, QRadioButton, QVBoxLayout,
+)
+
+from engine.errors import BpeLabError
+from engine.formats.load import FORMATS, Source, check_export, formats_that_hold
+from engine.formats.proof import ProofProgress, ProofReport, export_and_prove
+from widgets.worker import Worker
+
+# what each format is called, and in one line what it keeps and what it cannot hold
+FORMAT_NAMES = {
+    "hf": "Hugging Face tokenizer.json",
+    "gpt2": "GPT-2 vocab.json + merges.txt",
+    "tiktoken": ".tiktoken",
+    "csv": "CSV of the vocabulary",
+    "bpelab": "BPE Lab tokenizer file",
+}
+FORMAT_LINES = {
+    "hf": "Merges, split, marker and special tokens for tokenizers; no lowercasing, no rebuilt token.",
+    "gpt2": "vocab.json, merges.txt and BPE Lab's settings in a folder; no token holding a space.",
+    "tiktoken": "Byte tokens ranked for tiktoken: bytes units only, merges its lowest-rank rule replays.",
+    "csv": "One row per token with its parents and counts, for spreadsheets; not read by libraries.",
+    "bpelab": "Everything BPE Lab trained, read back exactly; only BPE Lab reads it.",
+}
+SUFFIXES = {"hf": "tokenizer.json", "bpelab": "tokenizer.bpelab.json", "tiktoken": "vocab.tiktoken", "csv": "vocab.csv"}
+FILTERS = {"hf": "tokenizer.json (*.json)", "bpelab": "BPE Lab tokenizer (*.json)",
+           "tiktoken": "tiktoken ranks (*.tiktoken)", "csv": "CSV (*.csv)"}
+
+
+# "--format hf or gpt2", as the engine's refusals name formats for the command line
+_FORMAT_OPTION = re.compile(r"--format (\w+)(?: or (\w+))?")
+
+
+def format_names(text: str) -> str:
+    """An engine refusal as people using the window read it: the formats named as the dialog names them."""
+    def named(match: re.Match) -> str:
+        return " or ".join(FORMAT_NAMES.get(f, f) for f in match.groups() if f)
+
+    return _FORMAT_OPTION.sub(named, text)
+
+
+def lesson_texts(lesson) -> dict[str, str]:
+    """The texts the proof encodes: the corpus (a word-count table as its words) and the held-out text."""
+    corpus = " ".join(lesson.corpus.words) if lesson.word_counts else lesson.text
+    return {"your text": corpus, "the held-out text": lesson.held_out}
+
+
+class ExportDialog(QDialog):
+    # the proof's report once the files are written and read back; or why nothing was written
+    proved = Signal(object)
+    failed = Signal(str)
+
+    def __init__(self, session, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle("Export vocabulary")
+        self.session = session
+        self.worker: Worker | None = None
+        self.path: Path | None = None
+        self.format_buttons = QButtonGroup(self)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel("<b>Format</b>"))
+        for fmt in ("hf", "gpt2", "tiktoken", "csv", "bpelab"):
+            button = QRadioButton(FORMAT_NAMES[fmt])
+            button.setObjectName(fmt)
+            line = QLabel(FORMAT_LINES[fmt])
+            line.setIndent(24)
+            line.setObjectName("details")
+            self.format_buttons.addButton(button, FORMATS.index(fmt))
+            layout.addWidget(button)
+            layout.addWidget(line)
+        self.format_buttons.button(FORMATS.index("hf")).setChecked(True)
+        layout.addWidget(QLabel("<b>Step</b>"))
+        self.current_button = QRadioButton()
+        self.end_button = QRadioButton()
+        steps = QButtonGroup(self)
+        steps.addButton(self.current_button)
+        steps.addButton(self.end_button)
+        self.current_button.setChecked(True)
+        layout.addWidget(self.current_button)
+        layout.addWidget(self.end_button)
+        self.verdict = QLabel()
+        self.verdict.setObjectName("exportVerdict")
+        self.verdict.setWordWrap(True)
+        layout.addWidget(self.verdict)
+        self.progress = QProgressBar()
+        self.progress.hide()
+        layout.addWidget(self.progress)
+        self.report = QLabel()
+        self.report.setObjectName("exportReport")
+        self.report.setWordWrap(True)
+        layout.addWidget(self.report)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        self.export_button = QPushButton("Export…")
+        self.export_button.setDefault(True)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.hide()
+        self.close_button = QPushButton("Close")
+        for b in (self.export_button, self.cancel_button, self.close_button):
+            buttons.addWidget(b)
+        layout.addLayout(buttons)
+        self.export_button.clicked.connect(lambda: self.export_to(self.choose_path()))
+        self.cancel_button.clicked.connect(self._on_cancel_clicked)
+        self.close_button.clicked.connect(self.reject)
+        self.format_buttons.idToggled.connect(lambda _id, on: on and self._check())
+        steps.buttonToggled.connect(lambda _b, on: on and self._check())
+        self._check()
+
+    # -- what is chosen -------------------------------------------------------------------------
+
+    @property
+    def fmt(self) -> str:
+        return FORMATS[self.format_buttons.checkedId()]
+
+    def choose_format(self, fmt: str) -> None:
+        self.format_buttons.button(FORMATS.index(fmt)).setChecked(True)
+
+    def step(self) -> int:
+        session = self.session
+        return session.step if self.current_button.isChecked() else session.last_step
+
+    def source(self) -> Source:
+        lesson, k = self.session.lesson, self.step()
+        return Source(lesson.tokenizer_at(k), lesson.steps[:k], "lesson")
+
+    def choose_path(self) -> str:
+        if self.fmt == "gpt2":
+            return QFileDialog.getExistingDirectory(self, "Export vocabulary: choose or make a folder for vocab.json and merges.txt")
+        return QFileDialog.getSaveFileName(self, "Export vocabulary", SUFFIXES[self.fmt], FILTERS[self.fmt])[0]
+
+    # -- refusing before writing ----------------------------------------------------------------
+
+    def _check(self) -> None:
+        """Say whether the chosen format holds the lesson at the chosen step; Export only if it does."""
+        session = self.session
+        self.current_button.setText(f"The current step ({session.step:,} of {session.last_step:,} merges)")
+        self.end_button.setText(f"The end ({session.last_step:,} merges)")
+        self.report.clear()
+        if not session.lesson.trained:
+            self._refuse("Nothing to export yet: the corpus is empty.")
+            return
+        source = self.source()
+        try:
+            check_export(source, self.fmt)
+        except BpeLabError as exc:
+            others = [FORMAT_NAMES[f] for f in formats_that_hold(source)]
+            can = f" This lesson can be exported as: {', '.join(others)}." if others else ""
+            self._refuse(f"{FORMAT_NAMES[self.fmt]} cannot hold this lesson: {format_names(str(exc))}.{can}")
+            self._fit()
+            return
+        self.verdict.setText(f"{FORMAT_NAMES[self.fmt]} holds this lesson at step {self.step():,}.")
+        self.export_button.setEnabled(self.worker is None)
+        self._fit()
+
+    def _refuse(self, text: str) -> None:
+        self.verdict.setText(text)
+        self.export_button.setEnabled(False)
+
+    def _fit(self) -> None:
+        """Grow to show every wrapped line of the verdict and the report (a dialog does not by itself)."""
+        layout = self.layout()
+        layout.activate()
+        needed = layout.totalHeightForWidth(self.width())
+        if needed > self.height():
+            self.resize(self.width(), needed)
+
+    # -- writing and proving --------------------------------------------------------------------
+
+    def export_to(self, path: str | Path) -> Worker | None:
+        """Write the chosen export at ``path`` and prove it in a worker; None if refused or no path."""
+        if not path or not self.export_button.isEnabled():
+            return None
+        self.path = Path(path)
+        self.report.setText(f"Writing {path}…")
+        self.progress.setRange(0, 0)
+        self.progress.show()
+        self.cancel_button.show()
+        self.export_button.setEnabled(False)
+        self.worker = Worker(export_and_prove, self.source(), self.fmt, self.path, lesson_texts(self.session.lesson))
+        self.worker.yielded.connect(self._on_progress)
+        self.worker.returned.connect(self._on_proved)
+        self.worker.errored.connect(self._on_errored)
+        self.worker.aborted.connect(self._on_aborted)
+        self.worker.finished.connect(self._on_finished)
+        self.worker.start()
+        return self.worker
+
+    def _on_progress(self, progress: ProofProgress) -> None:
+        self.progress.setRange(0, max(1, progress.total))
+        self.progress.setValue(progress.done)
+        if progress.what != "done":
+            self.progress.setFormat(f"{progress.what}… %p%")
+
+    def _on_proved(self, report: ProofReport) -> None:
+        verdict = "Proven:" if report.proven else "Not proven: it gives other ids than BPE Lab."
+        lines = [f"Written to {self.path}. {verdict}"]
+        lines += [f"• {p.sentence()}" for p in report.proofs]
+        if report.missing:
+            lines.append(f"{report.missing} is not installed here, so only BPE Lab's reader checked the file.")
+        self.report.setText("\n".join(lines))
+        self._fit()
+        self.proved.emit(report)
+
+    def _on_errored(self, error: BaseException) -> None:
+        if isinstance(error, BpeLabError):
+            text = f"Nothing was written: {format_names(str(error))}"
+        else:
+            text = f"The export failed ({type(error).__name__}: {error}); please report this."
+        self.report.setText(text)
+        self._fit()
+        self.failed.emit(text)
+
+    def _on_aborted(self) -> None:
+        self.report.setText("Cancelled. A file already written stays; it was not proven.")
+
+    def _on_cancel_clicked(self) -> None:
+        if self.worker is not None:
+            self.worker.quit()
+
+    def _on_finished(self) -> None:
+        self.worker = None
+        self.progress.hide()
+        self.cancel_button.hide()
+        self._check_after_run()
+
+    def _check_after_run(self) -> None:
+        report = self.report.text()
+        self._check()
+        self.report.setText(report)  # the run's verdict stays until the choice changes
+        self._fit()
+
+    def reject(self) -> None:
+        if self.worker is not None:
+            self.worker.quit()  # the files are whole or absent; only the proof stops early
+        super().reject()
