@@ -60,6 +60,7 @@ def render(source, step: int | None, out: str, size: tuple[int, int], theme: str
     app = make_application()
     from app.window import MainWindow
     from app.workers import build_lesson
+    from engine.writing import write_atomic
 
     lesson, state = build_lesson(source)
     if lesson.is_empty:
@@ -80,11 +81,21 @@ def render(source, step: int | None, out: str, size: tuple[int, int], theme: str
         app.processEvents()
     image = window.grab()
     window.close()
-    ok = image.save(out, "PNG")
     window.deleteLater()
-    if not ok:
-        raise BpeLabError(f"{out}: could not write the PNG; check the folder exists and may be written")
+    write_atomic(out, png_bytes(image))
     return step
+
+
+def png_bytes(image) -> bytes:
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    if not image.save(buffer, "PNG"):
+        raise BpeLabError("the picture could not be made into a PNG")
+    buffer.close()
+    return bytes(data.data())
 
 
 def run(args) -> int:
