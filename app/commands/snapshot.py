@@ -61,6 +61,7 @@ def render(source, step: int | None, out: str, size: tuple[int, int], theme: str
     from app.window import MainWindow
     from app.workers import build_lesson
     from engine.writing import write_atomic
+    from widgets.saving import png_bytes
 
     lesson, state = build_lesson(source)
     if lesson.is_empty:
@@ -84,18 +85,6 @@ def render(source, step: int | None, out: str, size: tuple[int, int], theme: str
     window.deleteLater()
     write_atomic(out, png_bytes(image))
     return step
-
-
-def png_bytes(image) -> bytes:
-    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
-
-    data = QByteArray()
-    buffer = QBuffer(data)
-    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    if not image.save(buffer, "PNG"):
-        raise BpeLabError("the picture could not be made into a PNG")
-    buffer.close()
-    return bytes(data.data())
 
 
 def run(args) -> int:
