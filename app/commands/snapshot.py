@@ -55,6 +55,8 @@ def source_for(name: str | None):
 
 def render(source, step: int | None, out: str, size: tuple[int, int], theme: str, zoom: float = 1.0) -> int:
     """Render ``source`` at ``step`` to ``out``; returns the step shown."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+
     from app.main import make_application
 
     app = make_application()
@@ -82,7 +84,10 @@ def render(source, step: int | None, out: str, size: tuple[int, int], theme: str
         app.processEvents()
     image = window.grab()
     window.close()
+    # deleted now, not when an event loop next runs (none may): a window left alive in the process
+    # (its menus and docks are windows too) makes every later style or font change slower
     window.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     write_atomic(out, png_bytes(image))
     return step
 
