@@ -88,3 +88,12 @@ def test_an_export_over_a_shared_file_keeps_its_mode(tmp_path, capsys):
     assert run(capsys, "export", "cl100k", "--format", "csv", "--out", out)[0] == 0
     assert out.read_text().startswith("# BPE Lab vocabulary")
     assert stat.S_IMODE(os.stat(out).st_mode) == 0o664
+
+
+def test_a_symbolic_link_loop_is_named_as_one_for_reading_and_writing(tmp_path, corpus, capsys):
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    for argv in (["train", loop, "--out", tmp_path / "t.json"], ["train", corpus, "--merges", 1, "--out", loop]):
+        status, _, err = run(capsys, *argv)
+        assert status == 2
+        assert err.count("\n") == 1 and "a loop of symbolic links" in err
