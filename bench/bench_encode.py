@@ -2,7 +2,7 @@
 
     python bench/bench_encode.py [--mb 11] [--repeat 3] [--merges 8000]
 
-Times are CPU time of this process unless ``--clock wall`` (see ``best_of``).
+Times are CPU time of this process unless ``--clock wall`` (see ``side_by_side``).
 
 - cl100k: BPE Lab's tokens per second / tiktoken's ``encode_ordinary``, one thread — target >= 0.5.
 - a lesson's tokenizer (whitespace split, chars with </w>, trained here, exported as tokenizer.json):
@@ -51,20 +51,22 @@ def mixed_text(megabytes: float) -> str:
     return "".join(parts).encode("utf-8")[:limit].decode("utf-8", errors="ignore")
 
 
-def best_of(fn, repeat: int, before=None) -> float:
-    """The least CPU time of this process over ``repeat`` runs (``--clock wall``: elapsed time).
+def side_by_side(ours, theirs, repeat: int, before=None) -> tuple[float, float]:
+    """The least time each of two encoders takes over ``repeat`` runs, taken in turn (ours, theirs,
+    ours, ...) so that a change in the machine's load falls on both alike.
 
-    CPU time by default: every encoder here runs on one thread, and on a machine shared with other
-    work the elapsed time measures the other work as much as the encoder.
+    CPU time of this process by default (``--clock wall``: elapsed time): every encoder here runs on
+    one thread, and on a machine shared with other work the elapsed time measures that work too.
     """
-    times = []
+    times = ([], [])
     for _ in range(repeat):
-        if before is not None:
-            before()
-        t0 = CLOCK()
-        fn()
-        times.append(CLOCK() - t0)
-    return min(times)
+        for n, fn in enumerate((ours, theirs)):
+            if n == 0 and before is not None:
+                before()
+            t0 = CLOCK()
+            fn()
+            times[n].append(CLOCK() - t0)
+    return min(times[0]), min(times[1])
 
 
 CLOCK = time.process_time
@@ -79,8 +81,8 @@ def cl100k_ratio(text: str, repeat: int) -> None:
     ours = load_cl100k()
     expected = reference.encode_ordinary(text)
     assert ours.encode_ids(text) == expected, "cl100k ids differ from tiktoken"
-    ours_t = best_of(lambda: ours.encode_ids(text), repeat, before=ours._cache.clear)
-    ref_t = best_of(lambda: reference.encode_ordinary(text), repeat)
+    ours_t, ref_t = side_by_side(lambda: ours.encode_ids(text), lambda: reference.encode_ordinary(text), repeat,
+                                 before=ours._cache.clear)
     n = len(expected)
     print(f"cl100k, {n:,} tokens: BPE Lab {n / ours_t / 1e6:.2f} M tokens/s, tiktoken {n / ref_t / 1e6:.2f} M tokens/s, "
           f"ratio {ref_t / ours_t:.3f} (target >= 0.5)", flush=True)
@@ -103,8 +105,8 @@ def lesson_ratio(text: str, training: str, merges: int, repeat: int) -> None:
     known = set(ours.base)
     text = "".join(c if c in known or c.isspace() else " " for c in text)
     assert ours.encode_ids(text) == theirs.encode(text).ids, "ids differ from tokenizers"
-    ours_t = best_of(lambda: ours.encode(text), repeat, before=ours._cache.clear)
-    ref_t = best_of(lambda: theirs.encode(text), repeat)
+    ours_t, ref_t = side_by_side(lambda: ours.encode(text), lambda: theirs.encode(text), repeat,
+                                 before=ours._cache.clear)
     n = len(theirs.encode(text).ids)
     print(f"lesson tokenizer ({len(ours.vocab):,} tokens), {n:,} tokens: BPE Lab encode {n / ours_t / 1e6:.2f} M tokens/s, "
           f"tokenizers encode {n / ref_t / 1e6:.2f} M tokens/s, ratio {ref_t / ours_t:.3f} (target >= 0.75)", flush=True)
