@@ -12,6 +12,7 @@ from PySide6.QtCore import QObject, QStandardPaths, Signal, Slot
 
 from engine.errors import BpeLabError, is_bad_input
 from engine.formats.lesson_file import LessonFile, load_lesson, save_lesson
+from engine.writing import clean_stale
 from widgets.worker import Worker
 
 FILE_NAME = "autosave.bpelab"
@@ -48,6 +49,8 @@ class Autosave(QObject):
         self.folder = Path(folder) if folder is not None else default_folder()
         self.path = self.folder / FILE_NAME
         self._writer: Worker | None = None
+        # a run killed while it saved left its temporary here; later saves clean their own folders
+        clean_stale(self.folder)
 
     @property
     def writing(self) -> bool:

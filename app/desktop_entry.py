@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from engine.errors import BpeLabError
+from engine.writing import write_files
 from resources.icons import ICON_FILE, ICON_NAME
 
 APP_ID = "bpe-lab"
@@ -162,24 +163,15 @@ def install(places: Places, command: Sequence[str]) -> list[Path]:
     }
     _check_writable([p.parent for p in contents])
     made_folders: list[Path] = []
-    staged: dict[Path, Path] = {}
     try:
-        for target, data in contents.items():
+        for target in contents:
             _make_folders(target.parent, made_folders)
-            fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
-            staged[target] = Path(temp)
-            with os.fdopen(fd, "wb") as out:
-                out.write(data)
-            os.chmod(temp, 0o644)
-    except OSError as exc:
-        for temp in staged.values():
-            temp.unlink(missing_ok=True)
+        write_files(contents)
+    except (OSError, BpeLabError) as exc:
         for folder in reversed(made_folders):
             folder.rmdir()
-        raise DesktopEntryError(f"cannot write {exc.filename or 'the desktop entry'} ({exc.strerror or exc}), "
-                                "so nothing was changed") from None
-    for target, temp in staged.items():
-        os.replace(temp, target)
+        reason = exc.strerror if isinstance(exc, OSError) else str(exc)
+        raise DesktopEntryError(f"cannot write the desktop entry ({reason}), so nothing was changed") from None
     _refresh_caches(places)
     return list(contents)
 

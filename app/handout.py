@@ -14,13 +14,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from PySide6.QtCore import QMarginsF, QPointF, QRectF, Qt
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QGuiApplication, QPageLayout, QPageSize, QPainter, QPainterPath, QPdfWriter, QPen
 
 from engine.errors import BpeLabError
 from engine.lesson import Lesson, LessonState
 from engine.describe import describe_start, describe_vocab, join_pairs, tie_rule, tie_size, tied_rivals
 from engine.display import show
+from engine.writing import write_atomic
 from widgets.tiles.painter import TilePainter
 from widgets.tiles.theme import TileTheme
 
@@ -106,8 +107,12 @@ def vocab_summary(lesson: Lesson) -> str:
 class _Pages:
     """A PDF being drawn: fonts in points, a cursor going down the page, new pages as needed."""
 
-    def __init__(self, path: Path, title: str):
-        self.writer = QPdfWriter(str(path))
+    def __init__(self, title: str):
+        # drawn in memory, then written whole (engine.writing)
+        self.data = QByteArray()
+        self.buffer = QBuffer(self.data)
+        self.buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+        self.writer = QPdfWriter(self.buffer)
         self.writer.setResolution(72)  # one unit is one point
         self.writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Portrait,
                                               QMarginsF(40, 40, 40, 40), QPageLayout.Unit.Point))
@@ -115,7 +120,7 @@ class _Pages:
         self.writer.setCreator("BPE Lab")
         self.p = QPainter()
         if not self.p.begin(self.writer):
-            raise BpeLabError(f"could not write the handout to {path}: check the folder exists and is writable")
+            raise BpeLabError("could not start drawing the handout")
         self.p.setRenderHint(QPainter.RenderHint.Antialiasing)
         self.title = title
         self.width = float(self.writer.width())
@@ -166,8 +171,10 @@ class _Pages:
         self.p.drawText(QRectF(0, self.y, self.width, box.height() + 2), flags, text)
         self.y += box.height() + 8
 
-    def finish(self) -> None:
+    def finish(self) -> bytes:
         self.p.end()
+        self.buffer.close()
+        return bytes(self.data.data())
 
 
 def _tile_painter(lesson: Lesson, scale: float) -> TilePainter:
@@ -356,7 +363,7 @@ def write_handout(lesson: Lesson, path: str | Path, steps: list[int], title: str
     if len(steps) > MAX_PAGES:
         raise BpeLabError(f"{len(steps):,} pages is too many for a handout: choose every n-th step "
                           f"(at most {MAX_PAGES} pages)")
-    pages = _Pages(Path(path), f"{title} — BPE Lab handout")
+    pages = _Pages(f"{title} — BPE Lab handout")
     try:
         tiles = _tile_painter(lesson, 0.62)
         state = LessonState(lesson)
@@ -382,5 +389,9 @@ def write_handout(lesson: Lesson, path: str | Path, steps: list[int], title: str
         _growth_chart(pages, lesson, steps)
         _vocab(pages, lesson, tiles)
     finally:
-        pages.finish()
+        pdf = pages.finish()
+    try:
+        write_atomic(path, pdf)
+    except BpeLabError as exc:
+        raise BpeLabError(f"could not write the handout: {exc}") from None
     return pages.page

@@ -190,9 +190,11 @@ def make_application(argv: Sequence[str] = ()):
     from app.about import app_icon
 
     app.setWindowIcon(app_icon())
-    # Fusion draws the same on every platform and follows the theme's palette fully
-    app.setStyle("Fusion")
-    load_bundled_fonts()
+    # Fusion draws the same on every platform and follows the theme's palette fully; set once, as
+    # setting it again repolishes every widget alive (a second call in one process, the snapshot's)
+    if app.style().name().lower() != "fusion":
+        app.setStyle("Fusion")
+        load_bundled_fonts()
     from app.collector import collect_in_gui_thread
 
     collect_in_gui_thread()

@@ -1,4 +1,4 @@
-"""Reading the user's files with clear messages, and writing files whole or not at all."""
+"""Reading the user's files with clear messages (writing them: ``engine.writing``)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import math
 import os
 import re
 import stat
-import tempfile
 from pathlib import Path
 
 from engine.errors import BpeLabError, NotPlainTextError
@@ -80,7 +79,7 @@ def read_bytes(path: str | os.PathLike, limit: int = MAX_BYTES) -> bytes:
         if stat.S_ISDIR(info.st_mode):
             raise BpeLabError(f"{p} is a folder, not a file")
         if not stat.S_ISREG(info.st_mode):
-            raise BpeLabError(f"{p} is {_special_kind(info.st_mode)}, not a regular file: give a file")
+            raise BpeLabError(f"{p} is {special_kind(info.st_mode)}, not a regular file: give a file")
         if info.st_size > limit:
             raise BpeLabError(
                 f"{p} is {megabytes(info.st_size)}; BPE Lab reads files up to {megabytes(limit)}: use a part of it"
@@ -103,7 +102,7 @@ def read_bytes(path: str | os.PathLike, limit: int = MAX_BYTES) -> bytes:
     return data
 
 
-def _special_kind(mode: int) -> str:
+def special_kind(mode: int) -> str:
     if stat.S_ISFIFO(mode):
         return "a named pipe (FIFO)"
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
@@ -246,58 +245,3 @@ def _looks_like_utf16(data: bytes) -> bool:
     return len(head) >= 4 and (
         (odd.count(0) == len(odd) and 0 not in even) or (even.count(0) == len(even) and 0 not in odd)
     )
-
-
-def write_atomic(path: str | os.PathLike, data: bytes | str) -> None:
-    """Write to a temporary file beside ``path``, then rename: the old file survives any failure."""
-    write_files({path: data})
-
-
-def write_files(files: dict) -> None:
-    """Write several files all or none: every one goes to a temporary file first, then all are renamed.
-
-    ``files`` maps a path to bytes or text. A failure before the renames leaves every old file as it was.
-    """
-    temps: list[tuple[str, Path]] = []
-    try:
-        for path, data in files.items():
-            p = Path(path)
-            if isinstance(data, str):
-                data = data.encode("utf-8")
-            folder = p.parent if str(p.parent) else Path(".")
-            # the temporary file's name adds to the name: say so before the system says "too long"
-            if len(os.fsencode(p.name)) > 240:
-                raise BpeLabError(f"{str(p)[:60]}...: the file name is too long (at most 240 bytes): give a shorter name")
-            status = path_status(p)
-            if status is not None and stat.S_ISDIR(status.st_mode):
-                raise BpeLabError(f"{p} is a folder; give a file name")
-            try:
-                fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
-            except FileNotFoundError:
-                raise BpeLabError(f"{p}: the folder {folder} does not exist; create it first") from None
-            except PermissionError:
-                raise BpeLabError(f"{p}: cannot write in {folder} (permission denied); choose another folder") from None
-            except OSError as exc:
-                raise BpeLabError(f"{p}: cannot write in {folder} ({exc.strerror}); choose another folder") from None
-            temps.append((tmp, p))
-            try:
-                with os.fdopen(fd, "wb") as f:
-                    f.write(data)
-                    f.flush()
-                    os.fsync(f.fileno())
-            except OSError as exc:
-                raise BpeLabError(
-                    f"{p}: could not be written ({exc.strerror}); nothing was changed: free some space or "
-                    "choose another folder"
-                ) from None
-        for tmp, p in temps:
-            os.replace(tmp, p)
-        temps = []
-    except OSError as exc:
-        raise BpeLabError(f"could not finish writing ({exc.strerror}); choose another folder") from None
-    finally:
-        for tmp, _ in temps:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass

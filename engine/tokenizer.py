@@ -39,6 +39,8 @@ UNKNOWN = "<unk>"
 _CACHE_LIMIT = 500_000
 # the rank of a pair that no merge makes
 _UNRANKED = 1 << 62
+# each byte as a one-byte string, made once
+_ONE_BYTE = [bytes((b,)) for b in range(256)]
 # how Settings names the published split patterns
 _SPLIT_OF_PATTERN = {GPT2_PATTERN: "gpt2", GPT4_PATTERN: "gpt4"}
 
@@ -74,6 +76,9 @@ class _Pipeline:
         self.settings = settings
         self._specials = special_splitter(settings.special_tokens)
         self._cache: dict[str, tuple[int, ...]] = {}
+        # word -> (start, end) of each of its tokens; filled by encode, emptied with the id cache
+        self._span_cache: dict[str, list[tuple[int, int]]] = {}
+        self._names: dict[int, str] = {}  # id -> token string, for a model that spells them on demand
 
     # subclasses provide these
     def _word_ids(self, word: str) -> tuple[int, ...]:
@@ -105,11 +110,15 @@ class _Pipeline:
         missing = set(words).difference(cache)
         if len(cache) + len(missing) > _CACHE_LIMIT:
             cache.clear()
+            self._span_cache.clear()
             missing = set(words)
-        word_ids = self._word_ids
-        for word in missing:
-            cache[word] = word_ids(word)
+        cache.update(self._words_ids(missing))
         out.extend(chain.from_iterable(map(cache.__getitem__, words)))
+
+    def _words_ids(self, words: Iterable[str]) -> Iterator[tuple[str, tuple[int, ...]]]:
+        """(word, its ids) for each of ``words``; a model may do this faster than word by word."""
+        word_ids = self._word_ids
+        return ((word, word_ids(word)) for word in words)
 
     def _segments(self, text: str, allow_special: bool) -> Iterator[tuple[int, int, bool]]:
         """(start, end, is_special) stretches covering the text; special tokens only where allowed."""
@@ -162,16 +171,27 @@ class _Pipeline:
                 offsets.append((seg_start, seg_end))
                 continue
             segment = norm[seg_start:seg_end]
+            starts = []
+            words = []
             for start, end in self._split_spans(segment):
-                word = segment[start:end]
-                word_ids = self._ids_of_word(word)
-                ids.extend(word_ids)
-                base = seg_start + start
-                offsets.extend((base + s, base + e) for s, e in self._spans(word, word_ids))
+                starts.append(seg_start + start)
+                words.append(segment[start:end])
+            self._extend_with_words(ids, words)
+            # each distinct word's token spans are worked out once, then shifted to where it stands
+            spans = self._span_cache
+            for word in set(words).difference(spans):
+                spans[word] = self._spans(word, self._cache[word])
+            offsets.extend([(base + s, base + e) for base, word in zip(starts, words) for s, e in spans[word]])
         if index is not None:
             offsets = [_map_span(index, s, e, len(text)) for s, e in offsets]
-        tokens = tuple(self.id_to_token(i) for i in ids)
-        return Encoding(tuple(ids), tokens, tuple(offsets))
+        return Encoding(tuple(ids), self._tokens(ids), tuple(offsets))
+
+    def _tokens(self, ids: list[int]) -> tuple[str, ...]:
+        """The token strings of ``ids``, each distinct one spelt once."""
+        names = self._names
+        for i in set(ids).difference(names):
+            names[i] = self.id_to_token(i)
+        return tuple(map(names.__getitem__, ids))
 
     def _units_length(self, token_id: int) -> int:
         """How many base units (chars, or bytes) a token's string spans; the unknown token one."""
@@ -433,6 +453,9 @@ class Tokenizer(_Pipeline):
     def _units_length(self, token_id: int) -> int:
         return self._lengths[token_id]
 
+    def _tokens(self, ids: list[int]) -> tuple[str, ...]:
+        return tuple(map(self.vocab.__getitem__, ids))
+
     # -- encoding -------------------------------------------------------------------------------
 
     def _symbols(self, word: str) -> list[int]:
@@ -651,31 +674,39 @@ class RankTokenizer(_Pipeline):
         return self._regex.spans(text)
 
     def _word_ids(self, word: str) -> tuple[int, ...]:
-        piece = word.encode("utf-8")
-        rank = self.ranks.get(piece)
-        if rank is not None:
-            return (rank,)
-        return tuple(self.ranks[p] for p in self._byte_pair_merge(piece))
+        return next(self._words_ids((word,)))[1]
+
+    def _words_ids(self, words: Iterable[str]) -> Iterator[tuple[str, tuple[int, ...]]]:
+        rank_of = self.ranks.get
+        ranks = self.ranks
+        merge = self._byte_pair_merge
+        for word in words:
+            piece = word.encode("utf-8")
+            rank = rank_of(piece)
+            # most words of a real text are one token whole
+            yield word, (rank,) if rank is not None else tuple(map(ranks.__getitem__, merge(piece)))
 
     def _byte_pair_merge(self, piece: bytes, trace: list | None = None) -> list[bytes]:
         """Merge the lowest-ranked neighbouring pair, the leftmost of equals, until none is ranked.
 
         Each pair's rank is looked up once; a merge looks up only the two pairs it changes.
         """
-        ranks = self.ranks
-        parts = [piece[i : i + 1] for i in range(len(piece))]
-        pair_ranks = [ranks.get(parts[i] + parts[i + 1], _UNRANKED) for i in range(len(parts) - 1)]
+        rank_of = self.ranks.get
+        parts = [_ONE_BYTE[b] for b in piece]
+        pair_ranks = [rank_of(a + b, _UNRANKED) for a, b in zip(parts, parts[1:])]
         while pair_ranks:
             best = min(pair_ranks)
             if best == _UNRANKED:
                 break
             i = pair_ranks.index(best)
-            parts[i : i + 2] = [parts[i] + parts[i + 1]]
+            joined = parts[i] + parts[i + 1]
+            parts[i] = joined
+            del parts[i + 1]
             del pair_ranks[i]
             if i > 0:
-                pair_ranks[i - 1] = ranks.get(parts[i - 1] + parts[i], _UNRANKED)
+                pair_ranks[i - 1] = rank_of(parts[i - 1] + joined, _UNRANKED)
             if i < len(pair_ranks):
-                pair_ranks[i] = ranks.get(parts[i] + parts[i + 1], _UNRANKED)
+                pair_ranks[i] = rank_of(joined + parts[i + 1], _UNRANKED)
             if trace is not None:
                 trace.append((best, tuple(parts)))
         return parts

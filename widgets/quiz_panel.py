@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.quiz.grading import Result
+from engine.quiz.images import ImageFiles
 from engine.quiz.questions import Pack, Question
 from engine.quiz.session import QuizSession
 from widgets.quiz.answers import AnswerEditor, editor_for
@@ -41,7 +42,7 @@ from widgets.quiz.example_view import ExampleView
 from widgets.quiz.feedback import FeedbackBox
 from widgets.quiz.lesson_questions import LessonQuestions
 from widgets.quiz.style import style_sheet
-from widgets.quiz.text import markdown_text
+from widgets.quiz.text import markdown_text, pack_folder
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,7 @@ class QuizPanel(QWidget):
         self.session = QuizSession(pack, self.lesson_questions)
         self._editor: AnswerEditor | None = None
         self._shown_visit = -1  # the session's visit the editor belongs to
+        self._images = ImageFiles()  # each image of a pack read once, however often it is shown
         self._examples_open = False
         self._saved_progress = self.session.progress()  # the last progress announced
         self._scale = scale
@@ -276,7 +278,7 @@ class QuizPanel(QWidget):
         if question is None:
             return
         self.title.setText(question.title or "Question")
-        self.prompt.setText(markdown_text(question.prompt))
+        self.prompt.setText(markdown_text(question.prompt, pack_folder(self.session.pack.source), self._images))
         self.prompt.setVisible(bool(question.prompt))
         self._editor = editor_for(question, seed=self.session.index)
         self._editor.submitted.connect(self._on_submitted)

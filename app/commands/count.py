@@ -53,7 +53,7 @@ def counts_text(counter: Counter) -> str:
 
 
 def run(args) -> int:
-    from engine.files import write_atomic
+    from engine.writing import write_atomic
 
     counter = count_corpora(args)
     if not counter:

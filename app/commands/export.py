@@ -23,8 +23,10 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     import sys
 
-    from engine.formats.load import export, export_text, load_source
+    from engine.formats.load import check_one_file, export, export_text, load_source
 
+    if args.out == "-":
+        check_one_file(args.format)  # before a lesson is trained
     source = load_source(args.source, all_merges=args.all_merges)
     if args.out == "-":
         sys.stdout.write(export_text(source, args.format))

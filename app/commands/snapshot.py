@@ -55,11 +55,15 @@ def source_for(name: str | None):
 
 def render(source, step: int | None, out: str, size: tuple[int, int], theme: str, zoom: float = 1.0) -> int:
     """Render ``source`` at ``step`` to ``out``; returns the step shown."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+
     from app.main import make_application
 
     app = make_application()
     from app.window import MainWindow
     from app.workers import build_lesson
+    from engine.writing import write_atomic
+    from widgets.saving import png_bytes
 
     lesson, state = build_lesson(source)
     if lesson.is_empty:
@@ -80,10 +84,11 @@ def render(source, step: int | None, out: str, size: tuple[int, int], theme: str
         app.processEvents()
     image = window.grab()
     window.close()
-    ok = image.save(out, "PNG")
+    # deleted now, not when an event loop next runs (none may): a window left alive in the process
+    # (its menus and docks are windows too) makes every later style or font change slower
     window.deleteLater()
-    if not ok:
-        raise BpeLabError(f"{out}: could not write the PNG; check the folder exists and may be written")
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    write_atomic(out, png_bytes(image))
     return step
 
 

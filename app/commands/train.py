@@ -13,7 +13,8 @@ from engine.errors import BpeLabError
 def add_parser(sub) -> None:
     p = sub.add_parser("train", help="learn merges from a text and write a tokenizer file")
     p.add_argument("corpus", metavar="CORPUS", help="a UTF-8 text file, or - for standard input")
-    p.add_argument("--out", required=True, metavar="TOKENIZER_FILE", help="where to write the tokenizer")
+    p.add_argument("--out", required=True, metavar="TOKENIZER_FILE",
+                   help="where to write the tokenizer; - prints bpelab, hf or csv on standard output")
     p.add_argument("--format", choices=("bpelab", "hf", "gpt2", "tiktoken", "csv"), default="bpelab",
                    help="bpelab (default), hf (tokenizer.json), gpt2 (a folder), tiktoken, csv")
     p.add_argument("--word-counts", action="store_true",
@@ -32,7 +33,8 @@ def add_parser(sub) -> None:
     p.add_argument("--tie-break", choices=("first", "hf"), default="first",
                    help="first: the pair met first reading the corpus; hf: the pair of smaller ids")
     p.add_argument("--special", action="append", default=[], metavar="TOKEN", type=utf8_text, help="a special token (repeatable)")
-    p.add_argument("--history", metavar="HISTORY.json", help="also write every merge step as JSON")
+    p.add_argument("--history", metavar="HISTORY.json",
+                   help="also write every merge step as JSON (- prints it); written with --out or not at all")
     p.add_argument("--progress", action="store_true", help="show a progress bar on stderr")
 
 
@@ -97,15 +99,28 @@ def vocab_summary(corpus, steps) -> str:
 
 
 def run(args) -> int:
-    from engine.files import write_atomic
-    from engine.formats.load import Source, export
     from engine.formats.history_file import history_to_json
+    from engine.formats.load import Source, check_one_file, export_files, export_text
     from engine.tokenizer import Tokenizer
+    from engine.writing import write_files
 
+    if args.out == "-" and args.history == "-":
+        raise BpeLabError("--out and --history cannot both be - (standard output): give one of them a file name")
+    fmt = getattr(args, "format", "bpelab")
+    if args.out == "-":
+        check_one_file(fmt)  # before training: a long run must not end in this refusal
     trainer, steps = train_from_args(args)
-    export(Source(Tokenizer.from_trainer(trainer), steps), getattr(args, "format", "bpelab"), args.out)
-    if args.history:
-        write_atomic(args.history, history_to_json(trainer, steps))
+    source = Source(Tokenizer.from_trainer(trainer), steps)
+    printed = export_text(source, fmt) if args.out == "-" else None
+    files, folder = export_files(source, fmt, args.out) if printed is None else ({}, None)
+    if args.history == "-":
+        printed = history_to_json(trainer, steps)
+    elif args.history:
+        files[args.history] = history_to_json(trainer, steps)
+    # the tokenizer and the history are written together or not at all
+    write_files(files, make_folder=folder)
+    if printed is not None:
+        sys.stdout.write(printed)
     return 0
 
 

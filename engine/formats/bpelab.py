@@ -12,7 +12,8 @@ import json
 import os
 
 from engine.errors import BpeLabError
-from engine.files import read_json, write_atomic
+from engine.files import read_json
+from engine.writing import write_atomic
 from engine.formats.imported import check_base
 from engine.formats.schema import Fields, SchemaError, shown
 from engine.formats.settings_data import settings_from_data

@@ -26,7 +26,8 @@ from engine.bytelevel import BYTE_TO_CHAR, bytes_to_symbols, symbols_to_bytes
 from engine.display import for_tokenizer
 from engine.encoder import Encoder
 from engine.errors import BpeLabError
-from engine.files import parse_json, read_text, write_files
+from engine.files import parse_json, read_text
+from engine.writing import write_files
 from engine.formats.imported import tokenizer_from_vocab
 from engine.formats.listing import merges_of, vocab_of
 from engine.formats.schema import MAX_COUNT, SchemaError

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from engine.encoder import Encoder
 from engine.errors import BpeLabError
-from engine.files import path_status, read_json, read_text, write_files
+from engine.files import path_status, read_json, read_text
 from engine.formats.hf import pipeline, spelled_table
 from engine.formats.imported import check_ids, tokenizer_from_vocab
 from engine.formats.merges_txt import HEADER, read_merges
@@ -29,6 +29,7 @@ from engine.formats.settings_data import settings_from_data
 from engine.formats.verify import check_gpt2_files
 from engine.settings import Settings
 from engine.tokenizer import UNKNOWN
+from engine.writing import write_files
 
 VOCAB = "vocab.json"
 MERGES = "merges.txt"
@@ -66,32 +67,16 @@ def folder_files(tokenizer: Encoder, folder: str | os.PathLike) -> dict:
     }
 
 
-def save_gpt2(tokenizer: Encoder, folder: str | os.PathLike) -> None:
-    """Write the three files into ``folder`` (made if missing), all or none, once checked in `tokenizers`."""
+def checked_files(tokenizer: Encoder, folder: str | os.PathLike) -> dict:
+    """The three files for ``folder``, once checked in `tokenizers`."""
     files = folder_files(tokenizer, folder)
     check_gpt2_files(tokenizer, *(files[Path(folder) / name] for name in (VOCAB, MERGES, SIDECAR)))
-    p = Path(folder)
-    status = path_status(p)
-    if status is not None and not stat.S_ISDIR(status.st_mode):
-        raise BpeLabError(f"{p} is a file; the gpt2 format writes a folder: give a folder name")
-    made = False
-    if status is None:
-        try:
-            p.mkdir(parents=False)
-            made = True
-        except FileNotFoundError:
-            raise BpeLabError(f"{p}: the folder {p.parent} does not exist; create it first") from None
-        except OSError as exc:
-            raise BpeLabError(f"{p}: cannot make the folder ({exc.strerror}); choose another place") from None
-    try:
-        write_files(files)
-    except BpeLabError:
-        if made:
-            try:
-                p.rmdir()
-            except OSError:
-                pass
-        raise
+    return files
+
+
+def save_gpt2(tokenizer: Encoder, folder: str | os.PathLike) -> None:
+    """Write the three files into ``folder`` (made if missing), all or none."""
+    write_files(checked_files(tokenizer, folder), make_folder=folder)
 
 
 def _sidecar(path: Path) -> tuple[Settings, dict[str, int], str | None, str | None]:

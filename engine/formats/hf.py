@@ -28,7 +28,8 @@ import os
 
 from engine.encoder import Encoder
 from engine.errors import BpeLabError
-from engine.files import read_json, write_files
+from engine.files import read_json
+from engine.writing import write_files
 from engine.formats.hf_pipeline import FileTokenizer, FrontEnd
 from engine.formats.imported import check_ids, tokenizer_from_vocab
 from engine.formats.schema import Fields, SchemaError, shown
@@ -197,11 +198,15 @@ def tokenizer_json(tokenizer: Encoder) -> str:
     return json.dumps(tokenizer_json_data(tokenizer), ensure_ascii=False, indent=1) + "\n"
 
 
-def save_hf(tokenizer: Encoder, path: str | os.PathLike) -> None:
-    """Write tokenizer.json once the tokenizers library, given it, gives BPE Lab's ids."""
+def checked_files(tokenizer: Encoder, path: str | os.PathLike) -> dict:
+    """{path: tokenizer.json's text}, once the tokenizers library, given it, gives BPE Lab's ids."""
     text = tokenizer_json(tokenizer)
     check_tokenizer_json(tokenizer, text)
-    write_files({path: text})
+    return {path: text}
+
+
+def save_hf(tokenizer: Encoder, path: str | os.PathLike) -> None:
+    write_files(checked_files(tokenizer, path))
 
 
 # -- import ---------------------------------------------------------------------------------------

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 
 from engine.corpus import Corpus
 from engine.errors import BpeLabError
-from engine.files import read_json, write_atomic
+from engine.files import read_json
+from engine.writing import write_atomic
 from engine.formats.schema import MAX_COUNT, Fields, SchemaError
 from engine.formats.settings_data import settings_from_data
 from engine.settings import Settings

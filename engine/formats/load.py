@@ -25,6 +25,8 @@ from engine.files import parse_json, path_status, read_text
 from engine.errors import BpeLabError
 
 FORMATS = ("bpelab", "hf", "gpt2", "tiktoken", "csv")
+# the formats that are one file, which standard output can take
+ONE_FILE = ("bpelab", "hf", "csv")
 BUILT_IN = {"cl100k": False, "cl100k_base": False, "cl100k-chat": True}
 _RANK_LINE = re.compile(r"^[A-Za-z0-9+/=]+ \d+$")
 
@@ -147,27 +149,18 @@ def _check_exportable(tokenizer: Encoder) -> None:
         )
 
 
+def check_one_file(fmt: str) -> None:
+    """Refuse a format that writes more than one file where one stream is asked for (``--out -``)."""
+    if fmt not in ONE_FILE:
+        raise BpeLabError(f"the {fmt} format writes more than one file, which standard output cannot hold: "
+                          "give --out a path, not -")
+
+
 def export_text(source: Source, fmt: str) -> str:
     """A one-file format as text, checked like a written export (for ``--out -``)."""
-    tokenizer = source.tokenizer
-    _check_exportable(tokenizer)
-    if fmt == "hf":
-        from engine.formats.hf import tokenizer_json
-        from engine.formats.verify import check_tokenizer_json
-
-        text = tokenizer_json(tokenizer)
-        check_tokenizer_json(tokenizer, text)
-        return text
-    if fmt == "csv":
-        from engine.formats.csv_vocab import vocab_csv
-
-        return vocab_csv(tokenizer, source.steps)
-    if fmt == "bpelab":
-        from engine.formats.bpelab import tokenizer_to_json
-
-        _check_bpelab(tokenizer)
-        return tokenizer_to_json(tokenizer)
-    raise BpeLabError(f"the {fmt} format writes more than one file: give --out a path, not -")
+    check_one_file(fmt)
+    files, _ = export_files(source, fmt, "-")
+    return files["-"]
 
 
 def _check_bpelab(tokenizer: Encoder) -> None:
@@ -220,30 +213,38 @@ def formats_that_hold(source: Source) -> list[str]:
     return held
 
 
-def export(source: Source, fmt: str, out: str | os.PathLike) -> None:
-    """Write ``source`` in ``fmt``: the files are whole or not written at all."""
+def export_files(source: Source, fmt: str, out: str | os.PathLike) -> tuple[dict, Path | None]:
+    """(path -> contents, the folder to make or None): ``source`` in ``fmt`` as checked files, not
+    yet written, so that a caller can write them together with others (``engine.writing``)."""
     tokenizer = source.tokenizer
     _check_exportable(tokenizer)
     if fmt == "bpelab":
-        from engine.formats.bpelab import save_tokenizer
+        from engine.formats.bpelab import tokenizer_to_json
 
         _check_bpelab(tokenizer)
-        save_tokenizer(tokenizer, out)
-    elif fmt == "hf":
-        from engine.formats.hf import save_hf
+        return {out: tokenizer_to_json(tokenizer)}, None
+    if fmt == "hf":
+        from engine.formats.hf import checked_files
 
-        save_hf(tokenizer, out)
-    elif fmt == "gpt2":
-        from engine.formats.gpt2 import save_gpt2
+        return checked_files(tokenizer, out), None
+    if fmt == "gpt2":
+        from engine.formats.gpt2 import checked_files
 
-        save_gpt2(tokenizer, out)
-    elif fmt == "tiktoken":
-        from engine.formats.tiktoken_file import save_tiktoken
+        return checked_files(tokenizer, out), Path(out)
+    if fmt == "tiktoken":
+        from engine.formats.tiktoken_file import checked_files
 
-        save_tiktoken(tokenizer, out)
-    elif fmt == "csv":
-        from engine.formats.csv_vocab import save_csv
+        return checked_files(tokenizer, out), None
+    if fmt == "csv":
+        from engine.formats.csv_vocab import vocab_csv
 
-        save_csv(tokenizer, out, source.steps)
-    else:
-        raise BpeLabError(f"unknown format '{fmt}': choose one of {', '.join(FORMATS)}")
+        return {out: vocab_csv(tokenizer, source.steps)}, None
+    raise BpeLabError(f"unknown format '{fmt}': choose one of {', '.join(FORMATS)}")
+
+
+def export(source: Source, fmt: str, out: str | os.PathLike) -> None:
+    """Write ``source`` in ``fmt``: the files are whole or not written at all."""
+    from engine.writing import write_files
+
+    files, folder = export_files(source, fmt, out)
+    write_files(files, make_folder=folder)

@@ -26,7 +26,8 @@ import regex
 from engine.bytelevel import bytes_to_symbols, symbols_to_bytes
 from engine.encoder import Encoder
 from engine.errors import BpeLabError
-from engine.files import path_status, read_json, read_text, write_files
+from engine.files import path_status, read_json, read_text
+from engine.writing import write_files
 from engine.formats.imported import tokenizer_from_vocab
 from engine.formats.schema import MAX_COUNT, Fields, SchemaError, shown, text_map
 from engine.formats.settings_data import settings_from_data
@@ -184,11 +185,15 @@ def tiktoken_files(tokenizer: Encoder, path: str | os.PathLike) -> dict:
     return {path: "\n".join(lines) + "\n", sidecar_path(path): json.dumps(sidecar, ensure_ascii=False, indent=1) + "\n"}
 
 
-def save_tiktoken(tokenizer: Encoder, path: str | os.PathLike) -> None:
-    """Write the two files once tiktoken, given them, gives BPE Lab's ids."""
+def checked_files(tokenizer: Encoder, path: str | os.PathLike) -> dict:
+    """The two files, once tiktoken, given them, gives BPE Lab's ids."""
     files = tiktoken_files(tokenizer, path)
     check_tiktoken_files(tokenizer, files[path], files[sidecar_path(path)])
-    write_files(files)
+    return files
+
+
+def save_tiktoken(tokenizer: Encoder, path: str | os.PathLike) -> None:
+    write_files(checked_files(tokenizer, path))
 
 
 def read_ranks(text: str, source: str) -> dict[bytes, int]:

@@ -7,7 +7,9 @@ pages), so neither needs the other's loader.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
+from engine.errors import BpeLabError
 from engine.files import read_text
 from engine.quiz.markdown import pack_from_markdown
 from engine.quiz.packs import pack_from_json
@@ -16,6 +18,15 @@ from engine.quiz.questions import Pack
 
 # a pack is questions and prose; a file past this size is not one
 MAX_PACK_BYTES = 16 * 1024 * 1024
+# the endings the pack dialog offers: a lesson file, which anyone may send, can make the window open
+# only a file whose name says it is a pack (never, say, a key file whose lines a notice would quote)
+PACK_SUFFIXES = (".json", ".md")
+
+
+def check_pack_name(path: str | os.PathLike) -> None:
+    """Refuse a file a lesson names as its quiz pack unless its name ends like a pack's."""
+    if Path(path).suffix.lower() not in PACK_SUFFIXES:
+        raise BpeLabError(f"{path}: a lesson opens only quiz packs named *.json or *.md")
 
 
 def load_pack(path: str | os.PathLike) -> Pack:

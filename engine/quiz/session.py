@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Mapping, Protocol
 
 from engine.errors import BpeLabError
-from engine.quiz.load import load_pack
+from engine.quiz.load import check_pack_name, load_pack
 from engine.quiz.generated import MISCONCEPTIONS
 from engine.quiz.grading import Result, grade, points
 from engine.quiz.questions import Pack, Question
@@ -433,7 +433,15 @@ class QuizSession:
         self.set_teacher_mode(saved.teacher_mode)
         source = saved.source
         if source.startswith(FILE) and source not in self._packs:
-            if not self.open_pack(source[len(FILE):]):  # on success the pack is up, its problems noted
+            path = source[len(FILE):]
+            try:
+                check_pack_name(path)
+            except BpeLabError as exc:
+                self.notice = str(exc)
+                opened = False
+            else:
+                opened = self.open_pack(path)  # on success the pack is up, its problems noted
+            if not opened:
                 reason = self.notice
                 self.set_source(BUNDLED)
                 self.notice = f"The quiz pack saved with this lesson could not be opened again: {reason}"

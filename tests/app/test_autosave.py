@@ -1,5 +1,7 @@
 """The autosave file: written whole, read back, thrown away when unreadable; a failed write reported."""
 
+import os
+
 import pytest
 
 import app.autosave
@@ -25,6 +27,16 @@ def test_background_write_is_whole_once_waited_for(qtbot, tmp_path):
     autosave.write(LessonFile(big), background=True)
     autosave.wait()
     assert autosave.pending().text == big
+
+
+def test_a_start_removes_what_a_save_killed_long_ago_left(tmp_path):
+    from engine.writing import TEMP_SUFFIX
+
+    left = tmp_path / f".autosave.bpelab.k1ll3d99{TEMP_SUFFIX}"
+    left.write_bytes(b"half a lesson")
+    os.utime(left, (0, 0))
+    Autosave(tmp_path)
+    assert not left.exists()
 
 
 def test_an_unreadable_autosave_is_dropped_not_offered(tmp_path):

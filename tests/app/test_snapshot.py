@@ -61,6 +61,22 @@ def test_bad_files_are_one_line_messages(tmp_path, capsys, qtbot):
     assert main(["snapshot", str(empty), "--out", str(tmp_path / "x.png")]) == 2
     assert "empty" in capsys.readouterr().err
     assert main(["snapshot", "--out", str(tmp_path / "no" / "x.png")]) == 2
-    assert "could not write" in capsys.readouterr().err
+    assert "does not exist" in capsys.readouterr().err
     assert main(["snapshot", "--out", str(tmp_path / "x.jpg")]) == 2
     assert ".png" in capsys.readouterr().err
+
+
+def test_a_snapshot_leaves_no_window_behind_and_keeps_the_style(tmp_path, qtbot):
+    # every window left alive, and every change of style, made each later snapshot slower
+    from PySide6.QtWidgets import QApplication
+
+    from app.window import MainWindow
+
+    def windows() -> int:
+        return sum(isinstance(w, MainWindow) for w in QApplication.topLevelWidgets())
+
+    assert main(["snapshot", "--step", "1", "--out", str(tmp_path / "a.png"), "--size", "800x600"]) == 0
+    before, style = windows(), QApplication.style()
+    assert main(["snapshot", "--step", "1", "--out", str(tmp_path / "b.png"), "--size", "800x600"]) == 0
+    assert windows() == before
+    assert QApplication.style() is style

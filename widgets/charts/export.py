@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import io
 import os
 import sys
 
@@ -10,6 +11,8 @@ import pyqtgraph as pg
 import pyqtgraph.exporters  # noqa: F401  (the exporters are a submodule pyqtgraph does not import)
 
 from engine.errors import BpeLabError
+from engine.writing import write_atomic
+from widgets.saving import png_bytes
 
 FORMATS = ("png", "svg", "csv")
 
@@ -53,25 +56,20 @@ def export_image(plot: pg.PlotWidget, path: str, width: int = 1600) -> None:
         exporter = pg.exporters.ImageExporter(scene)
         exporter.parameters()["width"] = width
         exporter.parameters()["antialias"] = True
-        exporter.export(path)
+        data = png_bytes(exporter.export(toBytes=True))
     elif kind == "svg":
-        pg.exporters.SVGExporter(scene).export(path)
+        data = pg.exporters.SVGExporter(scene).export(toBytes=True)
     else:
         raise BpeLabError(f"'{path}': a chart is saved as .png or .svg; use .csv for its numbers")
-    if not os.path.exists(path) or os.path.getsize(path) == 0:
-        raise BpeLabError(f"could not write '{path}': check the folder exists and you may write to it")
+    write_atomic(path, data)
 
 
 def export_rows(rows: list[dict], path: str) -> None:
     """Write rows (all with the same keys) as CSV with a header line."""
-    try:
-        with open(path, "w", newline="", encoding="utf-8") as f:
-            if not rows:
-                f.write("")
-                return
-            out = csv.DictWriter(f, fieldnames=list(rows[0]))
-            out.writeheader()
-            for row in rows:
-                out.writerow({k: (f"{v:.4f}" if isinstance(v, float) else ("" if v is None else v)) for k, v in row.items()})
-    except OSError as exc:
-        raise BpeLabError(f"could not write '{path}': {exc.strerror}") from exc
+    text = io.StringIO(newline="")
+    if rows:
+        out = csv.DictWriter(text, fieldnames=list(rows[0]))
+        out.writeheader()
+        for row in rows:
+            out.writerow({k: (f"{v:.4f}" if isinstance(v, float) else ("" if v is None else v)) for k, v in row.items()})
+    write_atomic(path, text.getvalue())

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from engine.quiz.packs import GAP
 from engine.quiz.questions import ChooseQuestion, FillQuestion, NumberQuestion, OrderQuestion, Question
+from widgets.quiz.text import markdown_text
 
 RIGHT_MARK = "✔"
 WRONG_MARK = "✘"
@@ -185,7 +186,7 @@ class FillEditor(AnswerEditor):
     def __init__(self, question: FillQuestion, parent=None):
         super().__init__(parent)
         shown = GAP.sub(lambda m: f" **[ {m.group(1)} ]** ", question.text)
-        text = QLabel(re.sub(r"  +", " ", shown))
+        text = QLabel(markdown_text(re.sub(r"  +", " ", shown)))
         text.setTextFormat(Qt.TextFormat.MarkdownText)
         text.setWordWrap(True)
         text.setObjectName("fillText")

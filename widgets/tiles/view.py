@@ -16,6 +16,8 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFileDialog, QHBoxLayout, Q
 
 from engine.describe import tie_rule_short
 from engine.errors import BpeLabError
+from engine.writing import write_atomic
+from widgets.saving import drawn_bytes, png_bytes
 from widgets.tiles.canvas import TileCanvas
 from widgets.tiles.layout import ORDERS
 from widgets.tiles.theme import TileTheme
@@ -235,8 +237,7 @@ class TileView(QWidget):
         return image
 
     def export_png(self, path: str, resolution: float = 2.0) -> None:
-        if not self.render_image(resolution).save(path, "PNG"):
-            raise BpeLabError(f"could not write the picture to {path}: check the folder exists and is writable")
+        write_atomic(path, png_bytes(self.render_image(resolution)))
 
     def export_svg(self, path: str) -> None:
         try:
@@ -244,17 +245,21 @@ class TileView(QWidget):
         except ImportError:  # PySide6-Essentials ships QtSvg; guard for trimmed installs
             raise BpeLabError("SVG export needs the QtSvg module of PySide6: install PySide6-Essentials") from None
         w, h, caption_h = self._export_size()
-        generator = QSvgGenerator()
-        generator.setFileName(path)
-        generator.setSize(QSize(int(w), int(h)))
-        generator.setViewBox(QRectF(0, 0, w, h))
-        generator.setTitle("BPE Lab tile view")
-        generator.setDescription(self.caption_text())
-        painter = QPainter()
-        if not painter.begin(generator):
-            raise BpeLabError(f"could not write the picture to {path}: check the folder exists and is writable")
-        self._paint_export(painter, w, h, caption_h)
-        painter.end()
+
+        def draw(device) -> bool:
+            generator = QSvgGenerator()
+            generator.setOutputDevice(device)
+            generator.setSize(QSize(int(w), int(h)))
+            generator.setViewBox(QRectF(0, 0, w, h))
+            generator.setTitle("BPE Lab tile view")
+            generator.setDescription(self.caption_text())
+            painter = QPainter()
+            if not painter.begin(generator):
+                return False
+            self._paint_export(painter, w, h, caption_h)
+            return painter.end()
+
+        write_atomic(path, drawn_bytes(draw))
 
     def _export_size(self) -> tuple[float, float, float]:
         vp = self.canvas.viewport()

@@ -116,6 +116,17 @@ def test_quiz_check_text_lists_problems_and_fails_when_nothing_loads(tmp_path, c
     assert "0 questions" in out and "problem:" in out and "'x'" in out
 
 
+@pytest.mark.parametrize("json_out", [False, True])
+def test_quiz_check_of_a_pack_without_questions_says_so_on_stderr(tmp_path, capsys, json_out):
+    path = write(tmp_path, "none.json", json.dumps(small_pack([])))
+    assert main(["quiz", "check", str(path), *(["--json"] if json_out else [])]) == 2
+    out, err = capsys.readouterr()
+    assert err == f"bpe-lab: {path}: no question loaded\n"
+    assert "no question loaded" not in out
+    if json_out:
+        assert json.loads(out)["questions"] == []
+
+
 def test_quiz_check_bad_file_is_one_line(tmp_path, capsys):
     assert main(["quiz", "check", str(tmp_path / "missing.json")]) == 2
     err = capsys.readouterr().err

@@ -349,6 +349,17 @@ def test_a_pack_file_that_no_longer_opens_says_so():
     assert quiz.source == BUNDLED and "could not be opened again" in quiz.notice and quiz.question is ONE
 
 
+def test_a_lesson_opens_no_file_whose_name_is_not_a_packs(tmp_path, monkeypatch):
+    import engine.quiz.session as session
+
+    opened = []
+    monkeypatch.setattr(session, "load_pack", lambda path: opened.append(path))
+    quiz = QuizSession(PACK)
+    quiz.restore_progress({"version": 1, "source": "file:/home/me/.ssh/id_rsa", "position": 0, "answers": {}})
+    assert opened == []
+    assert quiz.source == BUNDLED and "only quiz packs named *.json or *.md" in quiz.notice
+
+
 @pytest.mark.parametrize("data", [["a", "list"], "text", 3, {"version": 2}, {"version": "1"}, {"version": True}])
 def test_unreadable_progress_is_refused_and_leaves_the_quiz_as_it_was(quiz, data):
     quiz.check("9")

