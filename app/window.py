@@ -22,8 +22,9 @@ from PySide6.QtWidgets import (
 )
 
 from app.about import app_icon, show_about
-from app.appearance import THEMES, ZOOM_STEP, clamp_zoom, palette, style_sheet
+from app.appearance import BASE_POINTS, THEMES, ZOOM_STEP, clamp_zoom, palette, style_sheet
 from app.autosave import Autosave
+from app import layout as dock_layout
 from app.classroom import Classroom
 from app.handout_dialog import add_handout_action
 from app.lesson_files import KeepsProgress, LessonFiles
@@ -138,11 +139,14 @@ class MainWindow(QMainWindow):
         layout.setSpacing(0)
         layout.addWidget(self.timeline)
         layout.addWidget(self.tabs, 1)
+        # a view narrower than its controls clips them rather than pushing the window off a small screen
+        self.tabs.setMinimumSize(dock_layout.CENTRAL_MINIMUM)
         self.setCentralWidget(central)
 
     def add_view(self, title: str, factory: ViewFactory) -> QWidget:
         """Add a tab to the central area: ``factory(session)`` builds the view."""
         view = factory(self.session)
+        dock_layout.follow_zoom(view, self.zoom)  # views are made at actual size
         self.views[title] = view
         self.tabs.addTab(view, title)
         if isinstance(view, KeepsProgress):
@@ -164,7 +168,7 @@ class MainWindow(QMainWindow):
     def _dock(self, title: str, name: str, widget: QWidget, area) -> QDockWidget:
         dock = QDockWidget(title, self)
         dock.setObjectName(name)
-        dock.setWidget(widget)
+        dock.setWidget(dock_layout.scrolling(widget))  # a short dock scrolls its panel, never crushes it
         dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable | QDockWidget.DockWidgetFeature.DockWidgetFloatable
                          | QDockWidget.DockWidgetFeature.DockWidgetClosable)
         self.addDockWidget(area, dock)
@@ -191,13 +195,17 @@ class MainWindow(QMainWindow):
         self.tokenize_dock = self._dock("Tokenize", "tokenizeDock", self.tokenize_panel, bottom)
         self._layout_restored = False
 
+    @property
+    def docks(self) -> list[QDockWidget]:
+        return [self.corpus_dock, self.pairs_dock, self.vocab_dock, self.tokenize_dock]
+
     def _default_dock_sizes(self) -> None:
-        # the central views get what is left: on a 1600-pixel projector about 650 pixels
-        width = max(self.width(), 1000)
-        self.resizeDocks([self.corpus_dock, self.pairs_dock], [int(width * 0.23), int(width * 0.30)],
-                         Qt.Orientation.Horizontal)
-        self.resizeDocks([self.pairs_dock, self.vocab_dock], [1, 1], Qt.Orientation.Vertical)
-        self.resizeDocks([self.tokenize_dock], [int(self.height() * 0.26)], Qt.Orientation.Vertical)
+        """The default arrangement for this width and zoom (``app.layout``): the views keep 60%."""
+        self.dock_arrangement = dock_layout.arrange(self, self.corpus_dock, self.pairs_dock, self.vocab_dock,
+                                                    self.tokenize_dock, BASE_POINTS * self.zoom)
+
+    def layout_crushed(self) -> bool:
+        return dock_layout.crushed(self, self.docks, BASE_POINTS * self.zoom)
 
     def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)
@@ -206,6 +214,13 @@ class MainWindow(QMainWindow):
             self._default_dock_sizes()
             # once more after the first layout pass has settled the central widget's size
             QTimer.singleShot(0, self, self._default_dock_sizes)  # the window as context: no call after it is gone
+        else:
+            # a saved layout that no longer fits (another screen, another zoom) gives way to the default
+            QTimer.singleShot(0, self, self._drop_crushed_layout)
+
+    def _drop_crushed_layout(self) -> None:
+        if self.layout_crushed():
+            self._default_dock_sizes()
 
     def _action(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
         action = QAction(text, self)
@@ -320,14 +335,20 @@ class MainWindow(QMainWindow):
         self.apply_appearance()
 
     def set_zoom(self, zoom: float) -> None:
-        self.zoom = clamp_zoom(zoom)
+        old, self.zoom = self.zoom, clamp_zoom(zoom)
+        for view in self.views.values():
+            dock_layout.follow_zoom(view, self.zoom / old)
         self.apply_appearance()
+        if self.isVisible():
+            # larger type needs wider docks; smaller type gives the room back to the views
+            self._default_dock_sizes()
 
     def apply_appearance(self) -> None:
         self.dark_action.setChecked(self.theme == "dark")
         QApplication.setPalette(palette(self.theme))
         self.setPalette(palette(self.theme))
         self.setStyleSheet(style_sheet(self.theme, self.zoom))
+        dock_layout.apply_minimums(self.docks, BASE_POINTS * self.zoom)
 
     # -- drag and drop ------------------------------------------------------------------------------
 
@@ -370,7 +391,10 @@ class MainWindow(QMainWindow):
         if s is None:
             return
         s.setValue("window/geometry", self.saveGeometry())
-        s.setValue("window/state", self.saveState())
+        if self.layout_crushed():
+            s.remove("window/state")  # the next start lays the docks out afresh
+        else:
+            s.setValue("window/state", self.saveState())
         s.setValue("theme", self.theme)
         s.setValue("zoom", self.zoom)
         s.sync()

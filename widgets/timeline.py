@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.describe import describe_position
+from widgets.elided import ElidedLabel
 from widgets.steady import steady
 
 @dataclass(frozen=True)
@@ -73,9 +74,9 @@ class Timeline(QWidget):
             self.speed.addItem(text, value)
         self._show_speed(session.play_interval)
         self.speed.currentIndexChanged.connect(self._on_speed_chosen)
-        self.status = QLabel()
+        # two lines whatever the step says (the rest in its tooltip): stepping moves nothing below
+        self.status = ElidedLabel(lines=2)
         self.status.setObjectName("statusLine")
-        self.status.setWordWrap(True)
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.progress = QProgressBar()
         self.progress.setObjectName("trainingProgress")
@@ -131,7 +132,7 @@ class Timeline(QWidget):
 
     def shown(self) -> TimelineShown:
         """What is on screen now, read from the labels and the slider (for tests and accessibility)."""
-        return TimelineShown(self.step_label.text(), self.status.text().replace("\u2060", ""), self.slider.value(),
+        return TimelineShown(self.step_label.text(), self.status.full_text().replace("\u2060", ""), self.slider.value(),
                              self.slider.maximum(), self.status_stack.currentWidget() is self.progress_row)
 
     # -- playing -------------------------------------------------------------------------------
