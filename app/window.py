@@ -32,6 +32,7 @@ from app.session import Session
 from engine.formats.lesson_file import SUFFIX
 from widgets.corpus_panel import CorpusPanel
 from widgets.pairs_panel import PairsPanel
+from widgets.quiz_panel import QuizPanel
 from widgets.timeline import Timeline
 from widgets.tokenize_panel import TokenizePanel
 from widgets.vocab_panel import VocabPanel
@@ -151,7 +152,13 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(view, title)
         if isinstance(view, KeepsProgress):
             self.files.keep_progress_of(view)
+        if isinstance(view, QuizPanel):
+            view.tiles_requested.connect(lambda: self.show_view("Tiles"))
         return view
+
+    def show_view(self, title: str) -> None:
+        if title in self.views:
+            self.tabs.setCurrentWidget(self.views[title])
 
     def _build_status_bar(self, autosave: Autosave | None) -> None:
         # the bar appears only while there is something the user must know: autosave has failed
