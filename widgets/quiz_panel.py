@@ -12,7 +12,6 @@ through ``restore_progress``.
 Keys: the digits pick an option wherever the focus is in the panel (the question's text too);
 Return checks the answer, then moves on; Ctrl+H hint; Ctrl+Return check; Ctrl+N next;
 Ctrl+R reveal (teacher mode); Ctrl+T show on the tiles; F11 full screen, Esc to leave it.
-In teacher mode the score, like the verdict, changes only when the answer is revealed.
 """
 
 from __future__ import annotations
@@ -83,7 +82,6 @@ class QuizPanel(QWidget):
         self._scale = scale
         self._full = False
         self._step_behind: int | None = None  # the lesson's step, while hidden and not yet asked about
-        self._score_shown = ""  # in teacher mode, the score stays as it was until the reveal
         self._build()
         self.set_scale(scale)
         self._render()
@@ -256,9 +254,7 @@ class QuizPanel(QWidget):
         self._render_answer()
         self._render_buttons()
         self.position_label.setText(s.position_text())
-        if not (s.teacher_mode and s.result is not None and not s.revealed) or not self._score_shown:
-            self._score_shown = s.score_text()
-        self.score_label.setText(self._score_shown)
+        self.score_label.setText(s.score_text())
         if fresh and self._editor is not None and not self._examples_open:
             self._editor.focus_first()
         progress = s.progress()
