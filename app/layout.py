@@ -12,13 +12,14 @@ one it restores.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Protocol, runtime_checkable
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QDockWidget, QFrame, QMainWindow, QScrollArea, QTabBar, QWidget
 
 from widgets.charts import ChartsView
+from widgets.explorer import ExplorerView
+from widgets.tiles import TileView
 
 CENTRAL_SHARE = 0.6
 CENTRAL_MINIMUM = QSize(400, 200)
@@ -87,40 +88,54 @@ def side_by_side_fits(width: int, corpus: QDockWidget, right: list[QDockWidget],
 
 def arrange(window: QMainWindow, corpus: QDockWidget, pairs: QDockWidget, vocab: QDockWidget,
             tokenize: QDockWidget, points: float) -> str:
-    """Put the docked panels in the default arrangement for the window's width; returns its name
-    ("side by side" or "tabbed"). Floating panels are left where the user put them."""
+    """Group the docked panels in the default arrangement for the window's width and size them;
+    returns its name ("side by side" or "tabbed"). Floating panels are left where the user put them.
+    Once per window: Qt leaves a regrouped tab group's old tab bar on screen."""
     width = window.width()
-    left, right, bottom = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
-                           Qt.DockWidgetArea.BottomDockWidgetArea)
     docked = [d for d in (corpus, pairs, vocab, tokenize) if not d.isFloating()]
     apply_minimums(docked, points)
+    left, right, bottom = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
+                           Qt.DockWidgetArea.BottomDockWidgetArea)
     if side_by_side_fits(width, corpus, [pairs, vocab], points):
+        arrangement = "side by side"
         for dock, area in ((corpus, left), (pairs, right), (vocab, right), (tokenize, bottom)):
             if dock in docked:
                 window.addDockWidget(area, dock)
         if pairs in docked and vocab in docked:
             window.splitDockWidget(pairs, vocab, Qt.Orientation.Vertical)
-        # the views keep their share; the side columns split the rest, the pairs column wider
-        side = int(width * (1 - CENTRAL_SHARE)) - 24
+    else:
+        arrangement = "tabbed"
+        for dock in docked:
+            window.addDockWidget(right, dock)
+        if pairs in docked and corpus in docked:
+            window.splitDockWidget(pairs, corpus, Qt.Orientation.Vertical)
+        for first, second in ((pairs, vocab), (corpus, tokenize)):
+            if first in docked and second in docked:
+                window.tabifyDockWidget(first, second)
+        for dock in (pairs, corpus):
+            if dock in docked:
+                dock.raise_()  # the tab a lesson needs first
+        keep_tab_titles_whole(window)
+    size_docks(window, arrangement, corpus, pairs, vocab, tokenize, points)
+    return arrangement
+
+
+def size_docks(window: QMainWindow, arrangement: str, corpus: QDockWidget, pairs: QDockWidget, vocab: QDockWidget,
+               tokenize: QDockWidget, points: float) -> None:
+    """The panels' default sizes in their arrangement at this zoom: the views keep their share, the
+    panels share the rest, none under its minimum (after a zoom out, the views get the room back)."""
+    docks = [corpus, pairs, vocab, tokenize]
+    apply_minimums(docks, points)
+    width = window.width()
+    side = int(width * (1 - CENTRAL_SHARE)) - 24
+    if arrangement == "side by side":
         window.resizeDocks([corpus, pairs], [int(side * 0.45), side - int(side * 0.45)], Qt.Orientation.Horizontal)
         window.resizeDocks([pairs, vocab], [1, 1], Qt.Orientation.Vertical)
         window.resizeDocks([tokenize], [int(window.height() * 0.26)], Qt.Orientation.Vertical)
-        return "side by side"
-    for dock in docked:
-        window.addDockWidget(right, dock)
-    if pairs in docked and corpus in docked:
-        window.splitDockWidget(pairs, corpus, Qt.Orientation.Vertical)
-    for first, second in ((pairs, vocab), (corpus, tokenize)):
-        if first in docked and second in docked:
-            window.tabifyDockWidget(first, second)
-    for dock in (pairs, corpus):
-        if dock in docked:
-            dock.raise_()
-    column = max(dock_minimum(d, points)[0] for d in docked) if docked else 0
-    window.resizeDocks([pairs], [max(column, int(width * (1 - CENTRAL_SHARE)) - 24)], Qt.Orientation.Horizontal)
-    window.resizeDocks([pairs, corpus], [3, 2], Qt.Orientation.Vertical)
-    keep_tab_titles_whole(window)
-    return "tabbed"
+    else:
+        column = max(dock_minimum(d, points)[0] for d in docks)
+        window.resizeDocks([pairs], [max(column, side)], Qt.Orientation.Horizontal)
+        window.resizeDocks([pairs, corpus], [3, 2], Qt.Orientation.Vertical)
 
 
 def keep_tab_titles_whole(window: QMainWindow) -> None:
@@ -131,20 +146,11 @@ def keep_tab_titles_whole(window: QMainWindow) -> None:
             bar.setUsesScrollButtons(True)
 
 
-@runtime_checkable
-class Scalable(Protocol):
-    """A view with a size of its own (tiles, explorer, quiz), which the window's zoom multiplies."""
-
-    @property
-    def scale(self) -> float: ...
-
-    def set_scale(self, scale: float) -> None: ...
-
-
 def follow_zoom(view: QWidget, ratio: float) -> None:
-    """Scale a central view's own type or tiles with the window's zoom, by ``ratio``."""
+    """Scale a central view's tiles or type with the window's zoom, by ``ratio``. The quiz keeps its
+    own scale: its type is large already (for the back of a room) and zoomed too it would not fit."""
     if isinstance(view, ChartsView):
         theme = view.theme
         view.set_theme(replace(theme, font_size=max(6, round(theme.font_size * ratio))))
-    elif isinstance(view, Scalable):
+    elif isinstance(view, (TileView, ExplorerView)):
         view.set_scale(view.scale * ratio)

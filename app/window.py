@@ -201,15 +201,18 @@ class MainWindow(QMainWindow):
         self.vocab_dock = self._dock("Vocabulary and merges", "vocabularyDock", self.vocab_panel, right)
         self.tokenize_dock = self._dock("Tokenize", "tokenizeDock", self.tokenize_panel, bottom)
         self._layout_restored = False
+        self.dock_arrangement = "side by side"
 
     @property
     def docks(self) -> list[QDockWidget]:
         return [self.corpus_dock, self.pairs_dock, self.vocab_dock, self.tokenize_dock]
 
-    def _default_dock_sizes(self) -> None:
+    def arrange_docks(self) -> None:
         """The default arrangement for this width and zoom (``app.layout``): the views keep 60%."""
-        self.dock_arrangement = dock_layout.arrange(self, self.corpus_dock, self.pairs_dock, self.vocab_dock,
-                                                    self.tokenize_dock, BASE_POINTS * self.zoom)
+        self.dock_arrangement = dock_layout.arrange(self, *self.docks, BASE_POINTS * self.zoom)
+
+    def size_docks(self) -> None:
+        dock_layout.size_docks(self, self.dock_arrangement, *self.docks, BASE_POINTS * self.zoom)
 
     def layout_crushed(self) -> bool:
         return dock_layout.crushed(self, self.docks, BASE_POINTS * self.zoom)
@@ -218,16 +221,16 @@ class MainWindow(QMainWindow):
         super().showEvent(event)
         if not self._layout_restored:
             self._layout_restored = True
-            self._default_dock_sizes()
+            self.arrange_docks()
             # once more after the first layout pass has settled the central widget's size
-            QTimer.singleShot(0, self, self._default_dock_sizes)  # the window as context: no call after it is gone
+            QTimer.singleShot(0, self, self.size_docks)  # the window as context: no call after it is gone
         else:
             # a saved layout that no longer fits (another screen, another zoom) gives way to the default
             QTimer.singleShot(0, self, self._drop_crushed_layout)
 
     def _drop_crushed_layout(self) -> None:
         if self.layout_crushed():
-            self._default_dock_sizes()
+            self.arrange_docks()
 
     def _action(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
         action = QAction(text, self)
@@ -348,7 +351,7 @@ class MainWindow(QMainWindow):
         self.apply_appearance()
         if self.isVisible():
             # larger type needs wider docks; smaller type gives the room back to the views
-            self._default_dock_sizes()
+            self.size_docks()
 
     def apply_appearance(self) -> None:
         self.dark_action.setChecked(self.theme == "dark")
@@ -381,6 +384,7 @@ class MainWindow(QMainWindow):
         state = s.value("window/state")
         if isinstance(state, QByteArray) and self.restoreState(state):
             self._layout_restored = True
+            self.dock_arrangement = "tabbed" if self.tabifiedDockWidgets(self.pairs_dock) else "side by side"
 
     def _saved_look(self) -> tuple[str, float]:
         s = self.app_settings

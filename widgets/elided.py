@@ -37,7 +37,8 @@ class ElidedLabel(QLabel):
 
     def _fit_height(self) -> None:
         margins = self.contentsMargins()
-        height = QFontMetrics(self.font()).lineSpacing() * self.lines + margins.top() + margins.bottom() + 2
+        # the style sheet's padding is not among the margins Qt reports: room for it, and descenders
+        height = QFontMetrics(self.font()).lineSpacing() * self.lines + margins.top() + margins.bottom() + 12
         if self.height() != height or self.minimumHeight() != height:
             self.setFixedHeight(height)
 
