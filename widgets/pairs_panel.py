@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from engine.describe import describe_stop, times
+from engine.describe import describe_stop, plural, times
 from widgets.models import PairsModel
 from widgets.models.pairs import COUNT, PAIR, RANK, SOURCES, TIE
 from widgets.tables import make_table
@@ -70,7 +70,7 @@ class PairsPanel(QWidget):
             # training stopped here: no pair merges next, whatever the counts say
             settings = session.lesson.settings
             self.heading.setText(describe_stop(session.lesson.stop_reason, settings.min_frequency))
-            self.count_label.setText(f"{n:,} different pairs now; none of them merges." if n else "No pairs left.")
+            self.count_label.setText(f"{plural(n, 'different pair')} now; none of them merges." if n else "No pairs left.")
         elif self.model.rowCount():
             pair, count = following.pair, following.count
             # every pair at the winning count, as training met them (the table lists the top ones only)
@@ -80,7 +80,7 @@ class PairsPanel(QWidget):
                 text += f" (tie of {tied:,})"
             self.heading.setText(text)
             rule = "the pair of smaller ids" if session.lesson.settings.tie_break == "hf" else "the pair met first in the words"
-            self.count_label.setText(f"{n:,} different pairs now." + (f" Equal counts: {rule} wins." if tied > 1 else ""))
+            self.count_label.setText(f"{plural(n, 'different pair')} now." + (f" Equal counts: {rule} wins." if tied > 1 else ""))
         else:
             self.heading.setText("No pairs left: every word is one token.")
             self.count_label.setText("")

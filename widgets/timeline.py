@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.describe import describe_position
+from engine.describe import describe_position, plural
 from widgets.elided import ElidedLabel
 from widgets.steady import steady
 
@@ -237,7 +237,7 @@ class Timeline(QWidget):
             # until no pair repeats: how far it will go is unknown, so the bar says how far it got
             self.progress.setRange(0, 1)
             self.progress.setValue(0)
-            self.progress.setFormat(f"{done:,} merges so far")
+            self.progress.setFormat(f"{plural(done, 'merge')} so far")
 
     def _on_training_ended(self) -> None:
         self.status_stack.setCurrentIndex(0)

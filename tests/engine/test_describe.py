@@ -43,3 +43,13 @@ def test_byte_level_tokens_read_as_text():
 
 def test_empty_corpus_says_what_to_do():
     assert "empty" in describe_position(Lesson("  \n "), 0)
+
+
+def test_a_count_and_its_noun_agree():
+    from engine.describe import plural
+
+    assert plural(1, "different pair") == "1 different pair"
+    assert plural(2, "merge") == "2 merges"
+    assert plural(1234, "merge") == "1,234 merges"
+    assert plural(0, "token") == "0 tokens"
+    assert plural(3, "child", "children") == "3 children"

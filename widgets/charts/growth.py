@@ -20,6 +20,7 @@ from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QColor, QFontMetricsF
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from engine.describe import plural
 from engine.trainer import TARGET_REACHED
 from widgets.charts.axes import CountAxis, GridLines, short_number
 from widgets.charts.theme import ChartTheme
@@ -257,7 +258,7 @@ class GrowthChart(QWidget):
         if lesson.stop_reason == TARGET_REACHED:
             if settings.vocab_size is not None and settings.merges is None:
                 return f"stop: vocabulary {settings.vocab_size:,}"
-            return f"stop: {lesson.last_step:,} merges"
+            return f"stop: {plural(lesson.last_step, 'merge')}"
         text = f"stop: {lesson.stop_reason or 'end'}"
         target = lesson.target_merges()
         if target is not None and target > lesson.last_step:

@@ -82,5 +82,5 @@ def step_caption(state: LessonState, bars: list[PairBar]) -> str:
         rule = "the pair of smaller ids wins" if settings.tie_break == "hf" else "the pair met first wins"
         # when every bar ties, more tied pairs may lie below the ones shown
         more = "+" if others == len(bars) - 1 else ""
-        text += f", tied with {others}{more} others ({rule})"
+        text += f", tied with {others}{more} {'other' if others == 1 and not more else 'others'} ({rule})"
     return text + "."
