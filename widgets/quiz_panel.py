@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -95,6 +96,8 @@ class QuizPanel(QWidget):
         # a long pack title must not widen the whole window: the box shows what fits
         self.source_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.source_box.setMinimumContentsLength(12)
+        # it takes the row's spare width, so a title shows whole where there is room (and in its tooltip)
+        self.source_box.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         open_button = QPushButton("Open pack…")
         open_button.clicked.connect(self._ask_pack_file)
         self.examples_button = QPushButton("Worked examples")
@@ -113,7 +116,6 @@ class QuizPanel(QWidget):
         top.addWidget(self.source_box, 1)
         top.addWidget(open_button)
         top.addWidget(self.examples_button)
-        top.addStretch(1)
         top.addWidget(self.teacher_box)
         top.addWidget(self.full_button)
 
@@ -270,6 +272,7 @@ class QuizPanel(QWidget):
             for key, label in sources:
                 self.source_box.addItem(label, key)
         self.source_box.setCurrentIndex(self.source_box.findData(self.session.source))
+        self.source_box.setToolTip(self.source_box.currentText())
 
     def _put_up(self, question: Question | None) -> None:
         self._shown_visit = self.session.visit

@@ -247,8 +247,22 @@ class GrowthChart(QWidget):
             self.legend.addItem(self.per_token_curve, self.per_token_curve.name())
             if held:
                 self.legend.addItem(self.held_out_per_token_curve, self.held_out_per_token_curve.name())
-        self.legend.updateSize()
+        self._fit_legend()
+
+    def _fit_legend(self) -> None:
+        """As many legend columns as fit the chart's width: a wide legend centred above a narrow
+        chart would lose both its ends ("aining tokens")."""
+        room = self.plot.width() - 16
+        for columns in (3, 2, 1):
+            self.legend.setColumnCount(columns)
+            self.legend.updateSize()
+            if self.legend.boundingRect().width() <= room:
+                break
         self.plot.getPlotItem().layout.setRowFixedHeight(0, self.legend.boundingRect().height() + 4)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self._fit_legend()
 
     def stop_label(self) -> str:
         lesson = self.session.lesson
