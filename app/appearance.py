@@ -24,7 +24,8 @@ def style_sheet(theme: str, zoom: float) -> str:
     sizes = {"@SIZE@": base, "@SMALL@": base * 0.9, "@BIG@": base * 1.25, "@HUGE@": base * 1.5}
     for key, value in sizes.items():
         text = text.replace(key, f"{value:.1f}pt")
-    return text
+    # images beside the sheet (the dark theme's check mark), by a path Qt reads on every platform
+    return text.replace("@STYLES@", STYLES.as_posix())
 
 
 def palette(theme: str) -> QPalette:

@@ -9,10 +9,12 @@ bar, the window's palette and style, each view's own theme and size, the tab and
 Keys are read through an application event filter while the mode is on, so they work whichever
 widget has the focus and win over the window's own shortcuts (Space steps here, it does not play).
 Clickers send Page Down / Page Up (or the arrows) for their two big buttons and B or "." for the
-"blank screen" button; that button plays and pauses the lesson here, because play/pause is the
-one thing a teacher otherwise cannot do from a clicker. W or "," blanks the screen instead.
+"blank screen" button. As in presentation software, B and "." black the screen, W and "," white
+it, the same key again brings the lesson back, and while the screen is blank any other key (Esc
+too) only brings the lesson back: it does not act. P plays and pauses.
 While the focus is in a text box (the explorer's), typing keys type; Page Up/Down, F5 and the
-Ctrl keys still act, and Esc gives the focus back to the view.
+Ctrl keys still act, and Esc gives the focus back to the view. On the quiz, while a question's
+options are open, the digits pick them (as they mark the class's answer to a predict question).
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ CLASSROOM_SHEET = (
     "QToolTip { font-size: 20pt; color: #000000; background: #FFFFE0; border: 2px solid #000000; }"
 )
 
-NEXT, PREVIOUS, PLAY, BLANK, RESET, END = "next", "previous", "play", "blank", "reset", "end"
+NEXT, PREVIOUS, PLAY, BLACK, WHITE, RESET, END = "next", "previous", "play", "black", "white", "reset", "end"
 NEXT_VIEW, PREVIOUS_VIEW, BIGGER, SMALLER, ACTUAL = "next view", "previous view", "bigger", "smaller", "actual size"
 PREDICT, HELP, LEAVE = "predict", "help", "leave"
 
@@ -52,8 +54,8 @@ K = Qt.Key
 PLAIN_KEYS = {
     K.Key_PageDown: NEXT, K.Key_Right: NEXT, K.Key_Down: NEXT, K.Key_Space: NEXT,
     K.Key_PageUp: PREVIOUS, K.Key_Left: PREVIOUS, K.Key_Up: PREVIOUS, K.Key_Backspace: PREVIOUS,
-    K.Key_B: PLAY, K.Key_Period: PLAY, K.Key_P: PLAY,
-    K.Key_W: BLANK, K.Key_Comma: BLANK,
+    K.Key_P: PLAY,
+    K.Key_B: BLACK, K.Key_Period: BLACK, K.Key_W: WHITE, K.Key_Comma: WHITE,
     K.Key_Home: RESET, K.Key_End: END,
     K.Key_Tab: NEXT_VIEW, K.Key_Backtab: PREVIOUS_VIEW,
     K.Key_Plus: BIGGER, K.Key_Equal: BIGGER, K.Key_Minus: SMALLER, K.Key_0: ACTUAL,
@@ -72,8 +74,9 @@ NUMBER_KEYS = {key: n for n, key in enumerate(
 KEY_LIST = [
     ("→  Page Down  Space", "next step (with predict first: reveal, then merge)"),
     ("←  Page Up", "step back"),
-    ("B  .  P", "play / pause (a clicker's blank-screen button)"),
-    ("W  ,", "blank the screen (any key brings it back)"),
+    ("B  .", "black screen (a clicker's blank-screen button; any key brings the lesson back)"),
+    ("W  ,", "white screen (any key brings the lesson back)"),
+    ("P", "play / pause"),
     ("Home  /  End", "back to the start  /  go to the end"),
     ("A", "predict first on / off"),
     ("1–4", "while asking: mark the class's answer"),
@@ -360,8 +363,9 @@ class Classroom(QObject):
             self._clear_prompt()
             self.window.timeline.toggle_play()
             self._ask_when_still()  # on pausing, with predict first on
-        elif command == BLANK:
-            self.blank.setVisible(self.blank.isHidden())
+        elif command in (BLACK, WHITE):
+            self.blank.set_white(command == WHITE)
+            self.blank.show()
         elif command == RESET:
             self.window.timeline.pause()
             self._move(0)
@@ -429,6 +433,8 @@ class Classroom(QObject):
             return False
         if not isinstance(watched, QWidget) or watched.window() is not self.window:
             return False  # a dialog, or the window-system side of the same key press
+        if not self.blank.isHidden():
+            return self._wake(event)
         command = command_for(event.key(), event.modifiers())
         if command is None:
             return False
@@ -436,7 +442,14 @@ class Classroom(QObject):
         control = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
         if typing and event.key() not in THROUGH_TEXT and not control:
             return False
-        if command in QUIZ_KEEPS and isinstance(self.window.tabs.currentWidget(), QuizPanel):
+        quiz = self.window.tabs.currentWidget()
+        if command.startswith("view ") and isinstance(quiz, QuizPanel) and quiz.takes_digit(int(command[5:])):
+            # an open choice on the quiz: the digit answers it, as it marks the class's answer to a prediction
+            event.accept()
+            if kind == QEvent.Type.KeyPress:
+                quiz.answer_digit(int(command[5:]))
+            return True
+        if command in QUIZ_KEEPS and isinstance(quiz, QuizPanel):
             # the quiz gets the key press; the window's shortcut for the same key must not fire
             if kind == QEvent.Type.ShortcutOverride:
                 event.accept()
@@ -452,12 +465,24 @@ class Classroom(QObject):
         self._on_key(command, watched)
         return True
 
+    def _wake(self, event: QEvent) -> bool:
+        """A key on a blank screen brings the lesson back and does nothing else; B or W turns a
+        white screen black or a black one white, as in presentation software."""
+        event.accept()
+        if event.type() == QEvent.Type.ShortcutOverride or event.isAutoRepeat():
+            return True
+        if event.key() in (K.Key_Shift, K.Key_Control, K.Key_Alt, K.Key_Meta, K.Key_AltGr):
+            return True  # the first half of a combination is not yet a key
+        command = command_for(event.key(), event.modifiers())
+        if command in (BLACK, WHITE) and self.blank.white != (command == WHITE):
+            self.blank.set_white(command == WHITE)
+        else:
+            self.blank.hide()
+        return True
+
     def _on_key(self, command: str, watched: QWidget) -> None:
         if command == "_release":
             self._park_focus()
-            return
-        if not self.blank.isHidden() and command != LEAVE:
-            self.blank.hide()  # any key brings the screen back, like a slide show
             return
         if not self.keys_overlay.isHidden() and command in (HELP, LEAVE):
             self.keys_overlay.hide()

@@ -21,7 +21,8 @@ from widgets.tiles import TileView
 # label is about 50 pixels tall and the charts' axis labels about 30
 TILE_SCALE = 2.2
 EXPLORER_SCALE = 1.9
-QUIZ_SCALE = 1.35
+# the quiz's type as large as the tiles' labels: its options about 50 pixels tall, its prompt more
+QUIZ_SCALE = 2.0
 CHART_POINTS = 20
 
 

@@ -2,7 +2,7 @@
 
 Each merge page shows the words as tiles right after the merge (the new token framed), the pair
 counts just before it (the winner marked) and the merge said in plain words. The pages are drawn
-with QPainter straight onto Qt's PDF writer, on white, in the tile colours of the app (Paul Tol's
+with QPainter straight onto Qt's PDF writer, on white, in the tile colours of the app (Okabe–Ito's
 colour-blind-safe scheme, with outlines so a grey print still parts the tiles). Nothing here needs a
 screen, so it works offscreen and from tests.
 

@@ -31,7 +31,9 @@ class HandoutDialog(QDialog):
         self.every = QSpinBox()
         self.every.setRange(1, max(1, last_step))
         self.every.setValue(max(1, last_step // 10))
-        self.every.setSuffix(" merges")
+        # "every 1 merge", "every 3 merges": the suffix agrees with the number in the box
+        self.every.valueChanged.connect(lambda n: self.every.setSuffix(" merge" if n == 1 else " merges"))
+        self.every.setSuffix(" merge" if self.every.value() == 1 else " merges")
         self.list_button = QRadioButton("These merges:")
         self.list = QLineEdit()
         self.list.setPlaceholderText("for example 1, 4, 7-9")

@@ -23,8 +23,9 @@ from PySide6.QtWidgets import (
 )
 
 from app.about import app_icon, show_about
-from app.appearance import THEMES, ZOOM_STEP, clamp_zoom, palette, style_sheet
+from app.appearance import BASE_POINTS, THEMES, ZOOM_STEP, clamp_zoom, palette, style_sheet
 from app.autosave import Autosave
+from app import layout as dock_layout
 from app.central_views import Views
 from app.classroom import Classroom
 from app.handout_dialog import add_handout_action
@@ -33,6 +34,7 @@ from app.session import Session
 from engine.formats.lesson_file import SUFFIX
 from widgets.corpus_panel import CorpusPanel
 from widgets.pairs_panel import PairsPanel
+from widgets.quiz_panel import QuizPanel
 from widgets.timeline import Timeline
 from widgets.tokenize_panel import TokenizePanel
 from widgets.vocab_panel import VocabPanel
@@ -146,6 +148,8 @@ class MainWindow(QMainWindow):
         layout.setSpacing(0)
         layout.addWidget(self.timeline)
         layout.addWidget(self.tabs, 1)
+        # a view narrower than its controls clips them rather than pushing the window off a small screen
+        self.tabs.setMinimumSize(dock_layout.CENTRAL_MINIMUM)
         self.setCentralWidget(central)
 
     def add_view(self, title: str, factory: ViewFactory, later: bool = False) -> QWidget | None:
@@ -154,8 +158,15 @@ class MainWindow(QMainWindow):
         return self.views.add(title, factory, later)
 
     def _on_view_built(self, view: QWidget) -> None:
+        dock_layout.follow_zoom(view, self.zoom)  # views are made at actual size
         if isinstance(view, KeepsProgress):
             self.files.keep_progress_of(view)
+        if isinstance(view, QuizPanel):
+            view.tiles_requested.connect(lambda: self.show_view("Tiles"))
+
+    def show_view(self, title: str) -> None:
+        if title in self.views:
+            self.tabs.setCurrentWidget(self.views[title])
 
     def _build_status_bar(self, autosave: Autosave | None) -> None:
         # the bar appears only while there is something the user must know: autosave has failed
@@ -172,7 +183,7 @@ class MainWindow(QMainWindow):
     def _dock(self, title: str, name: str, widget: QWidget, area) -> QDockWidget:
         dock = QDockWidget(title, self)
         dock.setObjectName(name)
-        dock.setWidget(widget)
+        dock.setWidget(dock_layout.scrolling(widget))  # a short dock scrolls its panel, never crushes it
         dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable | QDockWidget.DockWidgetFeature.DockWidgetFloatable
                          | QDockWidget.DockWidgetFeature.DockWidgetClosable)
         self.addDockWidget(area, dock)
@@ -199,24 +210,38 @@ class MainWindow(QMainWindow):
         self.vocab_dock = self._dock("Vocabulary and merges", "vocabularyDock", self.vocab_panel, right)
         self.tokenize_dock = self._dock("Tokenize", "tokenizeDock", self.tokenize_panel, bottom)
         self._layout_restored = False
+        self.dock_arrangement = "side by side"
 
-    def _default_dock_sizes(self) -> None:
-        # the central views get what is left: on a 1600-pixel projector about 650 pixels
-        width = max(self.width(), 1000)
-        self.resizeDocks([self.corpus_dock, self.pairs_dock], [int(width * 0.23), int(width * 0.30)],
-                         Qt.Orientation.Horizontal)
-        self.resizeDocks([self.pairs_dock, self.vocab_dock], [1, 1], Qt.Orientation.Vertical)
-        self.resizeDocks([self.tokenize_dock], [int(self.height() * 0.26)], Qt.Orientation.Vertical)
+    @property
+    def docks(self) -> list[QDockWidget]:
+        return [self.corpus_dock, self.pairs_dock, self.vocab_dock, self.tokenize_dock]
+
+    def arrange_docks(self) -> None:
+        """The default arrangement for this width and zoom (``app.layout``): the views keep 60%."""
+        self.dock_arrangement = dock_layout.arrange(self, *self.docks, BASE_POINTS * self.zoom)
+
+    def size_docks(self) -> None:
+        dock_layout.size_docks(self, self.dock_arrangement, *self.docks, BASE_POINTS * self.zoom)
+
+    def layout_crushed(self) -> bool:
+        return dock_layout.crushed(self, self.docks, BASE_POINTS * self.zoom)
 
     def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)
         if not self._layout_restored:
             self._layout_restored = True
-            self._default_dock_sizes()
+            self.arrange_docks()
             # once more after the first layout pass has settled the central widget's size
-            QTimer.singleShot(0, self, self._default_dock_sizes)  # the window as context: no call after it is gone
+            QTimer.singleShot(0, self, self.size_docks)  # the window as context: no call after it is gone
+        else:
+            # a saved layout that no longer fits (another screen, another zoom) gives way to the default
+            QTimer.singleShot(0, self, self._drop_crushed_layout)
         if self.views.waiting:
             QTimer.singleShot(LATER_MS, self, self.views.build_later)
+
+    def _drop_crushed_layout(self) -> None:
+        if self.layout_crushed():
+            self.arrange_docks()
 
     def _action(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
         action = QAction(text, self)
@@ -342,14 +367,21 @@ class MainWindow(QMainWindow):
         self.apply_appearance()
 
     def set_zoom(self, zoom: float) -> None:
-        self.zoom = clamp_zoom(zoom)
+        old, self.zoom = self.zoom, clamp_zoom(zoom)
+        for title in self.views:
+            if self.views.built(title):  # a view built later starts at the zoom of its day
+                dock_layout.follow_zoom(self.views[title], self.zoom / old)
         self.apply_appearance()
+        if self.isVisible():
+            # larger type needs wider docks; smaller type gives the room back to the views
+            self.size_docks()
 
     def apply_appearance(self) -> None:
         self.dark_action.setChecked(self.theme == "dark")
         QApplication.setPalette(palette(self.theme))
         self.setPalette(palette(self.theme))
         self.setStyleSheet(style_sheet(self.theme, self.zoom))
+        dock_layout.apply_minimums(self.docks, BASE_POINTS * self.zoom)
 
     # -- drag and drop ------------------------------------------------------------------------------
 
@@ -375,6 +407,7 @@ class MainWindow(QMainWindow):
         state = s.value("window/state")
         if isinstance(state, QByteArray) and self.restoreState(state):
             self._layout_restored = True
+            self.dock_arrangement = "tabbed" if self.tabifiedDockWidgets(self.pairs_dock) else "side by side"
 
     def _saved_look(self) -> tuple[str, float]:
         s = self.app_settings
@@ -392,7 +425,10 @@ class MainWindow(QMainWindow):
         if s is None:
             return
         s.setValue("window/geometry", self.saveGeometry())
-        s.setValue("window/state", self.saveState())
+        if self.layout_crushed():
+            s.remove("window/state")  # the next start lays the docks out afresh
+        else:
+            s.setValue("window/state", self.saveState())
         s.setValue("theme", self.theme)
         s.setValue("zoom", self.zoom)
         s.sync()

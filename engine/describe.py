@@ -30,6 +30,11 @@ def show_pair(settings: Settings, pair: tuple[str, str]) -> str:
     return display.for_settings(settings).pair(pair)
 
 
+def plural(n: int, noun: str, nouns: str | None = None) -> str:
+    """A count with its noun agreeing: '1 pair', '2 pairs', '1,234 merges' ('nouns' when not noun + 's')."""
+    return f"{n:,} {noun if n == 1 else (nouns or noun + 's')}"
+
+
 def times(n: int) -> str:
     return "once" if n == 1 else f"{n:,} times"
 

@@ -3,8 +3,11 @@
 The tiles, the explorer, the tokenize panel and the handout all colour a token here, from its id
 and its kind (``engine.display``), so a token and a kind look alike wherever they appear.
 
-Ordinary tokens take Paul Tol's "light" scheme, made for labelled cells read with black text: its
-hues stay apart for the common kinds of colour blindness. The kinds sit on their own steps of
+Ordinary tokens take seven fills made from the Okabe–Ito hues on three steps of lightness, chosen
+so that every two differ by at least 12 (CIEDE2000) for normal vision and under simulated
+protanopia and deuteranopia, all read with black text. A token's fill follows its id round the
+seven, so ids less than seven apart never share one (tokens merged one after another, say); tiles
+that do share a fill still have their outlines and the gap between them. The kinds sit on their own steps of
 lightness, apart from those fills and from each other, so a grey projector or a grey print still
 tells them apart; each also has a shape (hatching, a dashed outline) and every tile or piece an
 outline in its theme's colour, which is what parts a fill from a light, dark or black ground.
@@ -12,7 +15,7 @@ outline in its theme's colour, which is what parts a fill from a light, dark or 
     special  black      white text            (grey 0.00)
     marker   indigo     white text            (grey 0.20)
     unknown  red        white text, hatched   (grey 0.36)
-    tokens   Tol light  black text            (grey 0.58 to 0.87)
+    tokens   Okabe–Ito  black text            (grey 0.60 to 0.86)
     partial  white      black text, dashed    (grey 1.00)
 
 A whitespace token or a word's last token is coloured as an ordinary token (the second carries a
@@ -26,15 +29,15 @@ from dataclasses import dataclass
 
 from engine.display import MARKER, PARTIAL, SPECIAL, UNKNOWN
 
+# in this order: neighbours in the cycle are far apart in hue, lightness or both
 TOKEN_FILLS: tuple[str, ...] = (
-    "#77AADD",
-    "#EE8866",
-    "#EEDD88",
-    "#FFAABB",
-    "#99DDFF",
-    "#44BB99",
-    "#BBCC33",
-    "#DDDDDD",
+    "#B3DDF5",  # sky blue, pale
+    "#CF80AB",  # reddish purple
+    "#56B4E9",  # sky blue
+    "#E49659",  # orange
+    "#F0C7A6",  # vermillion, pale
+    "#BFE7DC",  # bluish green, pale
+    "#F2E85E",  # yellow
 )
 TOKEN_TEXT = "#000000"
 
@@ -56,9 +59,8 @@ KIND_LOOKS: dict[str, KindLook] = {
 
 
 def fill_of(token_id: int) -> str:
-    """The fill of a token id: the same id always looks the same, neighbouring ids rarely match."""
-    # Knuth's multiplicative hash spreads consecutive ids (a, b, c ...) over the whole scheme
-    return TOKEN_FILLS[((token_id * 2654435761) & 0xFFFFFFFF) >> 29]
+    """The fill of a token id: the same id always looks the same, and ids less than seven apart differ."""
+    return TOKEN_FILLS[token_id % len(TOKEN_FILLS)]
 
 
 def fill_of_text(token: str) -> str:

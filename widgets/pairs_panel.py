@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from engine.describe import describe_stop, tie_rule_sentence, tie_size, times
+from engine.describe import describe_stop, plural, tie_rule_sentence, tie_size, times
 from widgets.models import PairsModel
 from widgets.models.pairs import COUNT, PAIR, RANK, SOURCES, TIE
 from widgets.tables import make_table
@@ -73,7 +73,7 @@ class PairsPanel(QWidget):
             # training stopped here: no pair merges next, whatever the counts say
             settings = session.lesson.settings
             self.heading.setText(describe_stop(session.lesson.stop_reason, settings.min_frequency))
-            self.count_label.setText(f"{n:,} different pairs now; none of them merges." if n else "No pairs left.")
+            self.count_label.setText(f"{plural(n, 'different pair')} now; none of them merges." if n else "No pairs left.")
         elif self.model.rowCount():
             pair, count = following.pair, following.count
             # every pair at the winning count, as training met them (the table lists the top ones only)
@@ -83,7 +83,7 @@ class PairsPanel(QWidget):
                 text += f" (tie of {tied:,})"
             self.heading.setText(text)
             rule = " " + tie_rule_sentence(session.lesson.settings) if tied > 1 else ""
-            self.count_label.setText(f"{n:,} different pairs now.{rule}")
+            self.count_label.setText(f"{plural(n, 'different pair')} now.{rule}")
         else:
             self.heading.setText("No pairs left: every word is one token.")
             self.count_label.setText("")

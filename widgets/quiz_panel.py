@@ -9,7 +9,8 @@ decides. The lesson comes in through ``set_lesson`` and ``set_current_step``; pr
 through ``progress()`` (a JSON-ready dict the lesson file keeps under "quiz") and comes back
 through ``restore_progress``.
 
-Keys: Return checks the answer, then moves on; Ctrl+H hint; Ctrl+Return check; Ctrl+N next;
+Keys: the digits pick an option wherever the focus is in the panel (the question's text too);
+Return checks the answer, then moves on; Ctrl+H hint; Ctrl+Return check; Ctrl+N next;
 Ctrl+R reveal (teacher mode); Ctrl+T show on the tiles; F11 full screen, Esc to leave it.
 """
 
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QKeySequence, QShortcut, QTextDocument
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -28,6 +29,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -59,6 +61,8 @@ class QuizShown:
 class QuizPanel(QWidget):
     # ask the lesson to go to a step (to show a generated question's answer on the tiles)
     step_requested = Signal(int)
+    # ask whoever shows the views to show the tiles (after a step_requested, to see the answer there)
+    tiles_requested = Signal()
     # the score or position changed: the lesson file has something new to save
     progress_changed = Signal()
 
@@ -94,6 +98,8 @@ class QuizPanel(QWidget):
         # a long pack title must not widen the whole window: the box shows what fits
         self.source_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.source_box.setMinimumContentsLength(12)
+        # it takes the row's spare width, so a title shows whole where there is room (and in its tooltip)
+        self.source_box.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         open_button = QPushButton("Open pack…")
         open_button.clicked.connect(self._ask_pack_file)
         self.examples_button = QPushButton("Worked examples")
@@ -112,7 +118,6 @@ class QuizPanel(QWidget):
         top.addWidget(self.source_box, 1)
         top.addWidget(open_button)
         top.addWidget(self.examples_button)
-        top.addStretch(1)
         top.addWidget(self.teacher_box)
         top.addWidget(self.full_button)
 
@@ -159,6 +164,8 @@ class QuizPanel(QWidget):
         self.question_page.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.question_page.setFrameShape(QFrame.Shape.NoFrame)
         self.question_page.setWidget(page)
+        # a click anywhere on the question (its text too) puts the focus in the panel, where the digits answer
+        self.question_page.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.message = QLabel()
         self.message.setObjectName("prompt")
         self.message.setWordWrap(True)
@@ -268,6 +275,7 @@ class QuizPanel(QWidget):
             for key, label in sources:
                 self.source_box.addItem(label, key)
         self.source_box.setCurrentIndex(self.source_box.findData(self.session.source))
+        self.source_box.setToolTip(self.source_box.currentText())
 
     def _put_up(self, question: Question | None) -> None:
         self._shown_visit = self.session.visit
@@ -415,7 +423,12 @@ class QuizPanel(QWidget):
         self._render()
         if result is not None and result.valid:
             (self.next_button if self.session.revealed else self.reveal_button).setFocus()
+        self._scroll_to_feedback()
         return result
+
+    def _scroll_to_feedback(self) -> None:
+        # the verdict may sit below the fold on a small screen: bring it into view once laid out
+        QTimer.singleShot(0, self, lambda: self.question_page.ensureWidgetVisible(self.feedback, 0, 0))
 
     def show_hint(self) -> None:
         if self.session.show_hint():
@@ -425,11 +438,13 @@ class QuizPanel(QWidget):
         if self.session.reveal():
             self._render()
             self.next_button.setFocus()
+            self._scroll_to_feedback()
 
     def show_on_tiles(self) -> None:
         step = self.session.tiles_step()
         if step is not None:
             self.step_requested.emit(step)
+            self.tiles_requested.emit()
 
     def next_question(self) -> None:
         self.session.next()
@@ -470,9 +485,24 @@ class QuizPanel(QWidget):
             self.showFullScreen() if on else self.show()
         self.set_scale(self._scale * (1.4 if on else 1 / 1.4))
 
+    def takes_digit(self, n: int) -> bool:
+        """Whether the digit key ``n`` answers the question on screen (an open choice with n options)."""
+        editor = self._editor
+        return (editor is not None and not editor.locked and self.stack.currentWidget() is self.question_page
+                and 1 <= n <= editor.numbered_options())
+
+    def answer_digit(self, n: int) -> bool:
+        """Pick option ``n`` of the question on screen, as the digit key does; False if it has none."""
+        return self.takes_digit(n) and self._editor.pick_number(n)
+
     def keyPressEvent(self, event) -> None:
         if event.key() == Qt.Key.Key_Escape and self.is_full_screen():
             self.set_full_screen(False)
+            return
+        # a digit that no child took (a text box types it) picks an option, whatever has the focus
+        mods = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        digit = event.key() - Qt.Key.Key_0
+        if mods == Qt.KeyboardModifier.NoModifier and self.answer_digit(digit):
             return
         super().keyPressEvent(event)
 

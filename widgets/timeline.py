@@ -15,7 +15,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.describe import describe_position
+from engine.describe import describe_position, plural
+from widgets.elided import ElidedLabel
 from widgets.steady import steady
 
 @dataclass(frozen=True)
@@ -73,9 +74,9 @@ class Timeline(QWidget):
             self.speed.addItem(text, value)
         self._show_speed(session.play_interval)
         self.speed.currentIndexChanged.connect(self._on_speed_chosen)
-        self.status = QLabel()
+        # two lines whatever the step says (the rest in its tooltip): stepping moves nothing below
+        self.status = ElidedLabel(lines=2)
         self.status.setObjectName("statusLine")
-        self.status.setWordWrap(True)
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.progress = QProgressBar()
         self.progress.setObjectName("trainingProgress")
@@ -132,7 +133,7 @@ class Timeline(QWidget):
 
     def shown(self) -> TimelineShown:
         """What is on screen now, read from the labels and the slider (for tests and accessibility)."""
-        return TimelineShown(self.step_label.text(), self.status.text().replace("\u2060", ""), self.slider.value(),
+        return TimelineShown(self.step_label.text(), self.status.full_text().replace("\u2060", ""), self.slider.value(),
                              self.slider.maximum(), self.status_stack.currentWidget() is self.progress_row)
 
     # -- playing -------------------------------------------------------------------------------
@@ -244,7 +245,7 @@ class Timeline(QWidget):
             # until no pair repeats: how far it will go is unknown, so the bar says how far it got
             self.progress.setRange(0, 1)
             self.progress.setValue(0)
-            self.progress.setFormat(f"{done:,} merges so far")
+            self.progress.setFormat(f"{plural(done, 'merge')} so far")
 
     def _on_training_ended(self) -> None:
         self.status_stack.setCurrentIndex(0)

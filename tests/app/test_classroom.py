@@ -142,31 +142,51 @@ def test_home_resets_and_end_jumps(window, qtbot):
     assert window.session.step == 0
 
 
-@pytest.mark.parametrize("key", [K.Key_B, K.Key_Period, K.Key_P])
-def test_clicker_blank_key_plays_and_pauses(window, qtbot, key):
+def test_p_plays_and_pauses(window, qtbot):
     enter(qtbot, window)
-    press(qtbot, window, key)
+    press(qtbot, window, K.Key_P)
     assert window.timeline.playing
-    press(qtbot, window, key)
+    press(qtbot, window, K.Key_P)
     assert not window.timeline.playing
 
 
 def test_home_also_pauses(window, qtbot):
     enter(qtbot, window)
-    press(qtbot, window, K.Key_B)
+    press(qtbot, window, K.Key_P)
     press(qtbot, window, K.Key_Home)
     assert not window.timeline.playing and window.session.step == 0
 
 
-@pytest.mark.parametrize("key", [K.Key_W, K.Key_Comma])
-def test_blank_screen_and_any_key_brings_it_back(window, qtbot, key):
+@pytest.mark.parametrize("key, white", [(K.Key_B, False), (K.Key_Period, False), (K.Key_W, True), (K.Key_Comma, True)])
+def test_b_and_w_blank_the_screen_and_the_same_key_brings_it_back(window, qtbot, key, white):
     classroom = enter(qtbot, window)
     press(qtbot, window, key)
-    assert classroom.blank.isVisible()
+    assert classroom.blank.isVisible() and classroom.blank.white == white
     assert classroom.blank.geometry() == window.rect()
-    press(qtbot, window, K.Key_PageDown)
+    pixel = window.grab().toImage().pixelColor(window.width() // 2, window.height() // 2).name()
+    assert pixel == ("#ffffff" if white else "#000000")
+    press(qtbot, window, key)
+    assert classroom.blank.isHidden() and not window.timeline.playing
+
+
+def test_b_on_a_white_screen_turns_it_black(window, qtbot):
+    classroom = enter(qtbot, window)
+    press(qtbot, window, K.Key_W)
+    press(qtbot, window, K.Key_B)
+    assert classroom.blank.isVisible() and not classroom.blank.white
+    press(qtbot, window, K.Key_W)
+    assert classroom.blank.isVisible() and classroom.blank.white
+
+
+@pytest.mark.parametrize("key", [K.Key_PageDown, K.Key_X, K.Key_Return, K.Key_P, K.Key_2, K.Key_Escape, K.Key_F5])
+def test_any_other_key_on_a_blank_screen_brings_the_lesson_back_and_does_not_act(window, qtbot, key):
+    classroom = enter(qtbot, window)
+    press(qtbot, window, K.Key_B)
+    press(qtbot, window, key)
     assert classroom.blank.isHidden()
-    assert window.session.step == 3  # the key only woke the screen
+    assert classroom.active  # Esc and F5 first bring the lesson back; pressed again they leave
+    assert window.session.step == 3 and not window.timeline.playing
+    assert window.tabs.currentWidget() is window.views["Tiles"]
 
 
 def test_number_keys_and_tab_switch_views(window, qtbot):
@@ -191,7 +211,13 @@ def test_on_the_quiz_the_arrows_are_the_quizs_own(window, qtbot):
     press(qtbot, window, K.Key_4)
     press(qtbot, window, K.Key_Right)
     assert window.session.step == 3
-    press(qtbot, window, K.Key_1)  # the view keys still work there
+    quiz = window.views["Quiz"]
+    assert quiz.editor.numbered_options() >= 1
+    press(qtbot, window, K.Key_1)  # an open choice: the digit answers it
+    assert window.tabs.currentWidget() is quiz and quiz.editor.answer() == [0]
+    quiz.check()
+    assert quiz.editor.locked
+    press(qtbot, window, K.Key_1)  # nothing left to answer: the view keys work again
     assert window.tabs.currentWidget() is window.views["Tiles"]
 
 
@@ -300,9 +326,9 @@ def test_the_question_stays_with_the_tiles(window, qtbot):
 def test_playing_skips_questions_and_pausing_asks(window, qtbot):
     classroom = enter(qtbot, window)
     classroom.set_predict_first(True)
-    press(qtbot, window, K.Key_B)
+    press(qtbot, window, K.Key_P)
     assert window.timeline.playing and classroom.prompt_state == HIDDEN
-    press(qtbot, window, K.Key_B)
+    press(qtbot, window, K.Key_P)
     qtbot.waitUntil(lambda: classroom.prompt_state == ASKING, timeout=5000)
     assert classroom.prompt.question.merge == window.session.step + 1
 

@@ -284,3 +284,13 @@ def test_summary_numbers_are_the_engines_for_a_bytes_lesson(tmp_path):
     write_handout(lesson, path, [1])
     chart = " ".join(page_texts(path))
     assert f"starts as {history.total_tokens(0)} tokens: the UTF-8 bytes" in chart
+
+
+def test_the_every_box_says_merge_or_merges_with_its_number(qtbot):
+    from app.handout_dialog import HandoutDialog
+
+    dialog = HandoutDialog(15)
+    qtbot.addWidget(dialog)
+    assert dialog.every.value() == 1 and dialog.every.suffix() == " merge"
+    dialog.every.setValue(3)
+    assert dialog.every.suffix() == " merges"

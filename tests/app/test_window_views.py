@@ -43,3 +43,20 @@ def test_the_tiles_merge_within_a_play_step_at_every_speed(make_window):
         interval = window.session.play_interval
         assert interval == int(1000 / speed.itemData(index))
         assert 0 < tiles.canvas.merge_ms <= interval
+
+
+def test_show_on_the_tiles_steps_the_lesson_and_shows_the_tiles(make_window, qtbot):
+    from engine.quiz.session import LESSON
+
+    window = make_window()
+    quiz = window.views["Quiz"]
+    window.show_view("Quiz")
+    quiz.set_source(LESSON)
+    qtbot.waitUntil(lambda: quiz.current_question() is not None and quiz.current_question().reveal_step is not None,
+                    timeout=10000)
+    question = quiz.current_question()
+    quiz.answer_digit(1 + [o.correct for o in question.options].index(True))
+    quiz.check()
+    quiz.show_on_tiles()
+    assert window.session.step == question.reveal_step
+    assert window.tabs.currentWidget() is window.views["Tiles"]

@@ -157,3 +157,13 @@ def test_why_not_larger_gives_cl100ks_real_size():
     assert f"{len(load_cl100k().ranks):,} regular tokens" in WHY_NOT_LARGER
     for idea in ("square of the length", "context window", "embedding table", "output layer", "rare tokens"):
         assert idea in WHY_NOT_LARGER
+
+
+def test_a_count_and_its_noun_agree():
+    from engine.describe import plural
+
+    assert plural(1, "different pair") == "1 different pair"
+    assert plural(2, "merge") == "2 merges"
+    assert plural(1234, "merge") == "1,234 merges"
+    assert plural(0, "token") == "0 tokens"
+    assert plural(3, "child", "children") == "3 children"

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 
 from engine import Corpus, Settings, train
 from engine.history import History
@@ -474,3 +475,43 @@ def test_a_hidden_quiz_asks_about_the_step_on_screen_when_shown(qtbot, panel):
     question = panel.current_question()
     assert question is not asked and question.reveal_step >= 3
     assert "step 3" in question.prompt or question.reveal_step > 3
+
+
+def test_digits_answer_after_a_click_on_the_question_text(qtbot):
+    from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QWidget
+
+    host = QWidget()
+    qtbot.addWidget(host)
+    elsewhere = QLineEdit()  # another panel had the focus
+    panel = QuizPanel(pack_from_data(PACK, "test.json"))
+    row = QHBoxLayout(host)
+    row.addWidget(elsewhere)
+    row.addWidget(panel)
+    host.resize(1200, 700)
+    host.show()
+    qtbot.waitExposed(host)
+    host.activateWindow()
+    panel.go_to(1)
+    elsewhere.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is elsewhere, timeout=2000)
+    qtbot.mouseClick(panel.prompt, Qt.MouseButton.LeftButton)
+    assert panel.isAncestorOf(QApplication.focusWidget())
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_2)
+    assert panel.editor.answer() == [1] and elsewhere.text() == ""
+
+
+def test_the_verdict_scrolls_into_view_on_a_small_screen(qtbot):
+    panel = QuizPanel(pack_from_data(PACK, "test.json"))
+    qtbot.addWidget(panel)
+    panel.set_scale(1.5)
+    panel.resize(700, 330)  # a 1280x720 window's quiz with the type zoomed
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.go_to(2)
+    key(qtbot, panel, Qt.Key.Key_1)
+    panel.check()
+    viewport = panel.question_page.viewport()
+    # the verdict was below the fold: the page scrolls down to it
+    qtbot.waitUntil(lambda: panel.question_page.verticalScrollBar().value() > 0, timeout=2000)
+    top = panel.verdict.mapTo(viewport, panel.verdict.rect().topLeft()).y()
+    assert panel.verdict.isVisible() and 0 <= top and top + panel.verdict.height() <= viewport.height()

@@ -20,6 +20,7 @@ from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QColor, QFontMetricsF
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from engine.describe import plural
 from engine.trainer import TARGET_REACHED
 from widgets.charts.axes import CountAxis, GridLines, short_number
 from widgets.charts.theme import ChartTheme
@@ -248,8 +249,22 @@ class GrowthChart(QWidget):
             self.legend.addItem(self.per_token_curve, self.per_token_curve.name())
             if held:
                 self.legend.addItem(self.held_out_per_token_curve, self.held_out_per_token_curve.name())
-        self.legend.updateSize()
+        self._fit_legend()
+
+    def _fit_legend(self) -> None:
+        """As many legend columns as fit the chart's width: a wide legend centred above a narrow
+        chart would lose both its ends ("aining tokens")."""
+        room = self.plot.width() - 16
+        for columns in (3, 2, 1):
+            self.legend.setColumnCount(columns)
+            self.legend.updateSize()
+            if self.legend.boundingRect().width() <= room:
+                break
         self.plot.getPlotItem().layout.setRowFixedHeight(0, self.legend.boundingRect().height() + 4)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self._fit_legend()
 
     def stop_label(self) -> str:
         lesson = self.session.lesson
@@ -259,7 +274,7 @@ class GrowthChart(QWidget):
         if lesson.stop_reason == TARGET_REACHED:
             if settings.vocab_size is not None and settings.merges is None:
                 return f"stop: vocabulary {settings.vocab_size:,}"
-            return f"stop: {lesson.last_step:,} merges"
+            return f"stop: {plural(lesson.last_step, 'merge')}"
         text = f"stop: {lesson.stop_reason or 'end'}"
         target = lesson.target_merges()
         if target is not None and target > lesson.last_step:

@@ -84,5 +84,5 @@ def step_caption(state: LessonState, bars: list[PairBar]) -> str:
     if others:
         # when every bar ties, more tied pairs may lie below the ones shown
         more = "+" if others == len(bars) - 1 else ""
-        text += f", tied with {others}{more} others ({tie_rule_short(settings)} wins)"
+        text += f", tied with {others}{more} {'other' if others == 1 and not more else 'others'} ({tie_rule_short(settings)} wins)"
     return text + "."

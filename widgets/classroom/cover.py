@@ -37,7 +37,13 @@ class Cover(QWidget):
 
 
 class BlankCover(Cover):
-    """A black screen: the class looks at the teacher, not at the tiles."""
+    """A black (or white) screen: the class looks at the teacher or the board, not at the tiles."""
+
+    white = False
+
+    def set_white(self, white: bool) -> None:
+        self.white = white
+        self.update()
 
     def paintEvent(self, event) -> None:  # noqa: N802 (Qt's name)
-        QPainter(self).fillRect(self.rect(), QColor("#000000"))
+        QPainter(self).fillRect(self.rect(), QColor("#FFFFFF" if self.white else "#000000"))

@@ -12,7 +12,6 @@ import random
 import re
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
@@ -81,6 +80,14 @@ class AnswerEditor(QWidget):
     def show_parts(self, parts) -> None:
         """Mark each part right or wrong after checking (not every kind has parts)."""
 
+    def numbered_options(self) -> int:
+        """How many options the digit keys pick from (none for most kinds)."""
+        return 0
+
+    def pick_number(self, n: int) -> bool:
+        """The digit key ``n`` (from 1) was pressed: pick option n, if this kind has numbered options."""
+        return False
+
     def focus_first(self) -> None:
         self.setFocus()
 
@@ -139,10 +146,15 @@ class ChooseEditor(AnswerEditor):
             grid.addWidget(button, i, 0, Qt.AlignmentFlag.AlignTop)
             grid.addWidget(label, i, 1)
         layout.addLayout(grid)
-        for i in range(min(9, len(self.buttons))):
-            shortcut = QShortcut(QKeySequence(str(i + 1)), self, context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            shortcut.activated.connect(lambda i=i: self._press(i))
 
+    def numbered_options(self) -> int:
+        return min(9, len(self.buttons))
+
+    def pick_number(self, n: int) -> bool:
+        if not 1 <= n <= len(self.buttons):
+            return False
+        self._press(n - 1)
+        return True
 
     def _press(self, i: int) -> None:
         button = self.buttons[i]

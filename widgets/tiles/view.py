@@ -98,6 +98,11 @@ class TileView(QWidget):
 
     # -- settings (the window and the projector mode call these) --------------------------------
 
+    @property
+    def scale(self) -> float:
+        """The tiles' size (1 at the window's actual size; the window's zoom multiplies it)."""
+        return self.canvas.scale
+
     def set_scale(self, scale: float) -> None:
         self.canvas.set_scale(scale)
 

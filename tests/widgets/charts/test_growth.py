@@ -188,3 +188,14 @@ def test_axis_ranges_hold_the_whole_history(make_view, prose_session, classic_se
         assert y0 <= 0 and y1 >= max(model.tokens + list(model.held_out.tokens))
         v0, v1 = growth.vocab_view.viewRange()[1]
         assert v1 >= model.vocab[-1]
+
+
+def test_the_legend_fits_a_narrow_chart_with_characters_per_token(make_view, prose_session):
+    view = make_view(prose_session)
+    view.resize(560, 650)
+    view.growth.set_per_token_visible(True)
+    view.held_out_box.setPlainText("some words the tokenizer never saw")
+    view.growth.set_per_token_visible(True)
+    legend, plot = view.growth.legend, view.growth.plot
+    assert len(legend.items) >= 4
+    assert legend.boundingRect().width() <= plot.width()

@@ -1,0 +1,88 @@
+"""The docks under zoom and on small screens: never crushed, room given back, a crushed layout never kept."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+
+from app import layout as dock_layout
+from app.appearance import BASE_POINTS
+
+
+def opened(make_window, width, height, **kwargs):
+    w = make_window(**kwargs)
+    w.resize(width, height)
+    w.show()
+    QApplication.processEvents()
+    return w
+
+
+def docks_usable(window) -> bool:
+    for dock in window.docks:
+        need_w, need_h = dock_layout.dock_minimum(dock, BASE_POINTS * window.zoom)
+        if dock.isVisible() and (dock.width() < need_w or dock.height() < need_h):
+            return False
+    return True
+
+
+def test_zooming_in_three_times_and_back_keeps_every_dock_usable_and_gives_the_room_back(make_window):
+    window = opened(make_window, 1600, 1000)
+    share = window.centralWidget().width() / window.width()
+    tiles = window.views["Tiles"].scale
+    for _ in range(3):
+        window.zoom_in_action.trigger()
+        QApplication.processEvents()
+        assert docks_usable(window)
+    assert window.views["Tiles"].scale > tiles * 1.4  # the tiles follow the zoom
+    assert window.pairs_dock.width() >= window.fontMetrics().horizontalAdvance("Pairs") * 2
+    window.zoom_reset_action.trigger()
+    QApplication.processEvents()
+    assert docks_usable(window)
+    assert window.views["Tiles"].scale == pytest.approx(tiles)
+    assert window.centralWidget().width() / window.width() >= min(share, dock_layout.CENTRAL_SHARE) - 0.01
+
+
+def test_a_small_screen_tabs_the_panels_and_keeps_the_views_60_percent(make_window):
+    window = opened(make_window, 1280, 720)
+    window.resize(1280, 720)
+    window.arrange_docks()
+    QApplication.processEvents()
+    assert window.dock_arrangement == "tabbed"
+    assert window.pairs_dock in window.tabifiedDockWidgets(window.vocab_dock)
+    assert window.centralWidget().width() / window.width() >= dock_layout.CENTRAL_SHARE - 0.01
+    wide = opened(make_window, 1920, 1080)
+    wide.arrange_docks()
+    assert wide.dock_arrangement == "side by side"
+
+
+def test_a_crushed_layout_is_never_saved_and_the_next_start_lays_out_afresh(make_window, tmp_path, monkeypatch):
+    settings_path = str(tmp_path / "layout.ini")
+    window = opened(make_window, 1600, 1000, app_settings=QSettings(settings_path, QSettings.Format.IniFormat))
+    window.save_settings()
+    assert QSettings(settings_path, QSettings.Format.IniFormat).value("window/state") is not None
+    # a panel squeezed under what it needs (as an old version, another screen or a drag could leave it)
+    monkeypatch.setattr(dock_layout, "dock_minimum", lambda dock, points, natural=False: (5000, 10))
+    assert window.layout_crushed()
+    window.save_settings()
+    assert QSettings(settings_path, QSettings.Format.IniFormat).value("window/state") is None
+    monkeypatch.undo()
+    again = opened(make_window, 1600, 1000, app_settings=QSettings(settings_path, QSettings.Format.IniFormat))
+    assert not again.layout_crushed() and docks_usable(again)
+
+
+def test_the_status_line_keeps_its_height_while_stepping(make_window):
+    window = opened(make_window, 1280, 720)
+    status = window.timeline.status
+    tab_bar_y = window.tabs.mapTo(window, window.tabs.rect().topLeft()).y()
+    heights, elided = set(), False
+    for step in range(window.session.last_step + 1):
+        window.session.request_step(step)
+        QApplication.processEvents()
+        heights.add(status.height())
+        assert window.tabs.mapTo(window, window.tabs.rect().topLeft()).y() == tab_bar_y
+        assert status.toolTip() == status.accessibleDescription() == status.full_text()
+        assert status.text().count("\n") <= 1
+        elided = elided or status.is_elided()
+    assert len(heights) == 1
+    assert elided  # some step says more than two lines hold: the rest is in the tooltip
