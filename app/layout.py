@@ -11,15 +11,12 @@ one it restores.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from typing import Protocol, runtime_checkable
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QDockWidget, QFrame, QMainWindow, QScrollArea, QTabBar, QWidget
 
-from widgets.charts import ChartsView
-from widgets.explorer import ExplorerView
-from widgets.tiles import TileView
 
 CENTRAL_SHARE = 0.6
 CENTRAL_MINIMUM = QSize(400, 200)
@@ -146,11 +143,17 @@ def keep_tab_titles_whole(window: QMainWindow) -> None:
             bar.setUsesScrollButtons(True)
 
 
+@runtime_checkable
+class FollowsZoom(Protocol):
+    """A central view whose tiles or type grow with the window's zoom (the charts, the tiles, the
+    explorer; the quiz keeps its own scale: its type is large already, for the back of a room, and
+    zoomed too it would not fit). Named by what it does, so this module imports no view: the charts
+    and the explorer are built after the window's first paint."""
+
+    def follow_zoom(self, ratio: float) -> None: ...
+
+
 def follow_zoom(view: QWidget, ratio: float) -> None:
-    """Scale a central view's tiles or type with the window's zoom, by ``ratio``. The quiz keeps its
-    own scale: its type is large already (for the back of a room) and zoomed too it would not fit."""
-    if isinstance(view, ChartsView):
-        theme = view.theme
-        view.set_theme(replace(theme, font_size=max(6, round(theme.font_size * ratio))))
-    elif isinstance(view, (TileView, ExplorerView)):
-        view.set_scale(view.scale * ratio)
+    """Scale a central view's tiles or type with the window's zoom, by ``ratio``."""
+    if isinstance(view, FollowsZoom):
+        view.follow_zoom(ratio)

@@ -7,6 +7,8 @@ and, when it could not be counted, why its curve is missing.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import os
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -226,6 +228,10 @@ class ChartsView(QWidget):
             export_image(widget.plot, path)
 
     # -- theme ----------------------------------------------------------------------------------
+
+    def follow_zoom(self, ratio: float) -> None:
+        """The window's zoom changed by ``ratio``: the charts' type grows with it."""
+        self.set_theme(replace(self.theme, font_size=max(6, round(self.theme.font_size * ratio))))
 
     def set_theme(self, theme: ChartTheme) -> None:
         """Light, dark or projector (large type, high contrast): both charts and their controls."""

@@ -264,6 +264,10 @@ class ExplorerView(QWidget):
 
     # -- looks: the classroom mode sets these ---------------------------------------------------
 
+    def follow_zoom(self, ratio: float) -> None:
+        """The window's zoom changed by ``ratio``: the explorer's type grows with it."""
+        self.set_scale(self.scale * ratio)
+
     def set_scale(self, factor: float) -> None:
         """Scale every font of the explorer (1.0 is the desktop size; 2.0 reads from the back of a room)."""
         self.scale = max(0.5, min(float(factor), 5.0))

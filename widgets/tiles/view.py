@@ -106,6 +106,10 @@ class TileView(QWidget):
     def set_scale(self, scale: float) -> None:
         self.canvas.set_scale(scale)
 
+    def follow_zoom(self, ratio: float) -> None:
+        """The window's zoom changed by ``ratio``: the tiles grow with the type."""
+        self.set_scale(self.scale * ratio)
+
     def set_theme(self, theme: TileTheme | str | None) -> None:
         """"light", "dark", "high contrast", a TileTheme, or None to follow the desktop palette."""
         self.canvas.set_theme(TileTheme.named(theme) if isinstance(theme, str) else theme)
