@@ -69,12 +69,16 @@ class SteadyHolder(QWidget):
         self._hints = self._measure()
         super().resizeEvent(event)
 
-    # the layout sees the widget's own hints
+    # the layout sees the widget's own hints, within its limits as a layout holding it would see
+    # them (a label of fixed height still hints the height of its text)
     def sizeHint(self) -> QSize:
-        return self.widget.sizeHint()
+        return self._bounded(self.widget.sizeHint())
 
     def minimumSizeHint(self) -> QSize:
-        return self.widget.minimumSizeHint()
+        return self._bounded(self.widget.minimumSizeHint())
+
+    def _bounded(self, hint: QSize) -> QSize:
+        return hint.expandedTo(self.widget.minimumSize()).boundedTo(self.widget.maximumSize())
 
     def hasHeightForWidth(self) -> bool:
         return self.widget.hasHeightForWidth()
