@@ -11,7 +11,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QFormLayout,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QSpinBox,
@@ -36,9 +35,10 @@ UNITS = (
 )
 MARKERS = (("</w>", "</w>"), ("_", "_"), (None, "none"))
 STOPS = (
-    ("repeat", "until no pair repeats"),
-    ("merges", "after this many merges"),
-    ("vocab", "at this vocabulary size"),
+    # short enough for the narrowest panel; the number comes on the row below
+    ("repeat", "no pair repeats"),
+    ("merges", "after N merges"),
+    ("vocab", "at N tokens"),
 )
 TIES = (
     ("first", "pair met first", f"Equal counts go to {TIE_RULES['first']}."),
@@ -92,10 +92,10 @@ class SettingsForm(QWidget):
         form.addRow("End of word", self.marker)
         form.addRow("", self.lowercase)
         form.addRow("Min count", self.min_frequency)
-        stop_row = QHBoxLayout()
-        stop_row.addWidget(self.stop, 1)
-        stop_row.addWidget(self.size)
-        form.addRow("Stop", stop_row)
+        # the stop rule on a row of its own and its number under it: a narrow panel shows both whole
+        form.addRow("Stop", self.stop)
+        self.size.setPrefix("N = ")
+        form.addRow("", self.size)
         form.addRow("Ties", self.tie)
         form.addRow("Special", self.specials)
         layout = QVBoxLayout(self)
@@ -108,7 +108,9 @@ class SettingsForm(QWidget):
         self.marker.setToolTip("A symbol added at the end of each word, so 'est' at the end differs from 'est' inside")
         self.lowercase.setToolTip("Treat 'The' and 'the' as the same word")
         self.min_frequency.setToolTip("Stop when the best pair occurs fewer times than this (2: until no pair repeats)")
-        self.size.setToolTip("The number of merges, or the vocabulary size, to stop at")
+        self.stop.setToolTip("When training stops: when no pair occurs twice, after N merges, or when the "
+                             "vocabulary holds N tokens")
+        self.size.setToolTip("N: the number of merges, or the vocabulary size, to stop at")
         self.tie.setToolTip("Which pair wins when several have the same count")
         self.specials.setToolTip("Special tokens, separated by spaces: each gets an id of its own and is never "
                                  "merged (Return to apply)")
