@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFileDialog, QHBoxLayout, Q
 from engine.describe import tie_rule_short
 from engine.errors import BpeLabError
 from engine.writing import write_atomic
+from widgets.flow import FlowLayout
 from widgets.saving import drawn_bytes, png_bytes
 from widgets.tiles.canvas import TileCanvas
 from widgets.tiles.layout import ORDERS
@@ -59,18 +60,13 @@ class TileView(QWidget):
         zoom_out = QToolButton(text="−", toolTip="Smaller tiles (Ctrl+wheel)")
         zoom_in = QToolButton(text="+", toolTip="Larger tiles (Ctrl+wheel)")
         export = QToolButton(text="Export…", toolTip="Save the rows in view as a PNG or SVG picture")
+        # the controls in groups that wrap onto a second line rather than clip when the view is narrow
         self.controls = QWidget()
-        strip = QHBoxLayout(self.controls)
-        strip.setContentsMargins(0, 0, 0, 0)
-        strip.addWidget(QLabel("Rows by"))
-        strip.addWidget(self.order_box)
-        strip.addSpacing(12)
+        strip = FlowLayout(self.controls)
+        strip.addWidget(group(QLabel("Rows by"), self.order_box))
         strip.addWidget(self.counting_box)
         strip.addWidget(self.motion_box)
-        strip.addStretch(1)
-        strip.addWidget(QLabel("Zoom"))
-        strip.addWidget(zoom_out)
-        strip.addWidget(zoom_in)
+        strip.addWidget(group(QLabel("Zoom"), zoom_out, zoom_in))
         strip.addWidget(export)
 
         layout = QVBoxLayout(self)
@@ -305,3 +301,13 @@ class TileView(QWidget):
 
 def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def group(*widgets: QWidget) -> QWidget:
+    """Widgets that stay side by side on one line of a wrapping strip (a label and its control)."""
+    holder = QWidget()
+    row = QHBoxLayout(holder)
+    row.setContentsMargins(0, 0, 0, 0)
+    for widget in widgets:
+        row.addWidget(widget)
+    return holder
