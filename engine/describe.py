@@ -78,6 +78,11 @@ def tie_size(step: MergeStep) -> int:
     return step.tie_count
 
 
+def special_text_short() -> str:
+    """The switch's own line; ``special_text_sentence`` says the whole of why."""
+    return "Spelled out is the safe default: text anyone types or pastes must not become a control token."
+
+
 def special_text_sentence() -> str:
     """Why typed special-token text is spelled out by default, in one sentence (for the switch
     "typed special-token text: spelled out / becomes the special token")."""

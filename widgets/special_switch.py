@@ -9,7 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from engine.describe import special_text_sentence
+from engine.describe import special_text_sentence, special_text_short
 
 SPELLED_OUT, SPECIAL = "spelled out", "becomes the special token"
 
@@ -28,7 +28,9 @@ class SpecialTextSwitch(QWidget):
         self.choice.setAccessibleName("Typed special-token text")
         self.label.setBuddy(self.choice)
         self.why = special_text_sentence()
-        self.hint = QLabel(self.why)
+        # one line under the switch; the whole reason in its tooltip (two switches share the window)
+        self.hint = QLabel(special_text_short())
+        self.hint.setToolTip(self.why)
         self.hint.setObjectName("hint")
         self.hint.setWordWrap(True)
         row = QHBoxLayout()

@@ -32,7 +32,7 @@ def test_special_text_is_spelled_out_until_switched(qtbot):
     special = tokenizer.special_ids["<|endoftext|>"]
     switch = panel.special_switch
     assert switch.choice.isEnabled() and not switch.allow_special
-    assert switch.hint.text() == special_text_sentence()
+    assert switch.hint.toolTip() == special_text_sentence()  # the whole reason; one line shows
     spelled = tokenizer.encode(TEXT, False)
     assert ids_in_chips(panel) == list(spelled.ids) and special not in spelled.ids
     assert "<|endoftext|>" not in [token for token, _ in panel.chips_shown()]
@@ -53,3 +53,15 @@ def test_with_no_special_tokens_the_switch_has_nothing_to_switch(qtbot):
     _session, panel = panel_for(qtbot, Settings())
     assert not panel.special_switch.choice.isEnabled()
     assert "no special tokens" in panel.special_switch.choice.toolTip()
+
+
+def test_the_switch_says_why_in_one_line_and_the_whole_reason_on_hover(qtbot):
+    from engine.describe import special_text_sentence
+    from widgets.special_switch import SpecialTextSwitch
+
+    switch = SpecialTextSwitch()
+    qtbot.addWidget(switch)
+    assert switch.hint.text().startswith("Spelled out is the safe default")
+    assert len(switch.hint.text()) < len(special_text_sentence())
+    assert switch.hint.toolTip() == special_text_sentence()
+    assert not switch.allow_special  # the safe default

@@ -73,7 +73,7 @@ class ExplorerView(QWidget):
         self.left = SidePane(self.sources, CL100K)
         self.right = SidePane(self.sources, LESSON)
         self.demo_buttons: dict[str, QPushButton] = {}
-        demos = QGroupBox("Show the class")
+        self.demos = demos = QGroupBox("Show the class")
         grid = QGridLayout(demos)
         for n, (name, title) in enumerate(DEMOS.items()):
             button = QPushButton(title)
@@ -301,8 +301,9 @@ class ExplorerView(QWidget):
         lines = QFontMetricsF(self.editor.font()).lineSpacing()
         # the projector sheet pads and frames the box: its four lines still need their room
         frame = 0 if self.theme.name in ("light", "dark") else 2 * (4 + max(1, round(self.theme.outline_width)))
-        # four lines of text: enough to edit, and the tokens below keep the screen
-        self.top.setFixedHeight(int(lines * 4.2 + 16 + frame))
+        # four lines of text: enough to edit, and the tokens below keep the screen; and every
+        # demonstration's button whole beside them
+        self.top.setFixedHeight(max(int(lines * 4.2 + 16 + frame), self.demos.sizeHint().height()))
 
     def _apply_style(self) -> None:
         t = self.theme
