@@ -106,11 +106,16 @@ class History:
         # ids as training gave them: a rebuilt token keeps its first id (the "hf" tie rule ranks by id)
         ids = {token: i for i, token in enumerate(self.base)}
         learned = [0]
-        for step in self.steps:
+        # token -> the number of the first step that made it, built here, off the GUI thread: the
+        # views ask for a token or two of 100,000 merges (an imported tokenizer)
+        made: dict[str, int] = {}
+        for number, step in enumerate(self.steps, start=1):
             ids.setdefault(step.token, len(ids))
+            made.setdefault(step.token, number)
             learned.append(len(ids) - len(self.base))
         self._learned = learned
         self._ids = ids
+        self._made = made
 
     # -- one word ---------------------------------------------------------------------------------
 
@@ -201,6 +206,11 @@ class History:
         """The words whose tokens differ between steps a and b, in corpus order."""
         lo, hi = sorted((self._clamp(a), self._clamp(b)))
         return sorted({w for step in self.steps[lo:hi] for w in step.words()})
+
+    def made_by(self, token: str) -> MergeStep | None:
+        """The first merge that made ``token``, or None if no merge did (a base symbol)."""
+        number = self._made.get(token)
+        return self.steps[number - 1] if number is not None else None
 
     # -- the whole corpus -------------------------------------------------------------------------
 

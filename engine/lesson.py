@@ -303,8 +303,10 @@ class LessonState:
 
         text = self.corpus.words[w]
         marker = self.lesson.settings.marker or ""
-        ends = np.append(starts, len(text) + len(marker))[at + 1]
         size = len(text)
+        # each token ends where the next starts; the last one at the word's end
+        ends = starts[np.minimum(at + 1, len(starts) - 1)]
+        ends[at + 1 == len(starts)] = size + len(marker)
         # every symbol is one character of the word's text but the marker, its last symbol
         return [text[a:b] if b <= size else text[a:] + marker for a, b in zip(starts[at].tolist(), ends.tolist())]
 
