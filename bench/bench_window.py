@@ -7,6 +7,9 @@ Prints these figures against the goals of the window:
   corpus of 5,000 distinct words (goal: under 16 ms; the animated tiles are not included);
 - launch to the first shown window, in a fresh process, against a trivial PySide6 + pyqtgraph
   window launched in the same run (goal: at most 1.3 times as long, and under 1 s);
+- a 2 MB real text (Python sources and licence files, nothing repeated) opened with default
+  settings: wall time until it is trained and every view shows it, and the process's peak memory
+  (goal: under 10 s and 1.5 GB; run it alone, ``--only-big-text``, for a peak of its own);
 - the longest stall of the event loop while a large text trains in the background (goal: under
   50 ms), for the Python documentation preset and for a 20 MB text.
 Figures depend on the machine and on what else runs on it; the script prints them, it does not
@@ -137,6 +140,52 @@ def bench_long_word(app, size: int, merges: int, steps: int) -> None:
     window.close()
 
 
+def real_text(size: int) -> str:
+    """``size`` characters of real text, nothing repeated: the licence files of the system, then
+    Python's own standard library sources, whole files in name order."""
+    import sysconfig
+
+    paths = sorted(Path("/usr/share/common-licenses").glob("*"))
+    paths += sorted(Path(sysconfig.get_paths()["stdlib"]).rglob("*.py"))
+    parts, length = [], 0
+    for path in paths:
+        if length >= size:
+            break
+        try:
+            part = path.read_text(encoding="utf-8") if path.is_file() else ""
+        except (OSError, UnicodeDecodeError):
+            continue
+        parts.append(part)
+        length += len(part)
+    return "".join(parts)[:size]
+
+
+def bench_big_text(app, size: int) -> None:
+    """Opens ``size`` characters of real text as the window does (default settings), waits until
+    it is trained and shown in every view, and prints the wall time and the peak memory so far."""
+    import resource
+
+    text = real_text(size)
+    window = new_window()
+    app.processEvents()
+    started = time.perf_counter()
+    window.session.open_text(text)
+    while window.session.training or window.session.runner.busy:
+        app.processEvents()
+        time.sleep(0.002)
+    app.processEvents()
+    window.repaint()
+    elapsed = time.perf_counter() - started
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    lesson = window.session.lesson
+    print(f"open a real text of {len(text):,} characters ({len(lesson.corpus):,} distinct words, "
+          f"{lesson.last_step:,} merges) with default settings: shown in {elapsed:.1f} s, "
+          f"peak memory {peak:,.0f} MB   (goal < 10 s and < 1,500 MB)", flush=True)
+    window.session.mark_saved()  # closing would otherwise ask whether to save the new text
+    window.session.close()
+    window.close()
+
+
 # the window as ``bpe-lab`` starts it, and the least a PySide6 + pyqtgraph window costs: the goal
 # is a ratio of the two measured in the same run, so the machine's load cancels out
 LAUNCH_CODE = {
@@ -244,6 +293,9 @@ def main() -> None:
     parser.add_argument("--long-word", type=int, default=2_000_000, metavar="CHARS",
                         help="length of the one-word text stepped through (0: skip)")
     parser.add_argument("--long-word-steps", type=int, default=20, metavar="N", help="steps taken through the long word")
+    parser.add_argument("--big-text", type=int, default=2_000_000, metavar="CHARS",
+                        help="length of the real text opened with default settings (0: skip)")
+    parser.add_argument("--only-big-text", action="store_true", help="measure the big text and nothing else")
     parser.add_argument("--only-long-word", action="store_true", help="measure the long word and nothing else")
     args = parser.parse_args()
     if args.launch_only:
@@ -253,6 +305,10 @@ def main() -> None:
     from engine.formats.lesson_file import LessonFile
     from resources.presets import preset, python_docs_text
 
+    if args.big_text and not args.only_long_word:
+        bench_big_text(app, args.big_text)
+    if args.only_big_text:
+        return
     if args.long_word:
         bench_long_word(app, args.long_word, merges=300, steps=args.long_word_steps)
     if args.only_long_word:

@@ -106,11 +106,16 @@ class History:
         # ids as training gave them: a rebuilt token keeps its first id (the "hf" tie rule ranks by id)
         ids = {token: i for i, token in enumerate(self.base)}
         learned = [0]
-        for step in self.steps:
+        # token -> the number of the first step that made it, built here, off the GUI thread: the
+        # views ask for a token or two of 100,000 merges (an imported tokenizer)
+        made: dict[str, int] = {}
+        for number, step in enumerate(self.steps, start=1):
             ids.setdefault(step.token, len(ids))
+            made.setdefault(step.token, number)
             learned.append(len(ids) - len(self.base))
         self._learned = learned
         self._ids = ids
+        self._made = made
 
     # -- one word ---------------------------------------------------------------------------------
 
@@ -155,16 +160,24 @@ class History:
         last step where none did); built once per long word asked for."""
         found = self._removed.get(w)
         if found is None:
-            found = array("q", [len(self.steps) + 1]) * self._lengths[w]
-            for step, cut in zip(self._steps_in[w], self._cuts[w]):
-                found[cut] = step
-            self._removed[w] = found
+            import numpy as np  # only here: the CLI's start and small lessons go without it
+
+            removed = np.full(self._lengths[w], len(self.steps) + 1, dtype=np.int64)
+            removed[np.array(self._cuts[w], dtype=np.int64)] = self._steps_in[w]
+            found = self._removed[w] = array("q", removed.tobytes())
         return found
 
     def word_starts(self, w: int, k: int) -> list[int]:
         """Where word w's tokens start after k merges, in base symbols: [0, 2, 3] for lo|w|</w>."""
         gone = set(self._cuts[w][:bisect_right(self._steps_in[w], k)])
         return [i for i in range(self._lengths[w]) if i not in gone]
+
+    def word_starts_array(self, w: int, k: int):
+        """``word_starts`` as a numpy array of int64, in time of numpy: for a word millions of
+        symbols long."""
+        import numpy as np  # only here: the CLI's start and small lessons go without it
+
+        return np.flatnonzero(np.frombuffer(self._removed_at(w), dtype=np.int64) > k)
 
     def word_cuts_between(self, w: int, a: int, b: int) -> list[int]:
         """The token starts in word w that the steps after a up to b removed, left to right: what a
@@ -193,6 +206,11 @@ class History:
         """The words whose tokens differ between steps a and b, in corpus order."""
         lo, hi = sorted((self._clamp(a), self._clamp(b)))
         return sorted({w for step in self.steps[lo:hi] for w in step.words()})
+
+    def made_by(self, token: str) -> MergeStep | None:
+        """The first merge that made ``token``, or None if no merge did (a base symbol)."""
+        number = self._made.get(token)
+        return self.steps[number - 1] if number is not None else None
 
     # -- the whole corpus -------------------------------------------------------------------------
 

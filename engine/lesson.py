@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
-from bisect import bisect_left, bisect_right
 from functools import cached_property
 from dataclasses import dataclass
 from typing import Iterator
@@ -202,8 +201,8 @@ class LessonState:
         self._tokens: list[list[str]] = self.history.tokens_at(0)[:]
         self._pairs: dict[tuple[str, str], dict[int, int]] = {}
         self._counts: dict[tuple[str, str], int] = {}
-        # token starts (in base symbols) of the long words moved in place, kept while they move so
-        self._starts: dict[int, list[int]] = {}
+        # token starts and tokens of the long words moved in place, kept while they move (``_long``)
+        self._arrays: dict[int, tuple] = {}
         self._count_all()
         self.go_to(step)
 
@@ -244,7 +243,7 @@ class LessonState:
             if w in in_place:
                 self._move_in_place(w, k)
                 continue
-            self._starts.pop(w, None)
+            self._arrays.pop(w, None)
             if not recount:
                 self._add(w, -1)
             self._tokens[w] = history.word_tokens(w, k)
@@ -266,79 +265,91 @@ class LessonState:
         return length >= LONG_WORD and places * 2 < length
 
     def _move_in_place(self, w: int, k: int) -> None:
-        cuts = self.history.word_cuts_between(w, self.step, k)
+        import numpy as np
+
+        cuts = np.array(self.history.word_cuts_between(w, self.step, k), dtype=np.int64)
         if k > self.step:
             self._join_at(w, cuts)
         else:
             self._split_at(w, cuts)
 
-    def _starts_of(self, w: int) -> list[int]:
-        starts = self._starts.get(w)
-        if starts is None:
-            starts = self._starts[w] = self.history.word_starts(w, self.step)
-        return starts
+    def _long(self, w: int):
+        """Word w's token starts (in base symbols) and tokens as numpy arrays, kept while it moves in
+        place: a step in a text with no spaces joins tens of thousands of tokens at once, which numpy
+        does in bulk where a Python loop would take a third of a second."""
+        found = self._arrays.get(w)
+        if found is None:
+            import numpy as np  # only here: the window's start and small lessons go without it
 
-    def _recount_pairs(self, w: int, tokens: list[str], at: list[int], sign: int) -> None:
-        """Count in or out the pairs that start at the token indices ``at`` (sorted, no repeats)."""
-        last = len(tokens) - 1
-        self._bump(w, Counter((tokens[p], tokens[p + 1]) for p in at if 0 <= p < last), sign)
+            found = self._arrays[w] = (self.history.word_starts_array(w, self.step),
+                                       np.array(self._tokens[w], dtype=object))
+        return found
 
-    def _join_at(self, w: int, cuts: list[int]) -> None:
+    def _recount_pairs(self, w: int, tokens, at, sign: int) -> None:
+        """Count in or out the pairs that start at the token indices ``at`` (a numpy array, any order,
+        repeats allowed) of the numpy array ``tokens``."""
+        import numpy as np
+
+        # each pair once, in order: a mask over the word is cheaper than np.unique's hashing
+        # (``at`` runs from -2, before a word's first token, to its last token, which starts no pair)
+        marked = np.zeros(len(tokens) + 2, dtype=bool)
+        marked[at + 2] = True
+        at = np.flatnonzero(marked[2:len(tokens) + 1])
+        self._bump(w, Counter(zip(tokens[at].tolist(), tokens[at + 1].tolist())), sign)
+
+    def _spell(self, w: int, starts, at) -> list[str]:
+        """The tokens that start at ``starts[at]`` (numpy arrays), read from word w's text."""
+        import numpy as np
+
+        text = self.corpus.words[w]
+        marker = self.lesson.settings.marker or ""
+        size = len(text)
+        # each token ends where the next starts; the last one at the word's end
+        ends = starts[np.minimum(at + 1, len(starts) - 1)]
+        ends[at + 1 == len(starts)] = size + len(marker)
+        # every symbol is one character of the word's text but the marker, its last symbol
+        return [text[a:b] if b <= size else text[a:] + marker for a, b in zip(starts[at].tolist(), ends.tolist())]
+
+    def _join_at(self, w: int, cuts) -> None:
         """Forward in word w: each token starting at a cut joins the token before it."""
-        tokens, starts = self._tokens[w], self._starts_of(w)
-        at = [bisect_left(starts, c) for c in cuts]
-        # runs of neighbouring tokens that become one: (first token, one past the last)
-        runs: list[list[int]] = []
-        for j in at:
-            if runs and runs[-1][1] == j:
-                runs[-1][1] = j + 1
-            else:
-                runs.append([j - 1, j + 1])
-        self._recount_pairs(w, tokens, sorted({p for a, b in runs for p in range(a - 1, b)}), -1)
-        new_tokens: list[str] = []
-        new_starts: list[int] = []
-        joined: list[int] = []
-        rest = 0
-        for a, b in runs:
-            new_tokens.extend(tokens[rest:a])
-            new_starts.extend(starts[rest:a + 1])
-            joined.append(len(new_tokens))
-            new_tokens.append("".join(tokens[a:b]))
-            rest = b
-        new_tokens.extend(tokens[rest:])
-        new_starts.extend(starts[rest:])
-        self._tokens[w], self._starts[w] = new_tokens, new_starts
-        self._recount_pairs(w, new_tokens, sorted({p for q in joined for p in (q - 1, q)}), +1)
+        import numpy as np
 
-    def _split_at(self, w: int, cuts: list[int]) -> None:
+        starts, tokens = self._long(w)
+        gone = np.searchsorted(starts, cuts)
+        # out: the pairs each joining token is in, and the pair ending at the token it joins
+        self._recount_pairs(w, tokens, np.concatenate((gone - 2, gone - 1, gone)), -1)
+        keep = np.ones(len(starts), dtype=bool)
+        keep[gone] = False
+        starts, tokens = starts[keep], tokens[keep]
+        # the kept token before each one gone, by its new index (gone is sorted, and the i-th one
+        # gone has i gone before it): it grew; a run of tokens gone names the same one
+        grown = gone - np.arange(len(gone)) - 1
+        grown = grown[np.concatenate(([True], grown[1:] != grown[:-1]))]
+        tokens[grown] = self._spell(w, starts, grown)
+        self._store(w, starts, tokens)
+        self._recount_pairs(w, tokens, np.concatenate((grown - 1, grown)), +1)
+
+    def _split_at(self, w: int, cuts) -> None:
         """Back in word w: the tokens holding the cuts split there again."""
-        tokens, starts = self._tokens[w], self._starts_of(w)
-        # token index -> the cuts inside it, left to right
-        inside: dict[int, list[int]] = {}
-        for c in cuts:
-            inside.setdefault(bisect_right(starts, c) - 1, []).append(c)
-        self._recount_pairs(w, tokens, sorted({p for t in inside for p in (t - 1, t)}), -1)
-        new_tokens: list[str] = []
-        new_starts: list[int] = []
-        touched: set[int] = set()
-        rest = 0
-        for t, here in inside.items():
-            new_tokens.extend(tokens[rest:t])
-            new_starts.extend(starts[rest:t])
-            first = len(new_tokens)
-            # only a word's last symbol (the marker) is longer than one character: a cut's offset
-            # in symbols is its offset in the token's text
-            token, start = tokens[t], starts[t]
-            bounds = [start, *here]
-            new_starts.extend(bounds)
-            new_tokens.extend(token[a - start:b - start] for a, b in zip(bounds, here))
-            new_tokens.append(token[here[-1] - start:])
-            touched.update(range(first - 1, len(new_tokens)))
-            rest = t + 1
-        new_tokens.extend(tokens[rest:])
-        new_starts.extend(starts[rest:])
-        self._tokens[w], self._starts[w] = new_tokens, new_starts
-        self._recount_pairs(w, new_tokens, sorted(touched), +1)
+        import numpy as np
+
+        starts, tokens = self._long(w)
+        where = np.searchsorted(starts, cuts)
+        split = where - 1  # sorted, as the cuts are
+        split = split[np.concatenate(([True], split[1:] != split[:-1]))]
+        self._recount_pairs(w, tokens, np.concatenate((split - 1, split)), -1)
+        held = starts[split]
+        starts = np.insert(starts, where, cuts)
+        tokens = np.insert(tokens, where, None)
+        # the tokens that split, by their new indices, and the pieces cut from them
+        changed = np.concatenate((np.searchsorted(starts, held), np.searchsorted(starts, cuts)))
+        tokens[changed] = self._spell(w, starts, changed)
+        self._store(w, starts, tokens)
+        self._recount_pairs(w, tokens, np.concatenate((changed - 1, changed)), +1)
+
+    def _store(self, w: int, starts, tokens) -> None:
+        self._arrays[w] = (starts, tokens)
+        self._tokens[w] = tokens.tolist()
 
     def _count_all(self) -> None:
         self._pairs, self._counts = {}, {}

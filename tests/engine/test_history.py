@@ -169,6 +169,18 @@ def test_a_merge_that_rebuilds_a_token_adds_no_new_one():
         f"{sizes[-1]} tokens (7 base symbols + {len(steps) - 1} learned + <unk>; 1 merge rebuilt a token already there)")
 
 
+def test_made_by_names_the_first_merge_that_made_a_token():
+    # "</w>" is a base symbol and is spelt again by a merge of the letters: the first merge counts
+    corpus = Corpus.from_word_counts("a</w> 3\nb</w> 2\nab 2", Settings(min_frequency=1))
+    _, steps = train(corpus)
+    history = History(corpus, steps)
+    tokens = [s.token for s in steps]
+    for token in set(tokens):
+        assert history.made_by(token) is steps[tokens.index(token)]
+    assert history.made_by("</w>").step == tokens.index("</w>") + 1
+    assert history.made_by("a") is None and history.made_by("zz") is None
+
+
 def test_the_one_wording_names_every_part_of_the_size():
     chars = Settings(special_tokens=("<|endoftext|>",))
     corpus = Corpus.from_word_counts("low 5\nlower 2", chars)  # l o w e r </w>

@@ -7,7 +7,7 @@ from PySide6.QtTest import QAbstractItemModelTester
 from app.session import Session
 from engine.lesson import Lesson
 from widgets.models import PairsModel, VocabModel, WordsModel
-from widgets.models.common import TokensRole, runs
+from widgets.models.common import KeyRole, TokensRole, runs
 
 Mode = QAbstractItemModelTester.FailureReportingMode
 
@@ -89,6 +89,18 @@ def test_vocab_highlights_the_selected_token(session):
     session.request_token_selection("est")
     assert row in seen
     assert model.index(row, 1).data(Qt.ItemDataRole.BackgroundRole) is not None
+
+
+def test_vocab_rows_of_learned_tokens_are_those_shown_up_to_the_step(session):
+    model = checked(VocabModel(session))
+    session.request_step(session.last_step)
+    for row in range(model.rowCount()):
+        token = model.index(row, 1).data(KeyRole)
+        assert model.row_of(token) == row
+    learned = session.lesson.steps[-1].token
+    session.request_step(session.last_step - 1)
+    assert model.row_of(learned) is None  # not made yet at this step
+    assert model.row_of(model.index(0, 1).data(KeyRole)) == 0
 
 
 def test_pairs_show_ties_and_where_counts_come_from(session):

@@ -37,9 +37,9 @@ class VocabModel(HeaderedTableModel):
     def _load(self) -> None:
         lesson = self.session.lesson
         self._base = lesson.base_vocab if self.session.state is not None else []
+        # the learned tokens' rows come from the history index when asked: a loop over 100,000
+        # merges here would hold the GUI thread (an imported tokenizer)
         self._row_of = {t: r for r, t in enumerate(self._base)}
-        for i, step in enumerate(lesson.steps if self.session.state is not None else []):
-            self._row_of.setdefault(step.token, len(self._base) + i)
         self._rows = len(self._base) + self.session.step
 
     def _on_lesson_changed(self) -> None:
@@ -63,7 +63,7 @@ class VocabModel(HeaderedTableModel):
     def _on_token_selected(self, token: str) -> None:
         old, self._selected = self._selected, token
         for t in (old, token):
-            row = self._row_of.get(t)
+            row = self._row(t)
             if row is not None and row < self._rows:
                 self.dataChanged.emit(self.index(row, 0), self.index(row, len(HEADERS) - 1),
                                       [Qt.ItemDataRole.BackgroundRole])
@@ -72,8 +72,16 @@ class VocabModel(HeaderedTableModel):
         base = len(self._base)
         return self._base[row] if row < base else self.session.lesson.steps[row - base].token
 
-    def row_of(self, token: str) -> int | None:
+    def _row(self, token: str) -> int | None:
+        """The row of a token at the last step: a base symbol's own, else the first merge that made it."""
         row = self._row_of.get(token)
+        if row is None and token and self.session.state is not None:
+            step = self.session.lesson.history.made_by(token)
+            row = None if step is None else len(self._base) + step.step - 1
+        return row
+
+    def row_of(self, token: str) -> int | None:
+        row = self._row(token)
         return row if row is not None and row < self._rows else None
 
     # -- Qt's model interface ------------------------------------------------------------------

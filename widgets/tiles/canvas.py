@@ -38,7 +38,6 @@ class TileCanvas(QAbstractScrollArea):
         self.film = MergeFilm(self._longest_row, on_start=self.animation_started.emit, on_end=self._on_film_ended)
         self._chosen_theme: TileTheme | None = None
         self._selected = session.selected_token
-        self._made_by: dict[str, MergeStep] = {}
         self._widest = 0.0
         self._timer = QTimer(self)
         self._timer.setInterval(TICK_MS)
@@ -189,13 +188,10 @@ class TileCanvas(QAbstractScrollArea):
     def _on_lesson_changed(self) -> None:
         self.film.stop()
         lesson = self.session.lesson
-        self._made_by = {}
         unknown = None
         ids = None
         specials: tuple[str, ...] = ()
         if lesson is not None and lesson.trained:
-            for step in reversed(lesson.steps):
-                self._made_by[step.token] = step
             tokenizer = lesson.tokenizer
             ids = tokenizer.token_to_id
             if tokenizer.unknown_id is not None:
@@ -331,7 +327,7 @@ class TileCanvas(QAbstractScrollArea):
         token_id = tokenizer.token_to_id(token) if tokenizer is not None else None
         shown = self.display_text(token)
         head = f"{shown}   id {token_id}" if token_id is not None else shown
-        step = self._made_by.get(token)
+        step = lesson.history.made_by(token) if lesson.trained else None
         if step is None:
             kind = "end-of-word marker" if self.painter.look(token).kind == MARKER else "base symbol"
             return f"{head}\n{kind}: in the vocabulary from the start"
