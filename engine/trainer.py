@@ -422,9 +422,11 @@ class Trainer:
             return None
         key = top.pop(0)[-1]
         self.top_keys.discard(key)
-        return self._merge(key, count, self.holding[count], array("q", map(_key, top)))
+        # array() fills from a list at C speed, from an iterator item by item
+        rivals = array("q", list(map(_key, top))) if top else ()
+        return self._merge(key, count, self.holding[count], rivals)
 
-    def _merge(self, key: int, count: int, tie_count: int, rivals: array) -> MergeStep:
+    def _merge(self, key: int, count: int, tie_count: int, rivals: Sequence[int]) -> MergeStep:
         a, b = key >> _SHIFT, key & _LOW
         vocab = self.vocab
         token = vocab[a] + vocab[b]
