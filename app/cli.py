@@ -39,20 +39,26 @@ class Parser(argparse.ArgumentParser):
         raise BpeLabError(f"{message} (see '{self.prog} --help')")
 
 
-@functools.lru_cache(maxsize=1)
-def build_parser() -> Parser:
-    """The parser, built once: it keeps no state between parses."""
-    parser = Parser(prog="bpe-lab", description="Byte pair encoding, step by step. With no command: the window.")
-    from app.about import version_line
+@functools.lru_cache(maxsize=None)
+def build_parser(command: str | None = None) -> Parser:
+    """The parser, built once: it keeps no state between parses.
 
-    parser.add_argument("--version", action="version", version=version_line())
-    entry = parser.add_mutually_exclusive_group()
-    entry.add_argument("--install-desktop-entry", action="store_true",
-                       help="add BPE Lab to the application menu and open .bpelab lessons with it")
-    entry.add_argument("--uninstall-desktop-entry", action="store_true", help="remove what --install-desktop-entry added")
+    Given a command, only that command's parser: a command run from a script starts without
+    importing what the other commands and ``--version`` need.
+    """
+    parser = Parser(prog="bpe-lab", description="Byte pair encoding, step by step. With no command: the window.")
+    if command is None:
+        from app.about import version_line
+
+        parser.add_argument("--version", action="version", version=version_line())
+        entry = parser.add_mutually_exclusive_group()
+        entry.add_argument("--install-desktop-entry", action="store_true",
+                           help="add BPE Lab to the application menu and open .bpelab lessons with it")
+        entry.add_argument("--uninstall-desktop-entry", action="store_true", help="remove what --install-desktop-entry added")
     sub = parser.add_subparsers(dest="command", parser_class=Parser, metavar="COMMAND")
-    for module in COMMANDS.values():
-        importlib.import_module(module).add_parser(sub)
+    for name, module in COMMANDS.items():
+        if command in (None, name):
+            importlib.import_module(module).add_parser(sub)
     return parser
 
 
@@ -63,7 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run_window(argv)
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser(argv[0] if argv[0] in COMMANDS else None).parse_args(argv)
         if args.command is None:
             from app.desktop_entry import run
 

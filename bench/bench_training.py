@@ -162,7 +162,10 @@ def load() -> str:
 def bench(job: str, cache: Path, repeat: int, one_thread: bool) -> dict:
     size, merges, units = JOBS[job]
     path, base = corpus(size, cache)
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # bytecode cached as an installed copy has it, whatever PYTHONDONTWRITEBYTECODE says: compiling
+    # the modules afresh in every run would be timed as start-up
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONPYCACHEPREFIX": str(cache / "pycache")}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     hf_env = {**env, "RAYON_NUM_THREADS": "1"} if one_thread else env
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)

@@ -16,7 +16,6 @@ that is no regular UTF-8 text is read whole by ``read_text``, which says what is
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import re
 import stat
@@ -246,6 +245,9 @@ def _count_span(path: str, start: int, end: int, settings: Settings) -> Counter:
 
 def _in_pool(n: int, job, tasks: Iterable[tuple]) -> Iterator[Counter]:
     """``job(*task)`` for each task on n processes, in task order, with few tasks handed out at once."""
+    # imported here: a corpus small enough for one process counts, and a command starts, without it
+    import multiprocessing
+
     methods = multiprocessing.get_all_start_methods()
     # never fork: a window's threads (Qt's among them) do not survive into a forked child
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")

@@ -422,9 +422,11 @@ class Trainer:
             return None
         key = top.pop(0)[-1]
         self.top_keys.discard(key)
-        return self._merge(key, count, self.holding[count], array("q", map(_key, top)))
+        # array() fills from a list at C speed, from an iterator item by item
+        rivals = array("q", list(map(_key, top))) if top else ()
+        return self._merge(key, count, self.holding[count], rivals)
 
-    def _merge(self, key: int, count: int, tie_count: int, rivals: array) -> MergeStep:
+    def _merge(self, key: int, count: int, tie_count: int, rivals: Sequence[int]) -> MergeStep:
         a, b = key >> _SHIFT, key & _LOW
         vocab = self.vocab
         token = vocab[a] + vocab[b]
@@ -437,11 +439,13 @@ class Trainer:
             self.ids[token] = new
         self.merges.append((a, b))
 
-        sym, nxt, prv, freq, where = self.sym, self.nxt, self.prv, self.freq, self.where
-        made: dict[int, list[int]] = {}  # pairs with the new token: where this step makes them
-        lost: dict[int, int] = {}  # what the neighbours' pairs lose
+        sym, nxt, prv, where = self.sym, self.nxt, self.prv, self.where
+        # pairs with the new token, where this step makes them: with the token on the right (its left
+        # neighbour's places) and on the left (its own places); what the neighbours' old pairs lose is
+        # read off them afterwards, in bulk
+        made_left: dict[int, list[int]] = {}
+        made_right: dict[int, list[int]] = {}
         positions: list[int] = []
-        b_high = b << _SHIFT
         new_high = new << _SHIFT
         for p in where.pop(key):
             if sym[p] != a:
@@ -450,36 +454,32 @@ class Trainer:
             if q < 0 or sym[q] != b:
                 continue
             positions.append(p)
-            f = freq[p]
             left = prv[p]
             right = nxt[q]
             if left >= 0:
-                high = sym[left] << _SHIFT
-                old = high | a
-                lost[old] = lost.get(old, 0) + f
-                found = made.get(high | new)
+                pair = sym[left] << _SHIFT | new
+                found = made_left.get(pair)
                 if found is None:
-                    made[high | new] = [left]
+                    made_left[pair] = [left]
                 else:
                     found.append(left)
             if right >= 0:
-                low = sym[right]
-                old = b_high | low
-                lost[old] = lost.get(old, 0) + f
-                found = made.get(new_high | low)
+                pair = new_high | sym[right]
+                found = made_right.get(pair)
                 if found is None:
-                    made[new_high | low] = [p]
+                    made_right[pair] = [p]
                 else:
                     found.append(p)
                 prv[right] = p
             sym[p] = new
             sym[q] = -1
             nxt[p] = right
-        merged = sum(map(freq.__getitem__, positions))
+        merged = sum(map(self.freq.__getitem__, positions))
+        lost = self._count_made(a, b, new, made_left, made_right)
         # an overlapping run (a a a) also counted the winner as its own neighbour
         lost.pop(key, None)
         del self.counts[key]
-        self._count_made(made)
+        made = made_left | made_right
         if reused:
             self._settle_rebuilt(new, lost, made)
         else:
@@ -501,18 +501,26 @@ class Trainer:
             layout=self.layout,
         )
 
-    def _count_made(self, made: dict[int, list[int]]) -> None:
-        """Count the places of the pairs a merge made (as many as it made: cancelled ones settle later)."""
+    def _count_made(self, a: int, b: int, new: int, made_left: dict[int, list[int]],
+                    made_right: dict[int, list[int]]) -> dict[int, int]:
+        """Count the places of the pairs a merge made (as many as it made: cancelled ones settle
+        later), and return what the neighbours' old pairs lost: each place of ``x new`` was a place
+        of ``x a``, each place of ``new y`` one of ``b y``, in the same word, so of the same weight."""
         counts, where, freq = self.counts, self.where, self.freq
-        for key, places in made.items():
-            count = sum(map(freq.__getitem__, places))
-            if key in counts:
-                # only when the merge rebuilt an existing token
-                counts[key] += count
-                where[key].extend(places)
-            else:
-                counts[key] = count
-                where[key] = places
+        lost: dict[int, int] = {}
+        for made, shift in ((made_left, a - new), (made_right, (b - new) << _SHIFT)):
+            for key, places in made.items():
+                count = sum(map(freq.__getitem__, places))
+                old = key + shift
+                lost[old] = lost.get(old, 0) + count
+                if key in counts:
+                    # only when the merge rebuilt an existing token
+                    counts[key] += count
+                    where[key].extend(places)
+                else:
+                    counts[key] = count
+                    where[key] = places
+        return lost
 
     def _settle(self, count: int, new: int, lost: dict[int, int], made: dict[int, list[int]]) -> None:
         """Bring the counts of the pairs a merge touched, and how many pairs hold each count, up to date."""

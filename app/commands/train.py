@@ -73,10 +73,11 @@ def train_from_args(args):
         counting.close(len(corpus))
     if corpus.is_empty:
         raise BpeLabError(f"the corpus {args.corpus} is empty (no words): give some training text")
-    trainer = Trainer(corpus)
-    bar = ProgressBar(trainer.target_merges()) if args.progress else None
     steps = []
+    # the layout too: the collector's first walk after it would visit every position of the corpus
     with collector_paused():
+        trainer = Trainer(corpus)
+        bar = ProgressBar(trainer.target_merges()) if args.progress else None
         for step in trainer.steps():
             steps.append(step)
             if bar:

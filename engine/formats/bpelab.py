@@ -24,8 +24,21 @@ VERSION = 1
 
 
 def tokenizer_to_json(tokenizer: Tokenizer) -> str:
+    """The file's text: a key a line, the base vocabulary on one line, then one merge a line.
+
+    Written by hand from compact pieces: ``json.dumps(indent=...)`` takes the pure-Python encoder,
+    which spends longer on a large vocabulary than the training did.
+    """
     data = {"format": FORMAT, "version": VERSION, **tokenizer.to_dict()}
-    return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+    merges = data.pop("merges")
+    fields = [f"{json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}" for key, value in data.items()]
+    lines = ",\n  ".join(f"[{_string(a)}, {_string(b)}]" for a, b in merges)
+    fields.append(f'"merges": [\n  {lines}\n ]' if merges else '"merges": []')
+    return "{\n " + ",\n ".join(fields) + "\n}\n"
+
+
+# one encoder for every token: json.dumps would make a new one per call
+_string = json.JSONEncoder(ensure_ascii=False).encode
 
 
 def save_tokenizer(tokenizer: Tokenizer, path: str | os.PathLike) -> None:
