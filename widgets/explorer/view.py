@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
     QComboBox,
+    QFrame,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
@@ -20,6 +21,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QTabWidget,
     QVBoxLayout,
@@ -103,7 +105,13 @@ class ExplorerView(QWidget):
         self.languages = LanguagesView()
         self.replay = MergeReplayView(self.sources)
         self.tabs = QTabWidget()
-        self.tabs.addTab(compare, "Side by side")
+        # at a large zoom on a small screen the page needs more height than the tab has: it scrolls
+        # then, where a layout squeezed under its minimum would draw its controls over each other
+        page_scroll = QScrollArea()
+        page_scroll.setWidgetResizable(True)
+        page_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        page_scroll.setWidget(compare)
+        self.tabs.addTab(page_scroll, "Side by side")
         self.tabs.addTab(self.languages, "Languages")
         self.tabs.addTab(self.replay, "Merge replay")
         layout = QVBoxLayout(self)

@@ -386,3 +386,19 @@ def test_two_tokenizers_demo_sets_cl100k_beside_the_lesson_and_says_so(view, qtb
     assert f"{view.left.split.token_count} tokens under GPT-4's cl100k_base" in caption
     assert f"{view.right.split.token_count} under" in caption
     assert "only real vocabulary BPE Lab ships" in caption
+
+
+def test_at_double_size_on_a_small_view_the_page_scrolls_rather_than_stacking_its_controls(qtbot):
+    explorer = ExplorerView(Session())
+    qtbot.addWidget(explorer)
+    explorer.set_scale(2.0)
+    explorer.resize(640, 360)
+    explorer.show()
+    qtbot.waitExposed(explorer)
+    QApplication.processEvents()
+    assert explorer.height() == 360  # the explorer fits a small tab...
+    page = explorer.top.parentWidget()
+    # ...with its page whole (a page squeezed under its minimum draws its controls over each other)
+    assert page.height() >= page.minimumSizeHint().height()
+    buttons = [b.mapTo(page, b.rect().bottomLeft()).y() for b in explorer.demo_buttons.values()]
+    assert max(buttons) < explorer.special_switch.mapTo(page, explorer.special_switch.rect().topLeft()).y()
