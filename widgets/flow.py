@@ -9,7 +9,7 @@ they stay together.
 from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QRect, QSize, Qt
-from PySide6.QtWidgets import QLayout, QLayoutItem, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLayout, QLayoutItem, QWidget
 
 
 class FlowLayout(QLayout):
@@ -38,11 +38,9 @@ class FlowLayout(QLayout):
     def expandingDirections(self) -> Qt.Orientation:  # noqa: N802 (Qt's name)
         return Qt.Orientation(0)
 
-    def hasHeightForWidth(self) -> bool:  # noqa: N802 (Qt's name)
-        return True
-
-    def heightForWidth(self, width: int) -> int:  # noqa: N802 (Qt's name)
-        return self._place(QRect(0, 0, width, 0), move=False)
+    # No height-for-width: a scroll area holding a page with such a layout would size the page by
+    # every item's preferred height (plots included) and scroll where nothing needs to. The strip
+    # sets its widget's minimum height to the lines it needs at the width it is given instead.
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
         """Everything on one line."""
@@ -60,7 +58,10 @@ class FlowLayout(QLayout):
 
     def setGeometry(self, rect: QRect) -> None:  # noqa: N802 (Qt's name)
         super().setGeometry(rect)
-        self._place(rect, move=True)
+        height = self._place(rect, move=True)
+        holder = self.parentWidget()
+        if holder is not None and holder.minimumHeight() != height:
+            holder.setMinimumHeight(height)  # one more line, or one fewer: the layout above follows
 
     def _with_margins(self, size: QSize) -> QSize:
         m = self.contentsMargins()
@@ -82,3 +83,13 @@ class FlowLayout(QLayout):
             x += hint.width() + self._gap
             line = max(line, hint.height())
         return y + line - rect.y() + m.bottom()
+
+
+def group(*widgets: QWidget) -> QWidget:
+    """Widgets that stay side by side on one line of a wrapping strip (a label and its control)."""
+    holder = QWidget()
+    row = QHBoxLayout(holder)
+    row.setContentsMargins(0, 0, 0, 0)
+    for widget in widgets:
+        row.addWidget(widget)
+    return holder

@@ -12,16 +12,17 @@ from dataclasses import replace
 import os
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QFileDialog,
-    QHBoxLayout,
+    QFrame,
     QLabel,
     QMenu,
     QMessageBox,
     QPlainTextEdit,
+    QScrollArea,
     QSplitter,
     QToolButton,
     QVBoxLayout,
@@ -34,6 +35,7 @@ from widgets.charts.export import export_image, export_rows
 from widgets.charts.growth import MERGES, PERCENT, TOKENS, VOCAB, GrowthChart
 from widgets.charts.pairs import PairCountChart
 from widgets.charts.theme import ChartTheme
+from widgets.flow import FlowLayout, group
 from widgets.models.history_model import HistoryModel
 
 GROWTH, PAIRS = "growth", "pairs"
@@ -79,18 +81,15 @@ class ChartsView(QWidget):
         self.per_token_box = QCheckBox("Characters per token")
         self.per_token_box.toggled.connect(self.growth.set_per_token_visible)
 
-        controls = QHBoxLayout()
+        # the controls in groups that wrap onto another line rather than clip at a large zoom
         self._control_labels = [QLabel("x axis:"), QLabel("y axis:")]
-        controls.addWidget(self._control_labels[0])
-        controls.addWidget(self.x_choice)
-        controls.addSpacing(12)
-        controls.addWidget(self._control_labels[1])
-        controls.addWidget(self.y_choice)
-        controls.addSpacing(12)
-        controls.addWidget(self.per_token_box)
-        controls.addStretch(1)
         self.export_button = self._export_button()
-        controls.addWidget(self.export_button)
+        controls = QWidget()
+        row = FlowLayout(controls, gap=12)
+        row.addWidget(group(self._control_labels[0], self.x_choice))
+        row.addWidget(group(self._control_labels[1], self.y_choice))
+        row.addWidget(self.per_token_box)
+        row.addWidget(self.export_button)
 
         self.held_out_box = QPlainTextEdit()
         self.held_out_box.setPlaceholderText(
@@ -104,7 +103,7 @@ class ChartsView(QWidget):
         self.held_out_box.textChanged.connect(self._held_out_timer.start)
         self.held_out_requested.connect(session.request_held_out)
 
-        left = QWidget()
+        left = TextColumn()
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
         left_layout.addWidget(self.growth, 1)
@@ -134,10 +133,22 @@ class ChartsView(QWidget):
         self.notice.setObjectName("chartsNotice")
         self.notice.setWordWrap(True)
         self.notice.hide()
+        page = QWidget()
+        page.setAutoFillBackground(False)  # the view's own background shows through
+        page_layout = QVBoxLayout(page)
+        page_layout.addWidget(controls)
+        page_layout.addWidget(self.notice)
+        page_layout.addWidget(splitter, 1)
+        # at a large zoom on a small screen the page scrolls, where a squeezed one would draw the
+        # plots over each other and over the text under them
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.viewport().setAutoFillBackground(False)
+        scroll.setWidget(page)
         layout = QVBoxLayout(self)
-        layout.addLayout(controls)
-        layout.addWidget(self.notice)
-        layout.addWidget(splitter, 1)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(scroll)
         self.set_theme(self.theme)
         session.lesson_changed.connect(self._show_held_out)
         session.lesson_changed.connect(self._show_notice)
@@ -238,6 +249,11 @@ class ChartsView(QWidget):
         self.theme = theme
         self.growth.apply_theme(theme)
         self.pairs.apply_theme(theme)
+        # room for a readable plot: about eleven lines of its type (the page scrolls below that)
+        font = QFont(self.font())
+        font.setPointSizeF(theme.font_size)
+        for chart in (self.growth, self.pairs):
+            chart.setMinimumHeight(round(11 * QFontMetrics(font).lineSpacing()))
         text = f"font-size: {theme.font_size}pt; color: {theme.foreground};"
         for widget in (self.per_token_box, self.held_out_label, *self._control_labels):
             widget.setStyleSheet(text)
@@ -256,3 +272,31 @@ class ChartsView(QWidget):
         palette.setColor(QPalette.ColorRole.ButtonText, QColor(theme.foreground))
         palette.setColor(QPalette.ColorRole.PlaceholderText, QColor(theme.muted))
         self.setPalette(palette)
+
+
+class TextColumn(QWidget):
+    """A column of a splitter holding wrapped texts: at least as tall as they need at its width.
+
+    A splitter asks its columns only for their minimum size hints, which leave out how many lines a
+    wrapped text takes; squeezed (a large zoom on a small screen) the texts would be drawn over the
+    chart above them. The page scrolls instead."""
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        need = self._needed(event.size().width())
+        if need != self.minimumHeight():
+            self.setMinimumHeight(need)
+
+    def _needed(self, width: int) -> int:
+        layout = self.layout()
+        margins = layout.contentsMargins()
+        heights = []
+        for i in range(layout.count()):
+            widget = layout.itemAt(i).widget()
+            if widget is None or widget.isHidden():
+                continue
+            # a wrapped text needs its lines; anything else (the chart, the text box) its minimum
+            wraps = isinstance(widget, QLabel) and widget.wordWrap()
+            hint = widget.heightForWidth(width) if wraps else widget.minimumSizeHint().height()
+            heights.append(max(hint, widget.minimumHeight()))
+        return margins.top() + margins.bottom() + sum(heights) + layout.spacing() * max(0, len(heights) - 1)

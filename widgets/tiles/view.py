@@ -11,13 +11,13 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QTextDocument
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QFileDialog, QHBoxLayout, QLabel, QMessageBox,
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QFileDialog, QLabel, QMessageBox,
                                QToolButton, QVBoxLayout, QWidget)
 
 from engine.describe import tie_rule_short
 from engine.errors import BpeLabError
 from engine.writing import write_atomic
-from widgets.flow import FlowLayout
+from widgets.flow import FlowLayout, group
 from widgets.saving import drawn_bytes, png_bytes
 from widgets.tiles.canvas import TileCanvas
 from widgets.tiles.layout import ORDERS
@@ -301,13 +301,3 @@ class TileView(QWidget):
 
 def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def group(*widgets: QWidget) -> QWidget:
-    """Widgets that stay side by side on one line of a wrapping strip (a label and its control)."""
-    holder = QWidget()
-    row = QHBoxLayout(holder)
-    row.setContentsMargins(0, 0, 0, 0)
-    for widget in widgets:
-        row.addWidget(widget)
-    return holder

@@ -161,3 +161,20 @@ def test_beside_the_growth_chart_it_says_why_the_vocabulary_is_not_simply_larger
     # under the chart it explains, in the same column
     assert label.parentWidget() is view.growth.parentWidget()
     assert label.geometry().top() >= view.growth.geometry().bottom()
+
+
+def test_large_type_in_a_small_view_scrolls_and_draws_nothing_over_the_charts(make_view, classic_session):
+    from PySide6.QtWidgets import QApplication
+
+    view = make_view(classic_session)
+    view.follow_zoom(2.0)
+    view.resize(620, 420)
+    view.show()
+    QApplication.processEvents()
+    assert view.height() == 420  # the view fits a small tab: its page scrolls
+    growth_bottom = view.growth.mapTo(view, view.growth.rect().bottomLeft()).y()
+    text_top = view.why_not_larger.mapTo(view, view.why_not_larger.rect().topLeft()).y()
+    assert growth_bottom < text_top  # the text under the chart starts below it
+    assert view.growth.height() >= view.growth.minimumHeight() > 0
+    lines = view.why_not_larger.heightForWidth(view.why_not_larger.width())
+    assert view.why_not_larger.height() >= lines  # and has every line it wraps to
