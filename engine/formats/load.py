@@ -177,28 +177,7 @@ def _check_bpelab(tokenizer: Encoder) -> None:
 def check_export(source: Source, fmt: str) -> None:
     """Raise the refusal ``export`` would give for ``fmt``, writing nothing: the writers build the
     files in memory, which is where they refuse (the libraries' own check is left to ``export``)."""
-    tokenizer = source.tokenizer
-    _check_exportable(tokenizer)
-    if fmt == "bpelab":
-        _check_bpelab(tokenizer)
-    elif fmt == "hf":
-        from engine.formats.hf import tokenizer_json_data
-
-        tokenizer_json_data(tokenizer)
-    elif fmt == "gpt2":
-        from engine.formats.gpt2 import folder_files
-
-        folder_files(tokenizer, "gpt2")
-    elif fmt == "tiktoken":
-        from engine.formats.tiktoken_file import tiktoken_files
-
-        tiktoken_files(tokenizer, "check.tiktoken")
-    elif fmt == "csv":
-        from engine.formats.csv_vocab import vocab_csv
-
-        vocab_csv(tokenizer, source.steps)
-    else:
-        raise BpeLabError(f"unknown format '{fmt}': choose one of {', '.join(FORMATS)}")
+    export_files(source, fmt, "export-check", library_check=False)
 
 
 def formats_that_hold(source: Source) -> list[str]:
@@ -213,9 +192,11 @@ def formats_that_hold(source: Source) -> list[str]:
     return held
 
 
-def export_files(source: Source, fmt: str, out: str | os.PathLike) -> tuple[dict, Path | None]:
+def export_files(source: Source, fmt: str, out: str | os.PathLike,
+                 library_check: bool = True) -> tuple[dict, Path | None]:
     """(path -> contents, the folder to make or None): ``source`` in ``fmt`` as checked files, not
-    yet written, so that a caller can write them together with others (``engine.writing``)."""
+    yet written, so that a caller can write them together with others (``engine.writing``);
+    ``library_check``: the files are also read back by the library the format is for."""
     tokenizer = source.tokenizer
     _check_exportable(tokenizer)
     if fmt == "bpelab":
@@ -224,17 +205,17 @@ def export_files(source: Source, fmt: str, out: str | os.PathLike) -> tuple[dict
         _check_bpelab(tokenizer)
         return {out: tokenizer_to_json(tokenizer)}, None
     if fmt == "hf":
-        from engine.formats.hf import checked_files
+        from engine.formats.hf import checked_files, tokenizer_json
 
-        return checked_files(tokenizer, out), None
+        return (checked_files(tokenizer, out) if library_check else {out: tokenizer_json(tokenizer)}), None
     if fmt == "gpt2":
-        from engine.formats.gpt2 import checked_files
+        from engine.formats.gpt2 import checked_files, folder_files
 
-        return checked_files(tokenizer, out), Path(out)
+        return (checked_files if library_check else folder_files)(tokenizer, out), Path(out)
     if fmt == "tiktoken":
-        from engine.formats.tiktoken_file import checked_files
+        from engine.formats.tiktoken_file import checked_files, tiktoken_files
 
-        return checked_files(tokenizer, out), None
+        return (checked_files if library_check else tiktoken_files)(tokenizer, out), None
     if fmt == "csv":
         from engine.formats.csv_vocab import vocab_csv
 
