@@ -36,6 +36,18 @@ SWITCH_WHILE_TRAINING = 0.0005
 PROGRESS_INTERVAL = 0.05
 
 
+def tagged(phase: str, run: Iterator[tuple[int, int]]):
+    """``run``'s (done, total) reports as (phase, done, total), the form the runner reads; a stop
+    asked for ends it between reports. Returns what ``run`` returns."""
+    while True:
+        try:
+            done, total = next(run)
+        except StopIteration as end:
+            return end.value
+        abort_if_requested()
+        yield phase, done, total
+
+
 def lesson_training(source: LessonFile) -> Iterator[tuple[str, int, int]]:
     """Build (lesson, state) for a source, yielding ("counting", characters counted, characters in
     all) and then ("training", merges done, merges expected) now and then.
@@ -46,15 +58,7 @@ def lesson_training(source: LessonFile) -> Iterator[tuple[str, int, int]]:
     if source.word_counts:
         lesson = Lesson.from_file(source)
     else:
-        counting = Corpus.counting(source.text, source.settings)
-        while True:
-            try:
-                done, total = next(counting)
-            except StopIteration as end:
-                corpus = end.value
-                break
-            abort_if_requested()
-            yield "counting", done, total
+        corpus = yield from tagged("counting", Corpus.counting(source.text, source.settings))
         lesson = Lesson(source.text, False, source.settings, source.held_out, corpus=corpus)
     if lesson.is_empty:
         return lesson, None
@@ -81,9 +85,9 @@ class TokenizerFile:
     step: int = 0
 
 
-def tokenizer_reading(request: TokenizerFile) -> Iterator[tuple[int, int]]:
+def tokenizer_reading(request: TokenizerFile) -> Iterator[tuple[str, int, int]]:
     """Like ``lesson_training`` for a tokenizer file: its merges become the lesson's steps."""
-    lesson = yield from read_imported(request.path)
+    lesson = yield from tagged("training", read_imported(request.path))
     abort_if_requested()
     return lesson, LessonState(lesson, request.step)
 

@@ -138,3 +138,17 @@ def test_the_quiz_charts_and_handout_say_there_is_no_corpus(make_window, qtbot, 
     assert quiz.lesson_questions.live is None  # no question about a lesson with no words
     charts = window.views["Charts"]
     assert "no training corpus" in charts.notice_text()
+
+
+def test_a_file_long_enough_to_report_progress_opens_with_the_progress_shown(make_window, qtbot, tokenizer_json,
+                                                                             monkeypatch):
+    import engine.imported_lesson
+
+    # a report every merge, as a file of many thousand merges gives one every few thousand
+    monkeypatch.setattr(engine.imported_lesson, "_REPORT_EVERY", 1)
+    window = make_window()
+    reports = []
+    window.session.runner.progressed.connect(lambda done, total: reports.append((done, total)))
+    open_and_wait(window, qtbot, tokenizer_json)
+    assert isinstance(window.session.lesson, ImportedLesson)
+    assert reports and all(0 < done <= total for done, total in reports)
