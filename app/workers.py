@@ -20,6 +20,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from app import collector
 from engine.corpus import Corpus
+from engine.drain import drain
 from engine.formats.lesson_file import LessonFile
 from engine.imported_lesson import read_imported
 from engine.lesson import Lesson, LessonState
@@ -96,12 +97,7 @@ def build_lesson(source: LessonFile, job: Callable[..., Iterator] = lesson_train
     """(lesson, state) for a source, trained on the spot (small texts, the CLI)."""
     # the CLI runs with the cycle collector on; the window has it off already (app.collector)
     with collector_paused():
-        run = job(source)
-        while True:
-            try:
-                next(run)
-            except StopIteration as end:
-                return end.value
+        return drain(job(source))
 
 
 class TrainingRunner(QObject):

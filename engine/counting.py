@@ -23,6 +23,7 @@ import sys
 from collections import Counter
 from typing import Callable, Generator, Iterable, Iterator
 
+from engine.drain import drain
 from engine.files import MAX_BYTES, read_text
 from engine.pretokenize import lowercase, special_splitter, split_specials, split_words
 from engine.settings import Settings
@@ -120,7 +121,7 @@ def count_text(text: str, settings: Settings, progress: Progress | None = None, 
 
     ``progress(characters counted, characters in all)`` runs after each part.
     """
-    return _drain(counting_text(text, settings, workers, part), progress)
+    return drain(counting_text(text, settings, workers, part), progress)
 
 
 def counting_text(text: str, settings: Settings, workers: int | None = None,
@@ -161,7 +162,7 @@ def count_file(path: str | os.PathLike, settings: Settings, progress: Progress |
         if spans is None:
             return _count_stream(path, size, settings, cuts, progress, part)
         pieces = _in_pool(n, _count_span, ((str(path), a, b, settings) for a, b in spans))
-        return _drain(_adding_up(pieces, [b for _, b in spans], size), progress)
+        return drain(_adding_up(pieces, [b for _, b in spans], size), progress)
     except UnicodeDecodeError:
         # not UTF-8, or a NUL byte: read_text words it, with the offset in the whole file
         return count_text(read_text(path), settings, progress, workers=1)
@@ -269,13 +270,3 @@ def _adding_up(pieces: Iterable[Counter], ends: list[int], total: int) -> Genera
         counter.update(piece)
         yield end, total
     return counter
-
-
-def _drain(run: Generator[tuple[int, int], None, Counter], progress: Progress | None) -> Counter:
-    while True:
-        try:
-            done, total = next(run)
-        except StopIteration as end:
-            return end.value
-        if progress is not None:
-            progress(done, total)

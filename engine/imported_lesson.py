@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Iterator
 
 from engine.bytelevel import bytes_to_symbols
+from engine.drain import drain
 from engine.encoder import Encoder
 from engine.errors import BpeLabError
 from engine.formats.tiktoken_file import recover_merges
@@ -145,15 +146,7 @@ def _steps(base, merges, specials: int, unknown: bool) -> Iterator[tuple[int, in
 
 def imported_lesson(tokenizer: Encoder, name: str, kind: str) -> ImportedLesson:
     """The lesson for a tokenizer already read (``read_imported`` reads a path)."""
-    return _finish(merges_of(tokenizer, name), tokenizer, name, kind)
-
-
-def _finish(run, tokenizer, name, kind) -> ImportedLesson:
-    while True:
-        try:
-            next(run)
-        except StopIteration as end:
-            return ImportedLesson(tokenizer, name, kind, end.value)
+    return ImportedLesson(tokenizer, name, kind, drain(merges_of(tokenizer, name)))
 
 
 def read_imported(path: str | os.PathLike) -> Iterator[tuple[int, int]]:
