@@ -97,7 +97,7 @@ def special_text_sentence() -> str:
 def describe_vocab(settings: Settings, size: VocabSize) -> str:
     """The vocabulary size in the one wording every view uses:
     '14 tokens (11 base symbols + 3 learned + <unk>)'."""
-    parts = [f"{size.base:,} base symbol{'s' if size.base != 1 else ''}"]
+    parts = [plural(size.base, "base symbol")]
     if size.merges:
         parts.append(f"{size.learned:,} learned")
     if size.special:
@@ -109,7 +109,7 @@ def describe_vocab(settings: Settings, size: VocabSize) -> str:
     rebuilt = size.merges - size.learned
     if rebuilt:
         # a merge that spells a token already there adds no new one
-        text += f"; {rebuilt:,} merge{'s' if rebuilt != 1 else ''} rebuilt a token already there"
+        text += f"; {plural(rebuilt, 'merge')} rebuilt a token already there"
     return f"{size.total:,} tokens ({text})"
 
 
@@ -144,12 +144,12 @@ def describe_start(corpus: Corpus) -> str:
     total = corpus.total_symbols()
     if corpus.settings.units == "bytes":
         chars = sum(len(symbols_to_bytes(w).decode("utf-8", "replace")) * c for w, c in zip(corpus.words, corpus.counts))
-        return f"{total:,} tokens: the UTF-8 bytes of its {chars:,} character{'s' if chars != 1 else ''}, one token per byte"
+        return f"{total:,} tokens: the UTF-8 bytes of its {plural(chars, 'character')}, one token per byte"
     markers = sum(corpus.counts) if corpus.settings.marker is not None else 0
     chars = total - markers
-    text = f"{total:,} tokens: {chars:,} character{'s' if chars != 1 else ''}"
+    text = f"{total:,} tokens: {plural(chars, 'character')}"
     if markers:
-        text += f" and {markers:,} end-of-word marker{'s' if markers != 1 else ''}"
+        text += f" and {plural(markers, 'end-of-word marker')}"
     return text
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from engine.encoder import Encoder
+from engine.describe import plural
 from engine.files import read_text
 from engine.formats.load import Source, export, load_source
 from engine.formats.verify import first_difference
@@ -52,7 +53,7 @@ class Proof:
 
     def sentence(self) -> str:
         if self.same:
-            return f"{self.reader} gives the same {self.ids:,} id{'s' if self.ids != 1 else ''} on {self.text_name}"
+            return f"{self.reader} gives the same {plural(self.ids, 'id')} on {self.text_name}"
         return (f"{self.reader} differs on {self.text_name} from token {self.position:,} on: "
                 f"expected {list(self.expected)}, got {list(self.got)}")
 
