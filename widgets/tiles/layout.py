@@ -416,13 +416,23 @@ class TileRows:
         shown = m.after if t.fused else m.before
         return frames, len(shown.tokens) + shown.more, end
 
+    def _tied_with(self, nxt: MergeStep) -> set:
+        """The pairs tied with the next merge. A step names its first few ties; past those, the live
+        state's counts give the rest at once, where the history would count the corpus again."""
+        state = self.state
+        if nxt.tie_count > len(nxt.tied) and state is not None and state.step == nxt.step - 1:
+            tied = {pair for pair, count in state.pair_counts().items() if count == nxt.count}
+        else:
+            tied = set(self.lesson.history.ties(nxt.step - 1))
+        return tied - {nxt.pair}
+
     def highlights(self, word: int, nxt: MergeStep | None) -> tuple[list[int], list[int]]:
         """Tile indices (left tile of each pair) where the next merge happens, and where a tied pair sits."""
         if nxt is None:
             return [], []
         layout = self.layout(word)
         if self._tied[0] != nxt.step:
-            self._tied = (nxt.step, set(self.lesson.history.ties(nxt.step - 1)) - {nxt.pair})
+            self._tied = (nxt.step, self._tied_with(nxt))
         tied = self._tied[1]
         ties = [i for i, pair in enumerate(zip(layout.tokens, layout.tokens[1:])) if pair in tied]
         winners = []

@@ -7,6 +7,7 @@ from PySide6.QtGui import QColor
 from engine.bytelevel import bytes_to_symbols
 from engine.display import MARKER, PARTIAL, TOKEN, UNKNOWN, WORD_END, Display
 from engine.lesson import Lesson, LessonState
+from engine.settings import Settings
 from widgets.colors import TOKEN_FILLS, fill_of
 from widgets.tiles.layout import KEPT, LEFT, RIGHT, RowMerge, TileRows, lay_out, summary, token_offsets
 from widgets.tiles.palette import tile_look
@@ -129,3 +130,20 @@ def test_the_next_merge_is_found_in_each_row_with_its_ties():
     assert rows.highlights(2, nxt) == ([3], [4, 5])
     assert rows.highlights(0, nxt) == ([], [])
     assert rows.highlights(2, None) == ([], [])
+
+
+def test_ties_past_those_a_step_names_are_all_marked():
+    # 80 two-letter words twice each: 160 pairs (letters, then the marker) all at 2
+    letters = [chr(c) for c in range(0x100, 0x100 + 160)]
+    text = "".join(f"{a}{b} 2\n" for a, b in zip(letters[::2], letters[1::2]))
+    lesson = Lesson(text, word_counts=True, settings=Settings(merges=3)).train()
+    rows = TileRows(Sizes())
+    rows.set_lesson(lesson, LessonState(lesson, 0))
+    nxt = rows.state.next_step()
+    assert nxt.tie_count > len(nxt.tied)  # more ties than the step names
+    tied = set(lesson.history.ties(0)) - {nxt.pair}
+    for w, word in enumerate(lesson.corpus.words):
+        tokens = rows.layout(w).tokens
+        expected = [i for i, pair in enumerate(zip(tokens, tokens[1:])) if pair in tied]
+        assert rows.highlights(w, nxt)[1] == expected
+    assert sum(len(rows.highlights(w, nxt)[1]) for w in range(len(lesson.corpus.words))) == nxt.tie_count - 1
