@@ -15,7 +15,7 @@ from typing import Protocol, runtime_checkable
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QFont, QFontMetrics
-from PySide6.QtWidgets import QDockWidget, QFrame, QMainWindow, QScrollArea, QTabBar, QWidget
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QScrollArea, QTabBar, QWidget
 
 
 CENTRAL_SHARE = 0.6
@@ -50,22 +50,13 @@ def dock_minimum(dock: QDockWidget, points: float, natural: bool = False) -> tup
     return width, height
 
 
-def scrolling(panel: QWidget) -> QScrollArea:
-    """``panel`` in a frameless scroll area: at its natural size or larger it shows whole, smaller it scrolls."""
-    area = QScrollArea()
-    area.setFrameShape(QFrame.Shape.NoFrame)
-    area.setWidgetResizable(True)
-    area.setWidget(panel)
-    return area
-
-
 def apply_minimums(docks: list[QDockWidget], points: float) -> None:
     for dock in docks:
         width, height = dock_minimum(dock, points)
         dock.setMinimumSize(width, height)
 
 
-def crushed(window: QMainWindow, docks: list[QDockWidget], points: float) -> bool:
+def crushed(docks: list[QDockWidget], points: float) -> bool:
     """Whether a shown, docked panel is narrower or shorter than it needs at this zoom."""
     for dock in docks:
         if dock.isHidden() or dock.isFloating():

@@ -35,6 +35,7 @@ from engine.formats.lesson_file import SUFFIX
 from widgets.corpus_panel import CorpusPanel
 from widgets.pairs_panel import PairsPanel
 from widgets.quiz_panel import QuizPanel
+from widgets.scrolling import scrolling
 from widgets.timeline import Timeline
 from widgets.tokenize_panel import TokenizePanel
 from widgets.vocab_panel import VocabPanel
@@ -183,7 +184,7 @@ class MainWindow(QMainWindow):
     def _dock(self, title: str, name: str, widget: QWidget, area) -> QDockWidget:
         dock = QDockWidget(title, self)
         dock.setObjectName(name)
-        dock.setWidget(dock_layout.scrolling(widget))  # a short dock scrolls its panel, never crushes it
+        dock.setWidget(scrolling(widget))  # a short dock scrolls its panel, never crushes it
         dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable | QDockWidget.DockWidgetFeature.DockWidgetFloatable
                          | QDockWidget.DockWidgetFeature.DockWidgetClosable)
         self.addDockWidget(area, dock)
@@ -224,7 +225,7 @@ class MainWindow(QMainWindow):
         dock_layout.size_docks(self, self.dock_arrangement, *self.docks, BASE_POINTS * self.zoom)
 
     def layout_crushed(self) -> bool:
-        return dock_layout.crushed(self, self.docks, BASE_POINTS * self.zoom)
+        return dock_layout.crushed(self.docks, BASE_POINTS * self.zoom)
 
     def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)

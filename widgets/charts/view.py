@@ -17,12 +17,10 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QFileDialog,
-    QFrame,
     QLabel,
     QMenu,
     QMessageBox,
     QPlainTextEdit,
-    QScrollArea,
     QSplitter,
     QToolButton,
     QVBoxLayout,
@@ -36,6 +34,7 @@ from widgets.charts.growth import MERGES, PERCENT, TOKENS, VOCAB, GrowthChart
 from widgets.charts.pairs import PairCountChart
 from widgets.charts.theme import ChartTheme
 from widgets.flow import FlowLayout, group
+from widgets.scrolling import scrolling
 from widgets.models.history_model import HistoryModel
 
 GROWTH, PAIRS = "growth", "pairs"
@@ -141,11 +140,8 @@ class ChartsView(QWidget):
         page_layout.addWidget(splitter, 1)
         # at a large zoom on a small screen the page scrolls, where a squeezed one would draw the
         # plots over each other and over the text under them
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll = scrolling(page)
         scroll.viewport().setAutoFillBackground(False)
-        scroll.setWidget(page)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(scroll)

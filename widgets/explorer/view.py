@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
     QComboBox,
-    QFrame,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
@@ -21,7 +20,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
-    QScrollArea,
     QSplitter,
     QTabWidget,
     QVBoxLayout,
@@ -34,6 +32,7 @@ from widgets.explorer.replay import MergeReplayView
 from widgets.explorer.side import SidePane
 from widgets.explorer.sources import CL100K, CL100K_CHAT, LESSON, TokenizerSources
 from widgets.explorer.theme import ExplorerTheme, theme_named
+from widgets.scrolling import scrolling
 from widgets.special_switch import SpecialTextSwitch
 
 DEFAULT_TEXT = (
@@ -107,11 +106,7 @@ class ExplorerView(QWidget):
         self.tabs = QTabWidget()
         # at a large zoom on a small screen the page needs more height than the tab has: it scrolls
         # then, where a layout squeezed under its minimum would draw its controls over each other
-        page_scroll = QScrollArea()
-        page_scroll.setWidgetResizable(True)
-        page_scroll.setFrameShape(QFrame.Shape.NoFrame)
-        page_scroll.setWidget(compare)
-        self.tabs.addTab(page_scroll, "Side by side")
+        self.tabs.addTab(scrolling(compare), "Side by side")
         self.tabs.addTab(self.languages, "Languages")
         self.tabs.addTab(self.replay, "Merge replay")
         layout = QVBoxLayout(self)
