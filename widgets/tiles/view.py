@@ -189,9 +189,11 @@ class TileView(QWidget):
             second = f"Next merge: {b(pair)} ×{nxt.count:,} (framed)"
             others = nxt.tied[1:]
             if others:
-                ties = ", ".join(f"{text(a)} + {text(c)}" for a, c in others[:4])
-                if nxt.tie_count > 5:
-                    ties += f" and {nxt.tie_count - 5} more"
+                shown = others[:4]
+                ties = ", ".join(f"{text(a)} + {text(c)}" for a, c in shown)
+                rest = nxt.tie_count - 1 - len(shown)  # the step keeps a few ties and counts them all
+                if rest > 0:
+                    ties += f" and {rest} more"
                 second += esc(f", tied with {ties} (underlined): the rule picks {tie_rule_short(lesson.settings)}")
         elif self.canvas.animating:
             t = self.canvas.transition
