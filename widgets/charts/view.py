@@ -237,12 +237,16 @@ class ChartsView(QWidget):
     # -- theme ----------------------------------------------------------------------------------
 
     def follow_zoom(self, ratio: float) -> None:
-        """The window's zoom changed by ``ratio``: the charts' type grows with it."""
-        self.set_theme(replace(self.theme, font_size=max(6, round(self.theme.font_size * ratio))))
+        """The window's zoom changed by ``ratio``: the charts' type grows with it (kept unrounded
+        between zooms, so zooming out and back returns to the same size)."""
+        points = self._points * ratio
+        self.set_theme(replace(self.theme, font_size=max(6, round(points))))
+        self._points = points
 
     def set_theme(self, theme: ChartTheme) -> None:
         """Light, dark or projector (large type, high contrast): both charts and their controls."""
         self.theme = theme
+        self._points = float(theme.font_size)
         self.growth.apply_theme(theme)
         self.pairs.apply_theme(theme)
         # room for a readable plot: about eleven lines of its type (the page scrolls below that)

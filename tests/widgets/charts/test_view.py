@@ -178,3 +178,13 @@ def test_large_type_in_a_small_view_scrolls_and_draws_nothing_over_the_charts(ma
     assert view.growth.height() >= view.growth.minimumHeight() > 0
     lines = view.why_not_larger.heightForWidth(view.why_not_larger.width())
     assert view.why_not_larger.height() >= lines  # and has every line it wraps to
+
+
+def test_zooming_out_and_back_returns_the_charts_to_their_size(make_view, classic_session):
+    view = make_view(classic_session)
+    start = view.theme.font_size
+    for _ in range(4):
+        view.follow_zoom(1 / 1.15)
+    for _ in range(4):
+        view.follow_zoom(1.15)
+    assert view.theme.font_size == start
