@@ -37,8 +37,7 @@ class Corpus:
         return cls.from_counts(count_words(text, settings), settings)
 
     @classmethod
-    def from_text_in_parts(cls, text: str, settings: Settings, progress=None, part: int = PART,
-                           workers: int | None = None) -> "Corpus":
+    def from_text_in_parts(cls, text: str, settings: Settings, progress=None, part: int = PART) -> "Corpus":
         """The corpus ``from_text`` gives, counted a part of the text at a time (``engine.counting``).
 
         ``progress(characters counted, characters in all)`` runs after each part: a worker thread
@@ -46,13 +45,13 @@ class Corpus:
         interpreter back (one split of 20 MB would hold it for a fifth of a second). A large text
         counts on every core.
         """
-        return cls.from_counts(count_text(text, settings, progress, workers, part), settings)
+        return cls.from_counts(count_text(text, settings, progress, part=part), settings)
 
     @classmethod
-    def counting(cls, text: str, settings: Settings, workers: int | None = None):
+    def counting(cls, text: str, settings: Settings):
         """``from_text_in_parts`` as a generator for a worker thread: (characters counted, characters
         in all) after each part, the corpus as its return value; closing it stops the count."""
-        return cls.from_counts((yield from counting_text(text, settings, workers)), settings)
+        return cls.from_counts((yield from counting_text(text, settings)), settings)
 
     @classmethod
     def from_file(cls, path, settings: Settings, progress=None, workers: int | None = None) -> "Corpus":
