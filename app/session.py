@@ -25,7 +25,7 @@ from PySide6.QtGui import QUndoStack
 from app.slot_errors import slot_errors
 from app.undo import ChangeLesson
 from app.workers import TokenizerFile, TrainingRunner, tokenizer_reading
-from engine.errors import is_bad_input
+from engine.errors import internal_detail, is_bad_input
 from engine.files import without_lone_surrogates
 from engine.formats.lesson_file import LessonFile
 from engine.lesson import Lesson, LessonState
@@ -44,8 +44,7 @@ log = logging.getLogger(__name__)
 
 
 def _internal(error: BaseException) -> str:
-    detail = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
-    return f"an internal error of BPE Lab ({detail}), not a problem with your text"
+    return f"an internal error of BPE Lab ({internal_detail(error)}), not a problem with your text"
 
 
 def edit_problem(error: BaseException) -> str:

@@ -24,6 +24,11 @@ def is_bad_input(error: BaseException) -> bool:
     return isinstance(error, BpeLabError) and not isinstance(error, InternalError)
 
 
+def internal_detail(error: BaseException) -> str:
+    """An unexpected error as its type and message ('KeyError: 3'), for a line naming it as BPE Lab's."""
+    return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+
+
 def one_line(message: str) -> str:
     """A message as one line: a line break or other control character that a file put in it (a token
     named in the message) is shown escaped, as Python writes it."""

@@ -11,7 +11,7 @@ import os
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from engine.errors import is_bad_input, one_line
+from engine.errors import internal_detail, is_bad_input, one_line
 from widgets.worker import Worker
 
 CL100K = "cl100k"
@@ -58,8 +58,7 @@ def failure_message(key: str, error: BaseException) -> str:
 
 def internal_problem(error: BaseException) -> str:
     """A failure that is no fault of the file or text: named as BPE Lab's, in one line."""
-    detail = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
-    return one_line(f"an internal error of BPE Lab ({detail}); please report it")
+    return one_line(f"an internal error of BPE Lab ({internal_detail(error)}); please report it")
 
 
 class TokenizerSources(QObject):
