@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import BpeLabError
-from engine.formats.load import FORMATS, Source, check_export, formats_that_hold
+from engine.formats.load import FORMATS, Source, check_export
 from engine.formats.proof import ProofProgress, ProofReport, export_and_prove
 from widgets.worker import Worker
 
@@ -73,6 +73,9 @@ class ExportDialog(QDialog):
         self.session = session
         self.worker: Worker | None = None
         self.path: Path | None = None
+        # why a format cannot hold the lesson at a step (None: it can), by (lesson, format, step):
+        # each check builds the whole file in memory, so it is made once, not at every toggle
+        self._refusals: dict[tuple, str | None] = {}
         self.format_buttons = QButtonGroup(self)
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel("<b>Format</b>"))
@@ -156,18 +159,27 @@ class ExportDialog(QDialog):
         if not session.lesson.trained:
             self._refuse("Nothing to export yet: the corpus is empty.")
             return
-        source = self.source()
-        try:
-            check_export(source, self.fmt)
-        except BpeLabError as exc:
-            others = [FORMAT_NAMES[f] for f in formats_that_hold(source)]
+        refusal = self._refusal(self.fmt)
+        if refusal is not None:
+            others = [FORMAT_NAMES[f] for f in FORMATS if self._refusal(f) is None]
             can = f" This lesson can be exported as: {', '.join(others)}." if others else ""
-            self._refuse(f"{FORMAT_NAMES[self.fmt]} cannot hold this lesson: {format_names(str(exc))}.{can}")
+            self._refuse(f"{FORMAT_NAMES[self.fmt]} cannot hold this lesson: {format_names(refusal)}.{can}")
             self._fit()
             return
         self.verdict.setText(f"{FORMAT_NAMES[self.fmt]} holds this lesson at step {self.step():,}.")
         self.export_button.setEnabled(self.worker is None)
         self._fit()
+
+    def _refusal(self, fmt: str) -> str | None:
+        """Why ``fmt`` cannot hold the lesson at the chosen step, or None when it can."""
+        key = (self.session.lesson, fmt, self.step())
+        if key not in self._refusals:
+            try:
+                check_export(self.source(), fmt)
+                self._refusals[key] = None
+            except BpeLabError as exc:
+                self._refusals[key] = str(exc)
+        return self._refusals[key]
 
     def _refuse(self, text: str) -> None:
         self.verdict.setText(text)

@@ -180,18 +180,6 @@ def check_export(source: Source, fmt: str) -> None:
     export_files(source, fmt, "export-check", library_check=False)
 
 
-def formats_that_hold(source: Source) -> list[str]:
-    """The formats ``export`` would write ``source`` in, in ``FORMATS`` order."""
-    held = []
-    for fmt in FORMATS:
-        try:
-            check_export(source, fmt)
-        except BpeLabError:
-            continue
-        held.append(fmt)
-    return held
-
-
 def export_files(source: Source, fmt: str, out: str | os.PathLike,
                  library_check: bool = True) -> tuple[dict, Path | None]:
     """(path -> contents, the folder to make or None): ``source`` in ``fmt`` as checked files, not
