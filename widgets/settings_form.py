@@ -22,6 +22,7 @@ from engine.describe import TIE_RULES, gpt4_split_sentence
 from engine.errors import BpeLabError
 from engine.formats.schema import MAX_COUNT
 from engine.settings import Settings
+from widgets.special_text import join_specials, split_specials
 
 SPLITS = (
     ("whitespace", "Spaces", "Words are cut at spaces; a merge never crosses a space."),
@@ -112,8 +113,8 @@ class SettingsForm(QWidget):
                              "vocabulary holds N tokens")
         self.size.setToolTip("N: the number of merges, or the vocabulary size, to stop at")
         self.tie.setToolTip("Which pair wins when several have the same count")
-        self.specials.setToolTip("Special tokens, separated by spaces: each gets an id of its own and is never "
-                                 "merged (Return to apply)")
+        self.specials.setToolTip("Special tokens, separated by spaces (put one that holds a space in double "
+                                 "quotes): each gets an id of its own and is never merged (Return to apply)")
 
         self._settings = settings
         self.show_settings(settings)
@@ -151,7 +152,7 @@ class SettingsForm(QWidget):
         else:
             self.stop.setCurrentIndex(0)
         self.tie.setCurrentIndex(self.tie.findData(s.tie_break))
-        self.specials.setText(" ".join(s.special_tokens))
+        self.specials.setText(join_specials(s.special_tokens))
         for w in widgets:
             w.blockSignals(False)
         self._update_enabled()
@@ -181,7 +182,7 @@ class SettingsForm(QWidget):
             min_frequency=self.min_frequency.value(),
             merges=size if stop == "merges" else None,
             vocab_size=max(1, size) if stop == "vocab" else None,
-            special_tokens=tuple(self.specials.text().split()),
+            special_tokens=split_specials(self.specials.text()),
             tie_break=self.tie.currentData(),
         )
 

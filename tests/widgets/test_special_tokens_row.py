@@ -49,3 +49,32 @@ def test_what_the_engine_refuses_is_refused_with_its_message(qtbot, typed, setti
     form.settings_requested.connect(asked.append)
     type_in(qtbot, form, typed)
     assert asked == [] and form.explain.text() == str(refused.value)
+
+
+@pytest.mark.parametrize("tokens", [
+    ("<|my token|>",),
+    ("<s>", "a b  c", '"quoted"', "back\\slash", 'both " and \\ and space '),
+    ("<|endoftext|>", "<|im_start|>"),
+])
+def test_a_token_with_a_space_is_typed_in_quotes_and_shown_the_same_way(qtbot, tokens):
+    settings = Settings(special_tokens=tokens)
+    form = SettingsForm(settings)
+    qtbot.addWidget(form)
+    shown = form.specials.text()
+    # what the row shows reads back to the lesson's tokens: the user can edit it and keep them
+    assert form.current().special_tokens == tokens
+    form2 = SettingsForm(Settings())
+    qtbot.addWidget(form2)
+    with qtbot.waitSignal(form2.settings_requested) as blocker:
+        type_in(qtbot, form2, shown)
+    assert blocker.args[0].special_tokens == tokens
+
+
+def test_a_quote_left_open_is_refused_and_nothing_is_asked(qtbot):
+    form = SettingsForm(Settings())
+    qtbot.addWidget(form)
+    asked = []
+    form.settings_requested.connect(asked.append)
+    type_in(qtbot, form, '<s> "<|my token|>')
+    assert asked == []
+    assert "no closing quote" in form.explain.text()
