@@ -58,6 +58,8 @@ class LessonFiles(QObject):
         self._keeper: KeepsProgress | None = None
         # (source, path) while a lesson this object opened trains
         self._opening: tuple[LessonFile, Path | None] | None = None
+        # a tokenizer or text file being opened: a recent file once it is shown, not the lesson's path
+        self._recent_when_shown: Path | None = None
         self._load_failed = False
         session.loaded.connect(self._on_loaded)
         session.load_failed.connect(self._on_load_failed)
@@ -124,6 +126,7 @@ class LessonFiles(QObject):
             # read in the background: its merges become a read-only lesson, or a message says why not
             self._opening = None
             self._load_failed = False
+            self._recent_when_shown = p
             self.session.load_tokenizer(p)
             return not self._load_failed
         text = self._read_text(p)
@@ -131,6 +134,7 @@ class LessonFiles(QObject):
             return False
         # a text file becomes a new, unsaved lesson: Save asks where, so the text file is never overwritten
         self._opening = None
+        self._recent_when_shown = p
         self.session.open_text(text)
         return True
 
@@ -157,6 +161,7 @@ class LessonFiles(QObject):
         """Give the session a lesson to train and show; False when it failed at once (the user was
         told), True when it is shown or still training."""
         self._opening = (source, path)
+        self._recent_when_shown = None
         self._load_failed = False
         self.session.load(source, clean)
         return not self._load_failed
@@ -165,6 +170,10 @@ class LessonFiles(QObject):
     def _on_loaded(self, source: LessonFile) -> None:
         opening, self._opening = self._opening, None
         path = opening[1] if opening is not None and opening[0] is source else None
+        shown, self._recent_when_shown = self._recent_when_shown, None
+        if shown is not None:
+            # reopening it from the menu reads the file again: it is never the path a save writes to
+            self._remember_recent(shown)
         if self._keeper is not None and source.quiz:
             self._keeper.restore_progress(source.quiz)
         self.path = path
@@ -175,6 +184,7 @@ class LessonFiles(QObject):
     @Slot(str)
     def _on_load_failed(self, message: str) -> None:
         self._opening = None
+        self._recent_when_shown = None
         self._load_failed = True
         self.window.tell(f"The lesson could not be opened: {message}\n\nThe current lesson is unchanged.")
 

@@ -61,6 +61,8 @@ def test_a_tokenizer_json_opens_as_a_read_only_lesson_of_its_merges(make_window,
     assert session.last_step == 15 and session.step == 0
     assert not session.dirty and window.files.path is None
     assert "tokenizer.json (imported tokenizer, read-only)" in window.windowTitle()
+    # Open Recent offers it again, and it is still not the path a save would write to
+    assert window.files.recent_files()[0] == str(tokenizer_json.resolve())
     assert "no training corpus" in window.corpus_panel.hint.text()
     panel = window.tokenize_panel
     panel.input.setText("lowest newer")
@@ -119,6 +121,7 @@ def test_a_bad_tokenizer_file_is_refused_with_the_reason_and_the_lesson_kept(mak
     qtbot.waitUntil(lambda: not window.session.training, timeout=WAIT)
     assert "holds no merges" in window.told[-1] and "unchanged" in window.told[-1]
     assert (window.session.lesson, window.windowTitle(), window.session.dirty) == before
+    assert str(path.resolve()) not in window.files.recent_files()
 
 
 def test_the_quiz_charts_and_handout_say_there_is_no_corpus(make_window, qtbot, tokenizer_json, tmp_path):

@@ -159,6 +159,21 @@ def test_save_and_open_round_trip(window, make_window, tmp_path):
     assert other.files.recent_files()[0] == str(path.resolve())
 
 
+def test_an_opened_text_file_is_a_recent_file_that_opens_the_same_text_again(window, make_window, qtbot, tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("tea team teams tea", encoding="utf-8")
+    assert window.files.open_path(path)
+    qtbot.waitUntil(lambda: not window.session.training, timeout=60_000)
+    assert window.files.path is None  # a save still asks where: the text file is never overwritten
+    assert window.files.recent_files()[0] == str(path.resolve())
+    other = make_window()
+    other._fill_recent_menu()
+    action = next(a for a in other.recent_menu.actions() if a.text() == "notes.txt")
+    action.trigger()
+    qtbot.waitUntil(lambda: not other.session.training, timeout=60_000)
+    assert other.session.lesson.text == "tea team teams tea"
+
+
 def test_a_corrupt_lesson_file_leaves_the_current_lesson_alone(window, tmp_path):
     window.session.request_step(2)
     bad = tmp_path / "broken.bpelab"
