@@ -22,6 +22,7 @@ from engine.files import read_text
 from engine.formats.lesson_file import SUFFIX, LessonFile, load_lesson, save_lesson
 from engine.formats.load import detect_format
 from engine.imported_lesson import KINDS, ImportedLesson
+from engine.quiz.session import pack_path_relative, pack_path_resolved
 
 MAX_RECENT = 8
 B = QMessageBox.StandardButton
@@ -175,7 +176,8 @@ class LessonFiles(QObject):
             # reopening it from the menu reads the file again: it is never the path a save writes to
             self._remember_recent(shown)
         if self._keeper is not None and source.quiz:
-            self._keeper.restore_progress(source.quiz)
+            quiz = source.quiz if path is None else pack_path_resolved(source.quiz, path.parent)
+            self._keeper.restore_progress(quiz)
         self.path = path
         if path is not None:
             self._remember_recent(path)
@@ -230,7 +232,10 @@ class LessonFiles(QObject):
     def save_to(self, path: Path) -> bool:
         self.flush()
         try:
-            save_lesson(self.current_file(), path)
+            lesson = self.current_file()
+            if lesson.quiz:
+                lesson = replace(lesson, quiz=pack_path_relative(lesson.quiz, path.parent))
+            save_lesson(lesson, path)
         except Exception as exc:  # noqa: BLE001 (a save that fails in any way is said, and keeps the window open)
             self.window.tell(f"The lesson was not saved: {save_problem(exc)}")
             return False

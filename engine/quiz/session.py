@@ -98,6 +98,33 @@ def read_progress(data) -> Progress:
     )
 
 
+def pack_path_relative(data, folder: Path):
+    """Saved progress ``data`` with its pack file named relative to ``folder`` (the lesson file's)
+    when the pack lies in it or below: the lesson and its pack can then move together."""
+    source = data.get("source") if isinstance(data, dict) else None
+    if not isinstance(source, str) or not source.startswith(FILE):
+        return data
+    path = Path(source[len(FILE):])
+    if not path.is_absolute():
+        return data
+    try:
+        inside = path.relative_to(folder.resolve())
+    except ValueError:
+        return data
+    return {**data, "source": FILE + inside.as_posix()}
+
+
+def pack_path_resolved(data, folder: Path):
+    """Saved progress ``data`` with a pack file named relative to the lesson read from ``folder``."""
+    source = data.get("source") if isinstance(data, dict) else None
+    if not isinstance(source, str) or not source.startswith(FILE):
+        return data
+    path = Path(source[len(FILE):])
+    if path.is_absolute() or not path.parts:
+        return data
+    return {**data, "source": FILE + str(folder.resolve() / path)}
+
+
 class QuestionMaker(Protocol):
     """Builds questions about the lesson on screen; each comes back through ``add_lesson_question``
     (at once, or later from a thread). ``pending`` is true while one is being built."""

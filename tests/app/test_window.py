@@ -470,3 +470,32 @@ def test_a_json_text_that_is_no_tokenizer_opens_as_training_text(window, tmp_pat
     words.write_text('["hug", "pug", "hug"]', encoding="utf-8")
     assert window.files.open_path(words)
     assert window.session.lesson.text == '["hug", "pug", "hug"]'
+
+
+def test_a_quiz_pack_beside_the_lesson_moves_with_it(make_window, tmp_path):
+    import json
+    import shutil
+
+    from resources.quiz import bundled_text
+
+    first = tmp_path / "class"
+    first.mkdir()
+    pack = first / "packs" / "week1.json"
+    pack.parent.mkdir()
+    pack.write_text(bundled_text(), encoding="utf-8")
+    window = make_window()
+    quiz = window.views["Quiz"]
+    assert quiz.open_pack(str(pack))
+    window.choose_save_path = lambda: str(first / "lesson.bpelab")
+    assert window.files.save_as()
+    saved = json.loads((first / "lesson.bpelab").read_text(encoding="utf-8"))["quiz"]["source"]
+    assert saved == "file:packs/week1.json"  # named from the lesson's folder, not from this machine's root
+    # the folder copied elsewhere (another machine, a USB stick): the lesson still finds its pack
+    moved = tmp_path / "elsewhere"
+    shutil.copytree(first, moved)
+    shutil.rmtree(first)
+    other = make_window()
+    assert other.files.open_path(moved / "lesson.bpelab")
+    other_quiz = other.views["Quiz"]
+    assert other_quiz.session.source == "file:" + str((moved / "packs" / "week1.json").resolve())
+    assert "could not be opened" not in other_quiz.session.notice

@@ -374,3 +374,19 @@ def test_unreadable_progress_is_refused_and_leaves_the_quiz_as_it_was(quiz, data
 def test_nothing_saved_changes_nothing(quiz):
     quiz.check("9")
     assert quiz.restore_progress({}) and quiz.score() == (1.0, 1)
+
+
+def test_a_pack_is_named_from_the_lesson_folder_only_when_it_lies_inside(tmp_path):
+    from engine.quiz.session import pack_path_relative, pack_path_resolved
+
+    inside = {"source": f"file:{tmp_path / 'packs' / 'a.json'}", "position": 2}
+    outside = {"source": f"file:{tmp_path.parent / 'b.json'}"}
+    relative = pack_path_relative(inside, tmp_path)
+    assert relative == {"source": "file:packs/a.json", "position": 2}
+    assert pack_path_resolved(relative, tmp_path / "moved") == {
+        "source": f"file:{(tmp_path / 'moved').resolve() / 'packs' / 'a.json'}", "position": 2}
+    # a pack elsewhere keeps its full name both ways; other sources and damaged data pass through
+    assert pack_path_relative(outside, tmp_path) == outside
+    assert pack_path_resolved(outside, tmp_path) == outside
+    for data in ({"source": "bundled"}, {"source": 5}, ["not", "an", "object"], None):
+        assert pack_path_relative(data, tmp_path) == data and pack_path_resolved(data, tmp_path) == data
