@@ -146,7 +146,7 @@ class QuizPanel(QWidget):
         self.hint.setObjectName("hint")
         self.hint.setWordWrap(True)
         self.hint.hide()
-        self.feedback = FeedbackBox()
+        self.feedback = FeedbackBox(markdown=self._markdown)
         # the parts, for tests and for whoever reads the panel aloud
         self.verdict, self.why, self.misconception = self.feedback.verdict, self.feedback.why, self.feedback.misconception
 
@@ -170,7 +170,7 @@ class QuizPanel(QWidget):
         self.message.setObjectName("prompt")
         self.message.setWordWrap(True)
         self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.example_view = ExampleView()
+        self.example_view = ExampleView(markdown=self._markdown)
         self.example_view.closed.connect(self._close_examples)
         self.stack = QStackedWidget()
         self.stack.addWidget(self.question_page)
@@ -277,6 +277,10 @@ class QuizPanel(QWidget):
         self.source_box.setCurrentIndex(self.source_box.findData(self.session.source))
         self.source_box.setToolTip(self.source_box.currentText())
 
+    def _markdown(self, text: str) -> str:
+        """Text of the pack on show for a label, its images read from the pack's own folder."""
+        return markdown_text(text, pack_folder(self.session.pack.source), self._images)
+
     def _put_up(self, question: Question | None) -> None:
         self._shown_visit = self.session.visit
         if self._editor is not None:
@@ -286,9 +290,9 @@ class QuizPanel(QWidget):
         if question is None:
             return
         self.title.setText(question.title or "Question")
-        self.prompt.setText(markdown_text(question.prompt, pack_folder(self.session.pack.source), self._images))
+        self.prompt.setText(self._markdown(question.prompt))
         self.prompt.setVisible(bool(question.prompt))
-        self._editor = editor_for(question, seed=self.session.index)
+        self._editor = editor_for(question, seed=self.session.index, markdown=self._markdown)
         self._editor.submitted.connect(self._on_submitted)
         self.editor_holder.addWidget(self._editor)
         # shown now, not on the next event-loop turn: its keys and focus must work at once

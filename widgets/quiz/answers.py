@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 
 from engine.quiz.packs import GAP
 from engine.quiz.questions import ChooseQuestion, FillQuestion, NumberQuestion, OrderQuestion, Question
-from widgets.quiz.text import markdown_text
+from widgets.quiz.text import Markdown, markdown_text
 
 RIGHT_MARK = "✔"
 WRONG_MARK = "✘"
@@ -195,10 +195,10 @@ class ChooseEditor(AnswerEditor):
 class FillEditor(AnswerEditor):
     """The text with its gaps numbered, then one field per gap."""
 
-    def __init__(self, question: FillQuestion, parent=None):
+    def __init__(self, question: FillQuestion, parent=None, markdown: Markdown = markdown_text):
         super().__init__(parent)
         shown = GAP.sub(lambda m: f" **[ {m.group(1)} ]** ", question.text)
-        text = QLabel(markdown_text(re.sub(r"  +", " ", shown)))
+        text = QLabel(markdown(re.sub(r"  +", " ", shown)))
         text.setTextFormat(Qt.TextFormat.MarkdownText)
         text.setWordWrap(True)
         text.setObjectName("fillText")
@@ -348,13 +348,14 @@ class OrderEditor(AnswerEditor):
         super().keyPressEvent(event)
 
 
-def editor_for(question: Question, seed: int = 0) -> AnswerEditor:
+def editor_for(question: Question, seed: int = 0, markdown: Markdown = markdown_text) -> AnswerEditor:
+    """The editor for a question; ``markdown`` renders its text (with the pack's images)."""
     if isinstance(question, NumberQuestion):
         return NumberEditor(question)
     if isinstance(question, ChooseQuestion):
         return ChooseEditor(question)
     if isinstance(question, FillQuestion):
-        return FillEditor(question)
+        return FillEditor(question, markdown=markdown)
     if isinstance(question, OrderQuestion):
         return OrderEditor(question, seed=seed)
     raise TypeError(f"no editor for {type(question).__name__}")

@@ -10,14 +10,15 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from engine.quiz.questions import Reading, WorkedExample
-from widgets.quiz.text import markdown_text
+from widgets.quiz.text import Markdown, markdown_text
 
 
 class ExampleView(QWidget):
     closed = Signal()
 
-    def __init__(self, parent=None):
+    def __init__(self, parent=None, markdown: Markdown = markdown_text):
         super().__init__(parent)
+        self.markdown = markdown
         self.examples: list[WorkedExample] = []
         self.readings: list[Reading] = []
         self.index = 0
@@ -73,11 +74,11 @@ class ExampleView(QWidget):
             return
         example = self.examples[self.index]
         self.step = max(0, min(step, len(example.steps) - 1))
-        self.body.setText(markdown_text(example.body))
+        self.body.setText(self.markdown(example.body))
         self.body.setVisible(bool(example.body))
         self.counter.setText(f"Step {self.step + 1} of {len(example.steps)}")
         # show the steps so far, so the class keeps the thread
-        self.text.setText(markdown_text("\n\n".join(f"{i + 1}. {s}" for i, s in enumerate(example.steps[: self.step + 1]))))
+        self.text.setText(self.markdown("\n\n".join(f"{i + 1}. {s}" for i, s in enumerate(example.steps[: self.step + 1]))))
         self.previous.setEnabled(self.step > 0)
         self.next.setEnabled(self.step < len(example.steps) - 1)
         self.counter.show()
@@ -91,7 +92,7 @@ class ExampleView(QWidget):
         if index >= len(self.readings):
             self.text.setText("This pack has no worked examples.")
             return
-        self.text.setText(markdown_text(self.readings[index].text))
+        self.text.setText(self.markdown(self.readings[index].text))
 
     def keyPressEvent(self, event) -> None:
         if event.key() == Qt.Key.Key_Right:

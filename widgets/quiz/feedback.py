@@ -11,14 +11,15 @@ from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout
 
 from engine.quiz.grading import Result, points
 from engine.quiz.questions import Question
-from widgets.quiz.text import markdown_text
+from widgets.quiz.text import Markdown, markdown_text
 
 LEADS = ("Right.", "Right:", "Not quite:", "Partly right:")
 
 
 class FeedbackBox(QFrame):
-    def __init__(self, parent=None):
+    def __init__(self, parent=None, markdown: Markdown = markdown_text):
         super().__init__(parent)
+        self.markdown = markdown
         self.setObjectName("feedback")
         self.verdict = QLabel()
         self.verdict.setObjectName("verdict")
@@ -55,11 +56,11 @@ class FeedbackBox(QFrame):
             mis = f"**This answer fits a common idea: “{m.title}”.** {m.text}"
             if m.fix:
                 mis += f"\n\n**Try this:** {m.fix}"
-        self._show(verdict, mark, markdown_text(why), markdown_text(mis))
+        self._show(verdict, mark, self.markdown(why), self.markdown(mis))
 
     def show_note(self, title: str, text: str = "") -> None:
         """A neutral box: what to give before checking, or "checked" while teacher mode hides the verdict."""
-        self._show("hidden", title, markdown_text(text), "")
+        self._show("hidden", title, self.markdown(text), "")
 
     def _show(self, verdict: str, mark: str, why: str, mis: str) -> None:
         self.setProperty("verdict", verdict)

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Callable
 
 from engine.quiz.images import ImageFiles, with_images
 
 _CODE = re.compile(r"(`+[^`]*`+)")
+# renders a pack's Markdown for a label: the quiz panel's own reads images from the pack on show
+Markdown = Callable[[str], str]
 
 
 def markdown_text(text: str, folder: Path | None = None, images: ImageFiles | None = None) -> str:

@@ -45,3 +45,36 @@ def test_a_prompt_pointing_outside_its_pack_shows_with_notes(qtbot, pack_file, m
     shown = panel.shown().prompt
     assert shown.startswith("How many tokens?")
     assert seen == [str(pack_file.parent / "tiles.png"), str(pack_file.parent / "pipe.png")]
+
+
+def test_explanations_worked_examples_readings_and_gap_texts_show_the_packs_pictures(qtbot, tmp_path):
+    folder = tmp_path / "pack"
+    folder.mkdir()
+    (folder / "tiles.png").write_bytes(PNG_1X1)
+    picture = "![tiles](tiles.png)"
+    path = folder / "pack.json"
+    path.write_text(json.dumps({"format": FORMAT, "version": 1, "questions": [
+        {"id": "n", "kind": "number", "prompt": "How many?", "answer": 3, "explanation": f"See {picture}"},
+        {"id": "f", "kind": "fill", "prompt": "Fill the gap.", "text": f"{picture} low + [[1]] makes lower",
+         "blanks": [["er"]]}],
+        "examples": [{"id": "e", "title": "Worked", "body": f"Look: {picture}", "steps": [f"First {picture}"]}],
+        "readings": [{"id": "r", "title": "Why", "text": f"Read {picture}"}]}))
+    panel = QuizPanel()
+    qtbot.addWidget(panel)
+    assert panel.open_pack(str(path))
+    assert len(panel.session.pack.questions) == 2, panel.session.notice
+
+    def pictures(text):
+        return re.findall(r"!\[[^\]]*\]\(([a-z]+):", text)
+
+    panel.editor.edit.setText("3")
+    panel.check()
+    assert pictures(panel.why.text()) == ["data"] and "not shown" not in panel.why.text()
+    panel.go_to(1)
+    fill_text = panel.findChild(type(panel.prompt), "fillText")
+    assert pictures(fill_text.text()) == ["data"]
+    panel.show_examples()
+    view = panel.example_view
+    assert pictures(view.body.text()) == ["data"] and pictures(view.text.text()) == ["data"]
+    view.picker.setCurrentIndex(1)  # the reading
+    assert pictures(view.text.text()) == ["data"]
