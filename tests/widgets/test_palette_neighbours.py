@@ -1,12 +1,14 @@
 """Tiles side by side stay apart in colour, for normal vision and for the two common kinds of
-colour blindness, measured with CIEDE2000 on the tiles of real lessons."""
+colour blindness, measured with CIEDE2000 on the tiles of every preset lesson at every step."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 import pytest
 
+from engine.colouring import colouring_of
 from engine.display import MARKER, PARTIAL, SPECIAL, UNKNOWN, for_settings
 from engine.lesson import Lesson
 from resources.presets import preset
@@ -30,36 +32,55 @@ def test_every_two_fills_are_apart_in_every_vision(vision):
         assert difference(a, b, vision) >= APART, (a, b, vision)
 
 
-def adjacent_fills(key: str) -> list[tuple[str, str]]:
-    """The fills of every two ordinary tiles side by side, at every step of a preset's lesson."""
-    p = preset(key)
-    lesson = Lesson(p.text(), p.word_counts, p.settings).train()
+def adjacent_fills(lesson: Lesson, steps, colouring) -> list[tuple[str, str]]:
+    """The fills of every two different ordinary tokens side by side, in each word's row of tiles
+    at each of ``steps``. A token beside itself (the l l of "hello") is one token, one fill."""
     tokenizer, display = lesson.tokenizer, for_settings(lesson.settings)
+    fills: dict[str, str | None] = {}  # None for a kind with a look of its own
+
+    def fill(token: str) -> str | None:
+        if token not in fills:
+            kind = display.kind(token)
+            own = kind in KINDS_OF_THEIR_OWN
+            fills[token] = None if own else look_of(kind, tokenizer.token_to_id(token), token, colouring).fill
+        return fills[token]
+
     pairs = []
-    for k in range(lesson.history.last_step + 1):
+    for k in steps:
         for tokens in lesson.history.tokens_at(k):
-            looks = [(display.kind(t), look_of(display.kind(t), tokenizer.token_to_id(t), t).fill) for t in tokens]
-            pairs += [(a[1], b[1]) for a, b in zip(looks, looks[1:])
-                      if a[0] not in KINDS_OF_THEIR_OWN and b[0] not in KINDS_OF_THEIR_OWN]
+            pairs += [(fill(a), fill(b)) for a, b in zip(tokens, tokens[1:])
+                      if a != b and fill(a) is not None and fill(b) is not None]
     return pairs
 
 
-LESSONS = ["classic", "tea", "paragraph", "languages", "code"]
+@functools.lru_cache(maxsize=None)
+def alike(a: str, b: str) -> bool:
+    """Two fills look alike (closer than APART) to someone: normal vision, protanopia or deuteranopia."""
+    return min(difference(a, b, v) for v in VISIONS) < APART
 
 
-def close_share(key: str) -> float:
-    """The share of neighbouring tiles that look alike (closer than APART) to someone: normal
-    vision, protanopia or deuteranopia."""
-    pairs = adjacent_fills(key)
-    close = [(a, b) for a, b in pairs if min(difference(a, b, v) for v in VISIONS) < APART]
-    return len(close) / len(pairs)
+def close_share(lesson: Lesson, steps, colouring) -> float:
+    pairs = adjacent_fills(lesson, steps, colouring)
+    return sum(alike(a, b) for a, b in pairs) / len(pairs)
 
 
-def test_neighbouring_tiles_in_real_lessons_are_apart_for_every_vision():
-    # only tokens whose ids are a multiple of seven apart share a fill; every other two are apart.
-    # Tol's eight fills, hashed from the id, left 18% to 25% of neighbours this close in each lesson
-    # (21% on average): e and w, est and n
-    shares = {key: close_share(key) for key in LESSONS}
-    assert max(shares.values()) < 0.19, shares
-    assert sum(shares.values()) / len(shares) < 0.12, shares
-    assert shares["tea"] == 0.0
+def trained(key: str) -> Lesson:
+    p = preset(key)
+    return Lesson(p.text(), p.word_counts, p.settings).train()
+
+
+@pytest.mark.parametrize("key", ["classic", "tea", "paragraph", "languages", "code"])
+def test_no_two_neighbouring_tiles_look_alike_at_any_step_of_a_small_preset(key):
+    # with fills following ids round the palette 18%, 0%, 7%, 11% and 14% of these pairs were alike
+    lesson = trained(key)
+    assert close_share(lesson, range(lesson.last_step + 1), colouring_of(lesson)) == 0.0
+
+
+def test_few_neighbouring_tiles_look_alike_in_the_large_preset():
+    # its letters meet too many others for seven colours: some pairs must share one. Measured: 3.5%
+    # of pairs, against 12.6% with fills following ids round the palette
+    lesson = trained("python-docs")
+    steps = range(0, lesson.last_step + 1, 100)
+    share = close_share(lesson, steps, colouring_of(lesson))
+    by_id = close_share(lesson, steps, None)
+    assert share <= 0.04 and share < by_id / 3, (share, by_id)

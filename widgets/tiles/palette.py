@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from PySide6.QtGui import QColor
 
+from engine.colouring import TokenColours
 from engine.display import WORD_END, Display
 from widgets.colors import look_of
 
@@ -29,8 +30,10 @@ class TileLook:
     ends_word: bool = False
 
 
-def tile_look(display: Display, token: str, token_id: int | None = None) -> TileLook:
-    """The look of ``token`` in a lesson shown by ``display``, given the token's id (for its fill)."""
+def tile_look(display: Display, token: str, token_id: int | None = None,
+              colouring: TokenColours | None = None) -> TileLook:
+    """The look of ``token`` in a lesson shown by ``display``, given the token's id and the
+    lesson's colouring (for its fill)."""
     kind = display.kind(token)
-    look = look_of(kind, token_id, token)
+    look = look_of(kind, token_id, token, colouring)
     return TileLook(kind, QColor(look.fill), QColor(look.text), look.dashed, look.hatched, ends_word=kind == WORD_END)
