@@ -9,6 +9,9 @@ step to step. Colours are handed out in the order tokens appear:
 - then each merged token when its merge makes it, avoiding the colours of the tokens beside its
   places at that step and, where it can, the colours of its two parts.
 
+Among the colours free of its neighbours' a token prefers one the palette holds well apart from
+theirs (``NEAR`` names the pairs of fills least apart).
+
 A clash weighs one per word it shows in, however often the word occurs: the tile view draws each
 distinct word once. Merging never brings two older tokens side by side (it only joins neighbours),
 so every new pair of neighbours holds the newest token; since each token avoids its neighbours when
@@ -39,6 +42,10 @@ from engine.history import History
 
 # the palette's size: widgets.colors.TOKEN_FILLS holds this many fills
 COLOURS = 7
+# the pairs of colours the palette holds least apart (widgets.colors: under 15 CIEDE2000 for some
+# vision, though never under 12): among free colours a token takes one not near its neighbours'
+NEAR = frozenset({(0, 2), (0, 5), (1, 2), (3, 4), (3, 6), (4, 5), (4, 6)})
+_NEAR_TO = tuple(tuple(d for d in range(COLOURS) if (min(c, d), max(c, d)) in NEAR) for c in range(COLOURS))
 # the kinds drawn in the palette's fills; every other kind has a look of its own and never clashes
 FILLED_KINDS = frozenset((TOKEN, WORD_END, WHITESPACE))
 # the base symbols' colouring is tried again in other orders while clashes remain, at most this
@@ -190,7 +197,8 @@ class Colouring:
 
 def colour_graph(meets: dict[int, dict[int, int]], order: list[int]) -> dict[int, int]:
     """A colour for each symbol of ``order`` (most frequent first) that none of its neighbours in
-    ``meets`` (symbol -> neighbour -> weight) has, or else the lightest total clash found.
+    ``meets`` (symbol -> neighbour -> weight) has, or else the lightest total clash found; near
+    colours side by side weigh next.
 
     Greedy colouring leaves a clash where a late symbol finds every colour around it; moving one
     symbol at a time to a lighter colour mends some, and the rest often go in another order. The
@@ -207,7 +215,7 @@ def colour_graph(meets: dict[int, dict[int, int]], order: list[int]) -> dict[int
         clash = _total_clash(colours, meets)
         if best_clash is None or clash < best_clash:
             best, best_clash = colours, clash
-        if clash == 0 or visits >= _VISITS:
+        if clash[0] == 0 or visits >= _VISITS:
             break
         order = order[:]
         rng.shuffle(order)
@@ -221,20 +229,23 @@ def _greedy(meets, order, rng: random.Random | None) -> dict[int, int]:
         if rng is None:
             colours[token_id] = _least(token_id, clash, ())
         else:
-            colours[token_id] = min(range(COLOURS), key=lambda c: (clash[c], rng.random()))
+            near = _near(clash)
+            colours[token_id] = min(range(COLOURS), key=lambda c: (clash[c], near[c], rng.random()))
     return colours
 
 
 def _mend(colours: dict[int, int], meets, order) -> int:
-    """Move symbols to a colour that clashes less until none can (each move lowers the total);
-    returns the passes made."""
+    """Move symbols to a colour that clashes less (or as little and is near fewer neighbours)
+    until none can: each move lowers the totals. Returns the passes made."""
     passes, moved = 0, True
     while moved:
         passes, moved = passes + 1, False
         for token_id in order:
             clash = _clash(token_id, colours, meets)
-            best = min(range(COLOURS), key=clash.__getitem__)
-            if clash[best] < clash[colours[token_id]]:
+            near = _near(clash)
+            best = min(range(COLOURS), key=lambda c: (clash[c], near[c]))
+            now = colours[token_id]
+            if (clash[best], near[best]) < (clash[now], near[now]):
                 colours[token_id] = best
                 moved = True
     return passes
@@ -250,14 +261,29 @@ def _clash(token_id: int, colours: dict[int, int], meets) -> list[int]:
     return clash
 
 
-def _total_clash(colours: dict[int, int], meets) -> int:
-    return sum(w for a, around in meets.items() for b, w in around.items() if colours[a] == colours[b])
+def _near(clash: list[int]) -> list[int]:
+    """How much each colour would sit beside a colour near it, from what each colour clashes."""
+    return [sum(clash[d] for d in _NEAR_TO[c]) for c in range(COLOURS)]
+
+
+def _total_clash(colours: dict[int, int], meets) -> tuple[int, int]:
+    """The weight of neighbours that share a colour, then of those whose colours are near."""
+    same = near = 0
+    for a, around in meets.items():
+        for b, w in around.items():
+            if colours[a] == colours[b]:
+                same += w
+            elif colours[b] in _NEAR_TO[colours[a]]:
+                near += w
+    return same, near
 
 
 def _least(token_id: int, clash: list[int], parts) -> int:
-    """The colour whose clashes weigh least, then one its parts do not have, then the one its id
-    names round the palette (so unconstrained tokens still spread over every colour)."""
-    return min(range(COLOURS), key=lambda c: (clash[c], c in parts, (c - token_id) % COLOURS))
+    """The colour whose clashes weigh least, then one near the fewest neighbours, then one its
+    parts do not have, then the one its id names round the palette (so unconstrained tokens still
+    spread over every colour)."""
+    near = _near(clash)
+    return min(range(COLOURS), key=lambda c: (clash[c], near[c], c in parts, (c - token_id) % COLOURS))
 
 
 # per lesson, its history when coloured and the colouring: training again makes a new history
