@@ -95,7 +95,7 @@ class Colouring:
         and symbols drawn in a look of their own keep their id's place round the palette."""
         base = len(self.history.base)
         if 0 <= token_id < len(self._colours):
-            self._colour_to(0 if token_id < base else self._made_at[token_id - base])
+            self.colour_to(0 if token_id < base else self._made_at[token_id - base])
             found = self._colours[token_id]
             if found >= 0:
                 return found
@@ -106,7 +106,8 @@ class Colouring:
         token_id = self._ids.get(token)
         return None if token_id is None else self.colour(token_id)
 
-    def _colour_to(self, k: int) -> None:
+    def colour_to(self, k: int) -> None:
+        """Work out the colours of every token made up to step k (each step is worked out once)."""
         if self._done is not None and self._done >= k:
             return
         with self._lock:
@@ -300,3 +301,11 @@ def colouring_of(lesson) -> TokenColours:
             found = Colouring(history, for_settings(lesson.settings)) if lesson.counts_known else IdColours()
             kept = _KEPT[lesson] = (history, found)
     return kept[1]
+
+
+def colour_every_token(lesson) -> None:
+    """Work out every token's colour now, in a worker's thread, rather than when a view first asks
+    (a jump to the end of a long lesson would otherwise wait for it)."""
+    colouring = colouring_of(lesson)
+    if isinstance(colouring, Colouring):
+        colouring.colour_to(lesson.last_step)

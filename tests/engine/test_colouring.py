@@ -7,7 +7,7 @@ import itertools
 
 from hypothesis import HealthCheck, given, settings as hyp_settings, strategies as st
 
-from engine.colouring import COLOURS, FILLED_KINDS, NEAR, Colouring, colour_graph, colouring_of
+from engine.colouring import COLOURS, FILLED_KINDS, NEAR, Colouring, colour_every_token, colour_graph, colouring_of
 from engine.display import for_settings
 from engine.imported_lesson import imported_lesson
 from engine.lesson import Lesson
@@ -147,6 +147,19 @@ def test_the_colouring_is_made_once_per_training():
     first = colouring_of(lesson)
     lesson.train()
     assert colouring_of(lesson) is not first
+
+
+def test_colours_worked_out_in_advance_leave_nothing_for_a_view_to_wait_for(monkeypatch):
+    lesson = trained(preset("paragraph").text())
+    colour_every_token(lesson)
+
+    def merge_again(self, step):
+        raise AssertionError(f"step {step.step} worked out again")
+
+    monkeypatch.setattr(Colouring, "_merge", merge_again)
+    colouring = colouring_of(lesson)
+    newest = lesson.tokenizer.token_to_id(lesson.steps[-1].token)
+    assert 0 <= colouring.colour(newest) < COLOURS
 
 
 def test_a_tokenizer_from_a_file_keeps_each_ids_place_round_the_palette():
