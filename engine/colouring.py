@@ -51,7 +51,9 @@ FILLED_KINDS = frozenset((TOKEN, WORD_END, WHITESPACE))
 # the base symbols' colouring is tried again in other orders while clashes remain, at most this
 # many times, and fewer in a large graph: until about this many neighbours have been visited
 _TRIES = 64
-_VISITS = 100_000
+_VISITS = 40_000
+# a merge with at least this many places is made with numpy, all places at once
+_MANY_PLACES = 64
 
 
 class TokenColours(Protocol):
@@ -172,9 +174,20 @@ class Colouring:
         """Join the pair at each of the step's places, then colour the new token from what stands
         beside it (after the whole step: a run ``a a a a`` holds the new token twice)."""
         new = self._ids[step.token]
+        places = step.places
+        join = self._join_all if len(places) >= _MANY_PLACES else self._join_each
+        clash = join(places, new)
+        colours = self._colours
+        if colours[new] >= 0 or not self._filled[new]:
+            return  # rebuilt: a token keeps the colour it was first given
+        parts = [colours[self._ids[t]] for t in step.pair]
+        colours[new] = _least(new, clash, parts)
+
+    def _join_each(self, places, new: int) -> list[int]:
+        """Join the pairs one place at a time; returns how often each colour stands beside them."""
         starts, tok, nxt, prv = self._starts, self._tok, self._nxt, self._prv
         joined = []
-        for w, offset in step.places:
+        for w, offset in places:
             p = starts[w] + offset
             after = nxt[nxt[p]]
             nxt[p] = after
@@ -182,18 +195,35 @@ class Colouring:
                 prv[after] = p
             tok[p] = new
             joined.append(p)
-        colours, filled = self._colours, self._filled
-        if colours[new] >= 0 or not filled[new]:
-            return  # rebuilt: a token keeps the colour it was first given
         clash = [0] * COLOURS
+        colours, filled = self._colours, self._filled
         for p in joined:
             for q in (prv[p], nxt[p]):
                 if q >= 0:
                     other = tok[q]
-                    if other != new and filled[other]:
+                    if other != new and filled[other] and colours[other] >= 0:
                         clash[colours[other]] += 1
-        parts = [colours[self._ids[t]] for t in step.pair]
-        colours[new] = _least(new, clash, parts)
+        return clash
+
+    def _join_all(self, places, new: int) -> list[int]:
+        """``_join_each`` for a step with many places, all at once: the places of one step never
+        overlap, so no place reads a link another writes."""
+        import numpy as np  # only here: the first merges of a large corpus have many thousands of places
+
+        tok, nxt, prv = (np.frombuffer(a, dtype=np.int64) for a in (self._tok, self._nxt, self._prv))
+        where = np.array(places, dtype=np.int64)
+        joined = np.asarray(self._starts, dtype=np.int64)[where[:, 0]] + where[:, 1]
+        after = nxt[nxt[joined]]
+        nxt[joined] = after
+        inside = after >= 0
+        prv[after[inside]] = joined[inside]
+        tok[joined] = new
+        beside = np.concatenate((prv[joined], nxt[joined]))
+        others = tok[beside[beside >= 0]]
+        colours = np.frombuffer(self._colours, dtype=np.int8)[others]
+        filled = np.frombuffer(self._filled, dtype=np.uint8)[others].astype(bool)
+        counted = colours[(others != new) & filled & (colours >= 0)]
+        return np.bincount(counted, minlength=COLOURS).tolist()
 
 
 def colour_graph(meets: dict[int, dict[int, int]], order: list[int]) -> dict[int, int]:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
 from hypothesis import HealthCheck, given, settings as hyp_settings, strategies as st
 
+import engine.colouring as colouring_module
 from engine.colouring import COLOURS, FILLED_KINDS, NEAR, Colouring, colour_every_token, colour_graph, colouring_of
 from engine.display import for_settings
 from engine.imported_lesson import imported_lesson
@@ -127,6 +129,19 @@ def test_a_token_keeps_its_colour_whatever_order_the_steps_are_asked_in():
     # the same text trained again gets the same colours
     again = trained(p.text(), p.settings)
     assert [colouring_of(again).colour(i) for i in ids] == forwards
+
+
+@pytest.mark.parametrize("key", ["paragraph", "code"])
+def test_a_merge_made_all_at_once_colours_as_one_made_place_by_place(key, monkeypatch):
+    p = preset(key)
+    lesson = trained(p.text(), p.settings)
+    ids = range(len(lesson.history.base) + lesson.last_step)
+    found = []
+    for many in (1, 10**9):
+        monkeypatch.setattr(colouring_module, "_MANY_PLACES", many)
+        colouring = Colouring(lesson.history, for_settings(lesson.settings))
+        found.append([colouring.colour(i) for i in ids])
+    assert found[0] == found[1]
 
 
 def test_the_colours_follow_the_tokenizers_ids_at_every_step():
