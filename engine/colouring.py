@@ -20,10 +20,9 @@ a merge rebuilt a token that already had one (``ab + c`` after ``a + bc``).
 
 >>> from engine.lesson import Lesson
 >>> lesson = Lesson("low 5\\nlower 2\\nnewest 6\\nwidest 3", word_counts=True).train()
->>> colouring = colouring_of(lesson)
->>> ids = lesson.tokenizer.token_to_id
->>> colouring.colour(ids("e")) != colouring.colour(ids("s")), colouring.colour(ids("es")) != colouring.colour(ids("t"))
-(True, True)
+>>> colouring, ids = colouring_of(lesson), lesson.tokenizer.token_to_id
+>>> [colouring.colour(ids(t)) for t in ("n", "e", "w", "es", "t")]  # "newest" at step 1: n e w es t
+[4, 1, 3, 4, 1]
 
 Work is done lazily, up to the step that made the token asked for, and kept with the lesson. Left out: the fills themselves (``widgets.colors``), and lessons with no corpus (a
 tokenizer read from a file), whose tokens keep their id's colour round the palette.

@@ -10,8 +10,9 @@ lesson's colouring (``engine.colouring``), worked out so that tokens side by sid
 differ; a token with no lesson (GPT-4's, in the explorer) takes its id's place round the seven.
 Tiles that do share a fill still have their outlines and the gap between them. The kinds sit on
 their own steps of lightness, apart from those fills and from each other, so a grey projector or a
-grey print still tells them apart; each also has a shape (hatching, a dashed outline) and every tile or piece an
-outline in its theme's colour, which is what parts a fill from a light, dark or black ground.
+grey print still tells them apart; each also has a shape (hatching, a dashed outline) and every
+tile or piece an outline in its theme's colour, which is what parts a fill from a light, dark or
+black ground.
 
     special  black      white text            (grey 0.00)
     marker   indigo     white text            (grey 0.20)

@@ -3,6 +3,7 @@ colour from step to step, and the colours are the tokenizer's ids'."""
 
 from __future__ import annotations
 
+import doctest
 import itertools
 
 import pytest
@@ -57,6 +58,11 @@ def near_any(c: int, taken: set[int]) -> bool:
 
 def rebuilt(lesson: Lesson, token: str) -> bool:
     return sum(step.token == token for step in lesson.steps) > 1
+
+
+def test_the_worked_example_holds():
+    result = doctest.testmod(colouring_module)
+    assert result.attempted and not result.failed
 
 
 def test_the_classic_lesson_never_puts_one_colour_side_by_side():

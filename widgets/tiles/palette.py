@@ -1,7 +1,8 @@
 """The look of one tile: its text and colours come from the one display and the one palette.
 
-A tile reads as ``engine.display`` says the token reads, and is coloured by its kind and id from
-``widgets.colors``, the palette the explorer, the tokenize panel and the handout use too. Colour
+A tile reads as ``engine.display`` says the token reads, and is coloured by its kind and, through
+the lesson's colouring, its id from ``widgets.colors``, the palette the explorer, the tokenize
+panel and the handout use too. Colour
 is never the only cue: every tile has an outline and a gap to its neighbours, an unknown tile is
 hatched, a partial byte dashed, and a token that ends a word carries a bar in the marker's colour.
 """
