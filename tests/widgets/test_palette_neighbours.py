@@ -104,3 +104,39 @@ def test_few_neighbouring_tiles_look_alike_in_the_large_preset():
     share = close_share(lesson, steps, colouring_of(lesson))
     by_id = close_share(lesson, steps, None)
     assert share <= 0.04 and share < by_id / 3, (share, by_id)
+
+
+def test_neighbouring_tiles_drawn_on_screen_are_apart_for_every_vision(qtbot):
+    from PySide6.QtCore import QPoint
+
+    from app.session import Session
+    from widgets.tiles import TileView
+
+    lesson = trained("paragraph")
+    session = Session(lesson)
+    session.request_step(20)
+    view = TileView(session)
+    qtbot.addWidget(view)
+    view.resize(1100, 1000)
+    view.show()
+    qtbot.waitExposed(view)
+    canvas = view.canvas
+    image = canvas.viewport().grab().toImage()
+    display = for_settings(lesson.settings)
+    bottom = canvas.viewport().height() - canvas.painter.footer_h  # the summary line covers the rest
+    compared = 0
+    for w in canvas.visible_rows():
+        tokens = session.state.tokens(w)
+        seen = []
+        for i, token in enumerate(tokens):
+            rect = canvas.tile_rect(w, i)
+            if rect.bottom() > bottom or rect.right() > canvas.viewport().width():
+                break
+            # inside the tile's padding, left of its label: the fill alone
+            pixel = image.pixelColor(QPoint(round(rect.left() + 4), round(rect.center().y())))
+            seen.append((token, display.kind(token), pixel.name()))
+        for (a, kind_a, fill_a), (b, kind_b, fill_b) in zip(seen, seen[1:]):
+            if a != b and kind_a not in KINDS_OF_THEIR_OWN and kind_b not in KINDS_OF_THEIR_OWN:
+                assert least_apart(fill_a, fill_b) >= APART, (w, a, b, fill_a, fill_b)
+                compared += 1
+    assert compared >= 20
