@@ -109,6 +109,8 @@ class Colouring:
 
     def colour_to(self, k: int) -> None:
         """Work out the colours of every token made up to step k (each step is worked out once)."""
+        steps = self.history.steps
+        k = min(k, len(steps))
         if self._done is not None and self._done >= k:
             return
         with self._lock:
@@ -116,10 +118,12 @@ class Colouring:
                 self._lay_out()
                 self._colour_base()
                 self._done = 0
-            steps = self.history.steps
             for number in range(self._done + 1, k + 1):
                 self._merge(steps[number - 1])
                 self._done = number
+            if self._done == len(steps):
+                # every token has its colour: the corpus laid out (24 bytes a symbol) is not needed again
+                self._starts = self._tok = self._nxt = self._prv = None
 
     # -- the corpus as linked token starts ----------------------------------------------------------
 
