@@ -17,6 +17,7 @@ from pathlib import Path
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QGuiApplication, QPageLayout, QPageSize, QPainter, QPainterPath, QPdfWriter, QPen
 
+from engine.colouring import colouring_of
 from engine.errors import BpeLabError
 from engine.lesson import Lesson, LessonState
 from engine.describe import describe_start, describe_vocab, join_pairs, tie_rule, tie_size, tied_rivals
@@ -182,7 +183,7 @@ def _tile_painter(lesson: Lesson, scale: float) -> TilePainter:
     tokenizer = lesson.tokenizer
     unknown = tokenizer.id_to_token(tokenizer.unknown_id) if tokenizer.unknown_id is not None else None
     painter.set_lesson(lesson.settings.marker, lesson.settings.units, unknown, tokenizer.token_to_id,
-                       tuple(tokenizer.special_ids))
+                       tuple(tokenizer.special_ids), colouring_of(lesson))
     return painter
 
 

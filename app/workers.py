@@ -19,6 +19,7 @@ from typing import Callable, Iterator
 from PySide6.QtCore import QObject, Signal, Slot
 
 from app import collector
+from engine.colouring import colour_every_token
 from engine.corpus import Corpus
 from engine.drain import drain
 from engine.formats.lesson_file import LessonFile
@@ -75,6 +76,7 @@ def lesson_training(source: LessonFile) -> Iterator[tuple[str, int, int]]:
     if lesson.held_out.strip():
         lesson.held_out_curve(lesson.held_out)
     lesson.characters
+    colour_every_token(lesson)
     return lesson, LessonState(lesson, source.step)
 
 

@@ -5,12 +5,14 @@ and its kind (``engine.display``), so a token and a kind look alike wherever the
 
 Ordinary tokens take seven fills made from the Okabe–Ito hues on three steps of lightness, chosen
 so that every two differ by at least 12 (CIEDE2000) for normal vision and under simulated
-protanopia and deuteranopia, all read with black text. A token's fill follows its id round the
-seven, so ids less than seven apart never share one (tokens merged one after another, say); tiles
-that do share a fill still have their outlines and the gap between them. The kinds sit on their own steps of
-lightness, apart from those fills and from each other, so a grey projector or a grey print still
-tells them apart; each also has a shape (hatching, a dashed outline) and every tile or piece an
-outline in its theme's colour, which is what parts a fill from a light, dark or black ground.
+protanopia and deuteranopia, all read with black text. Which fill a lesson's token takes is the
+lesson's colouring (``engine.colouring``), worked out so that tokens side by side in its corpus
+differ; a token with no lesson (GPT-4's, in the explorer) takes its id's place round the seven.
+Tiles that do share a fill still have their outlines and the gap between them. The kinds sit on
+their own steps of lightness, apart from those fills and from each other, so a grey projector or a
+grey print still tells them apart; each also has a shape (hatching, a dashed outline) and every
+tile or piece an outline in its theme's colour, which is what parts a fill from a light, dark or
+black ground.
 
     special  black      white text            (grey 0.00)
     marker   indigo     white text            (grey 0.20)
@@ -27,9 +29,11 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass
 
+from engine.colouring import COLOURS, TokenColours
 from engine.display import MARKER, PARTIAL, SPECIAL, UNKNOWN
 
-# in this order: neighbours in the cycle are far apart in hue, lightness or both
+# one per colour of ``engine.colouring``; in this order, ids next to each other round the cycle
+# (GPT-4's tokens in the explorer) are far apart in hue, lightness or both
 TOKEN_FILLS: tuple[str, ...] = (
     "#B3DDF5",  # sky blue, pale
     "#CF80AB",  # reddish purple
@@ -58,19 +62,21 @@ KIND_LOOKS: dict[str, KindLook] = {
 }
 
 
-def fill_of(token_id: int) -> str:
-    """The fill of a token id: the same id always looks the same, and ids less than seven apart differ."""
-    return TOKEN_FILLS[token_id % len(TOKEN_FILLS)]
+def fill_of(token_id: int, colouring: TokenColours | None = None) -> str:
+    """The fill of a token id in a lesson's colouring, or with none by the id round the palette."""
+    return TOKEN_FILLS[colouring.colour(token_id) if colouring is not None else token_id % COLOURS]
 
 
 def fill_of_text(token: str) -> str:
     """The fill of a token with no id (text not in a vocabulary): from a checksum of its text."""
-    return TOKEN_FILLS[zlib.crc32(token.encode("utf-8")) % len(TOKEN_FILLS)]
+    return TOKEN_FILLS[zlib.crc32(token.encode("utf-8")) % COLOURS]
 
 
-def look_of(kind: str, token_id: int | None = None, token: str = "") -> KindLook:
-    """How a token of this kind is drawn; ordinary kinds by their id, else by their text."""
+def look_of(kind: str, token_id: int | None = None, token: str = "", colouring: TokenColours | None = None) -> KindLook:
+    """How a token of this kind is drawn; ordinary kinds by their id (in the lesson's colouring
+    where there is one), else by their text."""
     found = KIND_LOOKS.get(kind)
     if found is not None:
         return found
-    return KindLook(fill_of(token_id) if token_id is not None else fill_of_text(token), TOKEN_TEXT)
+    fill = fill_of(token_id, colouring) if token_id is not None else fill_of_text(token)
+    return KindLook(fill, TOKEN_TEXT)

@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QLabel, QLineEdit, QPlainTextEdit, QVBoxLayout, QWidget
 
+from engine.colouring import colouring_of
 from engine.display import Display, for_tokenizer, show_text
 from widgets.copy_tokens import add_copy_actions
 from widgets.special_switch import SpecialTextSwitch
@@ -118,12 +119,13 @@ class TokenizePanel(QWidget):
         display = for_tokenizer(tokenizer)
         encoding = tokenizer.encode(text, self.allow_special)
         muted = _muted(self.palette())
+        colouring = colouring_of(session.lesson)
         chips = []
         self._chips = []
         for token_id, token in list(zip(encoding.ids, encoding.tokens))[:MAX_CHIPS]:
             shown = html.escape(display.token(token))
             # the same look this token has on the tiles and in the explorer
-            look = tile_look(display, token, token_id)
+            look = tile_look(display, token, token_id, colouring)
             self._chips.append((display.token(token), look.fill.name()))
             weight = "; font-weight:bold" if look.hatched else ""
             chips.append(

@@ -1,14 +1,23 @@
-"""The one palette: each kind of token on its own step of grey, readable, and framed in every theme."""
+"""The one palette: each kind of token on its own step of grey, readable, and framed in every
+theme; a lesson's token in the same fill, from the lesson's colouring, in every view."""
 
 from __future__ import annotations
 
 import pytest
 from PySide6.QtGui import QColor
 
+from app.session import Session
+from engine.colouring import COLOURS, FILLED_KINDS, colouring_of
 from engine.display import KINDS, MARKER, PARTIAL, SPECIAL, TOKEN, UNKNOWN, WHITESPACE, WORD_END
+from engine.lesson import Lesson
+from widgets.classroom.predict import question_for
 from widgets.colors import KIND_LOOKS, TOKEN_FILLS, TOKEN_TEXT, fill_of, look_of
+from widgets.explorer.side import SidePane
+from widgets.explorer.sources import LESSON, TokenizerSources
 from widgets.explorer.theme import THEMES
+from widgets.tiles import TileView
 from widgets.tiles.theme import TileTheme
+from widgets.tokenize_panel import TokenizePanel
 
 STEP = 0.12  # the least difference in grey that still reads on a washed-out projector
 
@@ -64,3 +73,49 @@ EXPLORER_THEMES = [make() for make in dict.fromkeys(THEMES.values())]
 def test_the_outline_parts_every_fill_from_the_ground(theme):
     # a fill as dark as the ground (black special on black) is still framed by the outline
     assert contrast(theme.outline, theme.background) >= 3.0
+
+
+def test_the_palette_has_a_fill_for_each_colour_and_a_look_for_each_other_kind():
+    assert len(TOKEN_FILLS) == COLOURS
+    assert set(KIND_LOOKS) == set(KINDS) - FILLED_KINDS
+
+
+def test_a_lesson_token_takes_its_fill_from_the_lessons_colouring():
+    lesson = Lesson("low 5\nlower 2\nnewest 6\nwidest 3", word_counts=True).train()
+    colouring = colouring_of(lesson)
+    ids = lesson.tokenizer.token_to_id
+    for token in ("e", "s", "t", "es", "est</w>", "low"):
+        assert look_of(TOKEN, ids(token), token, colouring).fill == TOKEN_FILLS[colouring.colour(ids(token))]
+    assert look_of(MARKER, ids("</w>"), "</w>", colouring) == KIND_LOOKS[MARKER]
+    # e and s sit side by side in "newest"; with fills following ids round the palette they took one
+    # fill then, as "e" and "w" did
+    assert look_of(TOKEN, ids("e"), "e", colouring).fill != look_of(TOKEN, ids("s"), "s", colouring).fill
+
+
+def test_a_lesson_token_has_one_fill_in_the_tiles_the_tokenize_panel_the_explorer_and_the_class_question(qtbot):
+    lesson = Lesson("low 5\nlower 2\nnewest 6\nwidest 3", word_counts=True).train()
+    session = Session(lesson)
+    session.request_step(7)  # "lowest new" reads low | est</w> | new | </w>
+    tiles, panel = TileView(session), TokenizePanel(session)
+    side = SidePane(TokenizerSources(session), LESSON)
+    for widget in (tiles, panel, side):
+        qtbot.addWidget(widget)
+    panel.input.setText("lowest new")
+    panel.refresh()
+    side.activate()
+    side.set_text("lowest new")
+    colouring = colouring_of(lesson)
+    question = question_for(session)
+    assert question.colouring is colouring
+    chips = {shown: QColor(fill) for shown, fill in panel.chips_shown()}
+    pieces = {piece.tokens[0]: QColor(side.view.looks(piece, side.view.colouring)[0].fill)
+              for piece in side.view.pieces if len(piece.ids) == 1}
+    moved = 0
+    for token in ("low", "est</w>", "new"):
+        token_id = lesson.tokenizer.token_to_id(token)
+        expected = QColor(TOKEN_FILLS[colouring.colour(token_id)])
+        moved += expected != QColor(fill_of(token_id))
+        assert tiles.canvas.painter.look(token).fill == expected
+        assert chips[token] == expected
+        assert pieces[token] == expected
+    assert moved  # some of these tokens' fills are not the ones their ids name round the palette

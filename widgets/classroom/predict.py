@@ -16,6 +16,7 @@ from typing import Callable
 from PySide6.QtCore import QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
 
+from engine.colouring import TokenColours, colouring_of
 from engine.describe import tie_rule, tied_rivals
 from engine.display import Display, for_tokenizer
 from widgets.classroom.cover import Cover
@@ -53,6 +54,7 @@ class Question:
     # how the lesson's tokens read (marker, units, special and unknown tokens), as on the tiles
     display: Display = Display()
     token_id: Callable[[str], int | None] | None = field(default=None, compare=False)
+    colouring: TokenColours | None = field(default=None, compare=False)
 
     @property
     def winner_index(self) -> int:
@@ -90,7 +92,7 @@ def question_for(session, limit: int = MAX_CHOICES) -> Question | None:
     return Question(
         merge=step.step, choices=tuple(choices), winner=step.pair, token=step.token, count=step.count,
         tied=tied_rivals(step), rule=tie_rule(lesson.settings), rows=rows, more_words=words - shown_rows,
-        display=for_tokenizer(tokenizer), token_id=tokenizer.token_to_id,
+        display=for_tokenizer(tokenizer), token_id=tokenizer.token_to_id, colouring=colouring_of(lesson),
     )
 
 
@@ -111,7 +113,7 @@ class PredictPrompt(Cover):
         self.guess = None
         self.state = ASKING
         d = question.display
-        self.tiles.set_lesson(d.marker, d.units, d.unknown, question.token_id, tuple(d.specials))
+        self.tiles.set_lesson(d.marker, d.units, d.unknown, question.token_id, tuple(d.specials), question.colouring)
         self.show()
         self.place()
         self.update()

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.colouring import colouring_of
 from engine.errors import is_bad_input, one_line
 from engine.explorer import Split, split_text
 from widgets.copy_tokens import add_copy_actions
@@ -170,7 +171,9 @@ class SidePane(QFrame):
             f"<b>{s.token_count:,}</b> tokens · {s.char_count:,} characters · "
             f"<b>{s.chars_per_token:.2f}</b> characters per token"
         )
-        self.view.set_pieces(s.pieces, "Type some text above.")
+        # the lesson's own tokens take the colours they have on the tiles
+        colouring = colouring_of(self.sources.session.lesson) if self.key == LESSON else None
+        self.view.set_pieces(s.pieces, "Type some text above.", colouring)
 
     def _show_status(self, message: str) -> None:
         self.status.setText(message)

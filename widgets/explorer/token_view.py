@@ -1,4 +1,4 @@
-"""A text drawn as coloured pieces that wrap like text: one fill per token id, whitespace visible.
+"""A text drawn as coloured pieces that wrap like text: one fill per token, whitespace visible.
 
 The view lays its pieces out in rows for the width it has and asks its scroll area for the height
 that takes. A piece made of several tokens (a character whose bytes they share) is one box striped
@@ -11,6 +11,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
+from engine.colouring import TokenColours
 from engine.display import TOKEN
 from engine.explorer import GAP, SPLIT, Piece, describe
 from widgets.colors import KindLook, look_of
@@ -23,6 +24,8 @@ class TokenView(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.pieces: tuple[Piece, ...] = ()
+        # the lesson's colouring when the pieces are the lesson's tokens; else each id's own fill
+        self.colouring: TokenColours | None = None
         self.show_ids = False
         self.scale = 1.0
         self.theme = ExplorerTheme.light()
@@ -34,8 +37,9 @@ class TokenView(QWidget):
 
     # -- what to show -------------------------------------------------------------------------
 
-    def set_pieces(self, pieces, placeholder: str = "") -> None:
+    def set_pieces(self, pieces, placeholder: str = "", colouring: TokenColours | None = None) -> None:
         self.pieces = tuple(pieces)
+        self.colouring = colouring
         self.placeholder = placeholder
         self._relayout()
 
@@ -167,15 +171,15 @@ class TokenView(QWidget):
         painter.end()
 
     @staticmethod
-    def looks(piece: Piece) -> list[KindLook]:
-        """Each token's look in the one palette, by its kind and id."""
+    def looks(piece: Piece, colouring: TokenColours | None = None) -> list[KindLook]:
+        """Each token's look in the one palette, by its kind and id (in a lesson's colouring)."""
         kinds = piece.kinds or (TOKEN,) * len(piece.ids)
-        return [look_of(kind, token_id) for token_id, kind in zip(piece.ids, kinds)]
+        return [look_of(kind, token_id, colouring=colouring) for token_id, kind in zip(piece.ids, kinds)]
 
     def _text_colour(self, piece: Piece) -> str:
         if piece.kind == GAP:
             return self.theme.muted
-        return self.looks(piece)[0].text
+        return self.looks(piece, self.colouring)[0].text
 
     def _paint_box(self, painter: QPainter, rect: QRectF, piece: Piece, radius: float) -> None:
         theme = self.theme
@@ -188,7 +192,7 @@ class TokenView(QWidget):
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawPath(path)
             return
-        looks = self.looks(piece)
+        looks = self.looks(piece, self.colouring)
         painter.save()
         painter.setClipPath(path)
         n = len(looks)

@@ -12,6 +12,7 @@ from PySide6.QtCore import QElapsedTimer, QEvent, QPointF, QRectF, Qt, QTimer, S
 from PySide6.QtGui import QGuiApplication, QPainter
 from PySide6.QtWidgets import QAbstractScrollArea, QToolTip
 
+from engine.colouring import colouring_of
 from engine.display import MARKER
 from engine.lesson import StepChange
 from engine.trainer import MergeStep
@@ -190,15 +191,17 @@ class TileCanvas(QAbstractScrollArea):
         lesson = self.session.lesson
         unknown = None
         ids = None
+        colouring = None
         specials: tuple[str, ...] = ()
         if lesson is not None and lesson.trained:
             tokenizer = lesson.tokenizer
             ids = tokenizer.token_to_id
+            colouring = colouring_of(lesson)
             if tokenizer.unknown_id is not None:
                 unknown = tokenizer.id_to_token(tokenizer.unknown_id)
             specials = tuple(tokenizer.special_ids)
         if lesson is not None:
-            self.painter.set_lesson(lesson.settings.marker, lesson.settings.units, unknown, ids, specials)
+            self.painter.set_lesson(lesson.settings.marker, lesson.settings.units, unknown, ids, specials, colouring)
         self._selected = self.session.selected_token
         self.rows.set_lesson(lesson, self.session.state)
         self._widest = 0.0

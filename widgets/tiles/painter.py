@@ -14,6 +14,7 @@ from typing import Callable
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontDatabase, QFontMetricsF, QPainter, QPen, QPixmap
 
+from engine.colouring import TokenColours
 from engine.display import MARKER, Display
 from widgets.colors import KIND_LOOKS
 from widgets.tiles.animation import Transition
@@ -33,6 +34,7 @@ class TilePainter:
         self.theme = theme
         self.display = Display()
         self.token_id: Callable[[str], int | None] = lambda token: None
+        self.colouring: TokenColours | None = None
         self.ratio = 1.0
         self.vector = False  # draw shapes instead of cached pictures (exports)
         self._texts: dict[str, str] = {}
@@ -45,10 +47,13 @@ class TilePainter:
     # -- settings -------------------------------------------------------------------------------
 
     def set_lesson(self, marker: str | None, units: str, unknown: str | None,
-                   token_id: Callable[[str], int | None] | None = None, specials: tuple[str, ...] = ()) -> None:
-        """What the tiles depend on: how tokens read (marker, units, unknown and special tokens) and their ids (colours)."""
+                   token_id: Callable[[str], int | None] | None = None, specials: tuple[str, ...] = (),
+                   colouring: TokenColours | None = None) -> None:
+        """What the tiles depend on: how tokens read (marker, units, unknown and special tokens), their
+        ids and the lesson's colouring (their fills)."""
         self.display = Display(units, marker, frozenset(specials), unknown)
         self.token_id = token_id or (lambda token: None)
+        self.colouring = colouring
         self._texts.clear()
         self._looks.clear()
         self._widths.clear()
@@ -112,7 +117,7 @@ class TilePainter:
     def look(self, token: str) -> TileLook:
         found = self._looks.get(token)
         if found is None:
-            found = self._looks[token] = tile_look(self.display, token, self.token_id(token))
+            found = self._looks[token] = tile_look(self.display, token, self.token_id(token), self.colouring)
         return found
 
     def measure(self, token: str) -> float:

@@ -1,7 +1,8 @@
 """The look of one tile: its text and colours come from the one display and the one palette.
 
-A tile reads as ``engine.display`` says the token reads, and is coloured by its kind and id from
-``widgets.colors``, the palette the explorer, the tokenize panel and the handout use too. Colour
+A tile reads as ``engine.display`` says the token reads, and is coloured by its kind and, through
+the lesson's colouring, its id from ``widgets.colors``, the palette the explorer, the tokenize
+panel and the handout use too. Colour
 is never the only cue: every tile has an outline and a gap to its neighbours, an unknown tile is
 hatched, a partial byte dashed, and a token that ends a word carries a bar in the marker's colour.
 """
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 
 from PySide6.QtGui import QColor
 
+from engine.colouring import TokenColours
 from engine.display import WORD_END, Display
 from widgets.colors import look_of
 
@@ -29,8 +31,10 @@ class TileLook:
     ends_word: bool = False
 
 
-def tile_look(display: Display, token: str, token_id: int | None = None) -> TileLook:
-    """The look of ``token`` in a lesson shown by ``display``, given the token's id (for its fill)."""
+def tile_look(display: Display, token: str, token_id: int | None = None,
+              colouring: TokenColours | None = None) -> TileLook:
+    """The look of ``token`` in a lesson shown by ``display``, given the token's id and the
+    lesson's colouring (for its fill)."""
     kind = display.kind(token)
-    look = look_of(kind, token_id, token)
+    look = look_of(kind, token_id, token, colouring)
     return TileLook(kind, QColor(look.fill), QColor(look.text), look.dashed, look.hatched, ends_word=kind == WORD_END)

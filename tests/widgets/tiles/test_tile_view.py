@@ -333,15 +333,18 @@ def test_the_summary_counts_the_words_out_of_view(qtbot):
 
 def test_tiles_take_the_explorer_colour_of_their_id(view):
     canvas = view.canvas
-    tokenizer = view.session.lesson.tokenizer
+    lesson = view.session.lesson
+    tokenizer = lesson.tokenizer
+    from engine.colouring import colouring_of
     from widgets.colors import fill_of
 
+    colouring = colouring_of(lesson)
     for token in ("l", "e", "w"):
-        assert canvas.painter.look(token).fill == QColor(fill_of(tokenizer.token_to_id(token)))
+        assert canvas.painter.look(token).fill == QColor(fill_of(tokenizer.token_to_id(token), colouring))
     image = canvas.viewport().grab().toImage()
     rect = canvas.tile_rect(0, 0)  # the "l" of "low"
     inside = image.pixelColor(QPoint(round(rect.left() + 4), round(rect.top() + 4)))
-    assert _close(inside, QColor(fill_of(tokenizer.token_to_id("l"))), 12)
+    assert _close(inside, QColor(fill_of(tokenizer.token_to_id("l"), colouring)), 12)
 
 
 def test_the_theme_follows_the_palette_until_one_is_chosen(view, qtbot):

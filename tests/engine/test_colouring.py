@@ -1,0 +1,200 @@
+"""A lesson's colouring: tokens side by side differ whenever a colour is free, a token keeps its
+colour from step to step, and the colours are the tokenizer's ids'."""
+
+from __future__ import annotations
+
+import doctest
+import itertools
+
+import pytest
+from hypothesis import HealthCheck, given, settings as hyp_settings, strategies as st
+
+import engine.colouring as colouring_module
+from engine.colouring import COLOURS, FILLED_KINDS, NEAR, Colouring, colour_every_token, colour_graph, colouring_of
+from engine.display import for_settings
+from engine.imported_lesson import imported_lesson
+from engine.lesson import Lesson
+from engine.settings import Settings
+from resources.presets import preset
+
+# few letters make ties, runs (aaaa) and rebuilt tokens (a+bc after ab+c) common, and still more
+# symbols meet than there are colours; "é" is two bytes, "_" also a marker
+texts = st.lists(st.text(alphabet="abcdefghij_é", min_size=1, max_size=9), min_size=1, max_size=25).map(" ".join)
+lesson_settings = st.one_of(
+    st.builds(Settings, split=st.sampled_from(["whitespace", "none"]), end_of_word=st.sampled_from(["auto", None, "_"]),
+              min_frequency=st.integers(1, 2)),
+    st.builds(Settings, split=st.sampled_from(["whitespace", "gpt2"]), units=st.just("bytes"),
+              min_frequency=st.integers(1, 2)),
+)
+
+
+def trained(text: str, settings: Settings | None = None, word_counts: bool = False) -> Lesson:
+    return Lesson(text, word_counts, settings or Settings()).train()
+
+
+def filled(lesson: Lesson, token: str) -> bool:
+    return for_settings(lesson.settings).kind(token) in FILLED_KINDS
+
+
+def colour(lesson: Lesson, token: str) -> int:
+    return colouring_of(lesson).colour(lesson.tokenizer.token_to_id(token))
+
+
+def neighbours_when_made(lesson: Lesson, token: str) -> set[str]:
+    """The other ordinary tokens beside ``token`` at the step that first made it."""
+    step = lesson.history.made_by(token).step
+    found = set()
+    for tokens in lesson.history.tokens_at(step):
+        for a, b in zip(tokens, tokens[1:]):
+            for this, other in ((a, b), (b, a)):
+                if this == token and other != token and filled(lesson, other):
+                    found.add(other)
+    return found
+
+
+def near_any(c: int, taken: set[int]) -> bool:
+    return any(c == d or (min(c, d), max(c, d)) in NEAR for d in taken)
+
+
+def rebuilt(lesson: Lesson, token: str) -> bool:
+    return sum(step.token == token for step in lesson.steps) > 1
+
+
+def test_the_worked_example_holds():
+    result = doctest.testmod(colouring_module)
+    assert result.attempted and not result.failed
+
+
+def test_the_classic_lesson_never_puts_one_colour_side_by_side():
+    lesson = trained(preset("classic").text(), word_counts=True)
+    for k in range(lesson.last_step + 1):
+        for tokens in lesson.history.tokens_at(k):
+            for a, b in zip(tokens, tokens[1:]):
+                if a != b and filled(lesson, a) and filled(lesson, b):
+                    assert colour(lesson, a) != colour(lesson, b), (k, a, b)
+
+
+def test_a_merged_token_avoids_its_parts_where_a_colour_is_free():
+    lesson = trained("low 5\nlower 2\nnewest 6\nwidest 3", word_counts=True)
+    avoided = 0
+    for step in lesson.steps:
+        taken = {colour(lesson, t) for t in neighbours_when_made(lesson, step.token)}
+        parts = {colour(lesson, t) for t in step.pair}
+        # its neighbours come first: a colour clear of theirs and of the colours near theirs
+        if any(not near_any(c, taken) and c not in parts for c in range(COLOURS)):
+            assert colour(lesson, step.token) not in parts, step.token
+            avoided += 1
+    assert avoided >= len(lesson.steps) // 2
+
+
+@hyp_settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(texts, lesson_settings)
+def test_a_new_token_takes_a_colour_none_of_its_neighbours_has_when_one_is_free(text, settings):
+    lesson = trained(text, settings)
+    for step in lesson.steps:
+        token = step.token
+        if lesson.history.made_by(token) is not step or not filled(lesson, token):
+            continue
+        taken = {colour(lesson, t) for t in neighbours_when_made(lesson, token)}
+        if len(taken) < COLOURS:
+            assert colour(lesson, token) not in taken, token
+        # and, where one is left, a colour the palette holds well apart from all of theirs
+        if any(not near_any(c, taken) for c in range(COLOURS)):
+            assert not near_any(colour(lesson, token), taken), token
+
+
+@hyp_settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(texts, lesson_settings)
+def test_neighbours_share_a_colour_only_where_every_colour_was_taken(text, settings):
+    # merging only joins neighbours, so a pair of neighbours first meets when the newer is made
+    lesson = trained(text, settings)
+    history = lesson.history
+    base = set(history.base)
+    symbols = {t for tokens in history.tokens_at(0) for t in tokens if filled(lesson, t)}
+    for k in range(lesson.last_step + 1):
+        for tokens in history.tokens_at(k):
+            for a, b in zip(tokens, tokens[1:]):
+                if a == b or not (filled(lesson, a) and filled(lesson, b)) or colour(lesson, a) != colour(lesson, b):
+                    continue
+                if a in base and b in base:
+                    assert len(symbols) > COLOURS, (a, b)
+                    continue
+                newer = max((a, b), key=lambda t: history.made_by(t).step if t not in base else 0)
+                if rebuilt(lesson, newer):
+                    continue
+                assert len({colour(lesson, t) for t in neighbours_when_made(lesson, newer)}) == COLOURS, (k, a, b)
+
+
+def test_a_token_keeps_its_colour_whatever_order_the_steps_are_asked_in():
+    p = preset("paragraph")
+    lesson = trained(p.text(), p.settings)
+    ids = range(len(lesson.history.base) + lesson.last_step)
+    forwards = [Colouring(lesson.history, for_settings(lesson.settings)).colour(i) for i in ids]
+    backwards = Colouring(lesson.history, for_settings(lesson.settings))
+    assert [backwards.colour(i) for i in reversed(ids)][::-1] == forwards
+    # the same text trained again gets the same colours
+    again = trained(p.text(), p.settings)
+    assert [colouring_of(again).colour(i) for i in ids] == forwards
+
+
+@pytest.mark.parametrize("key", ["paragraph", "code"])
+def test_a_merge_made_all_at_once_colours_as_one_made_place_by_place(key, monkeypatch):
+    p = preset(key)
+    lesson = trained(p.text(), p.settings)
+    ids = range(len(lesson.history.base) + lesson.last_step)
+    found = []
+    for many in (1, 10**9):
+        monkeypatch.setattr(colouring_module, "_MANY_PLACES", many)
+        colouring = Colouring(lesson.history, for_settings(lesson.settings))
+        found.append([colouring.colour(i) for i in ids])
+    assert found[0] == found[1]
+
+
+def test_the_colours_follow_the_tokenizers_ids_at_every_step():
+    for key in ("classic", "code", "languages"):
+        p = preset(key)
+        lesson = trained(p.text(), p.settings, p.word_counts)
+        colouring = colouring_of(lesson)
+        for k in (0, lesson.last_step // 2, lesson.last_step):
+            tokenizer = lesson.tokenizer_at(k)
+            for tokens in lesson.history.tokens_at(k):
+                for token in tokens:
+                    assert colouring.colour(tokenizer.token_to_id(token)) == colouring.colour_of(token), (key, k, token)
+
+
+def test_the_colouring_is_made_once_per_training():
+    lesson = trained("low lower lowest")
+    assert colouring_of(lesson) is colouring_of(lesson)
+    first = colouring_of(lesson)
+    lesson.train()
+    assert colouring_of(lesson) is not first
+
+
+def test_colours_worked_out_in_advance_leave_nothing_for_a_view_to_wait_for(monkeypatch):
+    lesson = trained(preset("paragraph").text())
+    colour_every_token(lesson)
+
+    def merge_again(self, step):
+        raise AssertionError(f"step {step.step} worked out again")
+
+    monkeypatch.setattr(Colouring, "_merge", merge_again)
+    colouring = colouring_of(lesson)
+    newest = lesson.tokenizer.token_to_id(lesson.steps[-1].token)
+    assert 0 <= colouring.colour(newest) < COLOURS
+
+
+def test_a_tokenizer_from_a_file_keeps_each_ids_place_round_the_palette():
+    lesson = imported_lesson(trained("low lower lowest newest").tokenizer, "t.json", "bpelab")
+    colouring = colouring_of(lesson)
+    assert [colouring.colour(i) for i in range(20)] == [i % COLOURS for i in range(20)]
+
+
+def test_a_graph_that_can_be_coloured_is_and_one_that_cannot_clashes_where_it_weighs_least():
+    ring = {i: {(i - 1) % 9: 1, (i + 1) % 9: 1} for i in range(9)}
+    colours = colour_graph(ring, list(range(9)))
+    assert all(colours[i] != colours[(i + 1) % 9] for i in range(9))
+    # eight symbols all meeting: one pair must share, and it is the pair that meets least
+    clique = {a: {b: 1 if {a, b} == {3, 5} else 10 for b in range(8) if b != a} for a in range(8)}
+    colours = colour_graph(clique, list(range(8)))
+    same = [(a, b) for a, b in itertools.combinations(range(8), 2) if colours[a] == colours[b]]
+    assert same == [(3, 5)]
