@@ -182,7 +182,9 @@ def size_docks(window: QMainWindow, arrangement: str, corpus: QDockWidget, pairs
     apply_minimums(docks, points)
     side = side_room(window.width())
     if arrangement == "side by side":
-        left = max(dock_minimum(corpus, points)[0], int(side * CORPUS_SHARE))
+        # the corpus column as wide as its controls (its table's titles) when the pairs column keeps its own
+        wanted = max(dock_minimum(corpus, points, natural=True)[0], int(side * CORPUS_SHARE))
+        left = max(dock_minimum(corpus, points)[0], min(wanted, side - natural_width([pairs, vocab], points)))
         window.resizeDocks([corpus, pairs], [left, side - left], Qt.Orientation.Horizontal)
         window.resizeDocks([pairs, vocab], [1, 1], Qt.Orientation.Vertical)
         window.resizeDocks([tokenize], [int(window.height() * 0.26)], Qt.Orientation.Vertical)

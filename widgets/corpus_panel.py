@@ -11,10 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from PySide6.QtCore import Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QSize, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import (
-    QButtonGroup, QComboBox, QFrame, QScrollArea, QGroupBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QRadioButton,
-    QSplitter, QVBoxLayout, QWidget,
+    QButtonGroup, QComboBox, QFrame, QHeaderView, QScrollArea, QGroupBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton,
+    QRadioButton, QSplitter, QStyle, QVBoxLayout, QWidget,
 )
 
 from engine.formats.lesson_file import LessonFile
@@ -22,7 +23,7 @@ from resources.presets import PRESETS
 from widgets.models import WordsModel
 from widgets.models.words import COUNT, LENGTH, TOKENS, WORD
 from widgets.settings_form import SettingsForm
-from widgets.tables import make_table
+from widgets.tables import CELL_PADDING, make_table
 
 # typing pauses this long before the lesson retrains
 EDIT_DELAY_MS = 500
@@ -160,6 +161,30 @@ class CorpusPanel(QWidget):
         session.source_changed.connect(self._on_source_changed)
         session.problem_reported.connect(self.show_problem)
         self._on_lesson_changed()
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        """Wide enough for the word table's column titles whole ("Tokens now" takes what the other
+        columns leave): narrower, the panel scrolls in its dock rather than cut a title."""
+        hint = super().minimumSizeHint()
+        return hint.expandedTo(QSize(self._table_width_for_titles(), 0))
+
+    def _table_width_for_titles(self) -> int:
+        table, header = self.table, self.table.horizontalHeader()
+        bold = QFont(table.font())
+        bold.setBold(True)  # as the style sheets draw column titles
+        metrics = QFontMetrics(bold)
+        width = 0
+        for column in range(header.count()):
+            if header.isSectionHidden(column):
+                continue
+            title = str(self.words.headerData(column, Qt.Orientation.Horizontal) or "")
+            need = metrics.horizontalAdvance(title) + 2 * CELL_PADDING + 4
+            if header.sectionResizeMode(column) != QHeaderView.ResizeMode.Stretch:
+                need = max(need, header.sectionSize(column))
+            width += need
+        scroll_bar = table.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, table)
+        margins = self.layout().contentsMargins()
+        return width + 2 * table.frameWidth() + scroll_bar + margins.left() + margins.right()
 
     # -- from the session ----------------------------------------------------------------------
 

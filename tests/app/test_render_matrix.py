@@ -80,6 +80,21 @@ def stale_tab_bars(window) -> list[list[str]]:
     return stale
 
 
+def column_titles_cut(table) -> list[str]:
+    """Column titles of ``table`` narrower than the bold title with its padding."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QFont, QFontMetrics
+
+    from widgets.tables import CELL_PADDING
+
+    bold = QFont(table.font())
+    bold.setBold(True)
+    metrics, header, model = QFontMetrics(bold), table.horizontalHeader(), table.model()
+    titles = [(c, str(model.headerData(c, Qt.Orientation.Horizontal))) for c in range(header.count())
+              if not header.isSectionHidden(c)]
+    return [t for c, t in titles if header.sectionSize(c) < metrics.horizontalAdvance(t) + 2 * CELL_PADDING]
+
+
 def check_layout(window, width: int, height: int, zoom: float) -> float:
     """Assert the facts every size and zoom must keep; returns the views' share of the width."""
     points = BASE_POINTS * zoom
@@ -93,6 +108,7 @@ def check_layout(window, width: int, height: int, zoom: float) -> float:
             need_w, need_h = dock_layout.dock_minimum(dock, points)
             assert dock.width() >= need_w and dock.height() >= need_h, (dock.windowTitle(), zoom)
     assert not tab_titles_cut(window), zoom
+    assert not column_titles_cut(window.corpus_panel.table), zoom  # "Tokens now" in the corpus column
     assert not window.layout_crushed()
     share = window.centralWidget().width() / window.width()
     assert share >= dock_layout.CENTRAL_SHARE - 0.01, (zoom, share)
