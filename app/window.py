@@ -249,6 +249,13 @@ class MainWindow(QMainWindow):
         if self.layout_crushed():
             self.arrange_docks()
 
+    def restoreState(self, state, version: int = 0) -> bool:  # noqa: N802 (Qt's name)
+        """Qt's, without the tab bars of the groups it replaced (it leaves them over the new ones,
+        where they take the clicks): the classroom and the saved settings restore through here."""
+        restored = super().restoreState(state, version)
+        dock_layout.drop_stale_tab_bars(self)
+        return restored
+
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)
         if self._layout_restored:

@@ -139,3 +139,18 @@ def test_narrowing_the_window_past_the_side_by_side_width_tabs_the_panels(make_w
     qtbot.waitUntil(lambda: window.dock_arrangement == "side by side")
     settle()
     assert on_screen_tab_titles(window) == []
+
+
+def test_after_the_classroom_the_tabbed_panels_have_one_working_tab_bar_a_group(make_window):
+    window = opened(make_window, 1280, 720)
+    settle()
+    window.classroom.enter()
+    settle()
+    window.classroom.leave()
+    settle()
+    assert on_screen_tab_titles(window) == [["Corpus", "Tokenize"], ["Pairs", "Vocabulary"]]
+    (bar,) = [b for b in dock_layout.on_screen_tab_bars(window) if b.tabText(0) == "Pairs"]
+    bar.setCurrentIndex(1)  # as a click on "Vocabulary" does
+    settle()
+    assert window.vocab_dock.geometry().intersects(window.rect())
+    assert not window.pairs_dock.geometry().intersects(window.rect())
