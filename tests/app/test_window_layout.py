@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication
 
 from app import layout as dock_layout
@@ -154,3 +154,13 @@ def test_after_the_classroom_the_tabbed_panels_have_one_working_tab_bar_a_group(
     settle()
     assert window.vocab_dock.geometry().intersects(window.rect())
     assert not window.pairs_dock.geometry().intersects(window.rect())
+
+
+def test_panels_the_user_tabs_together_show_their_titles_whole_too(make_window):
+    window = opened(make_window, 1920, 1080)
+    settle()
+    assert dock_layout.on_screen_tab_bars(window) == []
+    window.tabifyDockWidget(window.pairs_dock, window.vocab_dock)  # as dropping one panel on the other does
+    settle()
+    (bar,) = dock_layout.on_screen_tab_bars(window)
+    assert not bar.usesScrollButtons() and bar.elideMode() == Qt.TextElideMode.ElideNone
