@@ -60,6 +60,29 @@ class CorpusEditor(QPlainTextEdit):
         super().insertFromMimeData(source)
 
 
+class WrappedLinesPart(QWidget):
+    """A part of a splitter ending in a wrapped line of text: its minimum height counts the lines
+    the text needs at the part's width, which a splitter does not ask (squeezed, the line would
+    be drawn over the box above it)."""
+
+    def __init__(self, wrapped: QLabel):
+        super().__init__()
+        self._wrapped = wrapped
+        self._lines_height = 0
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        hint = super().minimumSizeHint()
+        return QSize(hint.width(), hint.height() + self._lines_height)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        label = self._wrapped
+        extra = max(0, label.heightForWidth(label.width()) - label.minimumSizeHint().height())
+        if extra != self._lines_height:
+            self._lines_height = extra
+            self.updateGeometry()
+
+
 class CorpusPanel(QWidget):
     corpus_requested = Signal(str, bool)  # text, word_counts
     settings_requested = Signal(object)
@@ -128,7 +151,7 @@ class CorpusPanel(QWidget):
         modes.addWidget(self.running)
         modes.addWidget(self.counted)
         modes.addStretch(1)
-        text_part = QWidget()
+        text_part = WrappedLinesPart(self.hint)
         text_layout = QVBoxLayout(text_part)
         text_layout.setContentsMargins(0, 0, 0, 0)
         text_layout.addLayout(modes)

@@ -109,6 +109,8 @@ def check_layout(window, width: int, height: int, zoom: float) -> float:
             assert dock.width() >= need_w and dock.height() >= need_h, (dock.windowTitle(), zoom)
     assert not tab_titles_cut(window), zoom
     assert not column_titles_cut(window.corpus_panel.table), zoom  # "Tokens now" in the corpus column
+    line = window.corpus_panel.hint  # the wrapped line under the corpus text, squeezed it overdraws the text
+    assert not line.isVisible() or line.height() >= line.heightForWidth(line.width()), zoom
     assert not window.layout_crushed()
     share = window.centralWidget().width() / window.width()
     assert share >= dock_layout.CENTRAL_SHARE - 0.01, (zoom, share)
