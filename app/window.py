@@ -16,10 +16,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Slot
+from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, QTimer, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
-    QApplication, QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QTabWidget, QVBoxLayout, QWidget,
+    QApplication, QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QTabBar, QTabWidget, QVBoxLayout, QWidget,
 )
 
 from app.about import app_icon, show_about
@@ -80,6 +80,8 @@ CENTRAL_VIEWS: list[tuple[str, ViewFactory]] = [
 LATER = ("Charts", "Explorer")
 # how long after the window shows the later views start to be built, one per turn of the event loop
 LATER_MS = 150
+# a resize that has stopped this long is the window's new size (dragging an edge resizes many times)
+RESIZE_SETTLE_MS = 250
 
 LESSON_FILTER = f"BPE Lab lessons (*{SUFFIX})"
 OPEN_FILTER = (f"Lessons, texts and tokenizers (*{SUFFIX} *.txt *.md *.csv *.py *.json *.tiktoken merges.txt);;"
@@ -208,18 +210,21 @@ class MainWindow(QMainWindow):
                                Qt.DockWidgetArea.BottomDockWidgetArea)
         self.corpus_dock = self._dock("Corpus", "corpusDock", self.corpus_panel, left)
         self.pairs_dock = self._dock("Pairs", "pairsDock", self.pairs_panel, right)
-        self.vocab_dock = self._dock("Vocabulary and merges", "vocabularyDock", self.vocab_panel, right)
+        self.vocab_dock = self._dock("Vocabulary", "vocabularyDock", self.vocab_panel, right)
         self.tokenize_dock = self._dock("Tokenize", "tokenizeDock", self.tokenize_panel, bottom)
         self._layout_restored = False
         self.dock_arrangement = "side by side"
+        self._resized = QTimer(self, singleShot=True, interval=RESIZE_SETTLE_MS, timeout=self._follow_size)
 
     @property
     def docks(self) -> list[QDockWidget]:
         return [self.corpus_dock, self.pairs_dock, self.vocab_dock, self.tokenize_dock]
 
-    def arrange_docks(self) -> None:
-        """The default arrangement for this width and zoom (``app.layout``): the views keep 60%."""
-        self.dock_arrangement = dock_layout.arrange(self, *self.docks, BASE_POINTS * self.zoom)
+    def arrange_docks(self, afresh: bool = True) -> None:
+        """The default arrangement for this width and zoom (``app.layout``): the views keep 60%.
+        Not ``afresh``, panels already arranged so keep their places and are only sized."""
+        current = None if afresh else self.dock_arrangement
+        self.dock_arrangement = dock_layout.arrange(self, *self.docks, BASE_POINTS * self.zoom, current)
 
     def size_docks(self) -> None:
         dock_layout.size_docks(self, self.dock_arrangement, *self.docks, BASE_POINTS * self.zoom)
@@ -243,6 +248,34 @@ class MainWindow(QMainWindow):
     def _drop_crushed_layout(self) -> None:
         if self.layout_crushed():
             self.arrange_docks()
+
+    def restoreState(self, state, version: int = 0) -> bool:  # noqa: N802 (Qt's name)
+        """Qt's, without the tab bars of the groups it replaced (it leaves them over the new ones,
+        where they take the clicks): the classroom and the saved settings restore through here."""
+        restored = super().restoreState(state, version)
+        dock_layout.drop_stale_tab_bars(self)
+        return restored
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        if self._layout_restored:
+            self._resized.start()  # once the user stops dragging the edge
+
+    def _follow_size(self) -> None:
+        """Another screen or a resize past the point where the panels' arrangement changes: change it."""
+        if not self.isVisible() or self.classroom.active:
+            return  # the classroom hides the panels and puts them back itself
+        points = BASE_POINTS * self.zoom
+        if dock_layout.wanted_arrangement(self, self.corpus_dock, self.pairs_dock, self.vocab_dock, points) \
+                != self.dock_arrangement:
+            self.arrange_docks()
+
+    def event(self, event) -> bool:
+        # Qt makes a tab bar for every new group of tabbed panels, also when the user drags one
+        if event.type() == QEvent.Type.ChildPolished and isinstance(event.child(), QTabBar) \
+                and event.child().parent() is self:
+            dock_layout.keep_titles_whole(event.child())
+        return super().event(event)
 
     def _action(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
         action = QAction(text, self)
@@ -374,14 +407,16 @@ class MainWindow(QMainWindow):
                 dock_layout.follow_zoom(self.views[title], self.zoom / old)
         self.apply_appearance()
         if self.isVisible():
-            # larger type needs wider docks; smaller type gives the room back to the views
-            self.size_docks()
+            # larger type needs wider docks, perhaps tabbed; smaller type gives the room back to the views
+            self.arrange_docks(afresh=False)
+            # once more when the new type has reached every panel and the layout has settled
+            QTimer.singleShot(0, self, self.size_docks)
 
     def apply_appearance(self) -> None:
         self.dark_action.setChecked(self.theme == "dark")
         QApplication.setPalette(palette(self.theme))
         self.setPalette(palette(self.theme))
-        self.setStyleSheet(style_sheet(self.theme, self.zoom))
+        self.setStyleSheet(style_sheet(self.theme, self.zoom) + dock_layout.dock_tab_style(BASE_POINTS * self.zoom))
         dock_layout.apply_minimums(self.docks, BASE_POINTS * self.zoom)
 
     # -- drag and drop ------------------------------------------------------------------------------

@@ -11,10 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from PySide6.QtCore import Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QSize, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import (
-    QButtonGroup, QComboBox, QFrame, QScrollArea, QGroupBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QRadioButton,
-    QSplitter, QVBoxLayout, QWidget,
+    QButtonGroup, QComboBox, QFrame, QHeaderView, QScrollArea, QGroupBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton,
+    QRadioButton, QSplitter, QStyle, QVBoxLayout, QWidget,
 )
 
 from engine.formats.lesson_file import LessonFile
@@ -22,7 +23,7 @@ from resources.presets import PRESETS
 from widgets.models import WordsModel
 from widgets.models.words import COUNT, LENGTH, TOKENS, WORD
 from widgets.settings_form import SettingsForm
-from widgets.tables import make_table
+from widgets.tables import CELL_PADDING, make_table
 
 # typing pauses this long before the lesson retrains
 EDIT_DELAY_MS = 500
@@ -57,6 +58,29 @@ class CorpusEditor(QPlainTextEdit):
             self.large_text_pasted.emit(text)
             return
         super().insertFromMimeData(source)
+
+
+class WrappedLinesPart(QWidget):
+    """A part of a splitter ending in a wrapped line of text: its minimum height counts the lines
+    the text needs at the part's width, which a splitter does not ask (squeezed, the line would
+    be drawn over the box above it)."""
+
+    def __init__(self, wrapped: QLabel):
+        super().__init__()
+        self._wrapped = wrapped
+        self._lines_height = 0
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        hint = super().minimumSizeHint()
+        return QSize(hint.width(), hint.height() + self._lines_height)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        label = self._wrapped
+        extra = max(0, label.heightForWidth(label.width()) - label.minimumSizeHint().height())
+        if extra != self._lines_height:
+            self._lines_height = extra
+            self.updateGeometry()
 
 
 class CorpusPanel(QWidget):
@@ -127,7 +151,7 @@ class CorpusPanel(QWidget):
         modes.addWidget(self.running)
         modes.addWidget(self.counted)
         modes.addStretch(1)
-        text_part = QWidget()
+        text_part = WrappedLinesPart(self.hint)
         text_layout = QVBoxLayout(text_part)
         text_layout.setContentsMargins(0, 0, 0, 0)
         text_layout.addLayout(modes)
@@ -160,6 +184,30 @@ class CorpusPanel(QWidget):
         session.source_changed.connect(self._on_source_changed)
         session.problem_reported.connect(self.show_problem)
         self._on_lesson_changed()
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        """Wide enough for the word table's column titles whole ("Tokens now" takes what the other
+        columns leave): narrower, the panel scrolls in its dock rather than cut a title."""
+        hint = super().minimumSizeHint()
+        return hint.expandedTo(QSize(self._table_width_for_titles(), 0))
+
+    def _table_width_for_titles(self) -> int:
+        table, header = self.table, self.table.horizontalHeader()
+        bold = QFont(table.font())
+        bold.setBold(True)  # as the style sheets draw column titles
+        metrics = QFontMetrics(bold)
+        width = 0
+        for column in range(header.count()):
+            if header.isSectionHidden(column):
+                continue
+            title = str(self.words.headerData(column, Qt.Orientation.Horizontal) or "")
+            need = metrics.horizontalAdvance(title) + 2 * CELL_PADDING + 4
+            if header.sectionResizeMode(column) != QHeaderView.ResizeMode.Stretch:
+                need = max(need, header.sectionSize(column))
+            width += need
+        scroll_bar = table.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, table)
+        margins = self.layout().contentsMargins()
+        return width + 2 * table.frameWidth() + scroll_bar + margins.left() + margins.right()
 
     # -- from the session ----------------------------------------------------------------------
 

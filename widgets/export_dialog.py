@@ -1,10 +1,13 @@
 """File > Export vocabulary…: choose a format, the step and where, then watch the file proven.
 
-The dialog asks the engine whether the lesson fits the chosen format before anything is written
-(``engine.formats.load.check_export``, the refusals of ``bpe-lab export``), and names the formats
-that can hold it when it does not. Writing and the proof (``engine.formats.proof``: read back with
-BPE Lab's reader and the format's library, the lesson's texts encoded by each) run in a ``Worker``
-with a progress bar and Cancel; each reader's verdict is one line in the dialog.
+The dialog asks the engine whether the lesson fits each format before anything is written
+(``engine.formats.proof.check_formats``, the refusals of ``bpe-lab export``), and names the formats
+that can hold it when the chosen one does not. Each check builds the whole file in memory, so the
+checks run in a ``Worker``, the chosen format first; a format shows "checking…" until its answer
+comes, and each answer is kept for the lesson and step it was made for. Writing and the proof
+(``engine.formats.proof``: read back with BPE Lab's reader and the format's library, the lesson's
+texts encoded by each) run in a ``Worker`` with a progress bar and Cancel; each reader's verdict is
+one line in the dialog. Cancel stops the proof; a file being written is finished whole first.
 
 ``choose_path`` asks with a file dialog; tests replace it.
 """
@@ -20,8 +23,8 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import BpeLabError
-from engine.formats.load import FORMATS, Source, check_export
-from engine.formats.proof import ProofProgress, ProofReport, export_and_prove
+from engine.formats.load import FORMATS, Source
+from engine.formats.proof import FormatCheck, ProofProgress, ProofReport, check_formats, export_and_prove
 from widgets.worker import Worker
 
 # what each format is called, and in one line what it keeps and what it cannot hold
@@ -56,6 +59,15 @@ def format_names(text: str) -> str:
     return _FORMAT_OPTION.sub(named, text)
 
 
+def file_state(path: Path) -> tuple | None:
+    """What a file is now (None: absent), to tell whether it was written since."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return stat.st_mtime_ns, stat.st_size, stat.st_ino
+
+
 def lesson_texts(lesson) -> dict[str, str]:
     """The texts the proof encodes: the corpus (a word-count table as its words) and the held-out text."""
     corpus = " ".join(lesson.corpus.words) if lesson.word_counts else lesson.text
@@ -72,7 +84,11 @@ class ExportDialog(QDialog):
         self.setWindowTitle("Export vocabulary")
         self.session = session
         self.worker: Worker | None = None
+        self.checker: Worker | None = None
+        self._checker_step: int | None = None
         self.path: Path | None = None
+        # the file at ``path`` before the export, to tell whether a cancelled run wrote it
+        self._before: tuple | None = None
         # why a format cannot hold the lesson at a step (None: it can), by (lesson, format, step):
         # each check builds the whole file in memory, so it is made once, not at every toggle
         self._refusals: dict[tuple, str | None] = {}
@@ -122,9 +138,9 @@ class ExportDialog(QDialog):
         self.export_button.clicked.connect(lambda: self.export_to(self.choose_path()))
         self.cancel_button.clicked.connect(self._on_cancel_clicked)
         self.close_button.clicked.connect(self.reject)
-        self.format_buttons.idToggled.connect(lambda _id, on: on and self._check())
-        steps.buttonToggled.connect(lambda _b, on: on and self._check())
-        self._check()
+        self.format_buttons.idToggled.connect(lambda _id, on: on and self._on_choice_changed())
+        steps.buttonToggled.connect(lambda _b, on: on and self._on_choice_changed())
+        self._on_choice_changed()
 
     # -- what is chosen -------------------------------------------------------------------------
 
@@ -150,36 +166,87 @@ class ExportDialog(QDialog):
 
     # -- refusing before writing ----------------------------------------------------------------
 
-    def _check(self) -> None:
+    @property
+    def checking(self) -> bool:
+        """Whether formats are being checked for the lesson at the chosen step."""
+        return self.checker is not None
+
+    def _on_choice_changed(self) -> None:
+        self.report.clear()
+        self._show_verdict()
+
+    def _show_verdict(self) -> None:
         """Say whether the chosen format holds the lesson at the chosen step; Export only if it does."""
         session = self.session
         self.current_button.setText(f"The current step ({session.step:,} of {session.last_step:,} merges)")
         self.end_button.setText(f"The end ({session.last_step:,} merges)")
-        self.report.clear()
         if not session.lesson.trained:
             self._refuse("Nothing to export yet: the corpus is empty.")
             return
-        refusal = self._refusal(self.fmt)
-        if refusal is not None:
-            others = [FORMAT_NAMES[f] for f in FORMATS if self._refusal(f) is None]
+        known = self._known()
+        self._mark_formats(known)
+        if len(known) < len(FORMATS):
+            self._start_checking(known)
+        name = FORMAT_NAMES[self.fmt]
+        if self.fmt not in known:
+            self._refuse(f"Checking whether {name} can hold this lesson at step {self.step():,}…")
+        elif known[self.fmt] is not None:
+            others = [FORMAT_NAMES[f] for f in FORMATS if f in known and known[f] is None]
             can = f" This lesson can be exported as: {', '.join(others)}." if others else ""
-            self._refuse(f"{FORMAT_NAMES[self.fmt]} cannot hold this lesson: {format_names(refusal)}.{can}")
-            self._fit()
-            return
-        self.verdict.setText(f"{FORMAT_NAMES[self.fmt]} holds this lesson at step {self.step():,}.")
-        self.export_button.setEnabled(self.worker is None)
+            if len(known) < len(FORMATS):
+                can += " Checking the other formats…"
+            self._refuse(f"{name} cannot hold this lesson: {format_names(known[self.fmt])}.{can}")
+        else:
+            self.verdict.setText(f"{name} holds this lesson at step {self.step():,}.")
+            self.export_button.setEnabled(self.worker is None)
         self._fit()
 
-    def _refusal(self, fmt: str) -> str | None:
-        """Why ``fmt`` cannot hold the lesson at the chosen step, or None when it can."""
-        key = (self.session.lesson, fmt, self.step())
-        if key not in self._refusals:
-            try:
-                check_export(self.source(), fmt)
-                self._refusals[key] = None
-            except BpeLabError as exc:
-                self._refusals[key] = str(exc)
-        return self._refusals[key]
+    def _known(self) -> dict[str, str | None]:
+        """The formats checked for the lesson at the chosen step: why each cannot hold it, or None."""
+        lesson, step = self.session.lesson, self.step()
+        return {f: self._refusals[(lesson, f, step)] for f in FORMATS if (lesson, f, step) in self._refusals}
+
+    def _mark_formats(self, known: dict[str, str | None]) -> None:
+        for fmt in FORMATS:
+            if fmt not in known:
+                mark = " (checking…)"
+            else:
+                mark = "" if known[fmt] is None else " (cannot hold this lesson)"
+            self.format_buttons.button(FORMATS.index(fmt)).setText(FORMAT_NAMES[fmt] + mark)
+
+    def _start_checking(self, known: dict[str, str | None]) -> None:
+        """Check, off the GUI thread, the formats not yet known at the chosen step, the chosen one first."""
+        step = self.step()
+        if self.checker is not None:
+            if self._checker_step == step:
+                return
+            self.checker.quit()  # its answers so far are kept; the rest are for a step no longer chosen
+        unknown = [f for f in [self.fmt, *FORMATS] if f not in known]
+        self.checker = Worker(check_formats, self.source(), list(dict.fromkeys(unknown)), step)
+        self._checker_step = step
+        self.checker.yielded.connect(self._on_format_checked)
+        self.checker.errored.connect(self._on_check_failed)
+        self.checker.finished.connect(self._on_checker_finished)
+        self.checker.start()
+
+    def _on_format_checked(self, check: FormatCheck) -> None:
+        self._refusals[(self.session.lesson, check.fmt, check.step)] = check.refusal
+        if check.step == self.step():
+            self._show_verdict()
+
+    def _on_check_failed(self, error: BaseException) -> None:
+        """A check that broke (a bug, not a refusal) refuses the formats it left unknown, so that
+        nothing is written unchecked and the check is not started again and again."""
+        if self.sender() is not self.checker:
+            return
+        why = f"the check failed ({type(error).__name__}: {error}); please report this"
+        for fmt in FORMATS:
+            self._refusals.setdefault((self.session.lesson, fmt, self._checker_step), why)
+        self._show_verdict()
+
+    def _on_checker_finished(self) -> None:
+        if self.sender() is self.checker:  # not one stopped when the step changed
+            self.checker = None
 
     def _refuse(self, text: str) -> None:
         self.verdict.setText(text)
@@ -200,6 +267,7 @@ class ExportDialog(QDialog):
         if not path or not self.export_button.isEnabled():
             return None
         self.path = Path(path)
+        self._before = file_state(self.path)
         self.report.setText(f"Writing {path}…")
         self.progress.setRange(0, 0)
         self.progress.show()
@@ -240,7 +308,10 @@ class ExportDialog(QDialog):
         self.failed.emit(text)
 
     def _on_aborted(self) -> None:
-        self.report.setText("Cancelled. A file already written stays; it was not proven.")
+        if file_state(self.path) == self._before:
+            self.report.setText("Cancelled before writing: nothing was written.")
+        else:
+            self.report.setText(f"Cancelled after writing: {self.path} is whole but was not proven.")
 
     def _on_cancel_clicked(self) -> None:
         if self.worker is not None:
@@ -250,15 +321,10 @@ class ExportDialog(QDialog):
         self.worker = None
         self.progress.hide()
         self.cancel_button.hide()
-        self._check_after_run()
-
-    def _check_after_run(self) -> None:
-        report = self.report.text()
-        self._check()
-        self.report.setText(report)  # the run's verdict stays until the choice changes
-        self._fit()
+        self._show_verdict()  # the run's report stays until the choice changes
 
     def reject(self) -> None:
-        if self.worker is not None:
-            self.worker.quit()  # the files are whole or absent; only the proof stops early
+        for worker in (self.worker, self.checker):
+            if worker is not None:
+                worker.quit()  # the files are whole or absent; only the proof stops early
         super().reject()

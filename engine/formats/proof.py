@@ -1,4 +1,9 @@
-"""Proving an export once written: read the files back and encode the lesson's own texts with them.
+"""Checking an export before it is written, and proving it once written: read the files back and
+encode the lesson's own texts with them.
+
+``check_formats(source, formats, step)`` is a generator (run it in a worker): it yields a
+``FormatCheck`` per format, whether the format can hold the lesson (``load.check_export``, which
+builds the whole file in memory: 0.2 to 0.6 s a format for 20,000 merges).
 
 ``export_and_prove(source, fmt, path, texts)`` is a generator (run it in a worker): it writes the
 export (``load.export``, which refuses before writing anything), then yields a ``ProofProgress``
@@ -14,12 +19,13 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from engine.encoder import Encoder
 from engine.describe import plural
+from engine.errors import BpeLabError
 from engine.files import read_text
-from engine.formats.load import Source, export, load_source
+from engine.formats.load import Source, check_export, export, load_source
 from engine.formats.verify import first_difference
 
 # which library reads each format, when it is installed
@@ -27,6 +33,26 @@ LIBRARY = {"hf": "tokenizers", "gpt2": "tokenizers", "tiktoken": "tiktoken"}
 OWN_READER = "BPE Lab's reader"
 # how many ids a difference shows on each side
 SHOWN = 3
+
+
+@dataclass(frozen=True)
+class FormatCheck:
+    """Whether ``fmt`` can hold the lesson at ``step``: ``refusal`` says why not (None: it can)."""
+
+    fmt: str
+    step: int
+    refusal: str | None
+
+
+def check_formats(source: Source, formats: Iterable[str], step: int) -> Iterator[FormatCheck]:
+    """Each of ``formats`` checked in turn for ``source``, the lesson at ``step``."""
+    for fmt in formats:
+        try:
+            check_export(source, fmt)
+        except BpeLabError as exc:
+            yield FormatCheck(fmt, step, str(exc))
+        else:
+            yield FormatCheck(fmt, step, None)
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication
 
 from app import layout as dock_layout
@@ -86,3 +86,81 @@ def test_the_status_line_keeps_its_height_while_stepping(make_window):
         elided = elided or status.is_elided()
     assert len(heights) == 1
     assert elided  # some step says more than two lines hold: the rest is in the tooltip
+
+
+def settle() -> None:
+    """Let the docks' regrouping and sizing (a few queued layout passes) finish."""
+    for _ in range(4):
+        QApplication.processEvents()
+
+
+def on_screen_tab_titles(window) -> list[list[str]]:
+    return sorted([bar.tabText(i) for i in range(bar.count())] for bar in dock_layout.on_screen_tab_bars(window))
+
+
+@pytest.mark.parametrize("width, height, start", [(1920, 1080, "side by side"), (1280, 720, "tabbed")])
+def test_zoom_to_200_percent_and_back_rearranges_the_panels_and_returns(make_window, width, height, start):
+    window = opened(make_window, width, height)
+    settle()
+    assert window.dock_arrangement == start
+    tabs_at_start = on_screen_tab_titles(window)
+    for zoom, arrangement in ((2.0, "tabbed"), (1.0, start)):
+        window.set_zoom(zoom)
+        settle()
+        assert window.dock_arrangement == arrangement
+        assert docks_usable(window)
+        assert window.centralWidget().width() / window.width() >= dock_layout.CENTRAL_SHARE - 0.01
+    # the two groups' tabs at 200%, none left behind on the way back
+    assert on_screen_tab_titles(window) == tabs_at_start
+    if start == "side by side":
+        assert tabs_at_start == [] and not window.tabifiedDockWidgets(window.pairs_dock)
+
+
+def test_at_200_percent_a_tabbed_group_shows_every_title_whole(make_window):
+    window = opened(make_window, 1280, 720)
+    window.set_zoom(2.0)
+    settle()
+    bars = dock_layout.on_screen_tab_bars(window)
+    assert sorted(sorted(bar.tabText(i) for i in range(bar.count())) for bar in bars) == [
+        ["Corpus", "Tokenize"], ["Pairs", "Vocabulary"]]
+    for bar in bars:
+        assert not bar.usesScrollButtons()
+        assert sum(bar.tabSizeHint(i).width() for i in range(bar.count())) <= bar.width()
+    assert window.minimumSizeHint().width() < 1280
+
+
+def test_narrowing_the_window_past_the_side_by_side_width_tabs_the_panels(make_window, qtbot):
+    window = opened(make_window, 1920, 1080)
+    settle()
+    assert window.dock_arrangement == "side by side"
+    window.resize(1280, 720)
+    qtbot.waitUntil(lambda: window.dock_arrangement == "tabbed")
+    window.resize(1920, 1080)
+    qtbot.waitUntil(lambda: window.dock_arrangement == "side by side")
+    settle()
+    assert on_screen_tab_titles(window) == []
+
+
+def test_after_the_classroom_the_tabbed_panels_have_one_working_tab_bar_a_group(make_window):
+    window = opened(make_window, 1280, 720)
+    settle()
+    window.classroom.enter()
+    settle()
+    window.classroom.leave()
+    settle()
+    assert on_screen_tab_titles(window) == [["Corpus", "Tokenize"], ["Pairs", "Vocabulary"]]
+    (bar,) = [b for b in dock_layout.on_screen_tab_bars(window) if b.tabText(0) == "Pairs"]
+    bar.setCurrentIndex(1)  # as a click on "Vocabulary" does
+    settle()
+    assert window.vocab_dock.geometry().intersects(window.rect())
+    assert not window.pairs_dock.geometry().intersects(window.rect())
+
+
+def test_panels_the_user_tabs_together_show_their_titles_whole_too(make_window):
+    window = opened(make_window, 1920, 1080)
+    settle()
+    assert dock_layout.on_screen_tab_bars(window) == []
+    window.tabifyDockWidget(window.pairs_dock, window.vocab_dock)  # as dropping one panel on the other does
+    settle()
+    (bar,) = dock_layout.on_screen_tab_bars(window)
+    assert not bar.usesScrollButtons() and bar.elideMode() == Qt.TextElideMode.ElideNone

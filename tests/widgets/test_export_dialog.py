@@ -2,6 +2,7 @@
 and the library it targets; refusals before anything is written, naming the formats that can."""
 
 import json
+import threading
 
 import pytest
 
@@ -12,7 +13,7 @@ from engine.lesson import Lesson
 from engine.settings import Settings
 from tests.engine.formats.samples import TEXTS, TRAINING
 from widgets.export_dialog import ExportDialog, format_names
-from widgets.worker import wait_for_workers
+from widgets.worker import Worker, wait_for_workers
 
 HELD_OUT = " ".join(TEXTS[:4])
 
@@ -22,10 +23,17 @@ def dialog_for(qtbot, step=None, **settings):
     session.request_step(session.last_step // 2 if step is None else step)
     dialog = ExportDialog(session)
     qtbot.addWidget(dialog)
+    return checked(qtbot, dialog)
+
+
+def checked(qtbot, dialog):
+    """The dialog once every format has been checked for the chosen step (off the GUI thread)."""
+    qtbot.waitUntil(lambda: not dialog.checking, timeout=60_000)
     return dialog
 
 
 def run_export(qtbot, dialog, path):
+    checked(qtbot, dialog)
     with qtbot.waitSignal(dialog.proved, timeout=60_000) as proved:
         assert dialog.export_to(path) is not None
     wait_for_workers()
@@ -81,6 +89,7 @@ def test_a_format_that_cannot_hold_the_lesson_is_refused_before_writing(qtbot, t
     if fmt == "gpt2":
         dialog.end_button.setChecked(True)
     dialog.choose_format(fmt)
+    checked(qtbot, dialog)
     verdict = dialog.verdict.text()
     assert not dialog.export_button.isEnabled()
     assert reason in verdict and "cannot hold this lesson" in verdict
@@ -143,3 +152,122 @@ def test_the_proof_sentence_counts_in_words_people_read():
     assert Proof("tiktoken", "your text", 1234).sentence() == "tiktoken gives the same 1,234 ids on your text"
     assert Proof("tokenizers", "your text", 1, 0, (7,), ()).sentence() == (
         "tokenizers differs on your text from token 0 on: expected [7], got []")
+
+
+def test_formats_are_checked_off_the_gui_thread_showing_checking_until_known(qtbot, monkeypatch):
+    import engine.formats.proof as proof
+
+    real, threads = proof.check_export, []
+
+    def recorded(source, fmt):
+        threads.append(threading.current_thread())
+        return real(source, fmt)
+
+    monkeypatch.setattr(proof, "check_export", recorded)
+    session = Session(Lesson(TRAINING, settings=Settings(), held_out=HELD_OUT))
+    session.request_step(session.last_step)
+    dialog = ExportDialog(session)
+    qtbot.addWidget(dialog)
+    # nothing is known before the worker's answers arrive (they come as the event loop turns)
+    assert dialog.checking and not dialog.export_button.isEnabled()
+    assert dialog.verdict.text().startswith("Checking whether Hugging Face tokenizer.json can hold")
+    assert all(b.text().endswith("(checking…)") for b in dialog.format_buttons.buttons())
+    checked(qtbot, dialog)
+    assert len(threads) == 5 and threading.main_thread() not in threads
+    assert dialog.export_button.isEnabled() and "holds this lesson" in dialog.verdict.text()
+    marks = {b.objectName(): b.text() for b in dialog.format_buttons.buttons()}
+    assert marks["tiktoken"].endswith("(cannot hold this lesson)")  # a char-level lesson
+    assert marks["hf"] == "Hugging Face tokenizer.json"
+    # a step already checked is not checked again
+    dialog.choose_format("csv")
+    dialog.choose_format("hf")
+    assert not dialog.checking and len(threads) == 5
+
+
+def held(monkeypatch, name):
+    """Replace ``engine.formats.proof.<name>`` with one that waits, once called, until released."""
+    import engine.formats.proof as proof
+
+    real = getattr(proof, name)
+    called, release = threading.Event(), threading.Event()
+
+    def waiting(*args):
+        called.set()
+        assert release.wait(60)
+        return real(*args)
+
+    monkeypatch.setattr(proof, name, waiting)
+    return called, release
+
+
+@pytest.mark.parametrize("during", ["export", "_library_encode"])
+def test_cancel_while_writing_or_proving_leaves_a_whole_file_or_none_and_an_idle_dialog(qtbot, tmp_path, monkeypatch, during):
+    called, release = held(monkeypatch, during)
+    dialog = dialog_for(qtbot)
+    path = tmp_path / "tokenizer.json"
+    worker = dialog.export_to(path)
+    assert called.wait(60)
+    assert dialog.cancel_button.isVisible() or not dialog.isVisible()
+    dialog.cancel_button.click()
+    release.set()
+    with qtbot.waitSignal(worker.aborted, timeout=60_000, raising=False):
+        pass
+    qtbot.waitUntil(lambda: dialog.worker is None, timeout=60_000)
+    # the write was under way when Cancel came: it ends whole (a file never stops half written)
+    assert [p.name for p in tmp_path.iterdir()] == ["tokenizer.json"]
+    tokenizer = dialog.session.lesson.tokenizer_at(dialog.session.step)
+    assert load_any(path).encode_ids(HELD_OUT) == tokenizer.encode_ids(HELD_OUT)
+    assert dialog.report.text() == f"Cancelled after writing: {path} is whole but was not proven."
+    assert dialog.progress.isHidden() and dialog.cancel_button.isHidden() and dialog.export_button.isEnabled()
+
+
+def test_cancel_before_writing_writes_nothing(qtbot, tmp_path, monkeypatch):
+    import engine.formats.proof as proof
+
+    dialog = dialog_for(qtbot)
+    written = []
+    monkeypatch.setattr(proof, "export", lambda *args: written.append(args))
+    import widgets.export_dialog as export_dialog
+
+    class StoppedFirst(Worker):
+        def start(self):
+            self.quit()  # Cancel before the thread runs: the work stops at its first report, before writing
+            super().start()
+
+    monkeypatch.setattr(export_dialog, "Worker", StoppedFirst)
+    dialog.export_to(tmp_path / "tokenizer.json")
+    qtbot.waitUntil(lambda: dialog.worker is None, timeout=60_000)
+    assert written == [] and list(tmp_path.iterdir()) == []
+    assert dialog.report.text() == "Cancelled before writing: nothing was written."
+    assert dialog.progress.isHidden() and dialog.export_button.isEnabled()
+
+
+def test_choosing_another_step_while_checking_gives_that_step_its_answer(qtbot):
+    session = Session(Lesson(TRAINING, settings=Settings(), held_out=HELD_OUT))
+    session.request_step(1)
+    dialog = ExportDialog(session)
+    qtbot.addWidget(dialog)
+    assert dialog.checking
+    dialog.end_button.setChecked(True)  # before any answer for step 1 has arrived
+    checked(qtbot, dialog)
+    assert dialog.verdict.text() == f"Hugging Face tokenizer.json holds this lesson at step {session.last_step:,}."
+    assert not any(b.text().endswith("(checking…)") for b in dialog.format_buttons.buttons())
+    dialog.current_button.setChecked(True)
+    checked(qtbot, dialog)
+    assert dialog.verdict.text() == "Hugging Face tokenizer.json holds this lesson at step 1."
+
+
+def test_a_check_that_breaks_refuses_the_formats_it_left_and_is_not_run_again(qtbot, monkeypatch):
+    import engine.formats.proof as proof
+
+    calls = []
+
+    def broken(source, fmt):
+        calls.append(fmt)
+        raise TypeError("a bug")
+
+    monkeypatch.setattr(proof, "check_export", broken)
+    dialog = dialog_for(qtbot)
+    assert calls == ["hf"]
+    assert not dialog.export_button.isEnabled()
+    assert "the check failed (TypeError: a bug); please report this" in dialog.verdict.text()
