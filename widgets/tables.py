@@ -22,6 +22,8 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 SIZE_FROM_ROWS = 25
 # the cells' side padding, as the style sheets give it to QTableView::item
 CELL_PADDING = 6
+# how many fitted cell texts a table keeps before it starts again
+FITS_KEPT = 5000
 _DISPLAY = Qt.ItemDataRole.DisplayRole
 
 
@@ -34,6 +36,12 @@ def fitted(metrics, text: str, room: int) -> str:
 
 class Table(QTableView):
     """A table of a ``HeaderedTableModel``'s rows, each row read in one call (``row_values``)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        # (text, room) -> the text as it fits, and the room left of it: measuring a text costs
+        # more than drawing it, and a step shows mostly texts the table drew before
+        self._fits: dict[tuple[str, int], tuple[str, int]] = {}
 
     def paintEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         model = self.model()
@@ -62,6 +70,9 @@ class Table(QTableView):
         selection = self.selectionModel()
         chosen = {i.row() for i in selection.selectedRows()} if selection is not None else set()
         metrics = self.fontMetrics()
+        if len(self._fits) > FITS_KEPT:
+            self._fits.clear()
+        known = self._fits
         # one line, centred in the row as Qt's AlignVCenter centres it
         above = (self.rowHeight(first) - metrics.height()) // 2 + metrics.ascent()
         width = self.viewport().width()
@@ -90,8 +101,12 @@ class Table(QTableView):
                 value = values[c]
                 if value is None or value == "":
                     continue
-                text = fitted(metrics, value if isinstance(value, str) else str(value), room)
-                draw(x + room - metrics.horizontalAdvance(text) if right_edge else x, y + above, text)
+                key = (value if isinstance(value, str) else str(value), room)
+                fit = known.get(key)
+                if fit is None:
+                    text = fitted(metrics, key[0], room)
+                    fit = known[key] = (text, room - metrics.horizontalAdvance(text))
+                draw(x + fit[1] if right_edge else x, y + above, fit[0])
         current = self.currentIndex()
         if self.hasFocus() and current.isValid() and first <= current.row() <= last:
             # where the keyboard is, for those who move through the rows without a mouse
@@ -105,6 +120,7 @@ class Table(QTableView):
     def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
+            self._fits.clear()
             self._fit_rows()
             fit = getattr(self, "fit_columns", None)
             if fit is not None:
