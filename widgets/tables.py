@@ -8,14 +8,14 @@ out each cell's text through the full text engine, which made the tables most of
 A table draws its own cells instead, from its model's rows read one call each (the model is a
 ``widgets.models.common.HeaderedTableModel``): the row's background (selection, the model's own
 colour, alternate rows), then each cell's text on one line, numbers against the right edge,
-elided when it does not fit. The text is placed by its baseline, not laid out in a rectangle by
-alignment flags, which cost as much again.
+elided when it does not fit. Each text is measured and laid out once (``QStaticText``) and kept
+while the table shows it, not laid out in a rectangle by alignment flags on every paint.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, Qt, QTimer
-from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPalette, QPen
+from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPalette, QPen, QStaticText
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 # how many rows Qt reads to size a column to its contents (those on screen first)
@@ -23,7 +23,7 @@ SIZE_FROM_ROWS = 25
 # the cells' side padding, as the style sheets give it to QTableView::item
 CELL_PADDING = 6
 # how many fitted cell texts a table keeps before it starts again
-FITS_KEPT = 5000
+FITS_KEPT = 2000
 _DISPLAY = Qt.ItemDataRole.DisplayRole
 
 
@@ -34,14 +34,22 @@ def fitted(metrics, text: str, room: int) -> str:
     return metrics.elidedText(text, Qt.TextElideMode.ElideRight, room)
 
 
+def _laid_out(metrics, text: str, room: int) -> tuple[QStaticText, int]:
+    """The text as a cell ``room`` pixels wide shows it, laid out once, and the room left of it."""
+    text = fitted(metrics, text, room)
+    laid_out = QStaticText(text)
+    laid_out.setTextFormat(Qt.TextFormat.PlainText)  # a token such as </w> is no tag
+    return laid_out, room - metrics.horizontalAdvance(text)
+
+
 class Table(QTableView):
     """A table of a ``HeaderedTableModel``'s rows, each row read in one call (``row_values``)."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        # (text, room) -> the text as it fits, and the room left of it: measuring a text costs
-        # more than drawing it, and a step shows mostly texts the table drew before
-        self._fits: dict[tuple[str, int], tuple[str, int]] = {}
+        # (text, room) -> the text as it fits, laid out, and the room left of it: measuring and
+        # laying out a text cost more than drawing it, and a step shows mostly texts drawn before
+        self._fits: dict[tuple[str, int], tuple[QStaticText, int]] = {}
 
     def paintEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         model = self.model()
@@ -74,13 +82,13 @@ class Table(QTableView):
             self._fits.clear()
         known = self._fits
         # one line, centred in the row as Qt's AlignVCenter centres it
-        above = (self.rowHeight(first) - metrics.height()) // 2 + metrics.ascent()
+        above = (self.rowHeight(first) - metrics.height()) // 2
         width = self.viewport().width()
         alternating = self.alternatingRowColors()
 
         painter = QPainter(self.viewport())
         painter.setFont(self.font())
-        draw = painter.drawText
+        draw = painter.drawStaticText
         for r in range(first, last + 1):
             if self.isRowHidden(r):
                 continue
@@ -104,8 +112,7 @@ class Table(QTableView):
                 key = (value if isinstance(value, str) else str(value), room)
                 fit = known.get(key)
                 if fit is None:
-                    text = fitted(metrics, key[0], room)
-                    fit = known[key] = (text, room - metrics.horizontalAdvance(text))
+                    fit = known[key] = _laid_out(metrics, key[0], room)
                 draw(x + fit[1] if right_edge else x, y + above, fit[0])
         current = self.currentIndex()
         if self.hasFocus() and current.isValid() and first <= current.row() <= last:

@@ -21,10 +21,11 @@ _ROLES = {Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, KeyRole, Qt.
 
 @dataclass(frozen=True)
 class _Sources:
-    """A pair's sources as said at its count: the words they were read from, and the text."""
+    """A pair's sources as said at its count: the words they were read from (word -> occurrences),
+    and the text."""
 
     count: int
-    words: frozenset[int]
+    words: dict[int, int]
     text: str
 
 
@@ -117,17 +118,15 @@ class PairsModel(HeaderedTableModel):
         gained the pair, which raises its count: same count and none of its words changed is
         the same text.
         """
-        changed = set(changed_words)
         counts = dict(rows)
         self._sources = {pair: said for pair, said in self._sources.items()
-                         if counts.get(pair) == said.count and changed.isdisjoint(said.words)}
+                         if counts.get(pair) == said.count and not any(w in said.words for w in changed_words)}
 
     def _said_sources(self, pair: tuple[str, str], count: int) -> str:
         said = self._sources.get(pair)
         if said is None:
             sources = self.session.state.pair_sources(pair)
-            said = self._sources[pair] = _Sources(count, frozenset(w for w, _ in sources),
-                                                  self._sources_text(sources))
+            said = self._sources[pair] = _Sources(count, dict(sources), self._sources_text(sources))
         return said.text
 
     def _sources_text(self, sources: list[tuple[int, int]]) -> str:
