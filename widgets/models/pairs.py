@@ -119,8 +119,10 @@ class PairsModel(HeaderedTableModel):
         the same text.
         """
         counts = dict(rows)
+        changed = set(changed_words)
+        # (a dict's keys check the smaller side against the larger, as sets do)
         self._sources = {pair: said for pair, said in self._sources.items()
-                         if counts.get(pair) == said.count and not any(w in said.words for w in changed_words)}
+                         if counts.get(pair) == said.count and said.words.keys().isdisjoint(changed)}
 
     def _said_sources(self, pair: tuple[str, str], count: int) -> str:
         said = self._sources.get(pair)
