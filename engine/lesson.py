@@ -392,13 +392,17 @@ class LessonState:
         else:
             # a chart asks for the top few on every step: find each candidate's first place from
             # the first word that holds it instead of walking every word of the corpus
+            # (and only for the candidates that share their count: a first place breaks ties and
+            # nothing else, and a pair in thousands of words is costly to look through)
             pairs = self._pairs
-            items = [(-c, min(pairs[p]), p, c) for p, c in self._at_least(limit)]
+            candidates = self._at_least(limit)
+            shared = Counter(c for _, c in candidates)
+            items = [(-c, min(pairs[p]) if shared[c] > 1 else -1, p, c) for p, c in candidates]
             items.sort(key=lambda item: item[:2])
             edge = items[limit - 1][:2]
             items = [item for item in items if item[:2] <= edge]
-            offset = self._offsets(items)
-            items.sort(key=lambda item: (item[0], item[1], offset[item[2]]))
+            offset = self._offsets([item for item in items if item[1] >= 0])
+            items.sort(key=lambda item: (item[0], item[1], offset.get(item[2], 0)))
             items = [(p, c) for _, _, p, c in items]
         return items if limit is None else items[:limit]
 

@@ -5,24 +5,26 @@ on every change would stall the window), and columns fit the first rows only.
 
 Painting is cheap too. The tables change on every merge step, and the style's item painting lays
 out each cell's text through the full text engine, which made the tables most of a step's cost.
-A table draws its own cells instead: the row's background (selection, alternate rows, the
-model's BackgroundRole), then each cell's text with its alignment, elided when it does not fit.
+A table draws its own cells instead, from its model's rows read one call each (the model is a
+``widgets.models.common.HeaderedTableModel``): the row's background (selection, the model's own
+colour, alternate rows), then each cell's text on one line, numbers against the right edge,
+elided when it does not fit. Each text is measured and laid out once (``QStaticText``) and kept
+while the table shows it, not laid out in a rectangle by alignment flags on every paint.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QRect, Qt, QTimer
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QPen
+from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPalette, QPen, QStaticText
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 # how many rows Qt reads to size a column to its contents (those on screen first)
 SIZE_FROM_ROWS = 25
 # the cells' side padding, as the style sheets give it to QTableView::item
 CELL_PADDING = 6
-_LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+# how many fitted cell texts a table keeps before it starts again
+FITS_KEPT = 2000
 _DISPLAY = Qt.ItemDataRole.DisplayRole
-_ALIGN = Qt.ItemDataRole.TextAlignmentRole
-_BACKGROUND = Qt.ItemDataRole.BackgroundRole
 
 
 def fitted(metrics, text: str, room: int) -> str:
@@ -32,7 +34,23 @@ def fitted(metrics, text: str, room: int) -> str:
     return metrics.elidedText(text, Qt.TextElideMode.ElideRight, room)
 
 
+def _laid_out(metrics, text: str, room: int) -> tuple[QStaticText, int]:
+    """The text as a cell ``room`` pixels wide shows it, laid out once, and the room left of it."""
+    text = fitted(metrics, text, room)
+    laid_out = QStaticText(text)
+    laid_out.setTextFormat(Qt.TextFormat.PlainText)  # a token such as </w> is no tag
+    return laid_out, room - metrics.horizontalAdvance(text)
+
+
 class Table(QTableView):
+    """A table of a ``HeaderedTableModel``'s rows, each row read in one call (``row_values``)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        # (text, room) -> the text as it fits, laid out, and the room left of it: measuring and
+        # laying out a text cost more than drawing it, and a step shows mostly texts drawn before
+        self._fits: dict[tuple[str, int], tuple[QStaticText, int]] = {}
+
     def paintEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         model = self.model()
         rows = model.rowCount() if model is not None else 0
@@ -43,9 +61,12 @@ class Table(QTableView):
         first = max(0, self.rowAt(area.top()))
         last = self.rowAt(area.bottom())
         last = rows - 1 if last < 0 else last
-        columns = [(c, self.columnViewportPosition(c), self.columnWidth(c))
+        right = model.right_aligned
+        columns = [(c, self.columnViewportPosition(c) + CELL_PADDING, self.columnWidth(c) - 2 * CELL_PADDING,
+                    c in right)
                    for c in range(model.columnCount()) if not self.isColumnHidden(c)]
-        columns = [(c, x, w) for c, x, w in columns if x + w > area.left() and x <= area.right()]
+        columns = [(c, x, room, r) for c, x, room, r in columns
+                   if x + room + CELL_PADDING > area.left() and x - CELL_PADDING <= area.right()]
 
         palette = self.palette()
         group = QPalette.ColorGroup.Active if self.isEnabled() else QPalette.ColorGroup.Disabled
@@ -57,36 +78,42 @@ class Table(QTableView):
         selection = self.selectionModel()
         chosen = {i.row() for i in selection.selectedRows()} if selection is not None else set()
         metrics = self.fontMetrics()
+        if len(self._fits) > FITS_KEPT:
+            self._fits.clear()
+        known = self._fits
+        # one line, centred in the row as Qt's AlignVCenter centres it
+        above = (self.rowHeight(first) - metrics.height()) // 2
         width = self.viewport().width()
         alternating = self.alternatingRowColors()
 
         painter = QPainter(self.viewport())
         painter.setFont(self.font())
-        index, data = model.index, model.data
+        draw = painter.drawStaticText
         for r in range(first, last + 1):
             if self.isRowHidden(r):
                 continue
             y, h = self.rowViewportPosition(r), self.rowHeight(r)
             selected = r in chosen
+            background = None if selected else model.row_background(r)
             if selected:
                 painter.fillRect(0, y, width, h, highlight)
+            elif background is not None:
+                painter.fillRect(0, y, width, h, background)
             elif alternating and r % 2:
                 painter.fillRect(0, y, width, h, alternate)
             else:
                 painter.fillRect(0, y, width, h, base)
             painter.setPen(chosen_color if selected else text_color)
-            for c, x, w in columns:
-                cell = index(r, c)
-                background = data(cell, _BACKGROUND)
-                if background is not None and not selected:
-                    painter.fillRect(x, y, w, h, QColor(background))
-                value = data(cell, _DISPLAY)
+            values = model.row_values(r)
+            for c, x, room, right_edge in columns:
+                value = values[c]
                 if value is None or value == "":
                     continue
-                room = w - 2 * CELL_PADDING
-                text = fitted(metrics, value if isinstance(value, str) else str(value), room)
-                align = data(cell, _ALIGN)
-                painter.drawText(QRect(x + CELL_PADDING, y, room, h), _LEFT if align is None else int(align), text)
+                key = (value if isinstance(value, str) else str(value), room)
+                fit = known.get(key)
+                if fit is None:
+                    fit = known[key] = _laid_out(metrics, key[0], room)
+                draw(x + fit[1] if right_edge else x, y + above, fit[0])
         current = self.currentIndex()
         if self.hasFocus() and current.isValid() and first <= current.row() <= last:
             # where the keyboard is, for those who move through the rows without a mouse
@@ -100,6 +127,7 @@ class Table(QTableView):
     def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
+            self._fits.clear()
             self._fit_rows()
             fit = getattr(self, "fit_columns", None)
             if fit is not None:
@@ -146,14 +174,15 @@ def make_table(model, stretch_column: int | None = None) -> QTableView:
         first = max(0, min(view.rowAt(0), rows - SIZE_FROM_ROWS))
         # one long entry (a word of 40 stars) must not squeeze the column that stretches to nothing
         widest = max(60, view.viewport().width() // 3)
+        cells = [model.row_values(row) for row in range(first, min(rows, first + SIZE_FROM_ROWS))]
         for column in range(model.columnCount()):
             if header.sectionResizeMode(column) == QHeaderView.ResizeMode.Stretch:
                 continue
             title = model.headerData(column, Qt.Orientation.Horizontal, _DISPLAY)
             width = max(header.sectionSizeHint(column),
                         title_metrics.horizontalAdvance(str(title or "")) + 2 * CELL_PADDING + 4)
-            for row in range(first, min(rows, first + SIZE_FROM_ROWS)):
-                value = model.data(model.index(row, column), _DISPLAY)
+            for values in cells:
+                value = values[column]
                 if value is not None:
                     width = max(width, metrics.horizontalAdvance(str(value)) + 2 * CELL_PADDING + 2)
             header.resizeSection(column, min(width, max(widest, header.sectionSizeHint(column))))

@@ -47,6 +47,7 @@ class TokenizePanel(QWidget):
         self.replay.setObjectName("replay")
         self.replay.setReadOnly(True)
         self.replay.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self._replay_shown = ""
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.input)
@@ -106,7 +107,7 @@ class TokenizePanel(QWidget):
             self.chips.setText("")
             self._chips = []
             self.summary.setText("Nothing learned yet: the corpus is empty.")
-            self.replay.setPlainText("")
+            self._show_replay("")
             return
         tokenizer = session.lesson.tokenizer_at(session.step)
         self.special_switch.set_specials(tokenizer.special_ids)
@@ -114,7 +115,7 @@ class TokenizePanel(QWidget):
             self.chips.setText("")
             self._chips = []
             self.summary.setText("Type something above to see it split into tokens.")
-            self.replay.setPlainText("")
+            self._show_replay("")
             return
         display = for_tokenizer(tokenizer)
         encoding = tokenizer.encode(text, self.allow_special)
@@ -145,7 +146,14 @@ class TokenizePanel(QWidget):
             summary += (f" {len(unseen)} character{'s' if len(unseen) != 1 else ''} never seen in training"
                         f" became the unknown token {display.unknown}: {chars}.")
         self.summary.setText(summary)
-        self.replay.setPlainText(self._replay(tokenizer, display, text, self.allow_special))
+        self._show_replay(self._replay(tokenizer, display, text, self.allow_special))
+
+    def _show_replay(self, text: str) -> None:
+        # most merges leave the typed words alone: the same text laid out and painted again would
+        # cost as much as the rest of the step in this panel
+        if text != self._replay_shown:
+            self._replay_shown = text
+            self.replay.setPlainText(text)
 
     @staticmethod
     def _replay(tokenizer, display: Display, text: str, allow_special: bool) -> str:

@@ -123,3 +123,16 @@ def test_pair_sources_count_repeats_inside_a_word(qtbot):
     assert model.index(0, 1).data() == "a + a"
     assert model.index(0, 2).data() == 9
     assert model.index(0, 4).data() == "aaaa ×3 (3 times in it)"
+
+
+def test_pairs_keep_their_sources_only_while_their_words_stay_the_same(qtbot):
+    # the words share pairs, and merges touch some of them at each step: the sources kept from
+    # one step to the next must read as those said afresh at every step, forward and back
+    text = "lower 2\nlowest 3\nnewer 4\nwider 1\nslower 2\nnewest 5\nwidest 2\nlow 6\nnew 3\nerr 1\n"
+    session = Session(Lesson(text, word_counts=True))
+    model = PairsModel(session)
+    for k in (1, 2, 3, 4, 6, 9, 5, 2, 7, session.lesson.last_step, 0, 3):
+        session.request_step(k)
+        fresh = PairsModel(session)
+        assert [model.index(r, 4).data() for r in range(model.rowCount())] == \
+            [fresh.index(r, 4).data() for r in range(fresh.rowCount())]

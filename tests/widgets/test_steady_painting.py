@@ -1,11 +1,12 @@
 """What keeps a merge step cheap: labels that change without a window-wide layout, and tables
 that draw their own cells."""
 
-from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QColor, QPalette, QStandardItem, QStandardItemModel
+from PySide6.QtCore import QEvent, QModelIndex, QObject
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from app.session import Session
+from widgets.models.common import HeaderedTableModel
 from widgets.steady import steady
 from widgets.tables import fitted, make_table
 from widgets.timeline import Timeline
@@ -69,13 +70,23 @@ def test_a_hidden_label_hides_its_holder(qtbot):
     qtbot.waitUntil(holder.isVisible)
 
 
+class _WordCounts(HeaderedTableModel):
+    headers = ("Word", "Count")
+    right_aligned = frozenset({1})
+
+    def __init__(self, rows):
+        super().__init__()
+        self.rows = rows
+
+    def rowCount(self, parent=QModelIndex()):  # noqa: N802 (Qt's name)
+        return 0 if parent.isValid() else len(self.rows)
+
+    def row_values(self, row):
+        return self.rows[row]
+
+
 def _table(qtbot, rows):
-    model = QStandardItemModel(len(rows), 2)
-    for r, (a, b) in enumerate(rows):
-        model.setItem(r, 0, QStandardItem(a))
-        item = QStandardItem(str(b))
-        item.setData(int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), Qt.ItemDataRole.TextAlignmentRole)
-        model.setItem(r, 1, item)
+    model = _WordCounts(rows)
     view = make_table(model, stretch_column=0)
     qtbot.addWidget(view)
     view.resize(360, 300)
@@ -149,7 +160,6 @@ def test_column_titles_fit_after_the_font_grows(qtbot):
     from PySide6.QtGui import QFont, QFontMetrics
 
     model, view = _table(qtbot, [("a", 1), ("b", 2)])
-    model.setHorizontalHeaderLabels(["Word", "Count"])
     view.horizontalHeader().setSectionResizeMode(0, view.horizontalHeader().ResizeMode.Interactive)
     font = QFont(view.font())
     font.setPointSizeF(font.pointSizeF() * 2)

@@ -9,4 +9,4 @@ from widgets.models.pairs import PairsModel
 from widgets.models.vocab import VocabModel
 from widgets.models.words import WordsModel
 
-__all__ = ["PairsModel", "VocabularyModel", "WordsModel"]
+__all__ = ["PairsModel", "VocabModel", "WordsModel"]

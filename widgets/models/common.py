@@ -1,10 +1,12 @@
-"""What the models share: custom roles and turning changed rows into as few signals as possible."""
+"""What the models share: custom roles, a row's cells in one call, and turning changed rows into as
+few signals as possible."""
 
 from __future__ import annotations
 
 from typing import Iterable, Iterator
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtGui import QColor
 
 # the raw tokens of a row (a list of str), for delegates that draw tiles
 TokensRole = Qt.ItemDataRole.UserRole + 1
@@ -24,10 +26,41 @@ def word_shown(show, word: str) -> str:
     return show(word) if len(word) <= WORD_SHOWN else f"{show(word[:WORD_SHOWN])}… ({len(word):,} symbols)"
 
 
+_DISPLAY = Qt.ItemDataRole.DisplayRole
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+
+
 class HeaderedTableModel(QAbstractTableModel):
-    """A flat table whose column titles are the class's ``headers``."""
+    """A flat table whose column titles are the class's ``headers``.
+
+    A row's cells come from ``row_values`` in one call, and its colour from ``row_background``:
+    the tables (``widgets.tables``) paint from them, since asking Qt's way, an index and a call per
+    cell and per role, was most of what a table cost on each merge step. ``data`` answers from the
+    same two, so both ways read the same cells.
+    """
 
     headers: tuple[str, ...] = ()
+    # the columns of numbers, drawn against the right edge of their cells
+    right_aligned: frozenset[int] = frozenset()
+
+    def row_values(self, row: int) -> tuple:
+        """The row's cells as displayed, one per column."""
+        raise NotImplementedError
+
+    def row_background(self, row: int) -> QColor | None:
+        """The row's own background, or None for the table's."""
+        return None
+
+    def data(self, index, role=_DISPLAY):
+        if not index.isValid():
+            return None
+        if role == _DISPLAY:
+            return self.row_values(index.row())[index.column()]
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return _RIGHT if index.column() in self.right_aligned else None
+        if role == Qt.ItemDataRole.BackgroundRole:
+            return self.row_background(index.row())
+        return None
 
     def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802 (Qt's name)
         return 0 if parent.isValid() else len(self.headers)

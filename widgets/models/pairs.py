@@ -5,6 +5,8 @@ The pair that merges next is starred; at the end of the history none is: trainin
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from PySide6.QtCore import QModelIndex, Qt
 
 from widgets.models.common import HeaderedTableModel, KeyRole, runs, word_shown
@@ -17,8 +19,19 @@ SOURCES_SHOWN = 4
 _ROLES = {Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, KeyRole, Qt.ItemDataRole.TextAlignmentRole}
 
 
+@dataclass(frozen=True)
+class _Sources:
+    """A pair's sources as said at its count: the words they were read from (word -> occurrences),
+    and the text."""
+
+    count: int
+    words: dict[int, int]
+    text: str
+
+
 class PairsModel(HeaderedTableModel):
     headers = HEADERS
+    right_aligned = frozenset({RANK, COUNT})
 
     def __init__(self, session, limit: int = DEFAULT_LIMIT, parent=None):
         super().__init__(parent)
@@ -27,8 +40,9 @@ class PairsModel(HeaderedTableModel):
         self._rows: list[tuple[tuple[str, str], int]] = self._ranked()
         self._next: tuple[str, str] | None = self._next_pair()
         self._shared: set[int] = self._shared_counts()
-        # "where it comes from" per pair at this step: a pair in thousands of words is costly to say
-        self._sources: dict[tuple[str, str], str] = {}
+        # "where it comes from" per pair: a pair in thousands of words is costly to say, and most
+        # pairs on screen keep their words from one step to the next (``_keep_sources``)
+        self._sources: dict[tuple[str, str], _Sources] = {}
         session.lesson_changed.connect(self._on_lesson_changed)
         session.step_changed.connect(self._on_step_changed)
 
@@ -55,10 +69,10 @@ class PairsModel(HeaderedTableModel):
         self._shared = self._shared_counts()
         self.endResetModel()
 
-    def _on_step_changed(self, _change) -> None:
-        self._sources = {}
+    def _on_step_changed(self, change) -> None:
         old = self._rows
         rows = self._ranked()
+        self._keep_sources(rows, change.words)
         if len(rows) < len(old):
             self.beginRemoveRows(QModelIndex(), len(rows), len(old) - 1)
             self._rows = old[: len(rows)]
@@ -97,10 +111,30 @@ class PairsModel(HeaderedTableModel):
         # equal counts further down decide nothing now: a mark there would read as a tie for the next merge
         return ""
 
-    def sources_text(self, pair: tuple[str, str]) -> str:
+    def _keep_sources(self, rows, changed_words) -> None:
+        """Keep the sources said of the pairs still listed whose words the step left alone.
+
+        A pair's sources change only when one of its words changed, or when a changed word
+        gained the pair, which raises its count: same count and none of its words changed is
+        the same text.
+        """
+        counts = dict(rows)
+        changed = set(changed_words)
+        # (a dict's keys check the smaller side against the larger, as sets do)
+        self._sources = {pair: said for pair, said in self._sources.items()
+                         if counts.get(pair) == said.count and said.words.keys().isdisjoint(changed)}
+
+    def _said_sources(self, pair: tuple[str, str], count: int) -> str:
+        said = self._sources.get(pair)
+        if said is None:
+            sources = self.session.state.pair_sources(pair)
+            said = self._sources[pair] = _Sources(count, dict(sources), self._sources_text(sources))
+        return said.text
+
+    def _sources_text(self, sources: list[tuple[int, int]]) -> str:
+        """Which words a pair's count comes from (``sources``: the state's ``pair_sources``)."""
         session = self.session
         corpus = session.lesson.corpus
-        sources = session.state.pair_sources(pair)
         parts = []
         for w, occurrences in sources[:SOURCES_SHOWN]:
             word = word_shown(session.show, corpus.words[w])
@@ -117,33 +151,21 @@ class PairsModel(HeaderedTableModel):
     def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._rows)
 
+    def row_values(self, row: int) -> tuple:
+        pair, count = self._rows[row]
+        show = self.session.show
+        return (row + 1, f"{show(pair[0])} + {show(pair[1])}", count, self.tie_text(row),
+                self._said_sources(pair, count))
+
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
-        # views ask for many roles per cell on every paint: answer the unused ones first
+        # views ask for many roles per cell: answer the unused ones first
         if role not in _ROLES or not index.isValid():
             return None
-        row, col = index.row(), index.column()
-        pair, count = self._rows[row]
-        if role == Qt.ItemDataRole.DisplayRole:
-            if col == RANK:
-                return row + 1
-            if col == PAIR:
-                show = self.session.show
-                return f"{show(pair[0])} + {show(pair[1])}"
-            if col == COUNT:
-                return count
-            if col == TIE:
-                return self.tie_text(row)
-            if col == SOURCES:
-                text = self._sources.get(pair)
-                if text is None:
-                    text = self._sources[pair] = self.sources_text(pair)
-                return text
-        elif role == Qt.ItemDataRole.ToolTipRole:
+        pair, count = self._rows[index.row()]
+        if role == Qt.ItemDataRole.ToolTipRole:
             return f"{count} = " + " + ".join(
                 f"{occ}×{self.session.lesson.corpus.counts[w]}" for w, occ in self.session.state.pair_sources(pair)[:30]
             )
-        elif role == KeyRole:
+        if role == KeyRole:
             return pair
-        elif role == Qt.ItemDataRole.TextAlignmentRole and col in (RANK, COUNT):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        return None
+        return super().data(index, role)

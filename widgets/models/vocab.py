@@ -21,6 +21,7 @@ _ROLES = {Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, KeyRole, Qt.
 
 class VocabModel(HeaderedTableModel):
     headers = HEADERS
+    right_aligned = frozenset({ID, COUNT})
 
     def __init__(self, session, parent=None):
         super().__init__(parent)
@@ -89,36 +90,41 @@ class VocabModel(HeaderedTableModel):
     def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else self._rows
 
+    def _token_and_step(self, row: int):
+        """The row's token, and the merge that made it (None for a base symbol)."""
+        base = len(self._base)
+        if row < base:
+            return self._base[row], None
+        step = self.session.lesson.steps[row - base]
+        return step.token, step
+
+    def row_values(self, row: int) -> tuple:
+        token, step = self._token_and_step(row)
+        session = self.session
+        lesson = session.lesson
+        token_id = lesson.tokenizer.token_to_id(token)
+        if step is None:
+            return token_id, session.show(token), "base", "", ""
+        parents = f"{session.show(step.pair[0])} + {session.show(step.pair[1])}"
+        return token_id, session.show(token), step.step, parents, step.count if lesson.counts_known else ""
+
+    def row_background(self, row: int) -> QColor | None:
+        token, _ = self._token_and_step(row)
+        return SELECTED if token and token == self._selected else None
+
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
-        # views ask for many roles per cell on every paint: answer the unused ones first
+        # views ask for many roles per cell: answer the unused ones first
         if role not in _ROLES or not index.isValid():
             return None
-        row, col = index.row(), index.column()
-        base = len(self._base)
-        session = self.session
-        step = session.lesson.steps[row - base] if row >= base else None
-        token = self._base[row] if step is None else step.token
-        if role == Qt.ItemDataRole.DisplayRole:
-            if col == ID:
-                return session.lesson.tokenizer.token_to_id(token)
-            if col == TOKEN:
-                return session.show(token)
-            if col == MADE:
-                return "base" if step is None else step.step
-            if col == PARENTS:
-                return "" if step is None else f"{session.show(step.pair[0])} + {session.show(step.pair[1])}"
-            if col == COUNT:
-                return "" if step is None or not session.lesson.counts_known else step.count
-        elif role == KeyRole:
+        token, step = self._token_and_step(index.row())
+        if role == KeyRole:
             return token
-        elif role == Qt.ItemDataRole.BackgroundRole:
-            if token and token == self._selected:
-                return SELECTED
-        elif role == Qt.ItemDataRole.ToolTipRole and step is not None:
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if step is None:
+                return None
+            session = self.session
+            parents = f"{session.show(step.pair[0])} + {session.show(step.pair[1])}"
             if not session.lesson.counts_known:
-                return (f"Merge {step.step} of the file: {session.show(step.pair[0])} + {session.show(step.pair[1])} "
-                        "(the file keeps no counts)")
-            return f"Made at step {step.step} from {session.show(step.pair[0])} + {session.show(step.pair[1])}, which appeared {step.count} times then"
-        elif role == Qt.ItemDataRole.TextAlignmentRole and col in (ID, COUNT):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        return None
+                return f"Merge {step.step} of the file: {parents} (the file keeps no counts)"
+            return f"Made at step {step.step} from {parents}, which appeared {step.count} times then"
+        return super().data(index, role)

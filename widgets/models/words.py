@@ -15,6 +15,7 @@ MAX_SIGNALS = 8
 
 class WordsModel(HeaderedTableModel):
     headers = HEADERS
+    right_aligned = frozenset({COUNT, LENGTH})
 
     def __init__(self, session, parent=None):
         super().__init__(parent)
@@ -44,29 +45,22 @@ class WordsModel(HeaderedTableModel):
             return 0
         return len(self.session.lesson.corpus)
 
+    def row_values(self, w: int) -> tuple:
+        session = self.session
+        corpus = session.lesson.corpus
+        tokens = session.state.tokens(w)
+        # as many tokens as a cell can show of a long word
+        shown = " · ".join(session.show(t) for t in tokens[:WORD_SHOWN])
+        if len(tokens) > WORD_SHOWN:
+            shown = f"{shown} · … {len(tokens) - WORD_SHOWN:,} more"
+        return word_shown(session.show, corpus.words[w]), corpus.counts[w], shown, len(tokens)
+
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
-        # views ask for many roles per cell on every paint: answer the unused ones first
+        # views ask for many roles per cell: answer the unused ones first
         if role not in _ROLES or not index.isValid():
             return None
-        session = self.session
-        w, col = index.row(), index.column()
-        corpus = session.lesson.corpus
-        if role == Qt.ItemDataRole.DisplayRole:
-            if col == WORD:
-                return word_shown(session.show, corpus.words[w])
-            if col == COUNT:
-                return corpus.counts[w]
-            if col == TOKENS:
-                tokens = session.state.tokens(w)
-                # as many tokens as a cell can show of a long word
-                shown = " · ".join(session.show(t) for t in tokens[:WORD_SHOWN])
-                return shown if len(tokens) <= WORD_SHOWN else f"{shown} · … {len(tokens) - WORD_SHOWN:,} more"
-            if col == LENGTH:
-                return session.state.token_count(w)
-        elif role == TokensRole:
-            return session.state.tokens(w)
-        elif role == CountRole:
-            return corpus.counts[w]
-        elif role == Qt.ItemDataRole.TextAlignmentRole and col in (COUNT, LENGTH):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        return None
+        if role == TokensRole:
+            return self.session.state.tokens(index.row())
+        if role == CountRole:
+            return self.session.lesson.corpus.counts[index.row()]
+        return super().data(index, role)

@@ -47,6 +47,7 @@ class TileView(QWidget):
         self.caption = QLabel()
         self.caption.setTextFormat(Qt.TextFormat.RichText)
         self.caption.setWordWrap(True)
+        self._caption_font = QFont()
         self.caption.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
 
         self.order_box = QComboBox()
@@ -222,7 +223,10 @@ class TileView(QWidget):
     def _update_caption(self) -> None:
         font = QFont(self.font())
         font.setPixelSize(max(10, round(17 * self.canvas.scale)))
-        if self.caption.font() != font:
+        # compared with the font last asked for: the style sheet's polish may answer another one,
+        # and setting a font on every step lays the caption out again
+        if font != self._caption_font:
+            self._caption_font = font
             self.caption.setFont(font)
         theme = self.canvas.theme
         sheet = f"color: {theme.text}; background: {theme.background}; padding: 4px;"
