@@ -39,6 +39,9 @@ _LOW = (1 << _SHIFT) - 1
 # a queue entry's pair key
 _key = itemgetter(-1)
 
+# (pair key, weighted count, places in reading order) for each pair a merge made
+Made = list[tuple[int, int, Sequence[int]]]
+
 # why training stopped
 TARGET_REACHED = "target reached"
 NO_PAIR_REPEATS = "no pair repeats"
@@ -47,6 +50,11 @@ NOTHING_LEFT = "nothing left to merge"
 
 # how many of the pairs tied with a winner a step keeps; ``History.ties`` lists them all
 TIES_KEPT = 50
+
+# from how many symbols numpy lays the corpus out, and from how many places numpy makes a merge
+# (below them, importing numpy and its per-call cost outweigh what it saves)
+BULK_SYMBOLS = 200_000
+BULK_PLACES = 1_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,7 +266,8 @@ class Trainer:
             self._layout()
 
     def _layout(self) -> None:
-        """Lay every distinct word out side by side and count its pairs, builtins doing the bulk."""
+        """Lay every distinct word out side by side and count its pairs: numpy doing the bulk for a
+        large corpus, builtins for a small one (which then starts without importing numpy)."""
         corpus = self.corpus
         marker = self.settings.marker
         # each character's id, the same int object every time it is named
@@ -272,13 +281,27 @@ class Trainer:
             code[end] = self.ids[marker]
             text = end.join(corpus.words) + end
             lengths = [n + 1 for n in lengths]
-        sym = list(map(code.__getitem__, text))
+        if len(text) >= BULK_SYMBOLS:
+            from engine.trainer_bulk import lay_out
+
+            self.sym, self.nxt, self.prv, self.freq, made = lay_out(text, code, lengths, corpus.counts)
+        else:
+            self.sym, self.nxt, self.prv, self.freq, made = self._lay_out(text, code, lengths)
         del text
+        self.counts = {key: count for key, count, _ in made}
+        self.where = {key: places for key, _, places in made}
+        self.layout = Layout(list(accumulate(lengths, initial=0))[:-1], self.vocab)
+        self.total = corpus.total_symbols()
+        self._queue_all()
+
+    def _lay_out(self, text: str, code: dict[str, int], lengths: list[int]):
+        """``trainer_bulk.lay_out`` with builtins."""
+        sym = list(map(code.__getitem__, text))
         n = len(sym)
-        starts = list(accumulate(lengths, initial=0))
-        freq = list(chain.from_iterable(map(repeat, corpus.counts, lengths)))
-        # one int object per position, shared by every list that names it (links, places, steps):
-        # a fresh int per mention would be most of the trainer's memory
+        starts = accumulate(lengths, initial=0)
+        freq = list(chain.from_iterable(map(repeat, self.corpus.counts, lengths)))
+        # one int object per position, shared by every list that names it (places, steps): a
+        # fresh int per mention would be most of the trainer's memory
         at = list(range(n + 1))
         nxt = at[1:]
         prv = [-1, *at[:n - 1]] if n else []
@@ -296,12 +319,8 @@ class Trainer:
                 where[key] = [p]
             else:
                 found.append(p)
-        self.counts = {key: sum(map(freq.__getitem__, places)) for key, places in where.items()}
-        self.where = where
-        self.sym, self.nxt, self.prv, self.freq = sym, nxt, prv, freq
-        self.layout = Layout(starts[:-1], self.vocab)
-        self.total = corpus.total_symbols()
-        self._queue_all()
+        made = [(key, sum(map(freq.__getitem__, places)), places) for key, places in where.items()]
+        return array("i", sym), array("i", nxt), array("i", prv), array("q", freq), made
 
     def _queue_all(self) -> None:
         """Rank every pair afresh: the heap, the pairs at the top count, how many pairs hold each count."""
@@ -439,47 +458,19 @@ class Trainer:
             self.ids[token] = new
         self.merges.append((a, b))
 
-        sym, nxt, prv, where = self.sym, self.nxt, self.prv, self.where
-        # pairs with the new token, where this step makes them: with the token on the right (its left
-        # neighbour's places) and on the left (its own places); what the neighbours' old pairs lose is
-        # read off them afterwards, in bulk
-        made_left: dict[int, list[int]] = {}
-        made_right: dict[int, list[int]] = {}
-        positions: list[int] = []
-        new_high = new << _SHIFT
-        for p in where.pop(key):
-            if sym[p] != a:
-                continue
-            q = nxt[p]
-            if q < 0 or sym[q] != b:
-                continue
-            positions.append(p)
-            left = prv[p]
-            right = nxt[q]
-            if left >= 0:
-                pair = sym[left] << _SHIFT | new
-                found = made_left.get(pair)
-                if found is None:
-                    made_left[pair] = [left]
-                else:
-                    found.append(left)
-            if right >= 0:
-                pair = new_high | sym[right]
-                found = made_right.get(pair)
-                if found is None:
-                    made_right[pair] = [p]
-                else:
-                    found.append(p)
-                prv[right] = p
-            sym[p] = new
-            sym[q] = -1
-            nxt[p] = right
-        merged = sum(map(self.freq.__getitem__, positions))
+        found = self.where.pop(key)
+        if len(found) >= BULK_PLACES and a != b and not reused:
+            from engine.trainer_bulk import merge_in_bulk
+
+            positions, made_left, made_right, merged = merge_in_bulk(
+                self.sym, self.nxt, self.prv, self.freq, found, a, b, new)
+        else:
+            positions, made_left, made_right, merged = self._merge_places(found, a, b, new)
         lost = self._count_made(a, b, new, made_left, made_right)
         # an overlapping run (a a a) also counted the winner as its own neighbour
         lost.pop(key, None)
         del self.counts[key]
-        made = made_left | made_right
+        made = [fresh for fresh, _, _ in chain(made_left, made_right)]
         if reused:
             self._settle_rebuilt(new, lost, made)
         else:
@@ -495,22 +486,65 @@ class Trainer:
             tokens_before=before,
             tokens_after=self.total,
             vocab_size=len(vocab) + self.extra_ids,
-            # positions are below 2**31: the corpus is at most MAX_BYTES symbols and markers
-            positions=array("i", positions),
+            positions=positions,
             rivals=rivals,
             layout=self.layout,
         )
 
-    def _count_made(self, a: int, b: int, new: int, made_left: dict[int, list[int]],
-                    made_right: dict[int, list[int]]) -> dict[int, int]:
-        """Count the places of the pairs a merge made (as many as it made: cancelled ones settle
-        later), and return what the neighbours' old pairs lost: each place of ``x new`` was a place
-        of ``x a``, each place of ``new y`` one of ``b y``, in the same word, so of the same weight."""
-        counts, where, freq = self.counts, self.where, self.freq
+    def _merge_places(self, found: Sequence[int], a: int, b: int, new: int) -> tuple[array, Made, Made, int]:
+        """``trainer_bulk.merge_in_bulk`` one place at a time, left to right: the only way for an
+        overlapping run (a a a), where each merge spoils the next place."""
+        sym, nxt, prv, freq = self.sym, self.nxt, self.prv, self.freq
+        # pairs with the new token, where this step makes them: with the token on the right (its left
+        # neighbour's places) and on the left (its own places); what the neighbours' old pairs lose is
+        # read off them afterwards, in bulk
+        made_left: dict[int, list[int]] = {}
+        made_right: dict[int, list[int]] = {}
+        positions: list[int] = []
+        new_high = new << _SHIFT
+        for p in found:
+            if sym[p] != a:
+                continue
+            q = nxt[p]
+            if q < 0 or sym[q] != b:
+                continue
+            positions.append(p)
+            left = prv[p]
+            right = nxt[q]
+            if left >= 0:
+                pair = sym[left] << _SHIFT | new
+                places = made_left.get(pair)
+                if places is None:
+                    made_left[pair] = [left]
+                else:
+                    places.append(left)
+            if right >= 0:
+                pair = new_high | sym[right]
+                places = made_right.get(pair)
+                if places is None:
+                    made_right[pair] = [p]
+                else:
+                    places.append(p)
+                prv[right] = p
+            sym[p] = new
+            sym[q] = -1
+            nxt[p] = right
+        weigh = freq.__getitem__
+        merged = sum(map(weigh, positions))
+        # positions are below 2**31: the corpus is at most MAX_BYTES symbols and markers
+        return (array("i", positions),
+                [(pair, sum(map(weigh, places)), places) for pair, places in made_left.items()],
+                [(pair, sum(map(weigh, places)), places) for pair, places in made_right.items()],
+                merged)
+
+    def _count_made(self, a: int, b: int, new: int, made_left: Made, made_right: Made) -> dict[int, int]:
+        """Take in the pairs a merge made (as many as it made: cancelled ones settle later), and
+        return what the neighbours' old pairs lost: each place of ``x new`` was a place of ``x a``,
+        each place of ``new y`` one of ``b y``, in the same word, so of the same weight."""
+        counts, where = self.counts, self.where
         lost: dict[int, int] = {}
         for made, shift in ((made_left, a - new), (made_right, (b - new) << _SHIFT)):
-            for key, places in made.items():
-                count = sum(map(freq.__getitem__, places))
+            for key, count, places in made:
                 old = key + shift
                 lost[old] = lost.get(old, 0) + count
                 if key in counts:
@@ -522,7 +556,7 @@ class Trainer:
                     where[key] = places
         return lost
 
-    def _settle(self, count: int, new: int, lost: dict[int, int], made: dict[int, list[int]]) -> None:
+    def _settle(self, count: int, new: int, lost: dict[int, int], made: list[int]) -> None:
         """Bring the counts of the pairs a merge touched, and how many pairs hold each count, up to date."""
         counts, where, holding, top_keys = self.counts, self.where, self.holding, self.top_keys
         holding[count] -= 1
@@ -552,7 +586,7 @@ class Trainer:
                 holding[c] = holding.get(c, 0) + 1
                 self._queue(self._entry(fresh))
 
-    def _settle_rebuilt(self, new: int, lost: dict[int, int], made: dict[int, list[int]]) -> None:
+    def _settle_rebuilt(self, new: int, lost: dict[int, int], made: list[int]) -> None:
         """After a merge that rebuilt an existing token: pairs with it may have gained places, out of
         reading order, the one case where counts rise; the places are put back in order and every
         pair ranked afresh."""
