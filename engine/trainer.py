@@ -324,7 +324,9 @@ class Trainer:
 
     def _queue_all(self) -> None:
         """Rank every pair afresh: the heap, the pairs at the top count, how many pairs hold each count."""
-        self.heap = [self._entry(key) for key in self.counts]
+        # a pair below the minimum frequency can never win (counts only fall): it stays off the heap
+        least = self.settings.min_frequency
+        self.heap = [self._entry(key) for key, count in self.counts.items() if count >= least]
         heapq.heapify(self.heap)
         # the first pairs at the highest count in tie-rule order, taken off the heap (at most TIES_KEPT):
         # every current entry at that count left on the heap ranks after them
@@ -374,7 +376,7 @@ class Trainer:
         return self.sym[p] == a and q >= 0 and self.sym[q] == b
 
     def _requeue(self, key: int) -> None:
-        if self.counts.get(key, 0) > 0:
+        if self.counts.get(key, 0) >= self.settings.min_frequency:
             heapq.heappush(self.heap, self._entry(key))
 
     def _queue(self, entry: tuple) -> None:
@@ -433,12 +435,10 @@ class Trainer:
             return None
         top = self._top_pairs()
         if not top:
-            self.stop_reason = NOTHING_LEFT
+            # the pairs left, if any, are all below the minimum frequency
+            self.stop_reason = NO_PAIR_REPEATS if self.counts else NOTHING_LEFT
             return None
         count = -top[0][0]
-        if count < self.settings.min_frequency:
-            self.stop_reason = NO_PAIR_REPEATS
-            return None
         key = top.pop(0)[-1]
         self.top_keys.discard(key)
         # array() fills from a list at C speed, from an iterator item by item
@@ -559,6 +559,7 @@ class Trainer:
     def _settle(self, count: int, new: int, lost: dict[int, int], made: list[int]) -> None:
         """Bring the counts of the pairs a merge touched, and how many pairs hold each count, up to date."""
         counts, where, holding, top_keys = self.counts, self.where, self.holding, self.top_keys
+        least = self.settings.min_frequency
         holding[count] -= 1
         for key, loss in lost.items():
             if key >> _SHIFT == new:
@@ -584,7 +585,8 @@ class Trainer:
                 del where[fresh]
             else:
                 holding[c] = holding.get(c, 0) + 1
-                self._queue(self._entry(fresh))
+                if c >= least:
+                    self._queue(self._entry(fresh))
 
     def _settle_rebuilt(self, new: int, lost: dict[int, int], made: list[int]) -> None:
         """After a merge that rebuilt an existing token: pairs with it may have gained places, out of
