@@ -27,7 +27,7 @@ from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import accumulate, chain, compress, islice, repeat
-from operator import ge, itemgetter, lshift, or_
+from operator import ge, lshift, or_
 from typing import Iterator, Sequence
 
 from engine.corpus import Corpus
@@ -36,8 +36,10 @@ from engine.settings import Settings
 
 _SHIFT = 32
 _LOW = (1 << _SHIFT) - 1
-# a queue entry's pair key
-_key = itemgetter(-1)
+# a queue entry is one int, compared in C: the count (highest first), then the first place (for
+# the "first" tie rule; 0 for "hf", where the pair key itself breaks ties), then the pair key
+_RANK = 1 << 62
+_KEYS = (1 << 64) - 1
 
 # (pair key, weighted count, places in reading order) for each pair a merge made
 Made = list[tuple[int, int, Sequence[int]]]
@@ -51,8 +53,8 @@ NOTHING_LEFT = "nothing left to merge"
 # how many of the pairs tied with a winner a step keeps; ``History.ties`` lists them all
 TIES_KEPT = 50
 
-# from how many symbols numpy lays the corpus out, and from how many places numpy makes a merge
-# (below them, importing numpy and its per-call cost outweigh what it saves)
+# from how many symbols numpy lays the corpus out and makes its merges, and from how many places a
+# merge goes to numpy (below them, importing numpy and its per-call cost outweigh what it saves)
 BULK_SYMBOLS = 200_000
 BULK_PLACES = 1_000
 
@@ -281,7 +283,9 @@ class Trainer:
             code[end] = self.ids[marker]
             text = end.join(corpus.words) + end
             lengths = [n + 1 for n in lengths]
-        if len(text) >= BULK_SYMBOLS:
+        # numpy only for a corpus large enough to repay importing it
+        self.bulk = len(text) >= BULK_SYMBOLS
+        if self.bulk:
             from engine.trainer_bulk import lay_out
 
             self.sym, self.nxt, self.prv, self.freq, made = lay_out(text, code, lengths, corpus.counts)
@@ -330,7 +334,7 @@ class Trainer:
         heapq.heapify(self.heap)
         # the first pairs at the highest count in tie-rule order, taken off the heap (at most TIES_KEPT):
         # every current entry at that count left on the heap ranks after them
-        self.top: list[tuple] = []
+        self.top: list[int] = []
         self.top_keys: set[int] = set()
         # top pairs the last merge took places from: their entries are out of date
         self.stale: list[int] = []
@@ -352,25 +356,25 @@ class Trainer:
             del positions[:i]
         return positions[0] if positions else -1
 
-    def _entry(self, key: int) -> tuple:
+    def _entry(self, key: int) -> int:
         count = self.counts[key]
         if self.settings.tie_break == "hf":
             # equal counts go to the pair of smaller ids
-            return (-count, key)
+            return (_RANK - count) << 96 | key
         # equal counts go to the pair met first in reading order
         first = self._first_place(key)
         if first < 0:
             # a count with no place to show for it: never loop on it, say so
             raise TrainingError(f"pair {key >> _SHIFT}+{key & _LOW} counts {count} but is nowhere in the corpus")
-        return (-count, first, key)
+        return (_RANK - count) << 96 | first << 64 | key
 
-    def _is_current(self, entry: tuple) -> bool:
-        key = entry[-1]
-        if -entry[0] != self.counts.get(key, 0):
+    def _is_current(self, entry: int) -> bool:
+        key = entry & _KEYS
+        if _RANK - (entry >> 96) != self.counts.get(key, 0):
             return False
         if self.settings.tie_break == "hf":
             return True
-        p = entry[1]
+        p = entry >> 64 & _LOW
         a, b = key >> _SHIFT, key & _LOW
         q = self.nxt[p]
         return self.sym[p] == a and q >= 0 and self.sym[q] == b
@@ -379,20 +383,20 @@ class Trainer:
         if self.counts.get(key, 0) >= self.settings.min_frequency:
             heapq.heappush(self.heap, self._entry(key))
 
-    def _queue(self, entry: tuple) -> None:
+    def _queue(self, entry: int) -> None:
         """Queue a pair's entry: among the top pairs if it ranks before the last of them."""
         top = self.top
         if top and entry < top[-1]:
             insort(top, entry)
-            self.top_keys.add(entry[-1])
+            self.top_keys.add(entry & _KEYS)
             if len(top) > TIES_KEPT:
                 last = top.pop()
-                self.top_keys.discard(last[-1])
+                self.top_keys.discard(last & _KEYS)
                 heapq.heappush(self.heap, last)
         else:
             heapq.heappush(self.heap, entry)
 
-    def _top_pairs(self) -> list[tuple]:
+    def _top_pairs(self) -> list[int]:
         """Current entries of the first pairs at the highest count, in tie-rule order (at most TIES_KEPT).
 
         The top pairs stay off the heap from step to step: most are still tied at the next step.
@@ -401,7 +405,7 @@ class Trainer:
         top, keys = self.top, self.top_keys
         if self.stale:
             gone = set(self.stale)
-            self.top = top = [entry for entry in top if entry[-1] not in gone]
+            self.top = top = [entry for entry in top if entry & _KEYS not in gone]
             keys -= gone
             for key in gone:
                 self._requeue(key)
@@ -409,14 +413,14 @@ class Trainer:
         heap = self.heap
         while heap and len(top) < TIES_KEPT:
             # nothing current on the heap counts more than the top pairs; stale entries may say so
-            if top and heap[0][0] > top[0][0]:
+            if top and heap[0] >> 96 > top[0] >> 96:
                 break
             entry = heapq.heappop(heap)
             if self._is_current(entry):
                 top.append(entry)
-                keys.add(entry[-1])
+                keys.add(entry & _KEYS)
             else:
-                self._requeue(entry[-1])
+                self._requeue(entry & _KEYS)
         return top
 
     # -- the loop -------------------------------------------------------------------------------
@@ -438,11 +442,10 @@ class Trainer:
             # the pairs left, if any, are all below the minimum frequency
             self.stop_reason = NO_PAIR_REPEATS if self.counts else NOTHING_LEFT
             return None
-        count = -top[0][0]
-        key = top.pop(0)[-1]
+        count = _RANK - (top[0] >> 96)
+        key = top.pop(0) & _KEYS
         self.top_keys.discard(key)
-        # array() fills from a list at C speed, from an iterator item by item
-        rivals = array("q", list(map(_key, top))) if top else ()
+        rivals = array("q", [entry & _KEYS for entry in top]) if top else ()
         return self._merge(key, count, self.holding[count], rivals)
 
     def _merge(self, key: int, count: int, tie_count: int, rivals: Sequence[int]) -> MergeStep:
@@ -459,7 +462,7 @@ class Trainer:
         self.merges.append((a, b))
 
         found = self.where.pop(key)
-        if len(found) >= BULK_PLACES and a != b and not reused:
+        if self.bulk and len(found) >= BULK_PLACES and a != b and not reused:
             from engine.trainer_bulk import merge_in_bulk
 
             positions, made_left, made_right, merged = merge_in_bulk(
