@@ -445,7 +445,8 @@ class Trainer:
         count = _RANK - (top[0] >> 96)
         key = top.pop(0) & _KEYS
         self.top_keys.discard(key)
-        rivals = array("q", [entry & _KEYS for entry in top]) if top else ()
+        # array() fills from a list at C speed, from an iterator item by item
+        rivals = array("q", list(map(_KEYS.__and__, top))) if top else ()
         return self._merge(key, count, self.holding[count], rivals)
 
     def _merge(self, key: int, count: int, tie_count: int, rivals: Sequence[int]) -> MergeStep:
@@ -469,11 +470,10 @@ class Trainer:
                 self.sym, self.nxt, self.prv, self.freq, found, a, b, new)
         else:
             positions, made_left, made_right, merged = self._merge_places(found, a, b, new)
-        lost = self._count_made(a, b, new, made_left, made_right)
+        lost, made = self._count_made(a, b, new, made_left, made_right)
         # an overlapping run (a a a) also counted the winner as its own neighbour
         lost.pop(key, None)
         del self.counts[key]
-        made = [fresh for fresh, _, _ in chain(made_left, made_right)]
         if reused:
             self._settle_rebuilt(new, lost, made)
         else:
@@ -540,14 +540,18 @@ class Trainer:
                 [(pair, sum(map(weigh, places)), places) for pair, places in made_right.items()],
                 merged)
 
-    def _count_made(self, a: int, b: int, new: int, made_left: Made, made_right: Made) -> dict[int, int]:
+    def _count_made(self, a: int, b: int, new: int, made_left: Made,
+                    made_right: Made) -> tuple[dict[int, int], list[int]]:
         """Take in the pairs a merge made (as many as it made: cancelled ones settle later), and
-        return what the neighbours' old pairs lost: each place of ``x new`` was a place of ``x a``,
-        each place of ``new y`` one of ``b y``, in the same word, so of the same weight."""
+        return what the neighbours' old pairs lost, and the pairs made: each place of ``x new`` was
+        a place of ``x a``, each place of ``new y`` one of ``b y``, in the same word, so of the same
+        weight."""
         counts, where = self.counts, self.where
         lost: dict[int, int] = {}
+        keys: list[int] = []
         for made, shift in ((made_left, a - new), (made_right, (b - new) << _SHIFT)):
             for key, count, places in made:
+                keys.append(key)
                 old = key + shift
                 lost[old] = lost.get(old, 0) + count
                 if key in counts:
@@ -557,7 +561,7 @@ class Trainer:
                 else:
                     counts[key] = count
                     where[key] = places
-        return lost
+        return lost, keys
 
     def _settle(self, count: int, new: int, lost: dict[int, int], made: list[int]) -> None:
         """Bring the counts of the pairs a merge touched, and how many pairs hold each count, up to date."""
