@@ -23,7 +23,7 @@ import gc
 import heapq
 from array import array
 from bisect import bisect_left, bisect_right, insort
-from collections import Counter
+from collections import Counter, defaultdict
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import accumulate, chain, compress, islice, repeat
@@ -501,9 +501,10 @@ class Trainer:
         # pairs with the new token, where this step makes them: with the token on the right (its left
         # neighbour's places) and on the left (its own places); what the neighbours' old pairs lose is
         # read off them afterwards, in bulk
-        made_left: dict[int, list[int]] = {}
-        made_right: dict[int, list[int]] = {}
+        made_left: defaultdict[int, list[int]] = defaultdict(list)
+        made_right: defaultdict[int, list[int]] = defaultdict(list)
         positions: list[int] = []
+        keep = positions.append
         new_high = new << _SHIFT
         for p in found:
             if sym[p] != a:
@@ -511,23 +512,13 @@ class Trainer:
             q = nxt[p]
             if q < 0 or sym[q] != b:
                 continue
-            positions.append(p)
+            keep(p)
             left = prv[p]
             right = nxt[q]
             if left >= 0:
-                pair = sym[left] << _SHIFT | new
-                places = made_left.get(pair)
-                if places is None:
-                    made_left[pair] = [left]
-                else:
-                    places.append(left)
+                made_left[sym[left] << 32 | new].append(left)
             if right >= 0:
-                pair = new_high | sym[right]
-                places = made_right.get(pair)
-                if places is None:
-                    made_right[pair] = [p]
-                else:
-                    places.append(p)
+                made_right[new_high | sym[right]].append(p)
                 prv[right] = p
             sym[p] = new
             sym[q] = -1
