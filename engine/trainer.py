@@ -80,7 +80,8 @@ class MergeStep:
     vocab_size: int
     # where the merges were made, as positions in the trainer's layout, in reading order
     positions: Sequence[int] = field(default=(), repr=False)
-    # the tied rivals as pair keys, names looked up in the layout's vocab when asked for
+    # the tied rivals' queue entries (the pair key in their low 64 bits), names looked up in the
+    # layout's vocab when asked for
     rivals: Sequence[int] = field(default=(), repr=False)
     layout: "Layout | None" = field(default=None, repr=False, compare=False)
 
@@ -88,7 +89,7 @@ class MergeStep:
     def tied(self) -> tuple[tuple[str, str], ...]:
         if self.layout is None:
             return (self.pair,)
-        return (self.pair, *map(self.layout.pair, self.rivals))
+        return (self.pair, *(self.layout.pair(entry & _KEYS) for entry in self.rivals))
 
     @property
     def places(self) -> tuple[tuple[int, int], ...]:
@@ -445,8 +446,9 @@ class Trainer:
         count = _RANK - (top[0] >> 96)
         key = top.pop(0) & _KEYS
         self.top_keys.discard(key)
-        # array() fills from a list at C speed, from an iterator item by item
-        rivals = array("q", list(map(_KEYS.__and__, top))) if top else ()
+        # the entries themselves (a copy of the list, C speed): the same ones stay at the top for
+        # many steps, so the steps share them
+        rivals = tuple(top)
         return self._merge(key, count, self.holding[count], rivals)
 
     def _merge(self, key: int, count: int, tie_count: int, rivals: Sequence[int]) -> MergeStep:
