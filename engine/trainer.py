@@ -1,16 +1,19 @@
 """The merge loop: one MergeStep per merge, computed incrementally.
 
-The corpus is laid out once as a flat array of symbols (every distinct word, its symbols side by
-side, linked left and right). Each pair keeps the list of positions where it was ever made, in
-reading order; a merge visits only those positions, so the whole run costs about one visit per
-symbol of the distinct words, however many merges are asked for. Counts only ever fall for an
+The corpus is laid out once as flat arrays (``array('i')``) of symbols (every distinct word, its
+symbols side by side, linked left and right), so that numpy can read and rewrite them in place
+(``engine.trainer_bulk``) for a large corpus: its layout, and its merges with many places. Each
+pair keeps the list of positions where it was ever made, in reading order; a merge visits only
+those positions, so the whole run costs about one visit per symbol of the distinct words, however
+many merges are asked for. Counts only ever fall for an
 existing pair (a pair gains places only on the step that mints one of its tokens), so a heap with
-stale entries re-checked on the way out finds the same winner as recounting everything.
+stale entries re-checked on the way out finds the same winner as recounting everything; a pair
+below the minimum frequency can never win and never enters it.
 
 Ties cost nothing until asked for: the first few pairs at the top count stay off the heap in
 tie-rule order, and a table of how many pairs hold each count says how many tie; the full list
-of a step's ties is the history index's to give (``History.ties``). Every position is one int
-object that all the lists share, and a step keeps its places and ties as arrays: the records of a
+of a step's ties is the history index's to give (``History.ties``). A step keeps its places as an
+array and its first ties as the queue's own entries, shared from step to step: the records of a
 long run, not its arithmetic, were what filled the memory.
 
 The textbook loop that recounts every pair each round lives in ``engine.textbook``; the tests
@@ -56,7 +59,7 @@ TIES_KEPT = 50
 # from how many symbols numpy lays the corpus out and makes its merges, and from how many places a
 # merge goes to numpy (below them, importing numpy and its per-call cost outweigh what it saves)
 BULK_SYMBOLS = 200_000
-BULK_PLACES = 1_000
+BULK_PLACES = 500
 
 
 @dataclass(frozen=True, slots=True)
