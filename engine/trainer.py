@@ -5,10 +5,10 @@ symbols side by side, linked left and right), so that numpy can read and rewrite
 (``engine.trainer_bulk``) for a large corpus: its layout, and its merges with many places. Each
 pair keeps the list of positions where it was ever made, in reading order; a merge visits only
 those positions, so the whole run costs about one visit per symbol of the distinct words, however
-many merges are asked for. Counts only ever fall for an
-existing pair (a pair gains places only on the step that mints one of its tokens), so a heap with
-stale entries re-checked on the way out finds the same winner as recounting everything; a pair
-below the minimum frequency can never win and never enters it.
+many merges are asked for. Counts only ever fall for an existing pair (a pair gains places only
+on the step that mints one of its tokens), so a heap with stale entries re-checked on the way out
+finds the same winner as recounting everything; a pair below the minimum frequency can never win
+and never enters it.
 
 Ties cost nothing until asked for: the first few pairs at the top count stay off the heap in
 tie-rule order, and a table of how many pairs hold each count says how many tie; the full list
