@@ -308,7 +308,7 @@ class Trainer:
         n = len(sym)
         starts = accumulate(lengths, initial=0)
         freq = list(chain.from_iterable(map(repeat, self.corpus.counts, lengths)))
-        # one int object per position, shared by every list that names it (places, steps): a
+        # one int object per position, shared by every pair's list of places that names it: a
         # fresh int per mention would be most of the trainer's memory
         at = list(range(n + 1))
         nxt = at[1:]
@@ -521,7 +521,7 @@ class Trainer:
             left = prv[p]
             right = nxt[q]
             if left >= 0:
-                made_left[sym[left] << 32 | new].append(left)
+                made_left[sym[left] << _SHIFT | new].append(left)
             if right >= 0:
                 made_right[new_high | sym[right]].append(p)
                 prv[right] = p
