@@ -1,13 +1,14 @@
 """Training time and peak memory, BPE Lab's CLI against Hugging Face ``tokenizers``, whole process.
 
-    .venv/bin/python bench/bench_training.py [--jobs 0.5M-16k,5M-16k] [--repeat 3] [--one-thread]
+    .venv/bin/python bench/bench_training.py [--jobs 0.5M-16k,5M-16k] [--repeat 3] [--one-thread] [--before DIR]
 
 Each job runs ``bpe-lab train`` and a small ``tokenizers`` script (BpeTrainer, WhitespaceSplit,
 ``</w>`` suffix, vocabulary = base + N, min frequency 2; byte-level: ByteLevel alphabet, no suffix)
 as fresh processes under ``/usr/bin/time``, interleaved pair by pair, and prints the median wall
 time, the peak resident memory and the CPU time (every thread's) of each, and their ratios (issue 17's targets: wall <= 1.5x at 0.5 MB
 and 5 MB, <= 1.3x byte-level and at 50 MB; memory <= 1.5x). Both output files are read back to
-check that the two made the same number of merges.
+check that the two made the same number of merges. ``--before DIR`` also runs the CLI of another
+checkout (say main's, from ``git archive``) in the same rounds, for a before/after table in one run.
 
 The corpora are real text found on this machine (Python sources, licence and copyright files, C
 headers, Perl modules), each file once (duplicates by content are skipped), cut to 0.5, 5, 50 and
@@ -102,17 +103,17 @@ def corpus(size: float, cache: Path) -> tuple[Path, dict]:
     return path, json.loads(meta.read_text())
 
 
-def run(cmd: list[str], env: dict | None = None) -> str:
-    done = subprocess.run(cmd, capture_output=True, text=True, env=env)
+def run(cmd: list[str], env: dict | None = None, cwd: Path | None = None) -> str:
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=cwd)
     if done.returncode:
         raise SystemExit(f"{' '.join(cmd)} failed:\n{done.stderr[-3000:]}")
     return done.stderr
 
 
-def timed(cmd: list[str], env: dict | None = None) -> tuple[float, float, float]:
+def timed(cmd: list[str], env: dict | None = None, cwd: Path | None = None) -> tuple[float, float, float]:
     """Wall seconds, peak resident MB and CPU seconds (user + system, every thread) of one process,
     as /usr/bin/time measures them."""
-    err = run(["/usr/bin/time", "-f", "@@ %e %M %U %S", *cmd], env=env)
+    err = run(["/usr/bin/time", "-f", "@@ %e %M %U %S", *cmd], env=env, cwd=cwd)
     line = [x for x in err.splitlines() if x.startswith("@@ ")][-1]
     wall, kb, user, system = line.split()[1:]
     return float(wall), int(kb) / 1024, float(user) + float(system)
@@ -159,28 +160,44 @@ def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def bench(job: str, cache: Path, repeat: int, one_thread: bool) -> dict:
-    size, merges, units = JOBS[job]
-    path, base = corpus(size, cache)
+def checkout_env(root: Path, cache: Path) -> dict:
+    """The environment that runs ``root``'s CLI: its modules first (python -m also puts the working
+    folder first, so the CLI runs in ``root`` too)."""
     # bytecode cached as an installed copy has it, whatever PYTHONDONTWRITEBYTECODE says: compiling
     # the modules afresh in every run would be timed as start-up
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONPYCACHEPREFIX": str(cache / "pycache")}
+    env = {**os.environ, "PYTHONPATH": str(root), "PYTHONPYCACHEPREFIX": str(cache / "pycache")}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def bench(job: str, cache: Path, repeat: int, one_thread: bool, before: Path | None = None) -> dict:
+    size, merges, units = JOBS[job]
+    path, base = corpus(size, cache)
+    env = checkout_env(ROOT, cache)
     hf_env = {**env, "RAYON_NUM_THREADS": "1"} if one_thread else env
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
         ours_cmd, theirs_cmd = commands(job, path, base, tmp)
-        ours, theirs = [], []
+        ours, theirs, earlier = [], [], []
+        runs = [(ours, ours_cmd, env, ROOT), (theirs, theirs_cmd, hf_env, None)]
+        if before is not None:
+            out = str(tmp / "ours.json")
+            before_cmd = [str(tmp / "before.json") if x == out else x for x in ours_cmd]
+            runs.append((earlier, before_cmd, checkout_env(before, cache), before))
         for i in range(repeat):
-            # interleaved, the order swapped each round: neither always runs on a warmer cache
-            pair = [(ours, ours_cmd, env), (theirs, theirs_cmd, hf_env)]
-            for found, cmd, e in (pair if i % 2 == 0 else pair[::-1]):
-                found.append(timed(cmd, e))
+            # interleaved, the order turned each round: none always runs on a warmer cache
+            turn = i % len(runs)
+            for found, cmd, e, cwd in runs[turn:] + runs[:turn]:
+                found.append(timed(cmd, e, cwd))
         made = (merges_in(tmp / "ours.json"), merges_in(tmp / "theirs.json"))
-    wall = (statistics.median(r[0] for r in ours), statistics.median(r[0] for r in theirs))
-    peak = (max(r[1] for r in ours), max(r[1] for r in theirs))
-    cpu = (statistics.median(r[2] for r in ours), statistics.median(r[2] for r in theirs))
-    return {"job": job, "wall": wall, "peak": peak, "cpu": cpu, "merges": made}
+        if before is not None and (tmp / "ours.json").read_bytes() != (tmp / "before.json").read_bytes():
+            raise SystemExit(f"{job}: the checkout in {before} wrote another tokenizer file")
+    result = {"job": job, "merges": made}
+    for name, found in (("ours", ours), ("theirs", theirs), ("before", earlier)):
+        if found:
+            result[name] = (statistics.median(r[0] for r in found), max(r[1] for r in found),
+                            statistics.median(r[2] for r in found))
+    return result
 
 
 def main() -> None:
@@ -194,19 +211,23 @@ def main() -> None:
     parser.add_argument("--jobs", default=DEFAULT_JOBS, help=f"comma-separated, from {', '.join(JOBS)}")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--one-thread", action="store_true", help="hold tokenizers to one thread")
+    parser.add_argument("--before", type=Path, metavar="DIR",
+                        help="also run the CLI of the checkout in DIR (say main's), interleaved, for before/after")
     parser.add_argument("--cache", default=os.path.join(tempfile.gettempdir(), "bpe-lab-bench-corpora"))
     args = parser.parse_args()
     cache = Path(args.cache)
     cache.mkdir(exist_ok=True)
     threads = "1 thread" if args.one_thread else f"all {os.cpu_count()} cores"
     print(f"load average before: {load()}; tokenizers on {threads}; median of {args.repeat}, peak = max")
-    print(f"{'job':<12} {'BPE Lab':>9} {'tokenizers':>10} {'ratio':>6} {'peak MB':>9} {'tokenizers':>10} {'ratio':>6}"
+    print(f"{'job':<16} {'BPE Lab':>9} {'tokenizers':>10} {'ratio':>6} {'peak MB':>9} {'tokenizers':>10} {'ratio':>6}"
           f" {'CPU s':>8} {'tokenizers':>10} {'ratio':>6}  merges")
     for job in args.jobs.split(","):
-        r = bench(job, cache, args.repeat, args.one_thread)
-        (w0, w1), (m0, m1), (c0, c1) = r["wall"], r["peak"], r["cpu"]
-        print(f"{job:<12} {w0:>8.2f}s {w1:>9.2f}s {w0 / w1:>6.2f} {m0:>9.0f} {m1:>10.0f} {m0 / m1:>6.2f}"
-              f" {c0:>8.2f} {c1:>10.2f} {c0 / c1:>6.2f}  {r['merges'][0]} / {r['merges'][1]}", flush=True)
+        r = bench(job, cache, args.repeat, args.one_thread, args.before)
+        (w1, m1, c1) = r["theirs"]
+        rows = [(job, r["ours"])] + ([(f"{job} before", r["before"])] if args.before else [])
+        for name, (w0, m0, c0) in rows:
+            print(f"{name:<16} {w0:>8.2f}s {w1:>9.2f}s {w0 / w1:>6.2f} {m0:>9.0f} {m1:>10.0f} {m0 / m1:>6.2f}"
+                  f" {c0:>8.2f} {c1:>10.2f} {c0 / c1:>6.2f}  {r['merges'][0]} / {r['merges'][1]}", flush=True)
     print(f"load average after: {load()}")
 
 

@@ -1,16 +1,19 @@
 """The merge loop: one MergeStep per merge, computed incrementally.
 
-The corpus is laid out once as a flat array of symbols (every distinct word, its symbols side by
-side, linked left and right). Each pair keeps the list of positions where it was ever made, in
-reading order; a merge visits only those positions, so the whole run costs about one visit per
-symbol of the distinct words, however many merges are asked for. Counts only ever fall for an
-existing pair (a pair gains places only on the step that mints one of its tokens), so a heap with
-stale entries re-checked on the way out finds the same winner as recounting everything.
+The corpus is laid out once as flat arrays (``array('i')``) of symbols (every distinct word, its
+symbols side by side, linked left and right), so that numpy can read and rewrite them in place
+(``engine.trainer_bulk``) for a large corpus: its layout, and its merges with many places. Each
+pair keeps the list of positions where it was ever made, in reading order; a merge visits only
+those positions, so the whole run costs about one visit per symbol of the distinct words, however
+many merges are asked for. Counts only ever fall for an existing pair (a pair gains places only
+on the step that mints one of its tokens), so a heap with stale entries re-checked on the way out
+finds the same winner as recounting everything; a pair below the minimum frequency can never win
+and never enters it.
 
 Ties cost nothing until asked for: the first few pairs at the top count stay off the heap in
 tie-rule order, and a table of how many pairs hold each count says how many tie; the full list
-of a step's ties is the history index's to give (``History.ties``). Every position is one int
-object that all the lists share, and a step keeps its places and ties as arrays: the records of a
+of a step's ties is the history index's to give (``History.ties``). A step keeps its places as an
+array and its first ties as the queue's own entries, shared from step to step: the records of a
 long run, not its arithmetic, were what filled the memory.
 
 The textbook loop that recounts every pair each round lives in ``engine.textbook``; the tests
@@ -23,11 +26,11 @@ import gc
 import heapq
 from array import array
 from bisect import bisect_left, bisect_right, insort
-from collections import Counter
+from collections import Counter, defaultdict
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import accumulate, chain, compress, islice, repeat
-from operator import ge, itemgetter, lshift, or_
+from operator import ge, lshift, or_
 from typing import Iterator, Sequence
 
 from engine.corpus import Corpus
@@ -36,8 +39,13 @@ from engine.settings import Settings
 
 _SHIFT = 32
 _LOW = (1 << _SHIFT) - 1
-# a queue entry's pair key
-_key = itemgetter(-1)
+# a queue entry is one int, compared in C: the count (highest first), then the first place (for
+# the "first" tie rule; 0 for "hf", where the pair key itself breaks ties), then the pair key
+_RANK = 1 << 62
+_KEYS = (1 << 64) - 1
+
+# (pair key, weighted count, places in reading order) for each pair a merge made
+Made = list[tuple[int, int, Sequence[int]]]
 
 # why training stopped
 TARGET_REACHED = "target reached"
@@ -47,6 +55,11 @@ NOTHING_LEFT = "nothing left to merge"
 
 # how many of the pairs tied with a winner a step keeps; ``History.ties`` lists them all
 TIES_KEPT = 50
+
+# from how many symbols numpy lays the corpus out and makes its merges, and from how many places a
+# merge goes to numpy (below them, importing numpy and its per-call cost outweigh what it saves)
+BULK_SYMBOLS = 200_000
+BULK_PLACES = 500
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +83,8 @@ class MergeStep:
     vocab_size: int
     # where the merges were made, as positions in the trainer's layout, in reading order
     positions: Sequence[int] = field(default=(), repr=False)
-    # the tied rivals as pair keys, names looked up in the layout's vocab when asked for
+    # the tied rivals' queue entries (the pair key in their low 64 bits), names looked up in the
+    # layout's vocab when asked for
     rivals: Sequence[int] = field(default=(), repr=False)
     layout: "Layout | None" = field(default=None, repr=False, compare=False)
 
@@ -78,7 +92,7 @@ class MergeStep:
     def tied(self) -> tuple[tuple[str, str], ...]:
         if self.layout is None:
             return (self.pair,)
-        return (self.pair, *map(self.layout.pair, self.rivals))
+        return (self.pair, *(self.layout.pair(entry & _KEYS) for entry in self.rivals))
 
     @property
     def places(self) -> tuple[tuple[int, int], ...]:
@@ -258,7 +272,8 @@ class Trainer:
             self._layout()
 
     def _layout(self) -> None:
-        """Lay every distinct word out side by side and count its pairs, builtins doing the bulk."""
+        """Lay every distinct word out side by side and count its pairs: numpy doing the bulk for a
+        large corpus, builtins for a small one (which then starts without importing numpy)."""
         corpus = self.corpus
         marker = self.settings.marker
         # each character's id, the same int object every time it is named
@@ -272,13 +287,29 @@ class Trainer:
             code[end] = self.ids[marker]
             text = end.join(corpus.words) + end
             lengths = [n + 1 for n in lengths]
-        sym = list(map(code.__getitem__, text))
+        # numpy only for a corpus large enough to repay importing it
+        self.bulk = len(text) >= BULK_SYMBOLS
+        if self.bulk:
+            from engine.trainer_bulk import lay_out
+
+            self.sym, self.nxt, self.prv, self.freq, made = lay_out(text, code, lengths, corpus.counts)
+        else:
+            self.sym, self.nxt, self.prv, self.freq, made = self._lay_out(text, code, lengths)
         del text
+        self.counts = {key: count for key, count, _ in made}
+        self.where = {key: places for key, _, places in made}
+        self.layout = Layout(list(accumulate(lengths, initial=0))[:-1], self.vocab)
+        self.total = corpus.total_symbols()
+        self._queue_all()
+
+    def _lay_out(self, text: str, code: dict[str, int], lengths: list[int]):
+        """``trainer_bulk.lay_out`` with builtins."""
+        sym = list(map(code.__getitem__, text))
         n = len(sym)
-        starts = list(accumulate(lengths, initial=0))
-        freq = list(chain.from_iterable(map(repeat, corpus.counts, lengths)))
-        # one int object per position, shared by every list that names it (links, places, steps):
-        # a fresh int per mention would be most of the trainer's memory
+        starts = accumulate(lengths, initial=0)
+        freq = list(chain.from_iterable(map(repeat, self.corpus.counts, lengths)))
+        # one int object per position, shared by every pair's list of places that names it: a
+        # fresh int per mention would be most of the trainer's memory
         at = list(range(n + 1))
         nxt = at[1:]
         prv = [-1, *at[:n - 1]] if n else []
@@ -296,20 +327,18 @@ class Trainer:
                 where[key] = [p]
             else:
                 found.append(p)
-        self.counts = {key: sum(map(freq.__getitem__, places)) for key, places in where.items()}
-        self.where = where
-        self.sym, self.nxt, self.prv, self.freq = sym, nxt, prv, freq
-        self.layout = Layout(starts[:-1], self.vocab)
-        self.total = corpus.total_symbols()
-        self._queue_all()
+        made = [(key, sum(map(freq.__getitem__, places)), places) for key, places in where.items()]
+        return array("i", sym), array("i", nxt), array("i", prv), array("q", freq), made
 
     def _queue_all(self) -> None:
         """Rank every pair afresh: the heap, the pairs at the top count, how many pairs hold each count."""
-        self.heap = [self._entry(key) for key in self.counts]
+        # a pair below the minimum frequency can never win (counts only fall): it stays off the heap
+        least = self.settings.min_frequency
+        self.heap = [self._entry(key) for key, count in self.counts.items() if count >= least]
         heapq.heapify(self.heap)
         # the first pairs at the highest count in tie-rule order, taken off the heap (at most TIES_KEPT):
         # every current entry at that count left on the heap ranks after them
-        self.top: list[tuple] = []
+        self.top: list[int] = []
         self.top_keys: set[int] = set()
         # top pairs the last merge took places from: their entries are out of date
         self.stale: list[int] = []
@@ -331,47 +360,47 @@ class Trainer:
             del positions[:i]
         return positions[0] if positions else -1
 
-    def _entry(self, key: int) -> tuple:
+    def _entry(self, key: int) -> int:
         count = self.counts[key]
         if self.settings.tie_break == "hf":
             # equal counts go to the pair of smaller ids
-            return (-count, key)
+            return (_RANK - count) << 96 | key
         # equal counts go to the pair met first in reading order
         first = self._first_place(key)
         if first < 0:
             # a count with no place to show for it: never loop on it, say so
             raise TrainingError(f"pair {key >> _SHIFT}+{key & _LOW} counts {count} but is nowhere in the corpus")
-        return (-count, first, key)
+        return (_RANK - count) << 96 | first << 64 | key
 
-    def _is_current(self, entry: tuple) -> bool:
-        key = entry[-1]
-        if -entry[0] != self.counts.get(key, 0):
+    def _is_current(self, entry: int) -> bool:
+        key = entry & _KEYS
+        if _RANK - (entry >> 96) != self.counts.get(key, 0):
             return False
         if self.settings.tie_break == "hf":
             return True
-        p = entry[1]
+        p = entry >> 64 & _LOW
         a, b = key >> _SHIFT, key & _LOW
         q = self.nxt[p]
         return self.sym[p] == a and q >= 0 and self.sym[q] == b
 
     def _requeue(self, key: int) -> None:
-        if self.counts.get(key, 0) > 0:
+        if self.counts.get(key, 0) >= self.settings.min_frequency:
             heapq.heappush(self.heap, self._entry(key))
 
-    def _queue(self, entry: tuple) -> None:
+    def _queue(self, entry: int) -> None:
         """Queue a pair's entry: among the top pairs if it ranks before the last of them."""
         top = self.top
         if top and entry < top[-1]:
             insort(top, entry)
-            self.top_keys.add(entry[-1])
+            self.top_keys.add(entry & _KEYS)
             if len(top) > TIES_KEPT:
                 last = top.pop()
-                self.top_keys.discard(last[-1])
+                self.top_keys.discard(last & _KEYS)
                 heapq.heappush(self.heap, last)
         else:
             heapq.heappush(self.heap, entry)
 
-    def _top_pairs(self) -> list[tuple]:
+    def _top_pairs(self) -> list[int]:
         """Current entries of the first pairs at the highest count, in tie-rule order (at most TIES_KEPT).
 
         The top pairs stay off the heap from step to step: most are still tied at the next step.
@@ -380,7 +409,7 @@ class Trainer:
         top, keys = self.top, self.top_keys
         if self.stale:
             gone = set(self.stale)
-            self.top = top = [entry for entry in top if entry[-1] not in gone]
+            self.top = top = [entry for entry in top if entry & _KEYS not in gone]
             keys -= gone
             for key in gone:
                 self._requeue(key)
@@ -388,14 +417,14 @@ class Trainer:
         heap = self.heap
         while heap and len(top) < TIES_KEPT:
             # nothing current on the heap counts more than the top pairs; stale entries may say so
-            if top and heap[0][0] > top[0][0]:
+            if top and heap[0] >> 96 > top[0] >> 96:
                 break
             entry = heapq.heappop(heap)
             if self._is_current(entry):
                 top.append(entry)
-                keys.add(entry[-1])
+                keys.add(entry & _KEYS)
             else:
-                self._requeue(entry[-1])
+                self._requeue(entry & _KEYS)
         return top
 
     # -- the loop -------------------------------------------------------------------------------
@@ -414,16 +443,15 @@ class Trainer:
             return None
         top = self._top_pairs()
         if not top:
-            self.stop_reason = NOTHING_LEFT
+            # the pairs left, if any, are all below the minimum frequency
+            self.stop_reason = NO_PAIR_REPEATS if self.counts else NOTHING_LEFT
             return None
-        count = -top[0][0]
-        if count < self.settings.min_frequency:
-            self.stop_reason = NO_PAIR_REPEATS
-            return None
-        key = top.pop(0)[-1]
+        count = _RANK - (top[0] >> 96)
+        key = top.pop(0) & _KEYS
         self.top_keys.discard(key)
-        # array() fills from a list at C speed, from an iterator item by item
-        rivals = array("q", list(map(_key, top))) if top else ()
+        # the entries themselves (a copy of the list, C speed): the same ones stay at the top for
+        # many steps, so the steps share them
+        rivals = tuple(top)
         return self._merge(key, count, self.holding[count], rivals)
 
     def _merge(self, key: int, count: int, tie_count: int, rivals: Sequence[int]) -> MergeStep:
@@ -439,47 +467,18 @@ class Trainer:
             self.ids[token] = new
         self.merges.append((a, b))
 
-        sym, nxt, prv, where = self.sym, self.nxt, self.prv, self.where
-        # pairs with the new token, where this step makes them: with the token on the right (its left
-        # neighbour's places) and on the left (its own places); what the neighbours' old pairs lose is
-        # read off them afterwards, in bulk
-        made_left: dict[int, list[int]] = {}
-        made_right: dict[int, list[int]] = {}
-        positions: list[int] = []
-        new_high = new << _SHIFT
-        for p in where.pop(key):
-            if sym[p] != a:
-                continue
-            q = nxt[p]
-            if q < 0 or sym[q] != b:
-                continue
-            positions.append(p)
-            left = prv[p]
-            right = nxt[q]
-            if left >= 0:
-                pair = sym[left] << _SHIFT | new
-                found = made_left.get(pair)
-                if found is None:
-                    made_left[pair] = [left]
-                else:
-                    found.append(left)
-            if right >= 0:
-                pair = new_high | sym[right]
-                found = made_right.get(pair)
-                if found is None:
-                    made_right[pair] = [p]
-                else:
-                    found.append(p)
-                prv[right] = p
-            sym[p] = new
-            sym[q] = -1
-            nxt[p] = right
-        merged = sum(map(self.freq.__getitem__, positions))
-        lost = self._count_made(a, b, new, made_left, made_right)
+        found = self.where.pop(key)
+        if self.bulk and len(found) >= BULK_PLACES and a != b and not reused:
+            from engine.trainer_bulk import merge_in_bulk
+
+            positions, made_left, made_right, merged = merge_in_bulk(
+                self.sym, self.nxt, self.prv, self.freq, found, a, b, new)
+        else:
+            positions, made_left, made_right, merged = self._merge_places(found, a, b, new)
+        lost, made = self._count_made(a, b, new, made_left, made_right)
         # an overlapping run (a a a) also counted the winner as its own neighbour
         lost.pop(key, None)
         del self.counts[key]
-        made = made_left | made_right
         if reused:
             self._settle_rebuilt(new, lost, made)
         else:
@@ -495,22 +494,60 @@ class Trainer:
             tokens_before=before,
             tokens_after=self.total,
             vocab_size=len(vocab) + self.extra_ids,
-            # positions are below 2**31: the corpus is at most MAX_BYTES symbols and markers
-            positions=array("i", positions),
+            positions=positions,
             rivals=rivals,
             layout=self.layout,
         )
 
-    def _count_made(self, a: int, b: int, new: int, made_left: dict[int, list[int]],
-                    made_right: dict[int, list[int]]) -> dict[int, int]:
-        """Count the places of the pairs a merge made (as many as it made: cancelled ones settle
-        later), and return what the neighbours' old pairs lost: each place of ``x new`` was a place
-        of ``x a``, each place of ``new y`` one of ``b y``, in the same word, so of the same weight."""
-        counts, where, freq = self.counts, self.where, self.freq
+    def _merge_places(self, found: Sequence[int], a: int, b: int, new: int) -> tuple[array, Made, Made, int]:
+        """``trainer_bulk.merge_in_bulk`` one place at a time, left to right: the only way for an
+        overlapping run (a a a), where each merge spoils the next place."""
+        sym, nxt, prv, freq = self.sym, self.nxt, self.prv, self.freq
+        # pairs with the new token, where this step makes them: with the token on the right (its left
+        # neighbour's places) and on the left (its own places); what the neighbours' old pairs lose is
+        # read off them afterwards, in bulk
+        made_left: defaultdict[int, list[int]] = defaultdict(list)
+        made_right: defaultdict[int, list[int]] = defaultdict(list)
+        positions: list[int] = []
+        keep = positions.append
+        new_high = new << _SHIFT
+        for p in found:
+            if sym[p] != a:
+                continue
+            q = nxt[p]
+            if q < 0 or sym[q] != b:
+                continue
+            keep(p)
+            left = prv[p]
+            right = nxt[q]
+            if left >= 0:
+                made_left[sym[left] << _SHIFT | new].append(left)
+            if right >= 0:
+                made_right[new_high | sym[right]].append(p)
+                prv[right] = p
+            sym[p] = new
+            sym[q] = -1
+            nxt[p] = right
+        weigh = freq.__getitem__
+        merged = sum(map(weigh, positions))
+        # positions are below 2**31: the corpus is at most MAX_BYTES symbols and markers
+        return (array("i", positions),
+                [(pair, sum(map(weigh, places)), places) for pair, places in made_left.items()],
+                [(pair, sum(map(weigh, places)), places) for pair, places in made_right.items()],
+                merged)
+
+    def _count_made(self, a: int, b: int, new: int, made_left: Made,
+                    made_right: Made) -> tuple[dict[int, int], list[int]]:
+        """Take in the pairs a merge made (as many as it made: cancelled ones settle later), and
+        return what the neighbours' old pairs lost, and the pairs made: each place of ``x new`` was
+        a place of ``x a``, each place of ``new y`` one of ``b y``, in the same word, so of the same
+        weight."""
+        counts, where = self.counts, self.where
         lost: dict[int, int] = {}
+        keys: list[int] = []
         for made, shift in ((made_left, a - new), (made_right, (b - new) << _SHIFT)):
-            for key, places in made.items():
-                count = sum(map(freq.__getitem__, places))
+            for key, count, places in made:
+                keys.append(key)
                 old = key + shift
                 lost[old] = lost.get(old, 0) + count
                 if key in counts:
@@ -520,11 +557,12 @@ class Trainer:
                 else:
                     counts[key] = count
                     where[key] = places
-        return lost
+        return lost, keys
 
-    def _settle(self, count: int, new: int, lost: dict[int, int], made: dict[int, list[int]]) -> None:
+    def _settle(self, count: int, new: int, lost: dict[int, int], made: list[int]) -> None:
         """Bring the counts of the pairs a merge touched, and how many pairs hold each count, up to date."""
         counts, where, holding, top_keys = self.counts, self.where, self.holding, self.top_keys
+        least = self.settings.min_frequency
         holding[count] -= 1
         for key, loss in lost.items():
             if key >> _SHIFT == new:
@@ -550,9 +588,10 @@ class Trainer:
                 del where[fresh]
             else:
                 holding[c] = holding.get(c, 0) + 1
-                self._queue(self._entry(fresh))
+                if c >= least:
+                    self._queue(self._entry(fresh))
 
-    def _settle_rebuilt(self, new: int, lost: dict[int, int], made: dict[int, list[int]]) -> None:
+    def _settle_rebuilt(self, new: int, lost: dict[int, int], made: list[int]) -> None:
         """After a merge that rebuilt an existing token: pairs with it may have gained places, out of
         reading order, the one case where counts rise; the places are put back in order and every
         pair ranked afresh."""

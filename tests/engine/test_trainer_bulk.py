@@ -1,0 +1,74 @@
+"""The numpy layout and bulk merges give exactly the textbook loop's merges, ties and all."""
+
+from unittest import mock
+
+from hypothesis import HealthCheck, given, settings as hyp_settings, strategies as st
+
+from engine import Corpus, Settings, Tokenizer, train
+from engine.history import History
+from engine.textbook import textbook_merges
+
+# a tiny alphabet makes ties, overlapping runs (aaaa), a b a b and rebuilt strings (a+bc, ab+c) common
+words = st.text(alphabet="abc", min_size=1, max_size=9)
+word_counts = st.lists(st.tuples(words, st.integers(1, 4)), min_size=1, max_size=14)
+settings_strategy = st.builds(
+    Settings,
+    split=st.sampled_from(["whitespace", "none"]),
+    end_of_word=st.sampled_from(["auto", None, "_", "</w>"]),
+    min_frequency=st.integers(1, 3),
+    tie_break=st.sampled_from(["first", "hf"]),
+    merges=st.one_of(st.none(), st.integers(0, 30)),
+)
+
+
+def _corpus(pairs, settings):
+    if settings.split == "none":
+        return Corpus.from_text(" ".join(w for w, c in pairs for _ in range(c)), settings)
+    return Corpus.from_word_counts("\n".join(f"{w} {c}" for w, c in pairs), settings)
+
+
+def _train_in_bulk(corpus, places=1):
+    # every layout by numpy, and every merge with at least ``places`` places in bulk
+    with mock.patch("engine.trainer.BULK_SYMBOLS", 0), mock.patch("engine.trainer.BULK_PLACES", places):
+        return train(corpus)
+
+
+@hyp_settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(word_counts, settings_strategy, st.integers(1, 3))
+def test_bulk_merges_equal_the_textbook(pairs, settings, places):
+    corpus = _corpus(pairs, settings)
+    trainer, steps = _train_in_bulk(corpus, places)
+    expected = list(textbook_merges(corpus))
+    assert [(s.pair, s.count, list(s.tied), s.tie_count) for s in steps] == [
+        (pair, count, tied[:50], len(tied)) for pair, count, tied in expected]
+
+
+@hyp_settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(word_counts, settings_strategy)
+def test_bulk_steps_record_the_same_places_and_totals_as_the_python_loop(pairs, settings):
+    corpus = _corpus(pairs, settings)
+    trainer, steps = train(corpus)
+    bulk_trainer, bulk_steps = _train_in_bulk(corpus)
+    assert [(s.places, s.tokens_before, s.tokens_after, s.vocab_size) for s in bulk_steps] == [
+        (s.places, s.tokens_before, s.tokens_after, s.vocab_size) for s in steps]
+    assert bulk_trainer.vocab == trainer.vocab and bulk_trainer.stop_reason == trainer.stop_reason
+    history = History(corpus, bulk_steps)
+    tokenizer = Tokenizer.from_trainer(bulk_trainer)
+    # the words' tokens at the end are what replaying the merges makes of them
+    for w in range(len(corpus)):
+        assert history.word_tokens(w, history.last_step) == tokenizer.merge_symbols(corpus.symbols(w))
+
+
+def test_a_b_a_b_reads_the_left_token_just_made():
+    # the second "ab" of "abab" has the first one's new token on its left: the pair ab+ab is made
+    corpus = Corpus.from_word_counts("abab 3\nabx 2", Settings(end_of_word=None, merges=2, min_frequency=1))
+    _, steps = _train_in_bulk(corpus)
+    assert [(s.pair, s.count) for s in steps] == [(("a", "b"), 8), (("ab", "ab"), 3)]
+    assert steps[0].places == ((0, 0), (0, 2), (1, 0))
+
+
+def test_an_overlapping_run_merges_left_to_right_in_a_bulk_run():
+    corpus = Corpus.from_word_counts("aaaaa 2\nab 1", Settings(end_of_word=None, merges=2, min_frequency=1))
+    _, steps = _train_in_bulk(corpus)
+    assert [(s.pair, s.count) for s in steps] == [(("a", "a"), 8), (("aa", "aa"), 2)]
+    assert steps[0].places == ((0, 0), (0, 2))
