@@ -18,7 +18,7 @@ the views that follow the lesson), and encoding text outside the corpus (the tok
 from __future__ import annotations
 
 from array import array
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -76,6 +76,7 @@ class History:
         self._tokens: dict[int, list[list[str]]] = {}
         self._pairs: dict[int, PairTable] = {}
         self._removed: dict[int, array] = {}
+        self._merges: dict[int, tuple] = {}
 
     def _index_words(self) -> None:
         """Per word: the steps that merged inside it, and the token start each of those removed;
@@ -170,8 +171,9 @@ class History:
             import numpy as np  # only here: the CLI's start and small lessons go without it
 
             # 32-bit steps: a word of 20 million symbols takes 80 MB here, not 160
+            steps, cuts = self.word_merges_array(w)
             removed = np.full(self._lengths[w], len(self.steps) + 1, dtype=np.int32)
-            removed[np.array(self._cuts[w], dtype=np.int64)] = self._steps_in[w]
+            removed[cuts] = steps
             found = self._removed[w] = array("i", removed.tobytes())
         return found
 
@@ -186,12 +188,30 @@ class History:
         of int64 ordered by step, then left to right: what a long word moves by, step by step."""
         import numpy as np
 
-        return (np.array(self._steps_in[w], dtype=np.int64), np.array(self._cuts[w], dtype=np.int64))
+        found = self._merges.get(w)
+        if found is None:
+            steps, cuts = self._steps_in[w], self._cuts[w]
+            found = self._merges[w] = (np.fromiter(steps, dtype=np.int64, count=len(steps)),
+                                       np.fromiter(cuts, dtype=np.int64, count=len(cuts)))
+        return found
 
     def word_starts(self, w: int, k: int) -> list[int]:
         """Where word w's tokens start after k merges, in base symbols: [0, 2, 3] for lo|w|</w>."""
         gone = set(self._cuts[w][:bisect_right(self._steps_in[w], k)])
         return [i for i in range(self._lengths[w]) if i not in gone]
+
+    def merge_offsets(self, w: int, k: int, limit: int) -> list[int]:
+        """Base-symbol offsets in word w where step k merged its pair, left to right, those below
+        ``limit``: what a view shows of a long word, found without listing the step's other places."""
+        k = self._clamp(k)
+        if not k:
+            return []
+        steps, cuts = self._steps_in[w], self._cuts[w]
+        width = len(self.steps[k - 1].pair[0])
+        # a step's cuts in a word lie side by side, left to right
+        lo = bisect_left(steps, k)
+        hi = bisect_left(cuts, limit + width, lo, bisect_right(steps, k, lo))
+        return [cut - width for cut in cuts[lo:hi]]
 
     def token_count(self, w: int, k: int) -> int:
         """How many tokens word w is after k merges: each merge inside it removes one."""

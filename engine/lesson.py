@@ -269,14 +269,11 @@ class LessonState:
     def _bump_codes(self, w: int, out, put) -> None:
         """Count long word w's pairs out and in, given as numpy arrays of pair codes: only their
         net change, one entry per distinct pair, reaches the dictionaries."""
-        import numpy as np
+        from engine.long_word import net_counts
 
-        codes, where = np.unique(np.concatenate((out, put)), return_inverse=True)
-        net = np.bincount(where, weights=np.concatenate((-np.ones(len(out)), np.ones(len(put)))),
-                          minlength=len(codes)).astype(np.int64)
-        changed = np.flatnonzero(net)
         pair = self._table.pair
-        self._bump(w, {pair(c): n for c, n in zip(codes[changed].tolist(), net[changed].tolist())}, +1)
+        codes, net = net_counts(out, put, self._table.size)
+        self._bump(w, {pair(c): n for c, n in zip(codes, net)}, +1)
 
     def _count_all(self) -> None:
         self._pairs, self._counts = {}, {}

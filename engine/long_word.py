@@ -241,3 +241,21 @@ def _apart(previous: np.ndarray, taken: np.ndarray) -> np.ndarray:
     keep = previous >= 0
     keep[1:] &= previous[1:] != taken[:-1]
     return previous[keep]
+
+
+# below this many possible pairs (tokens squared), pairs are counted in one array indexed by code
+DENSE_PAIRS = 1 << 22
+
+
+def net_counts(out: np.ndarray, put: np.ndarray, size: int) -> tuple[list[int], list[int]]:
+    """The pair codes whose places changed, and by how many (put in minus taken out), from arrays
+    of codes with repeats; ``size``: how many token ids there are."""
+    if size * size <= DENSE_PAIRS:
+        # a lesson of a few hundred merges: a count per possible pair beats sorting millions of codes
+        net = np.bincount(put, minlength=size * size) - np.bincount(out, minlength=size * size)
+        codes = np.flatnonzero(net)
+        return codes.tolist(), net[codes].tolist()
+    codes, where = np.unique(np.concatenate((out, put)), return_inverse=True)
+    net = np.bincount(where[len(out):], minlength=len(codes)) - np.bincount(where[:len(out)], minlength=len(codes))
+    changed = np.flatnonzero(net)
+    return codes[changed].tolist(), net[changed].tolist()

@@ -102,3 +102,14 @@ def test_the_head_of_a_long_word_is_the_tokens_starting_within_it():
     state = LessonState(lesson, 2)
     assert state.tokens_head(0, 9) == ["abab", "abab", "abab"]
     assert state.token_count(0) == 400
+
+
+def test_a_steps_places_in_a_word_below_a_limit_are_its_first_places():
+    lesson = Lesson(long_text(4, 3000), False, Settings(split="none", merges=30)).train()
+    history = lesson.history
+    for step in lesson.steps:
+        places = step.offsets_in(0)
+        assert places
+        for limit in (0, 1, 50, 700, 10 ** 6):
+            assert history.merge_offsets(0, step.step, limit) == [p for p in places if p < limit]
+    assert history.merge_offsets(0, 0, 100) == []

@@ -57,10 +57,11 @@ class WordsModel(HeaderedTableModel):
             if col == COUNT:
                 return corpus.counts[w]
             if col == TOKENS:
-                tokens = session.state.tokens(w)
-                # as many tokens as a cell can show of a long word
-                shown = " · ".join(session.show(t) for t in tokens[:WORD_SHOWN])
-                return shown if len(tokens) <= WORD_SHOWN else f"{shown} · … {len(tokens) - WORD_SHOWN:,} more"
+                # as many tokens as a cell can show of a long word, read without listing it whole
+                tokens = session.state.tokens_head(w, WORD_SHOWN)
+                more = session.state.token_count(w) - len(tokens)
+                shown = " · ".join(session.show(t) for t in tokens)
+                return f"{shown} · … {more:,} more" if more else shown
             if col == LENGTH:
                 return session.state.token_count(w)
         elif role == TokensRole:
