@@ -30,6 +30,8 @@ from engine.trainer import Trainer  # noqa: F401  (used by the doctest)
 # past this many steps inside the word, a move rebuilds it from the history index in one pass of
 # numpy instead of replaying each step's few array writes (a jump across thousands of merges)
 REPLAYED_STEPS = 400
+# how many symbols' worth of reading one place's pairs costs, against reading every pair of the word
+PLACE_COST = 8
 
 
 class TokenIds:
@@ -108,9 +110,13 @@ class LongWord:
         (a pair once per place, the same pair may be in both)."""
         lo, hi = sorted((a, b))
         i, j = np.searchsorted(self.steps, [lo, hi], side="right")
+        # a step's pairs are found around its places; past a few places a symbol, reading every
+        # pair before and after costs less than finding them place by place
+        counted = (j - i) * PLACE_COST < self.length
+        out = None if counted else self.pair_codes()
         numbers = np.unique(self.steps[i:j])
         if len(numbers) > REPLAYED_STEPS:
-            out = self.pair_codes()
+            out = self.pair_codes() if out is None else out
             self._rebuild(b)
             return out, self.pair_codes()
         outs, ins = [], []
@@ -120,47 +126,51 @@ class LongWord:
         for n in order:
             s = int(numbers[n])
             cuts = self.cuts[bounds[n]:ends[n]]
-            out, put = self._join(s, cuts) if b > a else self._split(s, cuts)
-            outs.append(out)
-            ins.append(put)
+            left = cuts - self.table.width[s]
+            if counted:
+                outs.append(self._codes(self._around(left, cuts, b > a)))
+            self._join(s, left, cuts) if b > a else self._split(s, left, cuts)
+            if counted:
+                ins.append(self._codes(self._around(left, cuts, b < a)))
         self.step = b
         self._list = None
+        if not counted:
+            return out, self.pair_codes()
         empty = np.empty(0, dtype=np.int64)
         return (np.concatenate(outs) if outs else empty), (np.concatenate(ins) if ins else empty)
 
-    def _join(self, s: int, cuts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Step s forward: the token at each cut joins the one before it."""
-        ids, after, before, n = self.ids, self.after, self.before, self.length
-        left = cuts - self.table.width[s]
-        ends = after[cuts].astype(np.int64)
-        inner = ends < n
-        # a run of places side by side shares pairs: the pair before a place is the one after the
-        # place on its left (ends where it starts), taken once
-        out = self._codes(np.concatenate((_apart(before[left], cuts), left, cuts[inner])))
-        ids[left] = self.table.made[s]
-        ids[cuts] = -1
-        after[left] = ends
-        before[ends[inner]] = left[inner]
-        put = self._codes(np.concatenate((_apart(before[left], left), left[inner])))
-        self.count -= len(cuts)
-        return out, put
+    def _around(self, left: np.ndarray, cuts: np.ndarray, split: bool) -> np.ndarray:
+        """Where the pairs around a step's places start: the pair before each place and the pair
+        after it, and the pair inside it while it is split (left token, cut token). Places side by
+        side share a pair: the one after a place is the one before the next, taken once."""
+        before, after, n = self.before, self.after, self.length
+        if split:
+            ends = after[cuts]
+            return np.concatenate((_apart(before[left], cuts), left, cuts[ends < n]))
+        ends = after[left]
+        return np.concatenate((_apart(before[left], left), left[ends < n]))
 
-    def _split(self, s: int, cuts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _join(self, s: int, left: np.ndarray, cuts: np.ndarray) -> None:
+        """Step s forward: the token at each cut joins the one before it."""
+        ends = self.after[cuts].astype(np.int64)
+        inner = ends < self.length
+        self.ids[left] = self.table.made[s]
+        self.ids[cuts] = -1
+        self.after[left] = ends
+        self.before[ends[inner]] = left[inner]
+        self.count -= len(cuts)
+
+    def _split(self, s: int, left: np.ndarray, cuts: np.ndarray) -> None:
         """Step s back: each token that step made splits at its cut again."""
-        ids, after, before, n = self.ids, self.after, self.before, self.length
-        left = cuts - self.table.width[s]
-        ends = after[left].astype(np.int64)
-        inner = ends < n
-        out = self._codes(np.concatenate((_apart(before[left], left), left[inner])))
-        ids[left] = self.table.left[s]
-        ids[cuts] = self.table.right[s]
-        after[left] = cuts
-        after[cuts] = ends
-        before[cuts] = left
-        before[ends[inner]] = cuts[inner]
-        put = self._codes(np.concatenate((_apart(before[left], cuts), left, cuts[inner])))
+        ends = self.after[left].astype(np.int64)
+        inner = ends < self.length
+        self.ids[left] = self.table.left[s]
+        self.ids[cuts] = self.table.right[s]
+        self.after[left] = cuts
+        self.after[cuts] = ends
+        self.before[cuts] = left
+        self.before[ends[inner]] = cuts[inner]
         self.count += len(cuts)
-        return out, put
 
     def _rebuild(self, k: int) -> None:
         """The word at step k from the history index: each token's id is that of the last merge

@@ -83,8 +83,12 @@ def test_long_words_give_what_the_plain_path_gives_at_every_step(settings, seed,
 
 
 @pytest.mark.parametrize("settings", SETTINGS[:2])
-def test_a_jump_across_many_steps_rebuilds_the_word_to_the_same_state(settings, monkeypatch):
-    monkeypatch.setattr(engine.long_word, "REPLAYED_STEPS", 3)
+@pytest.mark.parametrize("replayed, place_cost", [(3, 8), (10 ** 6, 0), (10 ** 6, 10 ** 6)])
+def test_moves_by_rebuilding_recounting_or_place_by_place_agree(settings, replayed, place_cost, monkeypatch):
+    """A jump across many steps rebuilds the word, one across many places counts every pair again,
+    and one of few places counts the pairs around them: each the same state."""
+    monkeypatch.setattr(engine.long_word, "REPLAYED_STEPS", replayed)
+    monkeypatch.setattr(engine.long_word, "PLACE_COST", place_cost)
     lesson = Lesson(long_text(5), False, settings).train()
     walk(lesson, monkeypatch, 5)
 
