@@ -217,10 +217,11 @@ class LongWord:
             at = self._starts(lo, hi)
             at = at[self.after[at] < self.length]
             codes = self._codes(at)
-            hit = np.isin(codes, left)
+            # left is sorted: a code is wanted when the wanted code at its sorted place is itself
+            hit = left[np.minimum(np.searchsorted(left, codes), len(left) - 1)] == codes
             codes, first = np.unique(codes[hit], return_index=True)
             found.update(zip(codes.tolist(), at[hit][first].tolist()))
-            left = left[~np.isin(left, codes)]
+            left = np.setdiff1d(left, codes, assume_unique=True)
             lo, span = hi, span * 2
         return found
 
