@@ -114,7 +114,7 @@ class LongWord:
         # pair before and after costs less than finding them place by place
         counted = (j - i) * PLACE_COST < self.length
         out = None if counted else self.pair_codes()
-        numbers = np.unique(self.steps[i:j])
+        numbers = _distinct(self.steps[i:j])
         if len(numbers) > REPLAYED_STEPS:
             out = self.pair_codes() if out is None else out
             self._rebuild(b)
@@ -219,8 +219,13 @@ class LongWord:
             codes = self._codes(at)
             # left is sorted: a code is wanted when the wanted code at its sorted place is itself
             hit = left[np.minimum(np.searchsorted(left, codes), len(left) - 1)] == codes
-            codes, first = np.unique(codes[hit], return_index=True)
-            found.update(zip(codes.tolist(), at[hit][first].tolist()))
+            codes, at = codes[hit], at[hit]
+            # a stable sort keeps each code's places left to right: its first is where its run starts
+            order = np.argsort(codes, kind="stable")
+            codes, at = codes[order], at[order]
+            first = np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1]))) if len(codes) else codes
+            codes = codes[first]
+            found.update(zip(codes.tolist(), at[first].tolist()))
             left = np.setdiff1d(left, codes, assume_unique=True)
             lo, span = hi, span * 2
         return found
@@ -270,3 +275,8 @@ def net_counts(out: np.ndarray, put: np.ndarray, size: int) -> tuple[list[int], 
     net = np.bincount(where[len(out):], minlength=len(codes)) - np.bincount(where[:len(out)], minlength=len(codes))
     changed = np.flatnonzero(net)
     return codes[changed].tolist(), net[changed].tolist()
+
+
+def _distinct(ordered: np.ndarray) -> np.ndarray:
+    """The distinct values of a sorted array (numpy's unique would import numpy.ma on a first step)."""
+    return ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))] if len(ordered) else ordered

@@ -10,6 +10,7 @@ import pytest
 import engine.lesson
 import engine.long_word
 from engine.lesson import LONG_WORD, Lesson, LessonState
+from engine.long_word import LongWord, TokenIds
 from engine.settings import Settings
 
 
@@ -117,3 +118,24 @@ def test_a_steps_places_in_a_word_below_a_limit_are_its_first_places():
         for limit in (0, 1, 50, 700, 10 ** 6):
             assert history.merge_offsets(0, step.step, limit) == [p for p in places if p < limit]
     assert history.merge_offsets(0, 0, 100) == []
+
+
+def test_first_places_are_found_past_the_first_slices_read():
+    # pairs that first start tens of thousands of symbols in, past slices that hold none of them
+    text = "ab" * 12000 + "cdcd" * 5000 + "e"
+    lesson = Lesson(text, False, Settings(split="none", merges=2)).train()
+    history = lesson.history
+    table = TokenIds(history)
+    for k in range(lesson.last_step + 1):
+        tokens = history.word_tokens(0, k)
+        starts = [0]
+        for token in tokens[:-1]:
+            starts.append(starts[-1] + len(token))
+        first: dict[tuple[str, str], int] = {}
+        for at, pair in zip(starts, zip(tokens, tokens[1:])):
+            first.setdefault(pair, at)
+        word = LongWord(table, history, 0, k)
+        wanted = {table.code(pair): at for pair, at in first.items() if not set("ab") & set(pair[0] + pair[1])}
+        assert min(wanted.values()) > 20000
+        assert word.first_places(set(wanted)) == wanted
+        assert word.all_first_places() == {table.code(pair): at for pair, at in first.items()}
