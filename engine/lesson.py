@@ -254,7 +254,7 @@ class LessonState:
         for w in ordered:
             found = self._long.get(w)
             if found is not None:
-                self._bump_codes(w, *found.move(self.step, k))
+                self._bump_codes(w, *found.move(k))
                 continue
             if not recount:
                 self._add(w, -1)

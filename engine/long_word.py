@@ -11,7 +11,7 @@ what a move changes is given back as the codes of the pairs it took out and put 
 >>> corpus = Corpus.from_text("abababab", Settings(split="none", merges=2))
 >>> history = History(corpus, list(Trainer(corpus).steps()))
 >>> word = LongWord(TokenIds(history), history, 0, 0)
->>> _ = word.move(0, 2)
+>>> _ = word.move(2)
 >>> word.head(8), word.count
 (['abab', 'abab'], 2)
 
@@ -99,15 +99,16 @@ class LongWord:
         self.after = np.empty(0, dtype=np.int32)
         self.before = np.empty(0, dtype=np.int32)
         self.count = 0
-        self.step = k
+        self.step = k  # the step the arrays hold
         self._list: list[str] | None = None
         self._rebuild(k)
 
     # -- moving -----------------------------------------------------------------------------------
 
-    def move(self, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
-        """Go from step a (where the word is) to step b; the codes of the pairs taken out and put in
-        (a pair once per place, the same pair may be in both)."""
+    def move(self, b: int) -> tuple[np.ndarray, np.ndarray]:
+        """Go to step b; the codes of the pairs taken out and put in (a pair once per place, the
+        same pair may be in both)."""
+        a = self.step
         lo, hi = sorted((a, b))
         i, j = np.searchsorted(self.steps, [lo, hi], side="right")
         # a step's pairs are found around its places; past a few places a symbol, reading every
