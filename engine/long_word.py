@@ -129,10 +129,10 @@ class LongWord:
             cuts = self.cuts[bounds[n]:ends[n]]
             left = cuts - self.table.width[s]
             if counted:
-                outs.append(self._codes(self._around(left, cuts, b > a)))
+                outs.append(self._around(s, left, cuts, b > a))
             self._join(s, left, cuts) if b > a else self._split(s, left, cuts)
             if counted:
-                ins.append(self._codes(self._around(left, cuts, b < a)))
+                ins.append(self._around(s, left, cuts, b < a))
         self.step = b
         self._list = None
         if not counted:
@@ -140,16 +140,27 @@ class LongWord:
         empty = np.empty(0, dtype=np.int64)
         return (np.concatenate(outs) if outs else empty), (np.concatenate(ins) if ins else empty)
 
-    def _around(self, left: np.ndarray, cuts: np.ndarray, split: bool) -> np.ndarray:
-        """Where the pairs around a step's places start: the pair before each place and the pair
-        after it, and the pair inside it while it is split (left token, cut token). Places side by
+    def _around(self, s: int, left: np.ndarray, cuts: np.ndarray, split: bool) -> np.ndarray:
+        """The codes of the pairs around step s's places: the pair before each place and the pair
+        after it, and the pair inside it while it is split. The tokens at the places are the step's
+        own (its pair split, its token joined), so only their neighbours are read. Places side by
         side share a pair: the one after a place is the one before the next, taken once."""
-        before, after, n = self.before, self.after, self.length
+        table, ids, n = self.table, self.ids, self.length
+        size = table.size
+        previous = self.before[left]
         if split:
-            ends = after[cuts]
-            return np.concatenate((_apart(before[left], cuts), left, cuts[ends < n]))
-        ends = after[left]
-        return np.concatenate((_apart(before[left], left), left[ends < n]))
+            a, b = int(table.left[s]), int(table.right[s])
+            previous = _apart(previous, cuts)
+            ends = self.after[cuts]
+            ends = ends[ends < n]
+            return np.concatenate((ids[previous].astype(np.int64) * size + a,
+                                   np.full(len(left), a * size + b, dtype=np.int64),
+                                   ids[ends] + np.int64(b * size)))
+        made = int(table.made[s])
+        previous = _apart(previous, left)
+        ends = self.after[left]
+        ends = ends[ends < n]
+        return np.concatenate((ids[previous].astype(np.int64) * size + made, ids[ends] + np.int64(made * size)))
 
     def _join(self, s: int, left: np.ndarray, cuts: np.ndarray) -> None:
         """Step s forward: the token at each cut joins the one before it."""
