@@ -18,7 +18,7 @@ the views that follow the lesson), and encoding text outside the corpus (the tok
 from __future__ import annotations
 
 from array import array
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -76,6 +76,7 @@ class History:
         self._tokens: dict[int, list[list[str]]] = {}
         self._pairs: dict[int, PairTable] = {}
         self._removed: dict[int, array] = {}
+        self._merges: dict[int, tuple] = {}
 
     def _index_words(self) -> None:
         """Per word: the steps that merged inside it, and the token start each of those removed;
@@ -86,8 +87,11 @@ class History:
         steps_in: list[list[int]] = [[] for _ in range(len(corpus))]
         cuts: list[list[int]] = [[] for _ in range(len(corpus))]
         totals = [corpus.total_symbols()]
+        # per step, the words it merged inside, each once (its places run in reading order)
+        step_words: list[list[int]] = []
         for number, step in enumerate(self.steps, start=1):
             removed = 0
+            words: list[int] = []
             # the right token starts where the left one ends: every symbol but the marker is one
             # character, and the marker, always last in its word, is never in a left token
             width = len(step.pair[0])
@@ -95,12 +99,16 @@ class History:
                 steps_in[word].append(number)
                 cuts[word].append(offset + width)
                 removed += counts[word]
+                if not words or words[-1] != word:
+                    words.append(word)
             totals.append(totals[-1] - removed)
+            step_words.append(words)
         extra = 1 if self.settings.marker is not None else 0
         self._lengths = [len(word) + extra for word in corpus.words]
         self._cuts = cuts
         self._steps_in = steps_in
         self._totals = totals
+        self._step_words = step_words
 
     def _count_vocab(self) -> None:
         # ids as training gave them: a rebuilt token keeps its first id (the "hf" tie rule ranks by id)
@@ -162,9 +170,29 @@ class History:
         if found is None:
             import numpy as np  # only here: the CLI's start and small lessons go without it
 
-            removed = np.full(self._lengths[w], len(self.steps) + 1, dtype=np.int64)
-            removed[np.array(self._cuts[w], dtype=np.int64)] = self._steps_in[w]
-            found = self._removed[w] = array("q", removed.tobytes())
+            # 32-bit steps: a word of 20 million symbols takes 80 MB here, not 160
+            steps, cuts = self.word_merges_array(w)
+            removed = np.full(self._lengths[w], len(self.steps) + 1, dtype=np.int32)
+            removed[cuts] = steps
+            found = self._removed[w] = array("i", removed.tobytes())
+        return found
+
+    def word_removed_array(self, w: int):
+        """``_removed_at`` as a numpy array of int32 (no copy): for a word millions of symbols long."""
+        import numpy as np
+
+        return np.frombuffer(self._removed_at(w), dtype=np.int32)
+
+    def word_merges_array(self, w: int):
+        """The steps that merged inside word w and the token start each removed, as two numpy arrays
+        of int64 ordered by step, then left to right: what a long word moves by, step by step."""
+        import numpy as np
+
+        found = self._merges.get(w)
+        if found is None:
+            steps, cuts = self._steps_in[w], self._cuts[w]
+            found = self._merges[w] = (np.fromiter(steps, dtype=np.int64, count=len(steps)),
+                                       np.fromiter(cuts, dtype=np.int64, count=len(cuts)))
         return found
 
     def word_starts(self, w: int, k: int) -> list[int]:
@@ -172,19 +200,18 @@ class History:
         gone = set(self._cuts[w][:bisect_right(self._steps_in[w], k)])
         return [i for i in range(self._lengths[w]) if i not in gone]
 
-    def word_starts_array(self, w: int, k: int):
-        """``word_starts`` as a numpy array of int64, in time of numpy: for a word millions of
-        symbols long."""
-        import numpy as np  # only here: the CLI's start and small lessons go without it
-
-        return np.flatnonzero(np.frombuffer(self._removed_at(w), dtype=np.int64) > k)
-
-    def word_cuts_between(self, w: int, a: int, b: int) -> list[int]:
-        """The token starts in word w that the steps after a up to b removed, left to right: what a
-        long word changes on the way between two steps, instead of splitting it again."""
-        steps = self._steps_in[w]
-        lo, hi = sorted((self._clamp(a), self._clamp(b)))
-        return sorted(self._cuts[w][bisect_right(steps, lo):bisect_right(steps, hi)])
+    def merge_offsets(self, w: int, k: int, limit: int) -> list[int]:
+        """Base-symbol offsets in word w where step k merged its pair, left to right, those below
+        ``limit``: what a view shows of a long word, found without listing the step's other places."""
+        k = self._clamp(k)
+        if not k:
+            return []
+        steps, cuts = self._steps_in[w], self._cuts[w]
+        width = len(self.steps[k - 1].pair[0])
+        # a step's cuts in a word lie side by side, left to right
+        lo = bisect_left(steps, k)
+        hi = bisect_left(cuts, limit + width, lo, bisect_right(steps, k, lo))
+        return [cut - width for cut in cuts[lo:hi]]
 
     def token_count(self, w: int, k: int) -> int:
         """How many tokens word w is after k merges: each merge inside it removes one."""
@@ -205,7 +232,7 @@ class History:
     def words_changed(self, a: int, b: int) -> list[int]:
         """The words whose tokens differ between steps a and b, in corpus order."""
         lo, hi = sorted((self._clamp(a), self._clamp(b)))
-        return sorted({w for step in self.steps[lo:hi] for w in step.words()})
+        return sorted({w for words in self._step_words[lo:hi] for w in words})
 
     def made_by(self, token: str) -> MergeStep | None:
         """The first merge that made ``token``, or None if no merge did (a base symbol)."""

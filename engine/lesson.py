@@ -11,7 +11,7 @@ import heapq
 from collections import Counter
 from functools import cached_property
 from dataclasses import dataclass
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from engine.corpus import Corpus
 from engine.display import Display, for_settings
@@ -23,9 +23,12 @@ from engine.settings import Settings
 from engine.tokenizer import UNKNOWN, Tokenizer
 from engine.trainer import MergeStep, Trainer, target_merges
 
+if TYPE_CHECKING:
+    from engine.long_word import LongWord, TokenIds
 
-# a word of this many tokens or more moves step to step where its merges were made
-LONG_WORD = 256
+
+# a word of this many base symbols or more is kept in numpy arrays and moved where its merges were made
+LONG_WORD = 1024
 
 
 @dataclass(frozen=True)
@@ -191,26 +194,35 @@ class LessonState:
 
     The tokens come from the lesson's history index; what this adds is the pair counts kept up to
     date word by word, and the pairs ranked by the tie rule, for the views that follow the lesson.
+    A word of ``LONG_WORD`` symbols or more is kept as numpy arrays (``engine.long_word``) and moved
+    where its merges were made; views read its head (``tokens_head``), not its millions of tokens.
     """
 
     def __init__(self, lesson: Lesson, step: int = 0):
         self.lesson = lesson
-        self.history = lesson.history
+        self.history = history = lesson.history
         self.corpus = lesson.corpus
-        self.step = 0
-        self._tokens: list[list[str]] = self.history.tokens_at(0)[:]
+        self.step = k = max(0, min(step, history.last_step))
+        words = range(len(self.corpus))
+        self._long: dict[int, LongWord] = {}
+        self._table: TokenIds | None = None
+        long = [w for w in words if history.token_count(w, 0) >= LONG_WORD]
+        if long:
+            from engine.long_word import LongWord, TokenIds  # numpy: only lessons with a long word need it
+
+            self._table = TokenIds(history)
+            self._long = {w: LongWord(self._table, history, w, k) for w in long}
+        # a long word's entry stays None: its tokens live in ``_long``
+        self._tokens: list[list[str] | None] = [None if w in self._long else history.word_tokens(w, k) for w in words]
         self._pairs: dict[tuple[str, str], dict[int, int]] = {}
         self._counts: dict[tuple[str, str], int] = {}
-        # token starts and tokens of the long words moved in place, kept while they move (``_long``)
-        self._arrays: dict[int, tuple] = {}
         self._count_all()
-        self.go_to(step)
 
     def _add(self, w: int, sign: int = 1) -> None:
         tokens = self._tokens[w]
         self._bump(w, Counter(zip(tokens, tokens[1:])), sign)
 
-    def _bump(self, w: int, found: Counter, sign: int) -> None:
+    def _bump(self, w: int, found, sign: int) -> None:
         """Count the pairs ``found`` in word w (pair -> occurrences) in (sign 1) or out (sign -1)."""
         freq = self.corpus.counts[w]
         pairs, counts = self._pairs, self._counts
@@ -236,14 +248,14 @@ class LessonState:
         history = self.history
         k = max(0, min(k, history.last_step))
         ordered = history.words_changed(self.step, k)
-        in_place = {w for w in ordered if self._moves_in_place(w, k)}
-        # past half the words, counting every pair afresh beats taking each word out and back in
-        recount = not in_place and 2 * len(ordered) > len(self._tokens)
+        short = [w for w in ordered if w not in self._long]
+        # past half the words, counting every short word's pairs afresh beats taking each out and back in
+        recount = 2 * len(short) > len(self._tokens)
         for w in ordered:
-            if w in in_place:
-                self._move_in_place(w, k)
+            found = self._long.get(w)
+            if found is not None:
+                self._bump_codes(w, *found.move(k))
                 continue
-            self._arrays.pop(w, None)
             if not recount:
                 self._add(w, -1)
             self._tokens[w] = history.word_tokens(w, k)
@@ -254,107 +266,25 @@ class LessonState:
         previous, self.step = self.step, k
         return StepChange(k, previous, tuple(ordered))
 
-    # -- long words: moved where their merges were made --------------------------------------------
+    def _bump_codes(self, w: int, out, put) -> None:
+        """Count long word w's pairs out and in, given as numpy arrays of pair codes: only their
+        net change, one entry per distinct pair, reaches the dictionaries."""
+        from engine.long_word import net_counts
 
-    def _moves_in_place(self, w: int, k: int) -> bool:
-        """Whether word w is long enough, and changes little enough on the way to step k, that
-        patching its tokens where the merges were made beats splitting it again (a text with no
-        spaces is one word of millions of symbols)."""
-        length = len(self._tokens[w])
-        places = abs(length - self.history.token_count(w, k))
-        return length >= LONG_WORD and places * 2 < length
-
-    def _move_in_place(self, w: int, k: int) -> None:
-        import numpy as np
-
-        cuts = np.array(self.history.word_cuts_between(w, self.step, k), dtype=np.int64)
-        if k > self.step:
-            self._join_at(w, cuts)
-        else:
-            self._split_at(w, cuts)
-
-    def _long(self, w: int):
-        """Word w's token starts (in base symbols) and tokens as numpy arrays, kept while it moves in
-        place: a step in a text with no spaces joins tens of thousands of tokens at once, which numpy
-        does in bulk where a Python loop would take a third of a second."""
-        found = self._arrays.get(w)
-        if found is None:
-            import numpy as np  # only here: the window's start and small lessons go without it
-
-            found = self._arrays[w] = (self.history.word_starts_array(w, self.step),
-                                       np.array(self._tokens[w], dtype=object))
-        return found
-
-    def _recount_pairs(self, w: int, tokens, at, sign: int) -> None:
-        """Count in or out the pairs that start at the token indices ``at`` (a numpy array, any order,
-        repeats allowed) of the numpy array ``tokens``."""
-        import numpy as np
-
-        # each pair once, in order: a mask over the word is cheaper than np.unique's hashing
-        # (``at`` runs from -2, before a word's first token, to its last token, which starts no pair)
-        marked = np.zeros(len(tokens) + 2, dtype=bool)
-        marked[at + 2] = True
-        at = np.flatnonzero(marked[2:len(tokens) + 1])
-        self._bump(w, Counter(zip(tokens[at].tolist(), tokens[at + 1].tolist())), sign)
-
-    def _spell(self, w: int, starts, at) -> list[str]:
-        """The tokens that start at ``starts[at]`` (numpy arrays), read from word w's text."""
-        import numpy as np
-
-        text = self.corpus.words[w]
-        marker = self.lesson.settings.marker or ""
-        size = len(text)
-        # each token ends where the next starts; the last one at the word's end
-        ends = starts[np.minimum(at + 1, len(starts) - 1)]
-        ends[at + 1 == len(starts)] = size + len(marker)
-        # every symbol is one character of the word's text but the marker, its last symbol
-        return [text[a:b] if b <= size else text[a:] + marker for a, b in zip(starts[at].tolist(), ends.tolist())]
-
-    def _join_at(self, w: int, cuts) -> None:
-        """Forward in word w: each token starting at a cut joins the token before it."""
-        import numpy as np
-
-        starts, tokens = self._long(w)
-        gone = np.searchsorted(starts, cuts)
-        # out: the pairs each joining token is in, and the pair ending at the token it joins
-        self._recount_pairs(w, tokens, np.concatenate((gone - 2, gone - 1, gone)), -1)
-        keep = np.ones(len(starts), dtype=bool)
-        keep[gone] = False
-        starts, tokens = starts[keep], tokens[keep]
-        # the kept token before each one gone, by its new index (gone is sorted, and the i-th one
-        # gone has i gone before it): it grew; a run of tokens gone names the same one
-        grown = gone - np.arange(len(gone)) - 1
-        grown = grown[np.concatenate(([True], grown[1:] != grown[:-1]))]
-        tokens[grown] = self._spell(w, starts, grown)
-        self._store(w, starts, tokens)
-        self._recount_pairs(w, tokens, np.concatenate((grown - 1, grown)), +1)
-
-    def _split_at(self, w: int, cuts) -> None:
-        """Back in word w: the tokens holding the cuts split there again."""
-        import numpy as np
-
-        starts, tokens = self._long(w)
-        where = np.searchsorted(starts, cuts)
-        split = where - 1  # sorted, as the cuts are
-        split = split[np.concatenate(([True], split[1:] != split[:-1]))]
-        self._recount_pairs(w, tokens, np.concatenate((split - 1, split)), -1)
-        held = starts[split]
-        starts = np.insert(starts, where, cuts)
-        tokens = np.insert(tokens, where, None)
-        # the tokens that split, by their new indices, and the pieces cut from them
-        changed = np.concatenate((np.searchsorted(starts, held), np.searchsorted(starts, cuts)))
-        tokens[changed] = self._spell(w, starts, changed)
-        self._store(w, starts, tokens)
-        self._recount_pairs(w, tokens, np.concatenate((changed - 1, changed)), +1)
-
-    def _store(self, w: int, starts, tokens) -> None:
-        self._arrays[w] = (starts, tokens)
-        self._tokens[w] = tokens.tolist()
+        pair = self._table.pair
+        codes, net = net_counts(out, put, self._table.size)
+        self._bump(w, {pair(c): n for c, n in zip(codes, net)}, +1)
 
     def _count_all(self) -> None:
         self._pairs, self._counts = {}, {}
         for w in range(len(self._tokens)):
-            self._add(w)
+            found = self._long.get(w)
+            if found is None:
+                self._add(w)
+            else:
+                import numpy as np
+
+                self._bump_codes(w, np.empty(0, dtype=np.int64), found.pair_codes())
 
     # -- what views read ------------------------------------------------------------------------
 
@@ -363,10 +293,30 @@ class LessonState:
         return self.history.total_tokens(self.step)
 
     def tokens(self, w: int) -> list[str]:
-        return self._tokens[w]
+        """Word w's tokens, all of them: for a word millions of symbols long, read ``tokens_head``."""
+        found = self._long.get(w)
+        return found.tokens() if found is not None else self._tokens[w]
+
+    def tokens_head(self, w: int, symbols: int) -> list[str]:
+        """Word w's tokens that start within its first ``symbols`` base symbols: what a view shows
+        of a long word, in time of ``symbols``."""
+        found = self._long.get(w)
+        if found is not None:
+            return found.head(symbols)
+        tokens = self._tokens[w]
+        if self.history.token_count(w, 0) <= symbols:
+            return tokens
+        head, at = [], 0
+        for token in tokens:
+            if at >= symbols:
+                break
+            head.append(token)
+            at += len(token)
+        return head
 
     def token_count(self, w: int) -> int:
-        return len(self._tokens[w])
+        found = self._long.get(w)
+        return found.count if found is not None else len(self._tokens[w])
 
     def pair_counts(self) -> dict[tuple[str, str], int]:
         return self._counts
@@ -422,6 +372,9 @@ class LessonState:
             wanted.setdefault(w, set()).add(pair)
         found: dict[tuple[str, str], int] = {}
         for w, pairs in wanted.items():
+            if w in self._long:
+                found.update(self._long_offsets(w, pairs))
+                continue
             tokens = self._tokens[w]
             left = len(pairs)
             for i, pair in enumerate(zip(tokens, tokens[1:])):
@@ -434,9 +387,25 @@ class LessonState:
                 raise InternalError(f"a pair is counted in word {w}, which does not hold it")
         return found
 
+    def _long_offsets(self, w: int, pairs: set[tuple[str, str]]) -> dict[tuple[str, str], int]:
+        """Where each pair first starts in long word w, in base symbols: in the same order as token
+        indices, which is all a ranking compares within one word."""
+        table = self._table
+        codes = {table.code(pair): pair for pair in pairs}
+        found = self._long[w].first_places(set(codes) - {None})
+        if len(found) < len(pairs):
+            raise InternalError(f"a pair is counted in word {w}, which does not hold it")
+        return {codes[code]: at for code, at in found.items()}
+
     def _first_places(self) -> dict[tuple[str, str], tuple[int, int]]:
+        """Where each pair first starts: (word, place in it; a long word's in base symbols)."""
         first: dict[tuple[str, str], tuple[int, int]] = {}
         for w, tokens in enumerate(self._tokens):
+            if tokens is None:
+                pair = self._table.pair
+                for code, at in self._long[w].all_first_places().items():
+                    first.setdefault(pair(code), (w, at))
+                continue
             for i, pair in enumerate(zip(tokens, tokens[1:])):
                 if pair not in first:
                     first[pair] = (w, i)

@@ -48,12 +48,14 @@ class WordsModel(HeaderedTableModel):
     def row_values(self, w: int) -> tuple:
         session = self.session
         corpus = session.lesson.corpus
-        tokens = session.state.tokens(w)
-        # as many tokens as a cell can show of a long word
-        shown = " · ".join(session.show(t) for t in tokens[:WORD_SHOWN])
-        if len(tokens) > WORD_SHOWN:
-            shown = f"{shown} · … {len(tokens) - WORD_SHOWN:,} more"
-        return word_shown(session.show, corpus.words[w]), corpus.counts[w], shown, len(tokens)
+        state = session.state
+        # as many tokens as a cell can show of a long word, read without listing it whole
+        tokens = state.tokens_head(w, WORD_SHOWN)
+        count = state.token_count(w)
+        shown = " · ".join(session.show(t) for t in tokens)
+        if count > len(tokens):
+            shown = f"{shown} · … {count - len(tokens):,} more"
+        return word_shown(session.show, corpus.words[w]), corpus.counts[w], shown, count
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         # views ask for many roles per cell: answer the unused ones first

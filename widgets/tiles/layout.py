@@ -12,6 +12,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Callable, Protocol, Sequence
 
+from engine.history import History
 from engine.lesson import Lesson, LessonState
 from engine.trainer import MergeStep
 from widgets.tiles.animation import FUSE_AT, Transition
@@ -20,8 +21,9 @@ ORDERS = ("appearance", "frequency")
 # layouts kept for the current step; the visible rows need a few dozen, so this only bounds memory
 LAYOUT_CACHE = 2048
 # a row shows the tiles that start in its word's first this many symbols: a text with no spaces is
-# one word of millions, and laying it all out would take seconds a step
-HEAD_SYMBOLS = 3000
+# one word of millions, and laying it all out would take seconds a step (a thousand symbols are
+# screens of tiles; each step lays the row out again)
+HEAD_SYMBOLS = 1000
 
 
 @dataclass(frozen=True)
@@ -72,17 +74,6 @@ def token_offsets(tokens: Sequence[str], symbols: Sequence[str]) -> list[int]:
             need -= len(symbols[s])
             s += 1
     return offsets
-
-
-def head_length(tokens: Sequence[str], limit: int = HEAD_SYMBOLS) -> int:
-    """How many of the tokens start within the first ``limit`` characters."""
-    n = s = 0
-    for token in tokens:
-        if s >= limit:
-            break
-        s += len(token)
-        n += 1
-    return n
 
 
 def head_symbols(corpus, word: int, tokens: Sequence[str]) -> list[str]:
@@ -197,10 +188,10 @@ def _pulse(q: float) -> float:
     return (1 - q) * min(1.0, q * 6)
 
 
-def merge_places(step: MergeStep, word: int, limit: int = HEAD_SYMBOLS) -> list[int]:
+def merge_places(history: History, step: MergeStep, word: int, limit: int = HEAD_SYMBOLS) -> list[int]:
     """Base-symbol offsets in ``word`` where ``step`` merged its pair, left to right (none: untouched),
     up to ``limit``: a row shows no more of a long word."""
-    return [offset for offset in step.offsets_in(word) if offset < limit]
+    return history.merge_offsets(word, step.step, limit)
 
 
 def summary(above: int, below: int) -> str:
@@ -332,10 +323,9 @@ class TileRows:
                 self._layouts.clear()
             state = self.state
             m = self.measures
-            tokens = state.tokens(word)
-            shown = head_length(tokens)
-            head = tokens[:shown]
-            found = lay_out(word, head, head_symbols(state.corpus, word, head), m.measure, m.gap, len(tokens) - shown)
+            head = state.tokens_head(word, HEAD_SYMBOLS)
+            more = state.token_count(word) - len(head)
+            found = lay_out(word, head, head_symbols(state.corpus, word, head), m.measure, m.gap, more)
             self._layouts[word] = found
             self.rows_built += 1
         return found
@@ -366,7 +356,7 @@ class TileRows:
             self._merge_step = step.step
         found = self._merges.get(word)
         if found is None:
-            places = merge_places(step, word)
+            places = merge_places(self.lesson.history, step, word)
             if not places:
                 return None
             history = self.lesson.history
@@ -436,7 +426,7 @@ class TileRows:
         tied = self._tied[1]
         ties = [i for i, pair in enumerate(zip(layout.tokens, layout.tokens[1:])) if pair in tied]
         winners = []
-        for offset in merge_places(nxt, word):
+        for offset in merge_places(self.lesson.history, nxt, word):
             k = layout.index_of_offset(offset)
             if 0 <= k < len(layout.tokens) - 1:
                 winners.append(k)
