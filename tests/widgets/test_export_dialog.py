@@ -80,9 +80,15 @@ def test_the_end_exports_every_merge(qtbot, tmp_path):
 
 
 @pytest.mark.parametrize("fmt, settings, reason, can", [
-    ("tiktoken", {}, "holds byte tokens", ["Hugging Face tokenizer.json", "BPE Lab tokenizer file"]),
-    ("hf", {"lowercase": True}, "lowercase", ["BPE Lab tokenizer file"]),
-    ("gpt2", {"split": "none", "end_of_word": None}, "merges.txt cannot write", ["Hugging Face tokenizer.json"]),
+    ("tiktoken", {}, "holds byte tokens: set Units to Bytes in the Settings panel",
+     ["Hugging Face tokenizer.json", "BPE Lab tokenizer file"]),
+    ("hf", {"lowercase": True}, "lowercasing: untick “lowercase first” in the Settings panel", ["BPE Lab tokenizer file"]),
+    ("hf", {"split": "gpt2", "end_of_word": "</w>"},
+     "marker after each gpt2 piece: set End of word to none or set Split to Spaces in the Settings panel",
+     ["BPE Lab tokenizer file"]),
+    ("gpt2", {"split": "none", "end_of_word": None},
+     "merges.txt cannot write: export with Hugging Face tokenizer.json, or set Units to Bytes in the Settings panel",
+     ["Hugging Face tokenizer.json"]),
 ])
 def test_a_format_that_cannot_hold_the_lesson_is_refused_before_writing(qtbot, tmp_path, fmt, settings, reason, can):
     dialog = dialog_for(qtbot, step=0 if fmt != "gpt2" else None, **settings)
@@ -94,7 +100,8 @@ def test_a_format_that_cannot_hold_the_lesson_is_refused_before_writing(qtbot, t
     assert not dialog.export_button.isEnabled()
     assert reason in verdict and "cannot hold this lesson" in verdict
     assert all(name in verdict for name in can), verdict
-    assert "--format" not in verdict  # the window names formats as its own buttons do
+    # the window names formats as its own buttons do, and settings as its Settings panel does
+    assert "--" not in verdict
     path = out_path(tmp_path, fmt)
     assert dialog.export_to(path) is None
     assert not path.exists()
@@ -271,3 +278,26 @@ def test_a_check_that_breaks_refuses_the_formats_it_left_and_is_not_run_again(qt
     assert calls == ["hf"]
     assert not dialog.export_button.isEnabled()
     assert "the check failed (TypeError: a bug); please report this" in dialog.verdict.text()
+
+
+def test_every_setting_a_refusal_can_advise_is_named_as_the_settings_panel_names_it(qtbot):
+    from engine.formats.refusal import Retrain
+    from widgets.export_dialog import LOWERCASE_BOX, PANEL_ROWS, in_settings_panel, in_window
+    from PySide6.QtWidgets import QFormLayout
+
+    from widgets.settings_form import SettingsForm
+
+    form = SettingsForm(Settings())
+    qtbot.addWidget(form)
+    assert form.lowercase.text() == LOWERCASE_BOX
+    rows = form.findChild(QFormLayout)
+    for setting, field in (("split", form.split), ("units", form.units), ("end_of_word", form.marker)):
+        assert rows.labelForField(field).text() == PANEL_ROWS[setting][0]
+    for setting, (row, choices) in PANEL_ROWS.items():
+        for value, label, *_ in choices:
+            assert in_settings_panel(Retrain(setting, value)) == f"set {row} to {label} in the Settings panel"
+    assert in_settings_panel(Retrain("lowercase", False)) == "untick “lowercase first” in the Settings panel"
+    assert in_window(("a .tiktoken file holds byte tokens: ", Retrain("units", "bytes"), ", or export with "
+                      "--format hf or gpt2")) == ("a .tiktoken file holds byte tokens: set Units to Bytes in the "
+                                                  "Settings panel, or export with Hugging Face tokenizer.json or "
+                                                  "GPT-2 vocab.json + merges.txt")
