@@ -61,20 +61,20 @@ def format_names(text: str) -> str:
     return _FORMAT_OPTION.sub(named, text)
 
 
-# each training setting a refusal may advise, as the Settings panel names its row and choices
+# each training setting a refusal may advise, as the Settings box of the Corpus panel names it
 PANEL_ROWS = {"split": ("Split", SPLITS), "units": ("Units", UNITS), "end_of_word": ("End of word", MARKERS)}
 LOWERCASE_BOX = "lowercase first"
 
 
 def in_window(parts: tuple[str | Retrain, ...]) -> str:
-    """An engine refusal as people using the window read it: settings named as the Settings panel
-    names them, formats as the dialog does, never an option to type."""
-    return format_names(said(parts, in_settings_panel))
+    """An engine refusal as people using the window read it: settings named as the Corpus panel's
+    Settings name them, formats as the dialog does, never an option to type."""
+    return format_names(said(parts, in_corpus_panel))
 
 
-def in_settings_panel(advice: Retrain) -> str:
-    """"set Units to Bytes in the Settings panel": the panel trains again when a setting changes."""
-    return " or ".join(_panel_choice(c) for c in advice.choices()) + " in the Settings panel"
+def in_corpus_panel(advice: Retrain) -> str:
+    """"set Units to Bytes under Settings in the Corpus panel": the lesson trains again on a change."""
+    return " or ".join(_panel_choice(c) for c in advice.choices()) + " under Settings in the Corpus panel"
 
 
 def _panel_choice(choice: Retrain) -> str:

@@ -1,8 +1,8 @@
 """A format's refusal that advises training with other settings, said in each front end's terms.
 
-The command line names a setting by its option (``--units bytes``); the window names it as its
-Settings panel does. So a refusal keeps its sentence in parts: plain text, and ``Retrain`` records
-naming the settings that would let the format hold the lesson. ``str()`` of the error is the
+The command line names a setting by its option (``--units bytes``); the window names it as the
+Settings of its Corpus panel do. So a refusal keeps its sentence in parts: plain text, and ``Retrain``
+records naming the settings that would let the format hold the lesson. ``str()`` of the error is the
 command line's wording; the window renders the same parts with its own names
 (``widgets.export_dialog``).
 """
