@@ -305,6 +305,7 @@ class ReplayRow:
 
     tokens: tuple[str, ...]  # each as a person reads it
     kinds: tuple[str, ...]  # each token's kind (engine.display)
+    ids: tuple[int | None, ...]  # each token's id, which picks its fill as in every other view
     rank: int | None = None
     pair: tuple[str, str] | None = None
     merged_at: int | None = None  # index in ``tokens`` of the token the merge made
@@ -319,7 +320,8 @@ def merge_replay(tokenizer: Encoder, word: str) -> list[ReplayRow]:
     display = for_tokenizer(tokenizer)
 
     def row(tokens, rank=None, pair=None, at=None) -> ReplayRow:
-        return ReplayRow(tuple(display.token(t) for t in tokens), tuple(display.kind(t) for t in tokens), rank,
+        return ReplayRow(tuple(display.token(t) for t in tokens), tuple(display.kind(t) for t in tokens),
+                         tuple(tokenizer.token_to_id(t) for t in tokens), rank,
                          None if pair is None else (display.token(pair[0]), display.token(pair[1])), at)
 
     rows = [row(base)]

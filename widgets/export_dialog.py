@@ -25,6 +25,8 @@ from PySide6.QtWidgets import (
 from engine.errors import BpeLabError
 from engine.formats.load import FORMATS, Source
 from engine.formats.proof import FormatCheck, ProofProgress, ProofReport, check_formats, export_and_prove
+from engine.formats.refusal import Retrain, parts_of, said
+from widgets.settings_form import MARKERS, SPLITS, UNITS
 from widgets.worker import Worker
 
 # what each format is called, and in one line what it keeps and what it cannot hold
@@ -59,6 +61,30 @@ def format_names(text: str) -> str:
     return _FORMAT_OPTION.sub(named, text)
 
 
+# each training setting a refusal may advise, as the Settings box of the Corpus panel names it
+PANEL_ROWS = {"split": ("Split", SPLITS), "units": ("Units", UNITS), "end_of_word": ("End of word", MARKERS)}
+LOWERCASE_BOX = "lowercase first"
+
+
+def in_window(parts: tuple[str | Retrain, ...]) -> str:
+    """An engine refusal as people using the window read it: settings named as the Corpus panel's
+    Settings name them, formats as the dialog does, never an option to type."""
+    return format_names(said(parts, in_corpus_panel))
+
+
+def in_corpus_panel(advice: Retrain) -> str:
+    """"set Units to Bytes under Settings in the Corpus panel": the lesson trains again on a change."""
+    return " or ".join(_panel_choice(c) for c in advice.choices()) + " under Settings in the Corpus panel"
+
+
+def _panel_choice(choice: Retrain) -> str:
+    if choice.setting == "lowercase":
+        return f"{'tick' if choice.value else 'untick'} “{LOWERCASE_BOX}”"
+    row, choices = PANEL_ROWS[choice.setting]
+    label = next(item[1] for item in choices if item[0] == choice.value)
+    return f"set {row} to {label}"
+
+
 def file_state(path: Path) -> tuple | None:
     """What a file is now (None: absent), to tell whether it was written since."""
     try:
@@ -89,9 +115,9 @@ class ExportDialog(QDialog):
         self.path: Path | None = None
         # the file at ``path`` before the export, to tell whether a cancelled run wrote it
         self._before: tuple | None = None
-        # why a format cannot hold the lesson at a step (None: it can), by (lesson, format, step):
-        # each check builds the whole file in memory, so it is made once, not at every toggle
-        self._refusals: dict[tuple, str | None] = {}
+        # why a format cannot hold the lesson at a step, in the engine's parts (None: it can), by
+        # (lesson, format, step): each check builds the whole file in memory, so it is made once
+        self._refusals: dict[tuple, tuple | None] = {}
         self.format_buttons = QButtonGroup(self)
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel("<b>Format</b>"))
@@ -195,18 +221,18 @@ class ExportDialog(QDialog):
             can = f" This lesson can be exported as: {', '.join(others)}." if others else ""
             if len(known) < len(FORMATS):
                 can += " Checking the other formats…"
-            self._refuse(f"{name} cannot hold this lesson: {format_names(known[self.fmt])}.{can}")
+            self._refuse(f"{name} cannot hold this lesson: {in_window(known[self.fmt])}.{can}")
         else:
             self.verdict.setText(f"{name} holds this lesson at step {self.step():,}.")
             self.export_button.setEnabled(self.worker is None)
         self._fit()
 
-    def _known(self) -> dict[str, str | None]:
+    def _known(self) -> dict[str, tuple | None]:
         """The formats checked for the lesson at the chosen step: why each cannot hold it, or None."""
         lesson, step = self.session.lesson, self.step()
         return {f: self._refusals[(lesson, f, step)] for f in FORMATS if (lesson, f, step) in self._refusals}
 
-    def _mark_formats(self, known: dict[str, str | None]) -> None:
+    def _mark_formats(self, known: dict[str, tuple | None]) -> None:
         for fmt in FORMATS:
             if fmt not in known:
                 mark = " (checking…)"
@@ -214,7 +240,7 @@ class ExportDialog(QDialog):
                 mark = "" if known[fmt] is None else " (cannot hold this lesson)"
             self.format_buttons.button(FORMATS.index(fmt)).setText(FORMAT_NAMES[fmt] + mark)
 
-    def _start_checking(self, known: dict[str, str | None]) -> None:
+    def _start_checking(self, known: dict[str, tuple | None]) -> None:
         """Check, off the GUI thread, the formats not yet known at the chosen step, the chosen one first."""
         step = self.step()
         if self.checker is not None:
@@ -239,7 +265,7 @@ class ExportDialog(QDialog):
         nothing is written unchecked and the check is not started again and again."""
         if self.sender() is not self.checker:
             return
-        why = f"the check failed ({type(error).__name__}: {error}); please report this"
+        why = (f"the check failed ({type(error).__name__}: {error}); please report this",)
         for fmt in FORMATS:
             self._refusals.setdefault((self.session.lesson, fmt, self._checker_step), why)
         self._show_verdict()
@@ -300,7 +326,7 @@ class ExportDialog(QDialog):
 
     def _on_errored(self, error: BaseException) -> None:
         if isinstance(error, BpeLabError):
-            text = f"Nothing was written: {format_names(str(error))}"
+            text = f"Nothing was written: {in_window(parts_of(error))}"
         else:
             text = f"The export failed ({type(error).__name__}: {error}); please report this."
         self.report.setText(text)

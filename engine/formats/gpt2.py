@@ -24,6 +24,7 @@ from engine.files import path_status, read_json, read_text
 from engine.formats.hf import pipeline, spelled_table
 from engine.formats.imported import check_ids, tokenizer_from_vocab
 from engine.formats.merges_txt import HEADER, read_merges
+from engine.formats.refusal import ExportRefused, Retrain
 from engine.formats.schema import Fields, SchemaError, shown, text_map
 from engine.formats.settings_data import settings_from_data
 from engine.formats.verify import check_gpt2_files
@@ -44,9 +45,9 @@ def folder_files(tokenizer: Encoder, folder: str | os.PathLike) -> dict:
         a, b = spelt[m.left], spelt[m.right]
         for part in (a, b):
             if any(c in part for c in " \n\r"):
-                raise BpeLabError(
+                raise ExportRefused(
                     f"merge {m.rank + 1} has the token {part!r}, which holds a space or a line break that "
-                    "merges.txt cannot write: export with --format hf, or train with bytes units"
+                    "merges.txt cannot write: export with --format hf, or ", Retrain("units", "bytes")
                 )
         lines.append(f"{a} {b}")
     sidecar = {

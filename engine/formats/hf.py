@@ -32,6 +32,7 @@ from engine.files import read_json
 from engine.writing import write_files
 from engine.formats.hf_pipeline import FileTokenizer, FrontEnd
 from engine.formats.imported import check_ids, tokenizer_from_vocab
+from engine.formats.refusal import ExportRefused, Retrain
 from engine.formats.schema import Fields, SchemaError, shown
 from engine.formats.table import TokenTable, refuse_lowercase
 from engine.formats.verify import check_tokenizer_json
@@ -127,9 +128,9 @@ def pipeline(settings: Settings, mark: str | None, stray: str | None) -> dict:
 def check_expressible(settings: Settings, format_name: str = NAME) -> None:
     refuse_lowercase(settings, format_name)
     if settings.marker is not None and settings.split not in WORD_END:
-        raise BpeLabError(
-            f"{format_name} cannot put an end-of-word marker after each {settings.split} piece: "
-            "train with --no-end-of-word or with the whitespace split, or export with --format bpelab"
+        raise ExportRefused(
+            f"{format_name} cannot put an end-of-word marker after each {settings.split} piece: ",
+            Retrain("end_of_word", None, Retrain("split", "whitespace")), ", or export with --format bpelab"
         )
 
 

@@ -26,6 +26,7 @@ from engine.describe import plural
 from engine.errors import BpeLabError
 from engine.files import read_text
 from engine.formats.load import Source, check_export, export, load_source
+from engine.formats.refusal import Retrain, parts_of
 from engine.formats.verify import first_difference
 
 # which library reads each format, when it is installed
@@ -37,11 +38,12 @@ SHOWN = 3
 
 @dataclass(frozen=True)
 class FormatCheck:
-    """Whether ``fmt`` can hold the lesson at ``step``: ``refusal`` says why not (None: it can)."""
+    """Whether ``fmt`` can hold the lesson at ``step``: ``refusal`` says why not (None: it can), in
+    parts each front end puts in its own terms (``engine.formats.refusal``)."""
 
     fmt: str
     step: int
-    refusal: str | None
+    refusal: tuple[str | Retrain, ...] | None
 
 
 def check_formats(source: Source, formats: Iterable[str], step: int) -> Iterator[FormatCheck]:
@@ -50,7 +52,7 @@ def check_formats(source: Source, formats: Iterable[str], step: int) -> Iterator
         try:
             check_export(source, fmt)
         except BpeLabError as exc:
-            yield FormatCheck(fmt, step, str(exc))
+            yield FormatCheck(fmt, step, parts_of(exc))
         else:
             yield FormatCheck(fmt, step, None)
 

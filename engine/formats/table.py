@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.errors import BpeLabError
+from engine.formats.refusal import ExportRefused, Retrain
 from engine.settings import Settings
 from engine.tokenizer import UNKNOWN
 
@@ -96,9 +97,9 @@ class TokenTable:
 
 def refuse_lowercase(settings: Settings, format_name: str) -> None:
     if settings.lowercase:
-        raise BpeLabError(
-            f"{format_name} does not carry BPE Lab's lowercasing: "
-            "train without --lowercase and lowercase the text yourself, or export with --format bpelab"
+        raise ExportRefused(
+            f"{format_name} does not carry BPE Lab's lowercasing: ", Retrain("lowercase", False),
+            " and lowercase the text yourself, or export with --format bpelab"
         )
 
 

@@ -29,6 +29,7 @@ from engine.errors import BpeLabError
 from engine.files import path_status, read_json, read_text
 from engine.writing import write_files
 from engine.formats.imported import tokenizer_from_vocab
+from engine.formats.refusal import ExportRefused, Retrain
 from engine.formats.schema import MAX_COUNT, Fields, SchemaError, shown, text_map
 from engine.formats.settings_data import settings_from_data
 from engine.formats.table import TokenTable, refuse_lowercase
@@ -154,8 +155,8 @@ def check_rank_rule(tokenizer: Tokenizer) -> None:
 def tiktoken_files(tokenizer: Encoder, path: str | os.PathLike) -> dict:
     settings = tokenizer.settings
     if settings.units != "bytes":
-        raise BpeLabError(
-            "a .tiktoken file holds byte tokens: train with --units bytes, or export with --format hf or gpt2"
+        raise ExportRefused(
+            "a .tiktoken file holds byte tokens: ", Retrain("units", "bytes"), ", or export with --format hf or gpt2"
         )
     refuse_lowercase(settings, "tiktoken")
     if isinstance(tokenizer, RankTokenizer):

@@ -236,6 +236,8 @@ def test_merge_replay_ends_at_the_real_tokens(gpt4, reference):
     assert "".join(rows[0].tokens) == show_text(word)
     assert len(rows[0].tokens) == len(word.encode("utf-8"))
     assert list(rows[-1].tokens) == [show_text(reference.decode([i])) for i in reference.encode(word)]
+    # the ids pick each tile's fill, as they do in the explorer's sides
+    assert list(rows[-1].ids) == reference.encode(word)
     for before, row in zip(rows, rows[1:]):
         assert len(row.tokens) == len(before.tokens) - 1
         assert row.tokens[row.merged_at] == row.pair[0] + row.pair[1]
@@ -249,6 +251,8 @@ def test_merge_replay_with_a_lesson_tokenizer():
     rows = merge_replay(lesson.tokenizer, "lowest")
     assert rows[0].tokens == ("l", "o", "w", "e", "s", "t", "</w>")
     assert rows[-1].tokens == ("low", "est</w>")
+    assert list(rows[-1].ids) == lesson.tokenizer.encode_ids("lowest")
+    assert all(len(row.ids) == len(row.tokens) for row in rows)
 
 
 def test_replay_word_takes_the_longest_piece(gpt4):

@@ -12,6 +12,7 @@ from engine.display import KINDS, MARKER, PARTIAL, SPECIAL, TOKEN, UNKNOWN, WHIT
 from engine.lesson import Lesson
 from widgets.classroom.predict import question_for
 from widgets.colors import KIND_LOOKS, TOKEN_FILLS, TOKEN_TEXT, fill_of, look_of
+from widgets.explorer.replay import MergeReplayView
 from widgets.explorer.side import SidePane
 from widgets.explorer.sources import LESSON, TokenizerSources
 from widgets.explorer.theme import THEMES
@@ -92,14 +93,17 @@ def test_a_lesson_token_takes_its_fill_from_the_lessons_colouring():
     assert look_of(TOKEN, ids("e"), "e", colouring).fill != look_of(TOKEN, ids("s"), "s", colouring).fill
 
 
-def test_a_lesson_token_has_one_fill_in_the_tiles_the_tokenize_panel_the_explorer_and_the_class_question(qtbot):
+def test_a_lesson_token_has_one_fill_in_every_view(qtbot):
     lesson = Lesson("low 5\nlower 2\nnewest 6\nwidest 3", word_counts=True).train()
     session = Session(lesson)
     session.request_step(7)  # "lowest new" reads low | est</w> | new | </w>
     tiles, panel = TileView(session), TokenizePanel(session)
-    side = SidePane(TokenizerSources(session), LESSON)
-    for widget in (tiles, panel, side):
+    sources = TokenizerSources(session)
+    side, replay = SidePane(sources, LESSON), MergeReplayView(sources)
+    for widget in (tiles, panel, side, replay):
         qtbot.addWidget(widget)
+    replay.chooser.setCurrentIndex(replay.chooser.findData(LESSON))
+    replay.start("lowest", animate=False)
     panel.input.setText("lowest new")
     panel.refresh()
     side.activate()
@@ -110,6 +114,12 @@ def test_a_lesson_token_has_one_fill_in_the_tiles_the_tokenize_panel_the_explore
     chips = {shown: QColor(fill) for shown, fill in panel.chips_shown()}
     pieces = {piece.tokens[0]: QColor(side.view.looks(piece, side.view.colouring)[0].fill)
               for piece in side.view.pieces if len(piece.ids) == 1}
+    # every tile of every row of "This lesson's merges", from l o w e s t </w> to low est</w>
+    replayed = {}
+    for row in replay.rows.rows:
+        for shown, look in zip(row.tokens, replay.rows.looks(row)):
+            replayed.setdefault(shown, set()).add(QColor(look.fill).name())
+    assert replay.rows.rows[-1].tokens == ("low", "est</w>")
     moved = 0
     for token in ("low", "est</w>", "new"):
         token_id = lesson.tokenizer.token_to_id(token)
@@ -118,4 +128,8 @@ def test_a_lesson_token_has_one_fill_in_the_tiles_the_tokenize_panel_the_explore
         assert tiles.canvas.painter.look(token).fill == expected
         assert chips[token] == expected
         assert pieces[token] == expected
+    # every tile of the replay, the base symbols, the tokens on the way and low | est</w>, by the lesson too
+    for shown, fills in replayed.items():
+        if shown != "</w>":  # the marker has a look of its own
+            assert fills == {QColor(TOKEN_FILLS[colouring.colour(lesson.tokenizer.token_to_id(shown))]).name()}
     assert moved  # some of these tokens' fills are not the ones their ids name round the palette

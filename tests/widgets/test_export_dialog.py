@@ -80,9 +80,17 @@ def test_the_end_exports_every_merge(qtbot, tmp_path):
 
 
 @pytest.mark.parametrize("fmt, settings, reason, can", [
-    ("tiktoken", {}, "holds byte tokens", ["Hugging Face tokenizer.json", "BPE Lab tokenizer file"]),
-    ("hf", {"lowercase": True}, "lowercase", ["BPE Lab tokenizer file"]),
-    ("gpt2", {"split": "none", "end_of_word": None}, "merges.txt cannot write", ["Hugging Face tokenizer.json"]),
+    ("tiktoken", {}, "holds byte tokens: set Units to Bytes under Settings in the Corpus panel",
+     ["Hugging Face tokenizer.json", "BPE Lab tokenizer file"]),
+    ("hf", {"lowercase": True}, "lowercasing: untick “lowercase first” under Settings in the Corpus panel",
+     ["BPE Lab tokenizer file"]),
+    ("hf", {"split": "gpt2", "end_of_word": "</w>"},
+     "marker after each gpt2 piece: set End of word to none or set Split to Spaces under Settings in the Corpus panel",
+     ["BPE Lab tokenizer file"]),
+    ("gpt2", {"split": "none", "end_of_word": None},
+     "merges.txt cannot write: export with Hugging Face tokenizer.json, or set Units to Bytes under Settings in "
+     "the Corpus panel",
+     ["Hugging Face tokenizer.json"]),
 ])
 def test_a_format_that_cannot_hold_the_lesson_is_refused_before_writing(qtbot, tmp_path, fmt, settings, reason, can):
     dialog = dialog_for(qtbot, step=0 if fmt != "gpt2" else None, **settings)
@@ -94,7 +102,8 @@ def test_a_format_that_cannot_hold_the_lesson_is_refused_before_writing(qtbot, t
     assert not dialog.export_button.isEnabled()
     assert reason in verdict and "cannot hold this lesson" in verdict
     assert all(name in verdict for name in can), verdict
-    assert "--format" not in verdict  # the window names formats as its own buttons do
+    # the window names formats as its own buttons do, and settings as the Corpus panel's Settings do
+    assert "--" not in verdict
     path = out_path(tmp_path, fmt)
     assert dialog.export_to(path) is None
     assert not path.exists()
@@ -271,3 +280,29 @@ def test_a_check_that_breaks_refuses_the_formats_it_left_and_is_not_run_again(qt
     assert calls == ["hf"]
     assert not dialog.export_button.isEnabled()
     assert "the check failed (TypeError: a bug); please report this" in dialog.verdict.text()
+
+
+def test_every_setting_a_refusal_can_advise_is_named_as_the_corpus_panels_settings_name_it(qtbot):
+    from PySide6.QtWidgets import QFormLayout, QGroupBox
+
+    from engine.formats.refusal import Retrain
+    from widgets.corpus_panel import CorpusPanel
+    from widgets.export_dialog import LOWERCASE_BOX, PANEL_ROWS, in_corpus_panel, in_window
+    from widgets.settings_form import SettingsForm
+
+    panel = CorpusPanel(Session())
+    qtbot.addWidget(panel)
+    box = next(b for b in panel.findChildren(QGroupBox) if b.title() == "Settings")
+    form = box.findChild(SettingsForm)
+    assert form.lowercase.text() == LOWERCASE_BOX
+    rows = form.findChild(QFormLayout)
+    for setting, field in (("split", form.split), ("units", form.units), ("end_of_word", form.marker)):
+        assert rows.labelForField(field).text() == PANEL_ROWS[setting][0]
+    where = " under Settings in the Corpus panel"
+    for setting, (row, choices) in PANEL_ROWS.items():
+        for value, label, *_ in choices:
+            assert in_corpus_panel(Retrain(setting, value)) == f"set {row} to {label}{where}"
+    assert in_corpus_panel(Retrain("lowercase", False)) == f"untick “lowercase first”{where}"
+    refusal = ("a .tiktoken file holds byte tokens: ", Retrain("units", "bytes"), ", or export with --format hf or gpt2")
+    assert in_window(refusal) == (f"a .tiktoken file holds byte tokens: set Units to Bytes{where}, or export with "
+                                  "Hugging Face tokenizer.json or GPT-2 vocab.json + merges.txt")

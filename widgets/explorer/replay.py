@@ -19,10 +19,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.colouring import TokenColours, colouring_of
 from engine.errors import is_bad_input, one_line
 from engine.display import show_text
 from engine.explorer import ReplayRow, merge_replay, replay_word
-from widgets.colors import look_of
+from widgets.colors import KindLook, look_of
 from widgets.explorer.sources import CL100K, LESSON, TokenizerSources, internal_problem
 from widgets.explorer.theme import ExplorerTheme
 
@@ -36,13 +37,21 @@ class ReplayRows(QWidget):
         super().__init__(parent)
         self.rows: list[ReplayRow] = []
         self.revealed = 0
+        # the lesson's colouring when the rows are the lesson's tokens; else each id's own fill
+        self.colouring: TokenColours | None = None
         self.scale = 1.0
         self.theme = ExplorerTheme.light()
 
-    def set_rows(self, rows: list[ReplayRow], revealed: int) -> None:
+    def set_rows(self, rows: list[ReplayRow], revealed: int, colouring: TokenColours | None = None) -> None:
         self.rows = rows
         self.revealed = revealed
+        self.colouring = colouring
         self._resize()
+
+    def looks(self, row: ReplayRow) -> list[KindLook]:
+        """Each tile's look in the one palette, so a token has the fill it has in every other view."""
+        return [look_of(kind, token_id, token, self.colouring)
+                for token, kind, token_id in zip(row.tokens, row.kinds, row.ids)]
 
     def reveal(self, count: int) -> None:
         self.revealed = min(count, len(self.rows))
@@ -97,10 +106,9 @@ class ReplayRows(QWidget):
             painter.drawText(QRectF(8, y, note_w, row_h * 0.75), Qt.AlignmentFlag.AlignVCenter, note)
             x = note_w
             painter.setFont(tile_font)
-            for k, (token, kind) in enumerate(zip(row.tokens, row.kinds)):
+            for k, (token, look) in enumerate(zip(row.tokens, self.looks(row))):
                 w = fm.horizontalAdvance(token) + 2 * pad
                 rect = QRectF(x, y, w, row_h * 0.75)
-                look = look_of(kind, token=token)
                 painter.setBrush(QColor(look.fill))
                 fresh = k == row.merged_at
                 # the tile this merge just made gets a heavy frame, which reads in grey too
@@ -157,10 +165,11 @@ class MergeReplayView(QWidget):
         if isinstance(word, str):
             self.word.setText(word)
         self._animate = animate
-        tokenizer = self.sources.get(self.chooser.currentData())
+        key = self.chooser.currentData()
+        tokenizer = self.sources.get(key)
         if tokenizer is None:
             self._pending = True
-            error = self.sources.error(self.chooser.currentData())
+            error = self.sources.error(key)
             self.caption.setText(error or "Loading the tokenizer…")
             return
         self._pending = False
@@ -177,12 +186,13 @@ class MergeReplayView(QWidget):
             f"{len(rows) - 1} merges, {len(rows[-1].tokens)} tokens at the end. The merge with the lowest "
             f"rank always goes first.{note}"
         )
+        colouring = colouring_of(self.sources.session.lesson) if key == LESSON else None
         if animate:
-            self.rows.set_rows(rows, 1)
+            self.rows.set_rows(rows, 1, colouring)
             self.timer.start()
         else:
             self.timer.stop()
-            self.rows.set_rows(rows, len(rows))
+            self.rows.set_rows(rows, len(rows), colouring)
 
     def _advance(self) -> None:
         self.rows.reveal(self.rows.revealed + 1)

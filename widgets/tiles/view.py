@@ -47,7 +47,6 @@ class TileView(QWidget):
         self.caption = QLabel()
         self.caption.setTextFormat(Qt.TextFormat.RichText)
         self.caption.setWordWrap(True)
-        self._caption_font = QFont()
         self.caption.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
 
         self.order_box = QComboBox()
@@ -221,18 +220,16 @@ class TileView(QWidget):
         return (first if plain else _escape(first)) + ("\n" if plain else "<br>") + second
 
     def _update_caption(self) -> None:
-        font = QFont(self.font())
-        font.setPixelSize(max(10, round(17 * self.canvas.scale)))
-        # compared with the font last asked for: the style sheet's polish may answer another one,
-        # and setting a font on every step lays the caption out again
-        if font != self._caption_font:
-            self._caption_font = font
-            self.caption.setFont(font)
+        # the size goes in the caption's own style sheet: the window's sheet sizes every widget's
+        # type, and only a sheet overrides a sheet (a font set on the label would be ignored)
+        pixels = max(10, round(17 * self.canvas.scale))
         theme = self.canvas.theme
-        sheet = f"color: {theme.text}; background: {theme.background}; padding: 4px;"
-        if self.caption.styleSheet() != sheet:  # setting a style sheet re-polishes: only on a theme change
+        sheet = f"color: {theme.text}; background: {theme.background}; padding: 4px; font-size: {pixels}px;"
+        if self.caption.styleSheet() != sheet:  # setting a style sheet re-polishes: only on a theme or zoom change
             self.caption.setStyleSheet(sheet)
-        self.caption.setMinimumHeight(int(QFontMetrics(font).lineSpacing() * 2 + 12))
+            font = QFont(self.caption.font())
+            font.setPixelSize(pixels)
+            self.caption.setMinimumHeight(int(QFontMetrics(font).lineSpacing() * 2 + 12))
         self.caption.setText(self._caption(plain=False))
 
     # -- export ---------------------------------------------------------------------------------

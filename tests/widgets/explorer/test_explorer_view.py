@@ -215,6 +215,12 @@ def test_merge_replay_reveals_every_merge(view, qtbot, reference):
     assert rows.revealed == len(rows.rows)
     word = " tokenization"
     assert [t.replace("␣", " ") for t in rows.rows[-1].tokens] == [reference.decode([i]) for i in reference.encode(word)]
+    # GPT-4's tokens take the fills of their ids, in the replay as on the explorer's GPT-4 side
+    view.set_text(word)
+    qtbot.waitUntil(lambda: view.left.split.text == word, timeout=WAIT)
+    side = view.left.view
+    assert [look.fill for look in rows.looks(rows.rows[-1])] == [
+        look.fill for piece in side.pieces for look in side.looks(piece, side.colouring)]
 
 
 def test_scale_and_theme_for_the_classroom(view):

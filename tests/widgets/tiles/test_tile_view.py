@@ -368,3 +368,31 @@ def test_zoom_keys(view, qtbot):
     assert canvas.scale > 1.1
     qtbot.keyClick(canvas, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
     assert canvas.scale == 1.0
+
+
+def test_the_caption_type_grows_with_the_tiles_under_the_windows_style_sheet(qtbot):
+    from PySide6.QtGui import QFontInfo
+    from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+    from app.appearance import style_sheet
+
+    # the window's sheet gives every widget the base type size; the caption must still follow the zoom
+    window = QWidget()
+    window.setStyleSheet(style_sheet("light", 1.0))
+    view = TileView(Session(Lesson(CLASSIC, word_counts=True).train()))
+    QVBoxLayout(window).addWidget(view)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+
+    def points() -> float:
+        view.caption.ensurePolished()
+        return QFontInfo(view.caption.font()).pointSizeF()
+
+    start = points()
+    view.set_scale(2.0)
+    assert points() >= 1.9 * start
+    view.follow_zoom(1 / 4)  # the window zoomed out: type smaller than at the start
+    assert points() < start
+    view.set_scale(1.0)
+    assert points() == start
