@@ -28,11 +28,9 @@ def _ascii_body(table) -> str:
 
 
 _L, _N, _S = _ascii_body(LETTER), _ascii_body(NUMBER), _ascii_body(WHITE_SPACE)
-# cl100k's pattern over ASCII; the possessive parts that never change a match here are written
-# plainly (each ends its alternative, or the part after it cannot take what it gives back),
-# which ``re`` runs faster; ``\s++$`` keeps its possessive, which does change the match
+# cl100k's pattern as published, over ASCII
 GPT4_ASCII = re.compile(
-    rf"""'(?i:[sdmt]|ll|ve|re)|[^\r\n{_L}{_N}]?[{_L}]+|[{_N}]{{1,3}}| ?[^{_S}{_L}{_N}]+[\r\n]*"""
+    rf"""'(?i:[sdmt]|ll|ve|re)|[^\r\n{_L}{_N}]?+[{_L}]++|[{_N}]{{1,3}}+| ?[^{_S}{_L}{_N}]++[\r\n]*+"""
     rf"""|[{_S}]++$|[{_S}]*[\r\n]|[{_S}]+(?![^{_S}])|[{_S}]"""
 )
 
