@@ -20,7 +20,7 @@ from app.session import Session
 from engine.errors import BpeLabError, NotPlainTextError, is_bad_input
 from engine.files import read_text
 from engine.formats.lesson_file import SUFFIX, LessonFile, load_lesson, save_lesson
-from engine.formats.load import detect_format
+from engine.formats.load import Recognised, recognise
 from engine.imported_lesson import KINDS, ImportedLesson
 from engine.quiz.session import pack_path_relative, pack_path_resolved
 
@@ -123,12 +123,13 @@ class LessonFiles(QObject):
                 self.window.tell(f"{exc}\n\nThe current lesson is unchanged.")
                 return False
             return self._load(source, p)
-        if is_tokenizer_file(p):
+        recognised = recognised_tokenizer(p)
+        if recognised is not None:
             # read in the background: its merges become a read-only lesson, or a message says why not
             self._opening = None
             self._load_failed = False
             self._recent_when_shown = p
-            self.session.load_tokenizer(p)
+            self.session.load_tokenizer(p, recognised)
             return not self._load_failed
         text = self._read_text(p)
         if text is None:
@@ -304,13 +305,15 @@ def save_problem(error: BaseException) -> str:
             "save it elsewhere or copy its text, and please report the error")
 
 
-def is_tokenizer_file(path: Path) -> bool:
-    """Whether a file or folder is a tokenizer the window opens as a lesson (not a text, a lesson or a
-    CSV: a CSV of words is a training text too)."""
+def recognised_tokenizer(path: Path) -> Recognised | None:
+    """What a file or folder is when it is a tokenizer the window opens as a lesson, else None (a
+    text, a lesson or a CSV: a CSV of words is a training text too). The file is parsed here once,
+    and the reading passes the parse on."""
     if not (path.is_dir() or path.suffix.lower() in (".json", ".tiktoken") or path.name == "merges.txt"):
-        return False
+        return None
     try:
-        return detect_format(path) in KINDS
+        recognised = recognise(path)
     except BpeLabError:
-        return False  # JSON that is no tokenizer: the text path says what it is
+        return None  # JSON that is no tokenizer: the text path says what it is
+    return recognised if recognised.kind in KINDS else None
 

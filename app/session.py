@@ -92,6 +92,8 @@ class Session(QObject):
     # a training run in the background: started, words counted (characters done, characters in
     # all), progress (merges done, merges expected or 0), ended
     training_started = Signal()
+    # after training_started, when what starts is reading a tokenizer file, not training
+    tokenizer_reading_started = Signal()
     counting_progressed = Signal(int, int)
     training_progressed = Signal(int, int)
     training_ended = Signal()
@@ -291,10 +293,11 @@ class Session(QObject):
         self._loading = (source, clean)
         self.runner.start(source, background)
 
-    def load_tokenizer(self, path) -> None:
+    def load_tokenizer(self, path, recognised=None) -> None:
         """A tokenizer file as a read-only lesson: its merges step by step, no corpus. It is read in
-        the background (a file of 100,000 merges takes a while); the current lesson stays until then."""
-        request = TokenizerFile(path)
+        the background (a file of 100,000 merges takes a while); the current lesson stays until then.
+        ``recognised``: what ``engine.formats.load.recognise`` found it to be, so it is parsed once."""
+        request = TokenizerFile(path, recognised=recognised)
         self._loading = (request, True)
         self.runner.start(request, background=True, job=tokenizer_reading)
 
@@ -330,6 +333,8 @@ class Session(QObject):
     def _on_runner_started(self) -> None:
         self.training = True
         self.training_started.emit()
+        if self._loading is not None and isinstance(self._loading[0], TokenizerFile):
+            self.tokenizer_reading_started.emit()
 
     @Slot(object, object, object)
     def _on_runner_done(self, lesson, state, source) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 from PySide6.QtCore import QObject, Signal, Slot
@@ -23,6 +23,7 @@ from engine.colouring import colour_every_token
 from engine.corpus import Corpus
 from engine.drain import drain
 from engine.formats.lesson_file import LessonFile
+from engine.formats.load import Recognised
 from engine.imported_lesson import read_imported
 from engine.lesson import Lesson, LessonState
 from engine.trainer import collector_paused
@@ -86,11 +87,13 @@ class TokenizerFile:
 
     path: str | os.PathLike
     step: int = 0
+    # what recognising the file found, its parsed JSON included, when the window has done that already
+    recognised: Recognised | None = field(default=None, compare=False)
 
 
 def tokenizer_reading(request: TokenizerFile) -> Iterator[tuple[str, int, int]]:
     """Like ``lesson_training`` for a tokenizer file: its merges become the lesson's steps."""
-    lesson = yield from tagged("training", read_imported(request.path))
+    lesson = yield from tagged("training", read_imported(request.path, request.recognised))
     abort_if_requested()
     return lesson, LessonState(lesson, request.step)
 

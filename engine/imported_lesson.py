@@ -149,14 +149,15 @@ def imported_lesson(tokenizer: Encoder, name: str, kind: str) -> ImportedLesson:
     return ImportedLesson(tokenizer, name, kind, drain(merges_of(tokenizer, name)))
 
 
-def read_imported(path: str | os.PathLike) -> Iterator[tuple[int, int]]:
+def read_imported(path: str | os.PathLike, recognised=None) -> Iterator[tuple[int, int]]:
     """Read a tokenizer file and build its lesson, yielding (merges done, merges in all) while its
-    merges become steps (reading the file says nothing: "Reading the text…" stands until then). The
-    generator's return value is the lesson."""
+    merges become steps (reading the file says nothing: "Reading the tokenizer file…" stands until
+    then). The generator's return value is the lesson. ``recognised``: what
+    ``engine.formats.load.recognise`` found the file to be, so that it is not parsed twice."""
     from engine.formats.load import load_source
 
     name = Path(path).name or str(path)
-    source = load_source(path)
+    source = load_source(path, recognised=recognised)
     try:
         merges = yield from merges_of(source.tokenizer, name)
     except BpeLabError as exc:

@@ -15,6 +15,7 @@ from typing import Iterator
 
 import regex
 
+from engine.ascii_split import GPT4_ASCII, ascii_stretches
 from engine.errors import BpeLabError
 from engine.unicode_table import LETTER, LOWERCASE, NUMBER, WHITE_SPACE, Agreement
 
@@ -23,6 +24,16 @@ GPT4_PATTERN = (
     r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+"""
     r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
 )
+# cl100k's pattern with the possessive parts that never change a match written plainly, which
+# regex runs about a sixth faster (each ends its alternative, or what follows it cannot take what
+# it would give back); \s++$ keeps its possessive, which does change the match. The pattern
+# itself stays as published
+_QUICKER = {
+    GPT4_PATTERN: r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"""
+                  r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s""",
+}
+# the same split of ASCII text through Python's re, where a pattern has one
+_ASCII_TWINS = {GPT4_PATTERN: GPT4_ASCII}
 _NATIVE = ((regex.compile(r"\p{L}"), LETTER), (regex.compile(r"\p{N}"), NUMBER), (regex.compile(r"\s"), WHITE_SPACE))
 # where the installed regex puts a character in the same classes as the table
 _REGEX_AGREES = Agreement(lambda ch: all((native.match(ch) is not None) == (ch in table) for native, table in _NATIVE))
@@ -46,11 +57,13 @@ class SplitPattern:
     text otherwise than the table (a letter newer than tiktoken's Unicode), the pattern runs on a
     copy in which each such character is swapped for a character of the table's class that every
     ``regex`` classes alike, and the pieces are cut from the original at the same places.
+    cl100k's pattern takes ASCII stretches through Python's ``re`` instead (``ascii_split``).
     """
 
     def __init__(self, pattern: str):
         self.pattern = pattern
-        self._regex = regex.compile(pattern)
+        self._regex = regex.compile(_QUICKER.get(pattern, pattern))
+        self._ascii = _ASCII_TWINS.get(pattern)
         if any(ch in pattern for ch in _STAND_INS.values()):
             raise BpeLabError(f"the split pattern names one of {''.join(_STAND_INS.values())}, which BPE Lab "
                               "keeps for characters that regex engines class differently")
@@ -63,13 +76,38 @@ class SplitPattern:
         return text.translate({ord(ch): _STAND_INS[_table_class(ch)] for ch in disputed})
 
     def findall(self, text: str) -> list[str]:
+        if self._ascii is None:
+            return self._findall_unicode(text)
+        if text.isascii():
+            return self._ascii.findall(text)
+        words: list[str] = []
+        for start, end, ascii_only in ascii_stretches(text):
+            part = text[start:end]
+            words += self._ascii.findall(part) if ascii_only else self._findall_unicode(part)
+        return words
+
+    def spans(self, text: str) -> Iterator[tuple[int, int]]:
+        """(start, end) of each piece of ``findall``."""
+        if self._ascii is None:
+            return self._spans_unicode(text)
+        if text.isascii():
+            return (m.span() for m in self._ascii.finditer(text))
+        return self._spans_by_stretch(text)
+
+    def _spans_by_stretch(self, text: str) -> Iterator[tuple[int, int]]:
+        for start, end, ascii_only in ascii_stretches(text):
+            part = text[start:end]
+            found = (m.span() for m in self._ascii.finditer(part)) if ascii_only else self._spans_unicode(part)
+            for s, e in found:
+                yield start + s, start + e
+
+    def _findall_unicode(self, text: str) -> list[str]:
         probe = self._probe(text)
         if probe is None:
             return self._regex.findall(text)
         return [text[s:e] for s, e in self._spans_in(probe)]
 
-    def spans(self, text: str) -> Iterator[tuple[int, int]]:
-        """(start, end) of each piece of ``findall``."""
+    def _spans_unicode(self, text: str) -> Iterator[tuple[int, int]]:
         probe = self._probe(text)
         return self._spans_in(text if probe is None else probe)
 

@@ -33,6 +33,7 @@ from engine.pretokenize import (
     split_words,
 )
 from engine.settings import Settings
+from engine.trainer import collector_paused
 
 UNKNOWN = "<unk>"
 # at most this many distinct words keep their ids between calls
@@ -149,11 +150,14 @@ class _Pipeline:
         if self.settings.lowercase:
             text = lowercase(text)
         out: list[int] = []
-        for start, end, special in self._segments(text, allow_special):
-            if special:
-                out.append(self.special_ids[text[start:end]])
-                continue
-            self._extend_with_words(out, self._split(text[start:end]))
+        # a long text's words are one big list, which the cycle collector would walk again at every
+        # round it makes while the words are encoded; encoding makes no cycles
+        with collector_paused():
+            for start, end, special in self._segments(text, allow_special):
+                if special:
+                    out.append(self.special_ids[text[start:end]])
+                    continue
+                self._extend_with_words(out, self._split(text[start:end]))
         return out
 
     def encode(self, text: str, allow_special: bool = False) -> Encoding:
@@ -165,6 +169,15 @@ class _Pipeline:
             norm, index = lowercase_with_map(text)
         ids: list[int] = []
         offsets: list[tuple[int, int]] = []
+        with collector_paused():  # as in encode_ids
+            self._encode_segments(norm, allow_special, ids, offsets)
+        if index is not None:
+            offsets = [_map_span(index, s, e, len(text)) for s, e in offsets]
+        return Encoding(tuple(ids), self._tokens(ids), tuple(offsets))
+
+    def _encode_segments(self, norm: str, allow_special: bool, ids: list[int],
+                         offsets: list[tuple[int, int]]) -> None:
+        """Append the ids and offsets of a (lowercased) text."""
         for seg_start, seg_end, special in self._segments(norm, allow_special):
             if special:
                 ids.append(self.special_ids[norm[seg_start:seg_end]])
@@ -182,9 +195,6 @@ class _Pipeline:
             for word in set(words).difference(spans):
                 spans[word] = self._spans(word, self._cache[word])
             offsets.extend([(base + s, base + e) for base, word in zip(starts, words) for s, e in spans[word]])
-        if index is not None:
-            offsets = [_map_span(index, s, e, len(text)) for s, e in offsets]
-        return Encoding(tuple(ids), self._tokens(ids), tuple(offsets))
 
     def _tokens(self, ids: list[int]) -> tuple[str, ...]:
         """The token strings of ``ids``, each distinct one spelt once."""

@@ -125,6 +125,7 @@ class Timeline(QWidget):
         session.lesson_changed.connect(self._on_lesson_changed)
         session.step_changed.connect(self._on_step_changed)
         session.training_started.connect(self._on_training_started)
+        session.tokenizer_reading_started.connect(self._on_tokenizer_reading_started)
         session.counting_progressed.connect(self._on_counting_progressed)
         session.training_progressed.connect(self._on_training_progressed)
         session.training_ended.connect(self._on_training_ended)
@@ -224,7 +225,17 @@ class Timeline(QWidget):
         self.progress.setRange(0, 1)
         self.progress.setValue(0)
         self.progress.setFormat("Reading the text…")
+        self._say_progress("Training…")
         self.status_stack.setCurrentWidget(self.progress_row)
+
+    def _on_tokenizer_reading_started(self) -> None:
+        self.progress.setFormat("")
+        self._say_progress("Reading tokenizer file…")
+
+    def _say_progress(self, text: str) -> None:
+        # only a new text: setting a label lays the row out again
+        if self.progress_label.text() != text:
+            self.progress_label.setText(text)
 
     def _on_counting_progressed(self, done: int, total: int) -> None:
         # a per mille scale: a text's length may not fit the bar's int

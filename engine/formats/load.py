@@ -31,6 +31,15 @@ BUILT_IN = {"cl100k": False, "cl100k_base": False, "cl100k-chat": True}
 _RANK_LINE = re.compile(r"^[A-Za-z0-9+/=]+ \d+$")
 
 
+@dataclass(frozen=True)
+class Recognised:
+    """What a file was recognised as, with its parsed JSON for the JSON formats (else None), so
+    that loading it later need not read and parse it again."""
+
+    kind: str
+    data: object = None
+
+
 @dataclass
 class Source:
     """A loaded tokenizer, with its training steps when it was trained here (else None)."""
@@ -42,55 +51,59 @@ class Source:
 
 def detect_format(path: str | os.PathLike) -> str:
     """bpelab, lesson, hf, gpt2, tiktoken or csv, from the name and the first bytes."""
-    return _sniff(path)[0]
+    return recognise(path).kind
 
 
-def _sniff(path: str | os.PathLike):
-    """(format, the parsed JSON for the JSON formats, else None): a JSON file is read and parsed once."""
+def recognise(path: str | os.PathLike) -> Recognised:
+    """The format of a file, with its parsed JSON for the JSON formats: a JSON file is read and parsed once."""
     p = Path(path)
     status = path_status(p)
     if status is None:
         raise BpeLabError(f"{p}: no such file; check the path (or give the built-in name cl100k)")
     if stat.S_ISDIR(status.st_mode) or p.name in ("vocab.json", "merges.txt"):
-        return "gpt2", None
+        return Recognised("gpt2")
     suffix = p.suffix.lower()
     if suffix == ".tiktoken":
-        return "tiktoken", None
+        return Recognised("tiktoken")
     if suffix == ".csv":
-        return "csv", None
+        return Recognised("csv")
     text = read_text(p)
     head = text.lstrip()[:1]
     if head in ("{", "["):
         data = parse_json(text, str(p))
         kind = data.get("format") if isinstance(data, dict) else None
         if kind == "bpe-lab-tokenizer":
-            return "bpelab", data
+            return Recognised("bpelab", data)
         if kind == "bpe-lab-lesson":
-            return "lesson", data
+            return Recognised("lesson", data)
         if isinstance(data, dict) and "model" in data:
-            return "hf", data
+            return Recognised("hf", data)
         raise BpeLabError(
             f"{p} is JSON but not a tokenizer BPE Lab knows (no \"format\" of BPE Lab, no \"model\" of tokenizer.json)"
         )
     first = text.split("\n", 1)[0].strip()
     if _RANK_LINE.match(first):
-        return "tiktoken", None
+        return Recognised("tiktoken")
     if text.startswith("# BPE Lab vocabulary"):
-        return "csv", None
+        return Recognised("csv")
     raise BpeLabError(
         f"{p} is not a tokenizer BPE Lab can read: give a tokenizer.json, a BPE Lab tokenizer or lesson file, "
         "a folder with vocab.json and merges.txt, a .tiktoken file, a vocabulary .csv, or cl100k"
     )
 
 
-def load_source(name: str | os.PathLike, all_merges: bool = False) -> Source:
-    """A tokenizer by path or built-in name; a lesson is cut at its step unless ``all_merges``."""
+def load_source(name: str | os.PathLike, all_merges: bool = False, recognised: Recognised | None = None) -> Source:
+    """A tokenizer by path or built-in name; a lesson is cut at its step unless ``all_merges``.
+
+    ``recognised``: what ``recognise(name)`` said of the file, which is then not read again to tell.
+    """
     key = str(name)
     if key in BUILT_IN and path_status(key) is None:
         from engine.cl100k import load_cl100k
 
         return Source(load_cl100k(chat=BUILT_IN[key]), None, "cl100k")
-    kind, data = _sniff(name)
+    recognised = recognised or recognise(name)
+    kind, data = recognised.kind, recognised.data
     if kind == "lesson":
         from engine.formats.lesson_file import lesson_from_data
 

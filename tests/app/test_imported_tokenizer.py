@@ -9,6 +9,7 @@ from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QMessageBox
 
 from engine.formats.hf import save_hf
+from engine.formats.lesson_file import LessonFile
 from engine.formats.tiktoken_file import save_tiktoken
 from engine.imported_lesson import ImportedLesson
 from engine.lesson import Lesson
@@ -155,3 +156,22 @@ def test_a_file_long_enough_to_report_progress_opens_with_the_progress_shown(mak
     open_and_wait(window, qtbot, tokenizer_json)
     assert isinstance(window.session.lesson, ImportedLesson)
     assert reports and all(0 < done <= total for done, total in reports)
+
+
+def test_a_tokenizer_file_is_parsed_once_and_its_reading_is_called_so(make_window, qtbot, tokenizer_json, monkeypatch):
+    import engine.formats.load as load
+
+    parsed = []
+    real_parse = load.parse_json
+    monkeypatch.setattr(load, "parse_json", lambda text, name: parsed.append(name) or real_parse(text, name))
+    window = make_window()
+    assert window.files.open_path(tokenizer_json)
+    assert window.session.training
+    assert window.timeline.progress_label.text() == "Reading tokenizer file…"
+    qtbot.waitUntil(lambda: not window.session.training, timeout=WAIT)
+    assert isinstance(window.session.lesson, ImportedLesson)
+    assert parsed == [str(tokenizer_json)]
+    # a text trained next is training again
+    window.session.load(LessonFile("low lower " * 2000), background=True)
+    assert window.timeline.progress_label.text() == "Training…"
+    qtbot.waitUntil(lambda: not window.session.training, timeout=WAIT)

@@ -2,6 +2,9 @@
 
 import pytest
 import tiktoken
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hyp_settings
+from hypothesis import strategies as st
 
 from engine.cl100k import CHAT_TOKENS, load_cl100k
 
@@ -69,3 +72,59 @@ def test_replay_of_a_word_ends_in_its_tokens():
     assert ranks == sorted(ranks)  # lowest rank first, every time
     final = trace[-1].tokens
     assert [tokenizer.token_to_id(t) for t in final] == tokenizer.encode_ids(" tokenization")
+
+
+# characters where the split is delicate: line breaks and other white space (ASCII and not), the
+# contraction apostrophe, letters and numbers in and out of ASCII, punctuation, emoji
+TRICKY = "\n\r \t\x0b\x0c\x85\xa0\u2028\u3000'sStTlLvVeE ſx9٣²._-(👍é日"
+
+
+@hyp_settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=st.text(alphabet=TRICKY, max_size=80) | st.text(max_size=60))
+def test_random_text_gives_tiktokens_ids_with_the_cache_cold_and_warm(text, reference):
+    ours = load_cl100k()
+    expected = reference.encode_ordinary(text)
+    ours._cache.clear()
+    assert ours.encode_ids(text) == expected
+    assert ours.encode_ids(text) == expected  # now from the cache
+    ours._cache.clear()
+    encoding = ours.encode(text)
+    assert list(encoding.ids) == expected
+    assert "".join(text[s:e] for s, e in _pieces(encoding.offsets)) == text
+
+
+def _pieces(offsets):
+    """The spans of the words behind the tokens: tokens inside one character share its span."""
+    seen = []
+    for span in offsets:
+        if not seen or span[0] >= seen[-1][1]:
+            seen.append(span)
+    return seen
+
+
+@hyp_settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lines=st.lists(st.sampled_from(["", "\r", "  ", "\t\xa0", "é", "日本", "x = 1", " y", "'s", "…"]), max_size=12),
+       ending=st.sampled_from(["", "\n", " ", "\r\n", "é"]))
+def test_lines_of_ascii_and_other_text_split_as_one_text(lines, ending, reference):
+    text = "\n".join(lines) + ending
+    ours = load_cl100k()
+    assert ours.encode_ids(text) == reference.encode_ordinary(text)
+    assert [text[s:e] for s, e in ours._split_spans(text)] == ours.pre_tokenize(text)
+
+
+@pytest.mark.parametrize("piece", [
+    "x" * 5000,
+    "ab" * 3000,
+    " " * 5000 + "a",
+    "9" * 4001,
+    "é" * 3000,
+    "日本語" * 700,
+    "".join(chr(0x4E00 + (i * 7919) % 20000) for i in range(2000)),
+    "!?" * 2500 + "\n" * 40,
+])
+def test_long_pieces_give_tiktokens_ids(piece, reference):
+    ours = load_cl100k()
+    ours._cache.clear()
+    text = "start " + piece + " end"
+    assert ours.encode_ids(text) == reference.encode_ordinary(text)
+    assert list(ours.encode(text).ids) == reference.encode_ordinary(text)

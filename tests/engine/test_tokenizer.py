@@ -1,6 +1,7 @@
 """Encoding and decoding with learned merges."""
 
 import base64
+import gc
 import json
 
 import pytest
@@ -287,3 +288,15 @@ def test_every_method_gives_the_same_ids_for_a_trained_tokenizer():
             for allow_special in (False, True):
                 found = _ids_by_every_method(tokenizer, text, allow_special)
                 assert found["encode"] == found["encode_ids"] == found["encode_steps"], (tokenizer.settings, text)
+
+
+def test_encoding_leaves_the_cycle_collector_as_it_found_it():
+    tokenizer = Tokenizer.from_trainer(train(Corpus.from_text("low lower lowest", Settings()))[0])
+    was_on = gc.isenabled()
+    try:
+        for state in (True, False):
+            (gc.enable if state else gc.disable)()
+            assert tokenizer.encode_ids("lower low") == list(tokenizer.encode("lower low").ids)
+            assert gc.isenabled() is state
+    finally:
+        (gc.enable if was_on else gc.disable)()

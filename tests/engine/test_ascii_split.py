@@ -1,0 +1,39 @@
+"""cl100k's split through re over ASCII stretches is the published pattern's split of the whole text."""
+
+import regex
+from hypothesis import given
+from hypothesis import settings as hyp_settings
+from hypothesis import strategies as st
+
+from engine.ascii_split import GPT4_ASCII, ascii_stretches
+from engine.pretokenize import GPT4_PATTERN
+
+PUBLISHED = regex.compile(GPT4_PATTERN)
+ASCII_TRICKY = "\n\r \t\x0b\x0c\x1c'sStTlLdDmMvVeErR x9_.-("
+
+
+@hyp_settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet=ASCII_TRICKY, max_size=60) | st.text(alphabet=st.characters(max_codepoint=127)))
+def test_the_ascii_twin_splits_ascii_text_as_the_published_pattern(text):
+    assert GPT4_ASCII.findall(text) == PUBLISHED.findall(text)
+
+
+@hyp_settings(max_examples=300, deadline=None)
+@given(lines=st.lists(st.text(alphabet="\r \t\xa0\u3000xé9'.", max_size=5), max_size=10),
+       ending=st.sampled_from(["", "\n", " \n", "é"]))
+def test_stretches_cover_the_text_and_split_alone_as_in_the_whole(lines, ending):
+    text = "\n".join(lines) + ending
+    stretches = list(ascii_stretches(text))
+    assert "".join(text[s:e] for s, e, _ in stretches) == text
+    pieces = []
+    for start, end, ascii_only in stretches:
+        part = text[start:end]
+        assert part.isascii() == ascii_only
+        pieces += PUBLISHED.findall(part)
+    assert pieces == PUBLISHED.findall(text)
+
+
+def test_a_line_feed_before_an_indented_line_is_a_cut_and_before_a_blank_line_is_not():
+    text = "é\n    x\n\n  \ny é\n"
+    assert [(text[s:e], a) for s, e, a in ascii_stretches(text)] == [
+        ("é\n", False), ("    x\n\n  \n", True), ("y é\n", False)]
