@@ -214,13 +214,11 @@ def test_cancel_while_writing_or_proving_leaves_a_whole_file_or_none_and_an_idle
     called, release = held(monkeypatch, during)
     dialog = dialog_for(qtbot)
     path = tmp_path / "tokenizer.json"
-    worker = dialog.export_to(path)
+    dialog.export_to(path)
     assert called.wait(60)
     assert dialog.cancel_button.isVisible() or not dialog.isVisible()
     dialog.cancel_button.click()
     release.set()
-    with qtbot.waitSignal(worker.aborted, timeout=60_000, raising=False):
-        pass
     qtbot.waitUntil(lambda: dialog.worker is None, timeout=60_000)
     # the write was under way when Cancel came: it ends whole (a file never stops half written)
     assert [p.name for p in tmp_path.iterdir()] == ["tokenizer.json"]
