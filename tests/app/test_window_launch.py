@@ -72,7 +72,7 @@ def test_later_views_have_their_tabs_from_the_start_and_are_built_once_shown(mak
     from widgets.charts import ChartsView
     from widgets.explorer import ExplorerView
 
-    window = make_window(persist=False)
+    window = make_window(persist=False, build_later=True)
     titles = [window.tabs.tabText(i) for i in range(window.tabs.count())]
     assert titles == ["Tiles", "Charts", "Quiz", "Explorer"] and list(window.views) == titles
     assert set(LATER) <= set(titles) and not any(window.views.built(t) for t in LATER)
