@@ -56,7 +56,11 @@ class SteadyHolder(QWidget):
     def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.LayoutRequest:
             hints = self._measure()
-            if hints != self._hints or not self._fits():
+            # the holder's limits are checked too: a resize in between may have measured the
+            # widget's new limits (a larger font's fixed height) before they reached the holder
+            widget = self.widget
+            held = (self.minimumSize(), self.maximumSize()) == (widget.minimumSize(), widget.maximumSize())
+            if hints != self._hints or not held or not self._fits():
                 self._hints = hints
                 self.setMinimumSize(self.widget.minimumSize())
                 self.setMaximumSize(self.widget.maximumSize())
@@ -66,7 +70,13 @@ class SteadyHolder(QWidget):
 
     def resizeEvent(self, event) -> None:
         self.widget.setGeometry(self.rect())
-        self._hints = self._measure()
+        hints = self._measure()
+        # a wrapping widget's need follows the new width, which the layout chose knowing it; any
+        # other change came in between (a larger font) and the layout has not heard of it yet
+        unheard = hints != self._hints and not (self.widget.hasHeightForWidth() and hints[:2] == self._hints[:2])
+        self._hints = hints
+        if unheard:
+            self.updateGeometry()
         super().resizeEvent(event)
 
     # the layout sees the widget's own hints, within its limits as a layout holding it would see

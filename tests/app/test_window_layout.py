@@ -88,6 +88,20 @@ def test_the_status_line_keeps_its_height_while_stepping(make_window):
     assert elided  # some step says more than two lines hold: the rest is in the tooltip
 
 
+def test_the_status_line_shows_both_its_lines_whole_at_every_zoom(make_window, qtbot):
+    window = opened(make_window, 1366, 768)
+    window.session.request_step(3)
+    status = window.timeline.status
+    tallest = 0
+    for zoom in (1.0, 1.5, 2.0, 1.5, 1.0):
+        window.set_zoom(zoom)
+        # the label's holders give it the height its two lines of the larger type need (each passes
+        # the new height up on a later turn of the event loop), not the height of the zoom before
+        qtbot.waitUntil(lambda: status.visibleRegion().boundingRect().height() == status.height(), timeout=3000)
+        tallest = max(tallest, status.height())
+    assert tallest > status.height()  # and the type did grow
+
+
 def settle() -> None:
     """Let the docks' regrouping and sizing (a few queued layout passes) finish."""
     for _ in range(4):
