@@ -112,6 +112,8 @@ def check_layout(window, width: int, height: int, zoom: float) -> float:
     line = window.corpus_panel.hint  # the wrapped line under the corpus text, squeezed it overdraws the text
     assert not line.isVisible() or line.height() >= line.heightForWidth(line.width()), zoom
     assert not window.layout_crushed()
+    status = window.timeline.status  # both lines of the status line whole, not cut by the tab bar
+    assert status.visibleRegion().boundingRect().height() == status.height(), zoom
     share = window.centralWidget().width() / window.width()
     assert share >= dock_layout.CENTRAL_SHARE - 0.01, (zoom, share)
     return share
