@@ -2,7 +2,8 @@
 
 The corpus is laid out once as flat arrays (``array('i')``) of symbols (every distinct word, its
 symbols side by side, linked left and right), so that numpy can read and rewrite them in place
-(``engine.trainer_bulk``) for a large corpus: its layout, and its merges with many places. Each
+(``engine.trainer_bulk``) for a large corpus: its layout, and its merges with many places (a
+small corpus keeps them as lists, which the Python loop reads faster). Each
 pair keeps the list of positions where it was ever made, in reading order; a merge visits only
 those positions, so the whole run costs about one visit per symbol of the distinct words, however
 many merges are asked for. Counts only ever fall for an existing pair (a pair gains places only
