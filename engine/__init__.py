@@ -1,22 +1,35 @@
 """BPE Lab's engine: byte pair encoding, with every step recorded for teaching.
 
 Pure Python and free of Qt, so the command line, the tests and the window share it.
+
+The names below are looked up when first asked for: importing one engine module (the command
+line imports ``engine.errors`` first) must not import the corpus, tokenizer and trainer with it.
 """
 
-from engine.corpus import Corpus
-from engine.errors import BpeLabError
-from engine.settings import Settings
-from engine.tokenizer import Encoding, RankTokenizer, Tokenizer
-from engine.trainer import MergeStep, Trainer, train
+from __future__ import annotations
 
-__all__ = [
-    "BpeLabError",
-    "Corpus",
-    "Encoding",
-    "MergeStep",
-    "RankTokenizer",
-    "Settings",
-    "Tokenizer",
-    "Trainer",
-    "train",
-]
+import importlib
+
+# public name -> the module that defines it
+_HOMES = {
+    "BpeLabError": "engine.errors",
+    "Corpus": "engine.corpus",
+    "Encoding": "engine.tokenizer",
+    "MergeStep": "engine.trainer",
+    "RankTokenizer": "engine.tokenizer",
+    "Settings": "engine.settings",
+    "Tokenizer": "engine.tokenizer",
+    "Trainer": "engine.trainer",
+    "train": "engine.trainer",
+}
+
+__all__ = sorted(_HOMES)
+
+
+def __getattr__(name: str):
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'engine' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value

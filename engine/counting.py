@@ -67,13 +67,15 @@ class Cuts:
 
     def last(self, data: bytes) -> int | None:
         """The last cut in ``data`` (after its first byte), or None."""
-        found = None
-        for m in self._bytes.finditer(data, max(0, len(data) - (64 << 10)) or 1):
-            found = m.start()
-        if found is None and len(data) > (64 << 10):
-            for m in self._bytes.finditer(data, 1):
+        # looked for near the end first: a text has a cut every few bytes, and walking every one
+        # of a long tail costs more than the counting of a small file
+        for back in (1 << 10, 64 << 10, len(data)):
+            found = None
+            for m in self._bytes.finditer(data, max(1, len(data) - back)):
                 found = m.start()
-        return found
+            if found is not None or back >= len(data):
+                return found
+        return None
 
 
 def cuts_for(settings: Settings) -> Cuts | None:
@@ -194,8 +196,10 @@ def _count_stream(path, size: int, settings: Settings, cuts: Cuts, progress: Pro
         while True:
             block = f.read(part)
             data = carry + block
-            end = cuts.last(data) if block else len(data)
-            if block and not end:
+            # a regular file's read comes up short only at its end: the rest is the last part
+            last = len(block) < part
+            end = len(data) if last else cuts.last(data)
+            if not end and not last:
                 carry = data  # no cut yet: the part grows until one comes
                 continue
             if data[:end]:
@@ -204,7 +208,7 @@ def _count_stream(path, size: int, settings: Settings, cuts: Cuts, progress: Pro
             carry = data[end:]
             if progress is not None:
                 progress(min(done, size), size)
-            if not block:
+            if last:
                 return counter
 
 

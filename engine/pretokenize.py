@@ -11,9 +11,8 @@ is ``tokenizers``' ``Lowercase``, one character at a time.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Iterator
-
-import regex
 
 from engine.ascii_split import GPT4_ASCII, ascii_stretches
 from engine.errors import BpeLabError
@@ -34,9 +33,18 @@ _QUICKER = {
 }
 # the same split of ASCII text through Python's re, where a pattern has one
 _ASCII_TWINS = {GPT4_PATTERN: GPT4_ASCII}
-_NATIVE = ((regex.compile(r"\p{L}"), LETTER), (regex.compile(r"\p{N}"), NUMBER), (regex.compile(r"\s"), WHITE_SPACE))
+
+
+@lru_cache(maxsize=None)
+def _native() -> tuple:
+    # regex is imported when a pattern first needs it: a whitespace split, and a command's start, go without
+    import regex
+
+    return ((regex.compile(r"\p{L}"), LETTER), (regex.compile(r"\p{N}"), NUMBER), (regex.compile(r"\s"), WHITE_SPACE))
+
+
 # where the installed regex puts a character in the same classes as the table
-_REGEX_AGREES = Agreement(lambda ch: all((native.match(ch) is not None) == (ch in table) for native, table in _NATIVE))
+_REGEX_AGREES = Agreement(lambda ch: all((native.match(ch) is not None) == (ch in table) for native, table in _native()))
 # characters that stand in for a disputed one of each class: in every Unicode version a letter
 # (feminine ordinal), a number (superscript two), a space (no-break space) and none of these
 # (section sign), with no case, so that no case-insensitive part of a pattern matches them
@@ -61,6 +69,8 @@ class SplitPattern:
     """
 
     def __init__(self, pattern: str):
+        import regex
+
         self.pattern = pattern
         self._regex = regex.compile(_QUICKER.get(pattern, pattern))
         self._ascii = _ASCII_TWINS.get(pattern)
@@ -115,7 +125,10 @@ class SplitPattern:
         return (m.span() for m in self._regex.finditer(text))
 
 
-_PATTERNS = {"gpt2": SplitPattern(GPT2_PATTERN), "gpt4": SplitPattern(GPT4_PATTERN)}
+@lru_cache(maxsize=None)
+def _split_pattern(split: str) -> SplitPattern:
+    """The compiled pattern of the gpt2 or gpt4 split, made when first used."""
+    return SplitPattern({"gpt2": GPT2_PATTERN, "gpt4": GPT4_PATTERN}[split])
 
 
 def split_words(text: str, split: str) -> list[str]:
@@ -124,7 +137,7 @@ def split_words(text: str, split: str) -> list[str]:
         return split_on_whitespace(text)
     if split == "none":
         return [text] if text else []
-    return _PATTERNS[split].findall(text)
+    return _split_pattern(split).findall(text)
 
 
 def split_on_whitespace(text: str) -> list[str]:
@@ -143,7 +156,7 @@ def iter_word_spans(text: str, split: str) -> Iterator[tuple[int, int]]:
         if text:
             yield 0, len(text)
     else:
-        yield from _PATTERNS[split].spans(text)
+        yield from _split_pattern(split).spans(text)
 
 
 def special_splitter(special_tokens: tuple[str, ...]):

@@ -2,7 +2,8 @@
 
 The corpus is laid out once as flat arrays (``array('i')``) of symbols (every distinct word, its
 symbols side by side, linked left and right), so that numpy can read and rewrite them in place
-(``engine.trainer_bulk``) for a large corpus: its layout, and its merges with many places. Each
+(``engine.trainer_bulk``) for a large corpus: its layout, and its merges with many places (a
+small corpus keeps them as lists, which the Python loop reads faster). Each
 pair keeps the list of positions where it was ever made, in reading order; a merge visits only
 those positions, so the whole run costs about one visit per symbol of the distinct words, however
 many merges are asked for. Counts only ever fall for an existing pair (a pair gains places only
@@ -266,6 +267,8 @@ class Trainer:
         self.merges: list[tuple[int, int]] = []
         self.stop_reason: str | None = None
         self.extra_ids = extra_ids(self.settings)
+        # read on every queue entry: kept as a flag, not looked up in the settings each time
+        self.by_first_place = self.settings.tie_break != "hf"
         check_vocab_target(self.settings, len(self.base))
         check_memory(corpus)
         with collector_paused():
@@ -328,7 +331,9 @@ class Trainer:
             else:
                 found.append(p)
         made = [(key, sum(map(freq.__getitem__, places)), places) for key, places in where.items()]
-        return array("i", sym), array("i", nxt), array("i", prv), array("q", freq), made
+        # kept as lists: reading a list hands back the int it holds, reading an array makes a new
+        # one, and a small corpus's lists cost little memory
+        return sym, nxt, prv, freq, made
 
     def _queue_all(self) -> None:
         """Rank every pair afresh: the heap, the pairs at the top count, how many pairs hold each count."""
@@ -362,7 +367,7 @@ class Trainer:
 
     def _entry(self, key: int) -> int:
         count = self.counts[key]
-        if self.settings.tie_break == "hf":
+        if not self.by_first_place:
             # equal counts go to the pair of smaller ids
             return (_RANK - count) << 96 | key
         # equal counts go to the pair met first in reading order
@@ -376,7 +381,7 @@ class Trainer:
         key = entry & _KEYS
         if _RANK - (entry >> 96) != self.counts.get(key, 0):
             return False
-        if self.settings.tie_break == "hf":
+        if not self.by_first_place:
             return True
         p = entry >> 64 & _LOW
         a, b = key >> _SHIFT, key & _LOW
@@ -414,17 +419,21 @@ class Trainer:
             for key in gone:
                 self._requeue(key)
             self.stale = []
-        heap = self.heap
+        heap, counts, least = self.heap, self.counts, self.settings.min_frequency
         while heap and len(top) < TIES_KEPT:
             # nothing current on the heap counts more than the top pairs; stale entries may say so
-            if top and heap[0] >> 96 > top[0] >> 96:
+            entry = heap[0]
+            if top and entry >> 96 > top[0] >> 96:
                 break
-            entry = heapq.heappop(heap)
             if self._is_current(entry):
+                heapq.heappop(heap)
                 top.append(entry)
                 keys.add(entry & _KEYS)
+            elif counts.get(entry & _KEYS, 0) >= least:
+                # the pair's entry made afresh takes the stale one's place: one sift, not two
+                heapq.heapreplace(heap, self._entry(entry & _KEYS))
             else:
-                self._requeue(entry & _KEYS)
+                heapq.heappop(heap)
         return top
 
     # -- the loop -------------------------------------------------------------------------------
@@ -485,19 +494,9 @@ class Trainer:
             self._settle(count, new, lost, made)
         before = self.total
         self.total -= merged
-        return MergeStep(
-            step=len(self.merges),
-            pair=(vocab[a], vocab[b]),
-            token=token,
-            count=count,
-            tie_count=tie_count,
-            tokens_before=before,
-            tokens_after=self.total,
-            vocab_size=len(vocab) + self.extra_ids,
-            positions=positions,
-            rivals=rivals,
-            layout=self.layout,
-        )
+        # the fields in order, not by name: a step is made thousands of times a second
+        return MergeStep(len(self.merges), (vocab[a], vocab[b]), token, count, tie_count, before, self.total,
+                         len(vocab) + self.extra_ids, positions, rivals, self.layout)
 
     def _merge_places(self, found: Sequence[int], a: int, b: int, new: int) -> tuple[array, Made, Made, int]:
         """``trainer_bulk.merge_in_bulk`` one place at a time, left to right: the only way for an

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
-from engine.encoder import Encoder
 from engine.formats.schema import MAX_COUNT
+
+if TYPE_CHECKING:  # a command that shows no token starts without the tokenizer
+    from engine.encoder import Encoder
 
 
 def non_negative(value: str) -> int:

@@ -100,7 +100,6 @@ def vocab_summary(corpus, steps) -> str:
 
 
 def run(args) -> int:
-    from engine.formats.history_file import history_to_json
     from engine.formats.load import Source, check_one_file, export_files, export_text
     from engine.tokenizer import Tokenizer
     from engine.writing import write_files
@@ -114,10 +113,15 @@ def run(args) -> int:
     source = Source(Tokenizer.from_trainer(trainer), steps)
     printed = export_text(source, fmt) if args.out == "-" else None
     files, folder = export_files(source, fmt, args.out) if printed is None else ({}, None)
-    if args.history == "-":
-        printed = history_to_json(trainer, steps)
-    elif args.history:
-        files[args.history] = history_to_json(trainer, steps)
+    if args.history:
+        # imported only when asked for: the history index costs a run that writes no history its start
+        from engine.formats.history_file import history_to_json
+
+        text = history_to_json(trainer, steps)
+        if args.history == "-":
+            printed = text
+        else:
+            files[args.history] = text
     # the tokenizer and the history are written together or not at all
     write_files(files, make_folder=folder)
     if printed is not None:

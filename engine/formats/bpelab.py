@@ -32,13 +32,11 @@ def tokenizer_to_json(tokenizer: Tokenizer) -> str:
     data = {"format": FORMAT, "version": VERSION, **tokenizer.to_dict()}
     merges = data.pop("merges")
     fields = [f"{json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}" for key, value in data.items()]
-    lines = ",\n  ".join(f"[{_string(a)}, {_string(b)}]" for a, b in merges)
+    # the whole list in one call of the C encoder, then a line break before each merge: '["' starts
+    # a merge and never stands inside a token's string, where a quote is always escaped
+    lines = json.dumps(merges, ensure_ascii=False)[1:-1].replace('], ["', '],\n  ["')
     fields.append(f'"merges": [\n  {lines}\n ]' if merges else '"merges": []')
     return "{\n " + ",\n ".join(fields) + "\n}\n"
-
-
-# one encoder for every token: json.dumps would make a new one per call
-_string = json.JSONEncoder(ensure_ascii=False).encode
 
 
 def save_tokenizer(tokenizer: Tokenizer, path: str | os.PathLike) -> None:

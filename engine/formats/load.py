@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -153,9 +154,10 @@ def _lesson_source(lesson, path: str, all_merges: bool) -> Source:
 
 
 def _check_exportable(tokenizer: Encoder) -> None:
-    from engine.formats.hf_pipeline import FileTokenizer
-
-    if isinstance(tokenizer, FileTokenizer):
+    # a FileTokenizer exists only once its module is loaded: an export of a trained tokenizer
+    # (the train command) goes without importing it and the regex engine it needs
+    pipeline = sys.modules.get("engine.formats.hf_pipeline")
+    if pipeline is not None and isinstance(tokenizer, pipeline.FileTokenizer):
         raise BpeLabError(
             f"this tokenizer.json cuts and spells words its own way ({tokenizer.front.split} pre-tokenizer), "
             "which no format BPE Lab writes can hold: keep the tokenizer.json itself"

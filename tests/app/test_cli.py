@@ -157,3 +157,19 @@ def test_installed_command_runs_without_a_display(tmp_path):
         capture_output=True, text=True, timeout=120,
     )
     assert check.returncode == 0, check.stderr
+
+
+def test_training_a_small_text_loads_only_what_it_uses(tmp_path):
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("low lower newest widest " * 20, encoding="utf-8")
+    out = tmp_path / "t.json"
+    # a whitespace split needs no regex engine, a small corpus no numpy, a run without --history no
+    # history index: each costs a run's start a noticeable part of a small training
+    code = ("import sys; from app.cli import main; status = main(sys.argv[1:]); "
+            "print(status, sorted(m for m in ('regex', 'numpy', 'engine.history', 'engine.formats.hf_pipeline') "
+            "if m in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", code, "train", str(corpus), "--merges", "5", "--out", str(out)],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["0", "[]"]
+    assert len(json.loads(out.read_text(encoding="utf-8"))["merges"]) == 5

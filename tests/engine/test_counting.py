@@ -90,3 +90,11 @@ def test_a_file_that_is_not_utf8_is_refused_with_the_offset_in_the_whole_file(tm
     path.write_bytes(b"word " * 1000 + b"\x00")
     with pytest.raises(NotPlainTextError, match="binary"):
         count_file(path, Settings(), workers=1, part=100)
+
+
+@pytest.mark.parametrize("split", ["whitespace", "gpt2"])
+@pytest.mark.parametrize("tail", [0, 10, 5000, 100_000])
+def test_the_last_cut_is_found_however_far_it_lies_from_the_end(split, tail):
+    cuts = cuts_for(Settings(split=split))
+    assert cuts.last(b"ab cd" + b"x" * tail) == 2
+    assert cuts.last(b"x" * (tail + 1)) is None
