@@ -7,7 +7,6 @@ their tokens from the history index again and only their pairs are recounted.
 
 from __future__ import annotations
 
-import heapq
 from collections import Counter
 from functools import cached_property
 from dataclasses import dataclass
@@ -216,30 +215,68 @@ class LessonState:
         self._tokens: list[list[str] | None] = [None if w in self._long else history.word_tokens(w, k) for w in words]
         self._pairs: dict[tuple[str, str], dict[int, int]] = {}
         self._counts: dict[tuple[str, str], int] = {}
+        # count -> the pairs that have it: the top few are found without looking at every pair
+        self._by_count: dict[int, set[tuple[str, str]]] = {}
         self._count_all()
 
-    def _add(self, w: int, sign: int = 1) -> None:
+    def _add(self, w: int) -> None:
         tokens = self._tokens[w]
-        self._bump(w, Counter(zip(tokens, tokens[1:])), sign)
+        found: dict[tuple[str, str], int] = {}
+        for pair in zip(tokens, tokens[1:]):
+            found[pair] = found.get(pair, 0) + 1
+        self._bump(w, found)
 
-    def _bump(self, w: int, found, sign: int) -> None:
-        """Count the pairs ``found`` in word w (pair -> occurrences) in (sign 1) or out (sign -1)."""
+    def _replace(self, w: int, new: list[str]) -> None:
+        """Give short word w the tokens ``new``, counting out and in only the pairs around the part
+        that differs: a merge changes a word where it was made, and the ends on both sides stay."""
+        old = self._tokens[w]
+        self._tokens[w] = new
+        shorter = min(len(old), len(new))
+        i = 0
+        while i < shorter and old[i] == new[i]:
+            i += 1
+        j = 0
+        while j < shorter - i and old[-1 - j] == new[-1 - j]:
+            j += 1
+        # the pairs that hold a changed token: from the one before the change to the one after it
+        start = max(i - 1, 0)
+        out, put = old[start:len(old) - j + 1], new[start:len(new) - j + 1]
+        net: dict[tuple[str, str], int] = {}
+        for pair in zip(out, out[1:]):
+            net[pair] = net.get(pair, 0) - 1
+        for pair in zip(put, put[1:]):
+            net[pair] = net.get(pair, 0) + 1
+        self._bump(w, {pair: n for pair, n in net.items() if n})
+
+    def _bump(self, w: int, found) -> None:
+        """Count the pairs ``found`` in word w (pair -> occurrences; negative: counted out)."""
         freq = self.corpus.counts[w]
-        pairs, counts = self._pairs, self._counts
+        pairs, counts, by_count = self._pairs, self._counts, self._by_count
         for pair, times in found.items():
             where = pairs.get(pair)
             if where is None:
                 where = pairs[pair] = {}
-            n = where.get(w, 0) + sign * times
+            n = where.get(w, 0) + times
             if n:
                 where[w] = n
             else:
                 del where[w]
                 if not where:
                     del pairs[pair]
-            c = counts.get(pair, 0) + sign * times * freq
+            was = counts.get(pair, 0)
+            c = was + times * freq
+            if was:
+                same = by_count[was]
+                same.discard(pair)
+                if not same:
+                    del by_count[was]
             if c:
                 counts[pair] = c
+                same = by_count.get(c)
+                if same is None:
+                    by_count[c] = {pair}
+                else:
+                    same.add(pair)
             else:
                 del counts[pair]
 
@@ -255,12 +292,10 @@ class LessonState:
             found = self._long.get(w)
             if found is not None:
                 self._bump_codes(w, *found.move(k))
-                continue
-            if not recount:
-                self._add(w, -1)
-            self._tokens[w] = history.word_tokens(w, k)
-            if not recount:
-                self._add(w, +1)
+            elif recount:
+                self._tokens[w] = history.word_tokens(w, k)
+            else:
+                self._replace(w, history.word_tokens(w, k))
         if recount:
             self._count_all()
         previous, self.step = self.step, k
@@ -273,10 +308,10 @@ class LessonState:
 
         pair = self._table.pair
         codes, net = net_counts(out, put, self._table.size)
-        self._bump(w, {pair(c): n for c, n in zip(codes, net)}, +1)
+        self._bump(w, {pair(c): n for c, n in zip(codes, net)})
 
     def _count_all(self) -> None:
-        self._pairs, self._counts = {}, {}
+        self._pairs, self._counts, self._by_count = {}, {}, {}
         for w in range(len(self._tokens)):
             found = self._long.get(w)
             if found is None:
@@ -361,8 +396,12 @@ class LessonState:
         counts = self._counts
         if limit is None or limit <= 0 or len(counts) <= limit:
             return list(counts.items())
-        floor = heapq.nlargest(limit, counts.values())[-1]
-        return [(p, c) for p, c in counts.items() if c >= floor]
+        found: list[tuple[tuple[str, str], int]] = []
+        for c in sorted(self._by_count, reverse=True):
+            found.extend((p, c) for p in self._by_count[c])
+            if len(found) >= limit:
+                break
+        return found
 
     def _offsets(self, items) -> dict[tuple[str, str], int]:
         """Where each pair first starts in the word the items name for it, one walk per word (a text
