@@ -219,14 +219,14 @@ class LessonState:
         self._by_count: dict[int, set[tuple[str, str]]] = {}
         self._count_all()
 
-    def _add(self, w: int) -> None:
+    def _add(self, w: int, moved: dict) -> None:
         tokens = self._tokens[w]
         found: dict[tuple[str, str], int] = {}
         for pair in zip(tokens, tokens[1:]):
             found[pair] = found.get(pair, 0) + 1
-        self._bump(w, found)
+        self._bump(w, found, moved)
 
-    def _replace(self, w: int, new: list[str]) -> None:
+    def _replace(self, w: int, new: list[str], moved: dict) -> None:
         """Give short word w the tokens ``new``, counting out and in only the pairs around the part
         that differs: a merge changes a word where it was made, and the ends on both sides stay."""
         old = self._tokens[w]
@@ -246,12 +246,13 @@ class LessonState:
             net[pair] = net.get(pair, 0) - 1
         for pair in zip(put, put[1:]):
             net[pair] = net.get(pair, 0) + 1
-        self._bump(w, {pair: n for pair, n in net.items() if n})
+        self._bump(w, {pair: n for pair, n in net.items() if n}, moved)
 
-    def _bump(self, w: int, found) -> None:
-        """Count the pairs ``found`` in word w (pair -> occurrences; negative: counted out)."""
+    def _bump(self, w: int, found, moved: dict) -> None:
+        """Count the pairs ``found`` in word w (pair -> occurrences; negative: counted out) into the
+        places, and their weighted change into ``moved`` (pair -> change of count), for ``_settle``."""
         freq = self.corpus.counts[w]
-        pairs, counts, by_count = self._pairs, self._counts, self._by_count
+        pairs = self._pairs
         for pair, times in found.items():
             where = pairs.get(pair)
             if where is None:
@@ -263,13 +264,22 @@ class LessonState:
                 del where[w]
                 if not where:
                     del pairs[pair]
+            moved[pair] = moved.get(pair, 0) + times * freq
+
+    def _settle(self, moved: dict) -> None:
+        """Apply the changes of count of a whole move at once: a pair met in hundreds of the words
+        a merge re-split changes its count, and its place among the counts, once."""
+        counts, by_count = self._counts, self._by_count
+        for pair, change in moved.items():
+            if not change:
+                continue
             was = counts.get(pair, 0)
-            c = was + times * freq
             if was:
                 same = by_count[was]
                 same.discard(pair)
                 if not same:
                     del by_count[was]
+            c = was + change
             if c:
                 counts[pair] = c
                 same = by_count.get(c)
@@ -288,38 +298,43 @@ class LessonState:
         short = [w for w in ordered if w not in self._long]
         # past half the words, counting every short word's pairs afresh beats taking each out and back in
         recount = 2 * len(short) > len(self._tokens)
+        moved: dict[tuple[str, str], int] = {}
         for w in ordered:
             found = self._long.get(w)
             if found is not None:
-                self._bump_codes(w, *found.move(k))
+                self._bump_codes(w, *found.move(k), moved)
             elif recount:
                 self._tokens[w] = history.word_tokens(w, k)
             else:
-                self._replace(w, history.word_tokens(w, k))
+                self._replace(w, history.word_tokens(w, k), moved)
         if recount:
             self._count_all()
+        else:
+            self._settle(moved)
         previous, self.step = self.step, k
         return StepChange(k, previous, tuple(ordered))
 
-    def _bump_codes(self, w: int, out, put) -> None:
+    def _bump_codes(self, w: int, out, put, moved: dict) -> None:
         """Count long word w's pairs out and in, given as numpy arrays of pair codes: only their
         net change, one entry per distinct pair, reaches the dictionaries."""
         from engine.long_word import net_counts
 
         pair = self._table.pair
         codes, net = net_counts(out, put, self._table.size)
-        self._bump(w, {pair(c): n for c, n in zip(codes, net)})
+        self._bump(w, {pair(c): n for c, n in zip(codes, net)}, moved)
 
     def _count_all(self) -> None:
         self._pairs, self._counts, self._by_count = {}, {}, {}
+        moved: dict[tuple[str, str], int] = {}
         for w in range(len(self._tokens)):
             found = self._long.get(w)
             if found is None:
-                self._add(w)
+                self._add(w, moved)
             else:
                 import numpy as np
 
-                self._bump_codes(w, np.empty(0, dtype=np.int64), found.pair_codes())
+                self._bump_codes(w, np.empty(0, dtype=np.int64), found.pair_codes(), moved)
+        self._settle(moved)
 
     # -- what views read ------------------------------------------------------------------------
 

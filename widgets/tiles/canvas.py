@@ -45,7 +45,10 @@ class TileCanvas(QAbstractScrollArea):
         self._timer.timeout.connect(self._on_tick)
         self._clock = QElapsedTimer()
         self._clock.start()
+        # every paint fills the whole viewport first: nothing beneath it needs painting (the tab pages,
+        # the window), which spares a step that much filling of its largest area
         self.viewport().setAutoFillBackground(False)
+        self.viewport().setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._apply_metrics()
         session.lesson_changed.connect(self._on_lesson_changed)

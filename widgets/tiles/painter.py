@@ -12,7 +12,7 @@ import math
 from typing import Callable
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontDatabase, QFontMetricsF, QPainter, QPen, QPixmap
+from PySide6.QtGui import QBrush, QColor, QFont, QFontDatabase, QFontMetricsF, QPainter, QPen, QPixmap, QStaticText
 
 from engine.colouring import TokenColours
 from engine.display import MARKER, Display
@@ -25,6 +25,7 @@ from widgets.tiles.theme import TileTheme
 # the cached pictures of one token: as is, framed while it merges, chosen, and its glow ring
 PLAIN, FRAMED, CHOSEN, GLOW = range(4)
 SPRITE_CACHE = 4096
+LABEL_CACHE = 4096
 DIMMED = 0.32  # opacity of the tiles that are not the chosen token while one is chosen
 
 
@@ -41,6 +42,9 @@ class TilePainter:
         self._looks: dict[str, TileLook] = {}
         self._widths: dict[str, float] = {}
         self._sprites: dict[tuple[str, int], QPixmap] = {}
+        # (text, bold) -> a row's ×count or token count, laid out once: a step redraws the same
+        # few labels in every row in view, and laying text out costs more than drawing it
+        self._labels: dict[tuple[str, bool], QStaticText] = {}
         self._biggest_count = 1
         self.set_scale(scale)
 
@@ -82,6 +86,8 @@ class TilePainter:
         self.bold_font = bold
         self.tile_metrics = QFontMetricsF(font)
         self.label_metrics = QFontMetricsF(label)
+        self.bold_metrics = QFontMetricsF(bold)
+        self._labels.clear()
         self.tile_h = self.tile_metrics.height() + 12 * s
         self.pad = 9 * s
         self.gap = 7 * s
@@ -103,7 +109,7 @@ class TilePainter:
         self._place_tiles()
 
     def _place_tiles(self) -> None:
-        self.badge_w = QFontMetricsF(self.bold_font).horizontalAdvance(f"×{self._biggest_count:,}") + 6 * self.scale
+        self.badge_w = self.bold_metrics.horizontalAdvance(f"×{self._biggest_count:,}") + 6 * self.scale
         self.tiles_x = self.margin + self.badge_w + 14 * self.scale  # where every row's first tile starts
 
     # -- one token ------------------------------------------------------------------------------
@@ -357,12 +363,24 @@ class TilePainter:
 
     def row_labels(self, p: QPainter, badge: QRectF, count_x: float, ty: float, frequency: int, tokens: int) -> None:
         """The word's ×frequency before its tiles and its token count after them."""
-        p.setFont(self.bold_font)
         p.setPen(QColor(self.theme.muted))
-        p.drawText(badge, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"×{frequency:,}")
+        p.setFont(self.bold_font)
+        shown = self._label(f"×{frequency:,}", True)
+        p.drawStaticText(QPointF(badge.right() - shown.size().width(),
+                                 ty + (self.tile_h - self.bold_metrics.height()) / 2), shown)
         p.setFont(self.label_font)
-        p.drawText(QRectF(count_x, ty, 240 * self.scale, self.tile_h), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                   f"{tokens:,} token" + ("" if tokens == 1 else "s"))
+        shown = self._label(f"{tokens:,} token" + ("" if tokens == 1 else "s"), False)
+        p.drawStaticText(QPointF(count_x, ty + (self.tile_h - self.label_metrics.height()) / 2), shown)
+
+    def _label(self, text: str, bold: bool) -> QStaticText:
+        found = self._labels.get((text, bold))
+        if found is None:
+            if len(self._labels) >= LABEL_CACHE:
+                self._labels.clear()
+            found = self._labels[(text, bold)] = QStaticText(text)
+            found.setTextFormat(Qt.TextFormat.PlainText)
+            found.prepare(font=self.bold_font if bold else self.label_font)
+        return found
 
     def tally(self, p: QPainter, width: float, title: str, lines: list[tuple[str, int, bool]]) -> None:
         """The counting mode's tally box in the top right corner; the winning line is framed."""
