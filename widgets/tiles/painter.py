@@ -9,6 +9,7 @@ tiles cheap; exports ask for shapes instead, so an SVG stays a drawing.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from typing import Callable
 
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -27,6 +28,16 @@ PLAIN, FRAMED, CHOSEN, GLOW = range(4)
 SPRITE_CACHE = 4096
 LABEL_CACHE = 4096
 DIMMED = 0.32  # opacity of the tiles that are not the chosen token while one is chosen
+
+
+@dataclass
+class RowsShown:
+    """What a screen shows of its rows: the band of the viewport being painted (top, bottom), and
+    per word the highlights its row was last drawn with, to tell after a step which rows changed."""
+
+    top: float = float("-inf")
+    bottom: float = float("inf")
+    highlights: dict[int, tuple[list[int], list[int]]] = field(default_factory=dict)
 
 
 class TilePainter:
@@ -139,20 +150,22 @@ class TilePainter:
     # -- rows ---------------------------------------------------------------------------------
 
     def paint_rows(self, p: QPainter, rows: TileRows, t: Transition | None, area: QRectF, selected: str,
-                   vector: bool = False) -> float:
+                   vector: bool = False, shown: RowsShown | None = None) -> float:
         """Paint the rows inside ``area`` (the part of the content in view) onto any device, with the
         film ``t`` at its current moment; returns the widest row drawn.
 
         ``vector`` draws every tile as shapes and text (for SVG and high-resolution pictures)
-        instead of blitting the cached tile pictures the screen uses.
+        instead of blitting the cached tile pictures the screen uses. ``shown``: a screen's record of
+        its rows; only the rows that meet its ``dirty`` band are drawn, and their highlights noted.
         """
         self.vector = vector
         try:
-            return self._paint_rows(p, rows, t, area, selected)
+            return self._paint_rows(p, rows, t, area, selected, shown)
         finally:
             self.vector = False
 
-    def _paint_rows(self, p: QPainter, rows: TileRows, t: Transition | None, area: QRectF, selected: str) -> float:
+    def _paint_rows(self, p: QPainter, rows: TileRows, t: Transition | None, area: QRectF, selected: str,
+                    shown: RowsShown | None) -> float:
         width, height, sx, sy = area.width(), area.height(), area.x(), area.y()
         p.fillRect(QRectF(0, 0, width, height), QColor(self.theme.background))
         state = rows.state
@@ -174,13 +187,18 @@ class TilePainter:
         for r in in_view:
             word = rows.order[r]
             y = rows.row_top(r) - sy
+            if shown is not None and not (shown.top < y + self.row_h and y < shown.bottom):
+                continue  # a row the screen still shows as it is
             if r % 2:
                 p.fillRect(QRectF(0, y, width, self.row_h), stripe)
             ty = y + self.tile_top
             frames, n, end = rows.frames_in(word, t, left, right)
             widest = max(widest, end)
+            highlights = rows.highlights(word, nxt) if nxt is not None else ([], [])
+            if shown is not None:
+                shown.highlights[word] = highlights
             if nxt is not None:
-                self._paint_next(p, rows.layout(word), rows.highlights(word, nxt), ox, ty)
+                self._paint_next(p, rows.layout(word), highlights, ox, ty)
             self.paint_tiles(p, frames, ox, ty, left, right, selected)
             if counting:
                 sweep_rows.append((word, ox, ty))
