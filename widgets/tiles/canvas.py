@@ -207,6 +207,7 @@ class TileCanvas(QAbstractScrollArea):
         if lesson is not None:
             self.painter.set_lesson(lesson.settings.marker, lesson.settings.units, unknown, ids, specials, colouring)
         self._selected = self.session.selected_token
+        self._shown = RowsShown()
         self.rows.set_lesson(lesson, self.session.state)
         self._widest = 0.0
         self._measure_badges()
