@@ -323,8 +323,8 @@ class TileCanvas(QAbstractScrollArea):
         painter = QPainter(vp)
         band = event.rect()
         self._shown.top, self._shown.bottom = band.top(), band.bottom() + 1
-        widest = self.paint_rows(painter, vp.width(), vp.height(),
-                                 self.horizontalScrollBar().value(), self.verticalScrollBar().value(), shown=self._shown)
+        widest = self.paint_rows(painter, vp.width(), vp.height(), self.horizontalScrollBar().value(),
+                                 self.verticalScrollBar().value(), shown=self._shown)
         painter.end()
         if widest > self._widest:
             self._widest = widest

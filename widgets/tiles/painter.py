@@ -156,7 +156,7 @@ class TilePainter:
 
         ``vector`` draws every tile as shapes and text (for SVG and high-resolution pictures)
         instead of blitting the cached tile pictures the screen uses. ``shown``: a screen's record of
-        its rows; only the rows that meet its ``dirty`` band are drawn, and their highlights noted.
+        its rows: only the rows that meet its band (top to bottom) are drawn, and their highlights noted.
         """
         self.vector = vector
         try:
