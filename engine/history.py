@@ -205,11 +205,6 @@ class History:
                                        np.fromiter(cuts, dtype=np.int64, count=len(cuts)))
         return found
 
-    def word_starts(self, w: int, k: int) -> list[int]:
-        """Where word w's tokens start after k merges, in base symbols: [0, 2, 3] for lo|w|</w>."""
-        gone = set(self._cuts[w][:bisect_right(self._steps_in[w], k)])
-        return [i for i in range(self._lengths[w]) if i not in gone]
-
     def merge_offsets(self, w: int, k: int, limit: int) -> list[int]:
         """Base-symbol offsets in word w where step k merged its pair, left to right, those below
         ``limit``: what a view shows of a long word, found without listing the step's other places."""
