@@ -136,14 +136,24 @@ class History:
 
     def word_tokens(self, w: int, k: int) -> list[str]:
         """Word w's tokens after the first k merges."""
-        symbols = self.corpus.symbols(w)
-        if not bisect_right(self._steps_in[w], k):
-            return symbols
+        merged = bisect_right(self._steps_in[w], k)
+        if not merged:
+            return self.corpus.symbols(w)
         # every symbol is one character of the word's text but the marker, which ends the word
         text = self.corpus.words[w]
-        bounds = self.word_starts(w, k)
-        tokens = [text[a:b] for a, b in zip(bounds, bounds[1:])]
-        tokens.append("".join(symbols[bounds[-1]:]))
+        gone = set(self._cuts[w][:merged])
+        tokens, start = [], 0
+        for i in range(1, len(text)):
+            if i not in gone:
+                tokens.append(text[start:i])
+                start = i
+        marker = self.settings.marker
+        if marker is None:
+            tokens.append(text[start:])
+        elif len(text) in gone:
+            tokens.append(text[start:] + marker)
+        else:
+            tokens += (text[start:], marker)
         return tokens
 
     def word_head(self, w: int, k: int, limit: int) -> list[str]:
@@ -194,11 +204,6 @@ class History:
             found = self._merges[w] = (np.fromiter(steps, dtype=np.int64, count=len(steps)),
                                        np.fromiter(cuts, dtype=np.int64, count=len(cuts)))
         return found
-
-    def word_starts(self, w: int, k: int) -> list[int]:
-        """Where word w's tokens start after k merges, in base symbols: [0, 2, 3] for lo|w|</w>."""
-        gone = set(self._cuts[w][:bisect_right(self._steps_in[w], k)])
-        return [i for i in range(self._lengths[w]) if i not in gone]
 
     def merge_offsets(self, w: int, k: int, limit: int) -> list[int]:
         """Base-symbol offsets in word w where step k merged its pair, left to right, those below

@@ -7,7 +7,6 @@ their tokens from the history index again and only their pairs are recounted.
 
 from __future__ import annotations
 
-import heapq
 from collections import Counter
 from functools import cached_property
 from dataclasses import dataclass
@@ -216,30 +215,78 @@ class LessonState:
         self._tokens: list[list[str] | None] = [None if w in self._long else history.word_tokens(w, k) for w in words]
         self._pairs: dict[tuple[str, str], dict[int, int]] = {}
         self._counts: dict[tuple[str, str], int] = {}
+        # count -> the pairs that have it: the top few are found without looking at every pair
+        self._by_count: dict[int, set[tuple[str, str]]] = {}
         self._count_all()
 
-    def _add(self, w: int, sign: int = 1) -> None:
+    def _add(self, w: int, moved: dict) -> None:
         tokens = self._tokens[w]
-        self._bump(w, Counter(zip(tokens, tokens[1:])), sign)
+        found: dict[tuple[str, str], int] = {}
+        for pair in zip(tokens, tokens[1:]):
+            found[pair] = found.get(pair, 0) + 1
+        self._bump(w, found, moved)
 
-    def _bump(self, w: int, found, sign: int) -> None:
-        """Count the pairs ``found`` in word w (pair -> occurrences) in (sign 1) or out (sign -1)."""
+    def _replace(self, w: int, new: list[str], moved: dict) -> None:
+        """Give short word w the tokens ``new``, counting out and in only the pairs around the part
+        that differs: a merge changes a word where it was made, and the ends on both sides stay."""
+        old = self._tokens[w]
+        self._tokens[w] = new
+        shorter = min(len(old), len(new))
+        i = 0
+        while i < shorter and old[i] == new[i]:
+            i += 1
+        j = 0
+        while j < shorter - i and old[-1 - j] == new[-1 - j]:
+            j += 1
+        # the pairs that hold a changed token: from the one before the change to the one after it
+        start = max(i - 1, 0)
+        out, put = old[start:len(old) - j + 1], new[start:len(new) - j + 1]
+        net: dict[tuple[str, str], int] = {}
+        for pair in zip(out, out[1:]):
+            net[pair] = net.get(pair, 0) - 1
+        for pair in zip(put, put[1:]):
+            net[pair] = net.get(pair, 0) + 1
+        self._bump(w, {pair: n for pair, n in net.items() if n}, moved)
+
+    def _bump(self, w: int, found, moved: dict) -> None:
+        """Count the pairs ``found`` in word w (pair -> occurrences; negative: counted out) into the
+        places, and their weighted change into ``moved`` (pair -> change of count), for ``_settle``."""
         freq = self.corpus.counts[w]
-        pairs, counts = self._pairs, self._counts
+        pairs = self._pairs
         for pair, times in found.items():
             where = pairs.get(pair)
             if where is None:
                 where = pairs[pair] = {}
-            n = where.get(w, 0) + sign * times
+            n = where.get(w, 0) + times
             if n:
                 where[w] = n
             else:
                 del where[w]
                 if not where:
                     del pairs[pair]
-            c = counts.get(pair, 0) + sign * times * freq
+            moved[pair] = moved.get(pair, 0) + times * freq
+
+    def _settle(self, moved: dict) -> None:
+        """Apply the changes of count of a whole move at once: a pair met in hundreds of the words
+        a merge re-split changes its count, and its place among the counts, once."""
+        counts, by_count = self._counts, self._by_count
+        for pair, change in moved.items():
+            if not change:
+                continue
+            was = counts.get(pair, 0)
+            if was:
+                same = by_count[was]
+                same.discard(pair)
+                if not same:
+                    del by_count[was]
+            c = was + change
             if c:
                 counts[pair] = c
+                same = by_count.get(c)
+                if same is None:
+                    by_count[c] = {pair}
+                else:
+                    same.add(pair)
             else:
                 del counts[pair]
 
@@ -251,40 +298,43 @@ class LessonState:
         short = [w for w in ordered if w not in self._long]
         # past half the words, counting every short word's pairs afresh beats taking each out and back in
         recount = 2 * len(short) > len(self._tokens)
+        moved: dict[tuple[str, str], int] = {}
         for w in ordered:
             found = self._long.get(w)
             if found is not None:
-                self._bump_codes(w, *found.move(k))
-                continue
-            if not recount:
-                self._add(w, -1)
-            self._tokens[w] = history.word_tokens(w, k)
-            if not recount:
-                self._add(w, +1)
+                self._bump_codes(w, *found.move(k), moved)
+            elif recount:
+                self._tokens[w] = history.word_tokens(w, k)
+            else:
+                self._replace(w, history.word_tokens(w, k), moved)
         if recount:
             self._count_all()
+        else:
+            self._settle(moved)
         previous, self.step = self.step, k
         return StepChange(k, previous, tuple(ordered))
 
-    def _bump_codes(self, w: int, out, put) -> None:
+    def _bump_codes(self, w: int, out, put, moved: dict) -> None:
         """Count long word w's pairs out and in, given as numpy arrays of pair codes: only their
         net change, one entry per distinct pair, reaches the dictionaries."""
         from engine.long_word import net_counts
 
         pair = self._table.pair
         codes, net = net_counts(out, put, self._table.size)
-        self._bump(w, {pair(c): n for c, n in zip(codes, net)}, +1)
+        self._bump(w, {pair(c): n for c, n in zip(codes, net)}, moved)
 
     def _count_all(self) -> None:
-        self._pairs, self._counts = {}, {}
+        self._pairs, self._counts, self._by_count = {}, {}, {}
+        moved: dict[tuple[str, str], int] = {}
         for w in range(len(self._tokens)):
             found = self._long.get(w)
             if found is None:
-                self._add(w)
+                self._add(w, moved)
             else:
                 import numpy as np
 
-                self._bump_codes(w, np.empty(0, dtype=np.int64), found.pair_codes())
+                self._bump_codes(w, np.empty(0, dtype=np.int64), found.pair_codes(), moved)
+        self._settle(moved)
 
     # -- what views read ------------------------------------------------------------------------
 
@@ -361,8 +411,12 @@ class LessonState:
         counts = self._counts
         if limit is None or limit <= 0 or len(counts) <= limit:
             return list(counts.items())
-        floor = heapq.nlargest(limit, counts.values())[-1]
-        return [(p, c) for p, c in counts.items() if c >= floor]
+        found: list[tuple[tuple[str, str], int]] = []
+        for c in sorted(self._by_count, reverse=True):
+            found.extend((p, c) for p in self._by_count[c])
+            if len(found) >= limit:
+                break
+        return found
 
     def _offsets(self, items) -> dict[tuple[str, str], int]:
         """Where each pair first starts in the word the items name for it, one walk per word (a text

@@ -1,4 +1,5 @@
 import pytest
+from hypothesis import given, settings as hyp_settings, strategies as st
 
 from engine import BpeLabError, Settings, Tokenizer
 from engine.lesson import Lesson, LessonState
@@ -82,3 +83,24 @@ def test_a_step_move_names_exactly_the_words_it_re_split(text, word_counts, sett
         after = [state.tokens(w) for w in range(len(lesson.corpus))]
         assert (change.step, change.previous) == (k, previous)
         assert change.words == tuple(w for w in range(len(before)) if before[w] != after[w])
+
+
+@hyp_settings(max_examples=40, deadline=None)
+@given(st.lists(st.text(alphabet="ab ", min_size=1, max_size=14), min_size=1, max_size=6),
+       st.lists(st.integers(0, 40), min_size=1, max_size=12))
+def test_moves_in_any_order_keep_every_pair_where_a_fresh_count_finds_it(parts, stops):
+    # words of repeating letters: a merge changes them in several places, and equal tokens stand
+    # on both sides of each change, where only the pairs around the change may be counted again
+    lesson = Lesson(" ".join(parts), settings=Settings(min_frequency=1))
+    if lesson.is_empty:
+        return
+    lesson.train()
+    state = LessonState(lesson)
+    for stop in stops:
+        k = stop % (lesson.last_step + 1)
+        state.go_to(k)
+        table = lesson.history.pairs_at(k)
+        assert state.pair_counts() == table.counts
+        assert {pair: state.pair_sources(pair) for pair in table.counts} == \
+            {pair: table.sources(pair) for pair in table.counts}
+        assert state.ranked_pairs(3) == state.ranked_pairs()[:3]

@@ -8,7 +8,7 @@ the clock, scrolling, the mouse and the keys into calls on those three, and anno
 
 from __future__ import annotations
 
-from PySide6.QtCore import QElapsedTimer, QEvent, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QElapsedTimer, QEvent, QPointF, QRect, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QPainter
 from PySide6.QtWidgets import QAbstractScrollArea, QToolTip
 
@@ -18,7 +18,7 @@ from engine.lesson import StepChange
 from engine.trainer import MergeStep
 from widgets.tiles.animation import MergeFilm, Tick, Transition
 from widgets.tiles.layout import Frame, TileRows, summary
-from widgets.tiles.painter import TilePainter
+from widgets.tiles.painter import RowsShown, TilePainter
 from widgets.tiles.theme import TileTheme
 
 TICK_MS = 15
@@ -40,12 +40,16 @@ class TileCanvas(QAbstractScrollArea):
         self._chosen_theme: TileTheme | None = None
         self._selected = session.selected_token
         self._widest = 0.0
+        self._shown = RowsShown()
         self._timer = QTimer(self)
         self._timer.setInterval(TICK_MS)
         self._timer.timeout.connect(self._on_tick)
         self._clock = QElapsedTimer()
         self._clock.start()
+        # every paint fills the whole viewport first: nothing beneath it needs painting (the tab pages,
+        # the window), which spares a step that much filling of its largest area
         self.viewport().setAutoFillBackground(False)
+        self.viewport().setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._apply_metrics()
         session.lesson_changed.connect(self._on_lesson_changed)
@@ -203,6 +207,7 @@ class TileCanvas(QAbstractScrollArea):
         if lesson is not None:
             self.painter.set_lesson(lesson.settings.marker, lesson.settings.units, unknown, ids, specials, colouring)
         self._selected = self.session.selected_token
+        self._shown = RowsShown()
         self.rows.set_lesson(lesson, self.session.state)
         self._widest = 0.0
         self._measure_badges()
@@ -217,8 +222,27 @@ class TileCanvas(QAbstractScrollArea):
         motion = self.isVisible() and not _desktop_reduces_motion()
         if self.film.move(change.previous, change.step, self.session.lesson.steps, self._clock.elapsed(), motion) is not None:
             self._timer.start()
-        self.viewport().update()
+            self.viewport().update()
+        else:
+            self._update_changed_rows(set(change.words))
         self.display_changed.emit()
+
+    def _update_changed_rows(self, words: set[int]) -> None:
+        """Repaint the rows in view that a step changed: their words were re-split, or the next
+        merge's frames and brackets moved in them. Most steps leave most rows as they were."""
+        state = self.session.state
+        vp = self.viewport()
+        if state is None:
+            vp.update()
+            return
+        rows, sy = self.rows, self.verticalScrollBar().value()
+        nxt = state.next_step()
+        painted = self._shown.highlights
+        for r in rows.rows_in(vp.height(), sy):
+            word = rows.order[r]
+            if word in words or painted.get(word) != (rows.highlights(word, nxt) if nxt is not None else ([], [])):
+                top = rows.row_top(r) - sy
+                vp.update(QRect(0, int(top) - 1, vp.width(), int(self.row_h) + 3))
 
     def _on_token_selected(self, token: str) -> None:
         self._selected = token
@@ -297,22 +321,25 @@ class TileCanvas(QAbstractScrollArea):
         vp = self.viewport()
         self.painter.set_ratio(vp.devicePixelRatioF())
         painter = QPainter(vp)
-        widest = self.paint_rows(painter, vp.width(), vp.height(),
-                                 self.horizontalScrollBar().value(), self.verticalScrollBar().value())
+        band = event.rect()
+        self._shown.top, self._shown.bottom = band.top(), band.bottom() + 1
+        widest = self.paint_rows(painter, vp.width(), vp.height(), self.horizontalScrollBar().value(),
+                                 self.verticalScrollBar().value(), shown=self._shown)
         painter.end()
         if widest > self._widest:
             self._widest = widest
             # changing a scroll range inside a paint would re-enter it: do it right after
             QTimer.singleShot(0, self._update_scrollbars)
 
-    def paint_rows(self, p: QPainter, width: float, height: float, sx: float, sy: float, vector: bool = False) -> float:
+    def paint_rows(self, p: QPainter, width: float, height: float, sx: float, sy: float, vector: bool = False,
+                   shown: RowsShown | None = None) -> float:
         """Paint the rows in view onto any device; returns the widest row drawn.
 
         ``vector`` draws every tile as shapes and text (for SVG and high-resolution pictures)
-        instead of blitting the cached tile pictures the screen uses.
+        instead of blitting the cached tile pictures the screen uses; ``shown``: the screen's record.
         """
         return self.painter.paint_rows(p, self.rows, self.film.transition, QRectF(sx, sy, width, height),
-                                       self._selected, vector)
+                                       self._selected, vector, shown)
 
     # -- hover and click ------------------------------------------------------------------------
 

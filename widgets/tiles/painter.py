@@ -9,10 +9,11 @@ tiles cheap; exports ask for shapes instead, so an SVG stays a drawing.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from typing import Callable
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontDatabase, QFontMetricsF, QPainter, QPen, QPixmap
+from PySide6.QtGui import QBrush, QColor, QFont, QFontDatabase, QFontMetricsF, QPainter, QPen, QPixmap, QStaticText
 
 from engine.colouring import TokenColours
 from engine.display import MARKER, Display
@@ -25,7 +26,18 @@ from widgets.tiles.theme import TileTheme
 # the cached pictures of one token: as is, framed while it merges, chosen, and its glow ring
 PLAIN, FRAMED, CHOSEN, GLOW = range(4)
 SPRITE_CACHE = 4096
+LABEL_CACHE = 4096
 DIMMED = 0.32  # opacity of the tiles that are not the chosen token while one is chosen
+
+
+@dataclass
+class RowsShown:
+    """What a screen shows of its rows: the band of the viewport being painted (top, bottom), and
+    per word the highlights its row was last drawn with, to tell after a step which rows changed."""
+
+    top: float = float("-inf")
+    bottom: float = float("inf")
+    highlights: dict[int, tuple[list[int], list[int]]] = field(default_factory=dict)
 
 
 class TilePainter:
@@ -41,6 +53,9 @@ class TilePainter:
         self._looks: dict[str, TileLook] = {}
         self._widths: dict[str, float] = {}
         self._sprites: dict[tuple[str, int], QPixmap] = {}
+        # (text, bold) -> a row's ×count or token count, laid out once: a step redraws the same
+        # few labels in every row in view, and laying text out costs more than drawing it
+        self._labels: dict[tuple[str, bool], QStaticText] = {}
         self._biggest_count = 1
         self.set_scale(scale)
 
@@ -82,6 +97,8 @@ class TilePainter:
         self.bold_font = bold
         self.tile_metrics = QFontMetricsF(font)
         self.label_metrics = QFontMetricsF(label)
+        self.bold_metrics = QFontMetricsF(bold)
+        self._labels.clear()
         self.tile_h = self.tile_metrics.height() + 12 * s
         self.pad = 9 * s
         self.gap = 7 * s
@@ -103,7 +120,7 @@ class TilePainter:
         self._place_tiles()
 
     def _place_tiles(self) -> None:
-        self.badge_w = QFontMetricsF(self.bold_font).horizontalAdvance(f"×{self._biggest_count:,}") + 6 * self.scale
+        self.badge_w = self.bold_metrics.horizontalAdvance(f"×{self._biggest_count:,}") + 6 * self.scale
         self.tiles_x = self.margin + self.badge_w + 14 * self.scale  # where every row's first tile starts
 
     # -- one token ------------------------------------------------------------------------------
@@ -133,20 +150,22 @@ class TilePainter:
     # -- rows ---------------------------------------------------------------------------------
 
     def paint_rows(self, p: QPainter, rows: TileRows, t: Transition | None, area: QRectF, selected: str,
-                   vector: bool = False) -> float:
+                   vector: bool = False, shown: RowsShown | None = None) -> float:
         """Paint the rows inside ``area`` (the part of the content in view) onto any device, with the
         film ``t`` at its current moment; returns the widest row drawn.
 
         ``vector`` draws every tile as shapes and text (for SVG and high-resolution pictures)
-        instead of blitting the cached tile pictures the screen uses.
+        instead of blitting the cached tile pictures the screen uses. ``shown``: a screen's record of
+        its rows: only the rows that meet its band (top to bottom) are drawn, and their highlights noted.
         """
         self.vector = vector
         try:
-            return self._paint_rows(p, rows, t, area, selected)
+            return self._paint_rows(p, rows, t, area, selected, shown)
         finally:
             self.vector = False
 
-    def _paint_rows(self, p: QPainter, rows: TileRows, t: Transition | None, area: QRectF, selected: str) -> float:
+    def _paint_rows(self, p: QPainter, rows: TileRows, t: Transition | None, area: QRectF, selected: str,
+                    shown: RowsShown | None) -> float:
         width, height, sx, sy = area.width(), area.height(), area.x(), area.y()
         p.fillRect(QRectF(0, 0, width, height), QColor(self.theme.background))
         state = rows.state
@@ -168,13 +187,18 @@ class TilePainter:
         for r in in_view:
             word = rows.order[r]
             y = rows.row_top(r) - sy
+            if shown is not None and not (shown.top < y + self.row_h and y < shown.bottom):
+                continue  # a row the screen still shows as it is
             if r % 2:
                 p.fillRect(QRectF(0, y, width, self.row_h), stripe)
             ty = y + self.tile_top
             frames, n, end = rows.frames_in(word, t, left, right)
             widest = max(widest, end)
+            highlights = rows.highlights(word, nxt) if nxt is not None else ([], [])
+            if shown is not None:
+                shown.highlights[word] = highlights
             if nxt is not None:
-                self._paint_next(p, rows.layout(word), rows.highlights(word, nxt), ox, ty)
+                self._paint_next(p, rows.layout(word), highlights, ox, ty)
             self.paint_tiles(p, frames, ox, ty, left, right, selected)
             if counting:
                 sweep_rows.append((word, ox, ty))
@@ -357,12 +381,24 @@ class TilePainter:
 
     def row_labels(self, p: QPainter, badge: QRectF, count_x: float, ty: float, frequency: int, tokens: int) -> None:
         """The word's ×frequency before its tiles and its token count after them."""
-        p.setFont(self.bold_font)
         p.setPen(QColor(self.theme.muted))
-        p.drawText(badge, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"×{frequency:,}")
+        p.setFont(self.bold_font)
+        shown = self._label(f"×{frequency:,}", True)
+        p.drawStaticText(QPointF(badge.right() - shown.size().width(),
+                                 ty + (self.tile_h - self.bold_metrics.height()) / 2), shown)
         p.setFont(self.label_font)
-        p.drawText(QRectF(count_x, ty, 240 * self.scale, self.tile_h), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                   f"{tokens:,} token" + ("" if tokens == 1 else "s"))
+        shown = self._label(f"{tokens:,} token" + ("" if tokens == 1 else "s"), False)
+        p.drawStaticText(QPointF(count_x, ty + (self.tile_h - self.label_metrics.height()) / 2), shown)
+
+    def _label(self, text: str, bold: bool) -> QStaticText:
+        found = self._labels.get((text, bold))
+        if found is None:
+            if len(self._labels) >= LABEL_CACHE:
+                self._labels.clear()
+            found = self._labels[(text, bold)] = QStaticText(text)
+            found.setTextFormat(Qt.TextFormat.PlainText)
+            found.prepare(font=self.bold_font if bold else self.label_font)
+        return found
 
     def tally(self, p: QPainter, width: float, title: str, lines: list[tuple[str, int, bool]]) -> None:
         """The counting mode's tally box in the top right corner; the winning line is framed."""
