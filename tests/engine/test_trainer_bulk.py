@@ -7,24 +7,11 @@ from hypothesis import HealthCheck, given, settings as hyp_settings, strategies 
 from engine import Corpus, Settings, Tokenizer, train
 from engine.history import History
 from engine.textbook import textbook_merges
+from tests.engine.test_trainer_properties import _corpus, settings_strategy
 
 # a tiny alphabet makes ties, overlapping runs (aaaa), a b a b and rebuilt strings (a+bc, ab+c) common
 words = st.text(alphabet="abc", min_size=1, max_size=9)
 word_counts = st.lists(st.tuples(words, st.integers(1, 4)), min_size=1, max_size=14)
-settings_strategy = st.builds(
-    Settings,
-    split=st.sampled_from(["whitespace", "none"]),
-    end_of_word=st.sampled_from(["auto", None, "_", "</w>"]),
-    min_frequency=st.integers(1, 3),
-    tie_break=st.sampled_from(["first", "hf"]),
-    merges=st.one_of(st.none(), st.integers(0, 30)),
-)
-
-
-def _corpus(pairs, settings):
-    if settings.split == "none":
-        return Corpus.from_text(" ".join(w for w, c in pairs for _ in range(c)), settings)
-    return Corpus.from_word_counts("\n".join(f"{w} {c}" for w, c in pairs), settings)
 
 
 def _train_in_bulk(corpus, places=1):
