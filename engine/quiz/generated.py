@@ -195,6 +195,10 @@ def pair_count(state: LiveLesson, rng: random.Random) -> Question | None:
     )
 
 
+# the longest word (in characters) a "how many tokens?" question asks about
+MAX_ASKED_WORD = 40
+
+
 def word_split(state: LiveLesson, rng: random.Random) -> Question | None:
     """"Into how many tokens does word W split after step t?" — t a few steps ahead."""
     k = state.step
@@ -204,7 +208,14 @@ def word_split(state: LiveLesson, rng: random.Random) -> Question | None:
     target = min(state.last_step, k + rng.randint(1, 3))
     # the words these merges touch: asking about them makes the class apply the merges
     changing = history.words_changed(k, target)
-    pool = changing or [i for i in range(len(state.corpus)) if history.token_count(i, target) > 1] or list(range(len(state.corpus)))
+    # a word a class can read and count on the board: a whole text with no spaces is not asked about
+    words = state.corpus.words
+    short = [i for i in range(len(words)) if len(words[i]) <= MAX_ASKED_WORD]
+    shorts = set(short)
+    pool = ([i for i in changing if i in shorts] or [i for i in short if history.token_count(i, target) > 1]
+            or short)
+    if not pool:
+        return None
     index = rng.choice(pool[:50])
     tokens = history.word_tokens(index, target)
     now = history.word_tokens(index, k)

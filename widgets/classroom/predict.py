@@ -25,6 +25,8 @@ from widgets.tiles.theme import TileTheme
 
 HIDDEN, ASKING, REVEALED = "hidden", "asking", "revealed"
 MAX_CHOICES = 4
+# a row's symbols at most: more would not fit across a projected screen in tiles this large
+ROW_SYMBOLS = 120
 MAX_ROWS = 40
 
 TEXT = QColor("#FFFFFF")
@@ -67,6 +69,13 @@ class Question:
         return self.display.pair(pair)
 
 
+def _head(state, w: int) -> tuple[str, ...]:
+    """The tokens a row can show of word w: a long word's first ones, then "…" (a text with no
+    spaces is one word of millions of tokens, and the prompt draws and measures every one it gets)."""
+    head = tuple(state.tokens_head(w, ROW_SYMBOLS))
+    return head + ("…",) if len(head) < state.token_count(w) else head
+
+
 def question_for(session, limit: int = MAX_CHOICES) -> Question | None:
     """The question before the next merge, or None when there is nothing to ask (the end, or one pair only)."""
     state = session.state
@@ -87,7 +96,7 @@ def question_for(session, limit: int = MAX_CHOICES) -> Question | None:
     lesson = session.lesson
     words = len(lesson.corpus.words)
     shown_rows = min(words, MAX_ROWS)
-    rows = tuple((tuple(state.tokens(w)), lesson.corpus.counts[w]) for w in range(shown_rows))
+    rows = tuple((_head(state, w), lesson.corpus.counts[w]) for w in range(shown_rows))
     tokenizer = lesson.tokenizer
     return Question(
         merge=step.step, choices=tuple(choices), winner=step.pair, token=step.token, count=step.count,

@@ -105,6 +105,25 @@ def test_word_split_matches_a_replay(name):
                 assert wrong.answer != q.answer and wrong.misconception in MISCONCEPTIONS
 
 
+def test_word_split_asks_about_words_a_class_can_read_not_a_text_with_no_spaces():
+    from engine.quiz.generated import MAX_ASKED_WORD
+
+    rng = random.Random(3)
+    long_word = "".join(rng.choice("abcab") for _ in range(5_000))
+    settings = Settings(min_frequency=2, merges=20)
+    corpus = Corpus.from_word_counts(f"{long_word} 1\nlow 5\nlower 2\nnewest 6", settings)
+    trainer, steps = train(corpus)
+    for k in (0, 5, 19):
+        for seed in range(6):
+            q = generate(live(corpus, steps, k), "word-split", seed)
+            index = int(q.id.split(":")[3])
+            assert len(corpus.words[index]) <= MAX_ASKED_WORD
+            assert len(q.prompt) + len(q.hint) + len(q.explanation) < 1_000
+    # only one long word: nothing to ask of that kind, rather than pasting it whole
+    alone = Corpus.from_text(long_word, Settings(split="none", merges=5))
+    assert generate(live(alone, train(alone)[1], 0), "word-split", 0) is None
+
+
 @pytest.mark.parametrize("name", CORPORA)
 def test_vocab_size_matches_the_tokenizer(name):
     tokenizer = lesson(name)[2]

@@ -149,6 +149,23 @@ def test_many_words_are_summed_up_not_crammed(prompt, qapp):
     prompt.grab()  # paints without running off the screen
 
 
+def test_a_long_word_shows_its_first_tokens_then_an_ellipsis(prompt, qapp):
+    import random
+
+    from widgets.classroom.predict import ROW_SYMBOLS
+
+    rng = random.Random(5)
+    text = "".join(rng.choice("abcab") for _ in range(50_000))
+    session = Session(Lesson(text, settings=Settings(split="none", merges=10)))
+    session.request_step(5)
+    q = question_for(session)
+    (tokens, count), = q.rows
+    assert tokens[-1] == "…" and len("".join(tokens[:-1])) <= ROW_SYMBOLS + 10
+    assert list(tokens[:-1]) == session.state.tokens(0)[:len(tokens) - 1]
+    prompt.ask(q)
+    prompt.grab()  # draws a row of a few dozen tiles, not tens of thousands
+
+
 def test_byte_level_tokens_are_shown_as_text(qapp):
     session = Session(Lesson("a a a ab ab", settings=Settings(units="bytes", split="gpt2")))
     q = question_for(session)
