@@ -187,6 +187,10 @@ def _tile_painter(lesson: Lesson, scale: float) -> TilePainter:
     return painter
 
 
+# the most of a word's symbols a handout draws as tiles
+WORD_SYMBOLS = 600
+
+
 def _word_rows(pages: _Pages, tiles: TilePainter, lesson: Lesson, state: LessonState, new: str, bottom: float) -> None:
     """The words as rows of tiles (wrapped when long) until ``bottom``; the rest is counted."""
     p = pages.p
@@ -196,7 +200,10 @@ def _word_rows(pages: _Pages, tiles: TilePainter, lesson: Lesson, state: LessonS
     line = tiles.tile_h + tiles.gap
     words = len(lesson.corpus.words)
     for w in range(words):
-        tokens = state.tokens(w)
+        # a page holds a few hundred tiles: a long word (a text with no spaces) shows its start, then …
+        tokens = state.tokens_head(w, WORD_SYMBOLS)
+        if len(tokens) < state.token_count(w):
+            tokens = [*tokens, "…"]
         widths = [tiles.measure(t) for t in tokens]
         lines, x = 1, 0.0
         for width in widths:

@@ -12,6 +12,7 @@ from app.handout import choose_steps, growth_summary, merge_sentence, vocab_summ
 from app.handout_dialog import HandoutDialog, export_handout
 from engine.errors import BpeLabError
 from engine.lesson import Lesson
+from engine.settings import Settings
 
 CLASSIC = "low 5\nlower 2\nnewest 6\nwidest 3\n"
 
@@ -138,6 +139,24 @@ def test_word_rows_that_do_not_fit_are_counted(tmp_path):
     shown = first.count("×")  # one badge per word row shown
     hidden = int(first.split("... and ")[1].split()[0])  # NFKC spells the ellipsis as three dots
     assert shown > 5 and shown + hidden == 120
+
+
+def test_a_text_with_no_spaces_shows_the_start_of_its_one_word(tmp_path, monkeypatch):
+    import random
+
+    import app.handout as handout
+
+    rng = random.Random(2)
+    text = "".join(rng.choice("abcab") for _ in range(60_000))
+    lesson = Lesson(text, settings=Settings(split="none", merges=8)).train()
+    measured = []
+    real = handout.TilePainter.measure
+    monkeypatch.setattr(handout.TilePainter, "measure", lambda self, t: measured.append(t) or real(self, t))
+    path = tmp_path / "one-word.pdf"
+    write_handout(lesson, path, [4])
+    # the row is the word's first tokens and an ellipsis, not tens of thousands of tiles
+    assert 0 < len(measured) < 2_000 and "…" in measured
+    assert path.stat().st_size > 0
 
 
 def test_a_long_vocab_goes_on_over_pages(tmp_path):
