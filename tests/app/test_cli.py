@@ -8,7 +8,7 @@ import sys
 import pytest
 import tiktoken
 
-from app.cli import main
+from tests.app.cli_run import run
 
 CLASSIC = "low 5\nlower 2\nnewest 6\nwidest 3\n"
 
@@ -19,11 +19,6 @@ def classic_file(tmp_path):
     path.write_text(CLASSIC, encoding="utf-8")
     return path
 
-
-def run(capsys, *argv):
-    status = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_train_writes_tokenizer_and_history(tmp_path, classic_file, capsys):

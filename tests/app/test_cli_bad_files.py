@@ -7,17 +7,13 @@ import os
 import pytest
 
 from app.cli import main
+from tests.app.cli_run import run
 from engine.errors import BpeLabError
 from engine.formats.load import load_any
 from engine.quiz import load_pack
 
 CLASSIC = "low 5\nlower 2\nnewest 6\nwidest 3\n"
 
-
-def run(capsys, *argv):
-    status = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def one_line(status, err, *words):

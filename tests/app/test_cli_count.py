@@ -7,13 +7,8 @@ import os
 
 import pytest
 
-from app.cli import main
+from tests.app.cli_run import run
 
-
-def run(capsys, *argv):
-    status = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_counts_of_several_files_add_up_in_order_of_first_appearance(tmp_path, capsys):

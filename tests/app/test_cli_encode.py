@@ -5,16 +5,11 @@ import json
 import pytest
 import tiktoken
 
-from app.cli import main
+from tests.app.cli_run import run
 from engine.cl100k import load_cl100k
 
 TEXT_WITH_SPECIALS = "Say <|endoftext|> and <|fim_prefix|>x<|endofprompt|> twice: <|endoftext|>"
 
-
-def run(capsys, *argv):
-    status = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def _traced_tokens(trace_lines: list[str]) -> dict[str, list[str]]:

@@ -4,17 +4,12 @@ import json
 
 import pytest
 
-from app.cli import main
+from tests.app.cli_run import run
 from engine.formats.lesson_file import LessonFile, save_lesson
 from tests.engine.formats.samples import TEXTS, TRAINING
 
 SAMPLE = " ".join(TEXTS[:8])
 
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def ids(capsys, tokenizer, text=SAMPLE):

@@ -7,7 +7,7 @@ import stat
 
 import pytest
 
-from app.cli import main
+from tests.app.cli_run import run
 
 CORPUS = "low low low lower lower newest newest widest\n"
 
@@ -18,11 +18,6 @@ def corpus(tmp_path):
     path.write_text(CORPUS, encoding="utf-8")
     return path
 
-
-def run(capsys, *argv):
-    status = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def names(folder) -> list[str]:
