@@ -31,7 +31,10 @@ class Cover(QWidget):
         super().showEvent(event)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
-        if watched is self.host and event.type() in (QEvent.Type.Resize, QEvent.Type.Show) and not self.isHidden():
+        if event.type() not in (QEvent.Type.Resize, QEvent.Type.Show):
+            return False
+        # a host being destroyed may still send events once the cover's Python side is gone
+        if watched is getattr(self, "host", None) and not self.isHidden():
             self.place()
         return False
 
