@@ -161,6 +161,7 @@ class Lesson:
         self.stop_reason = trainer.stop_reason
         self._history = History(self.corpus, steps)
         self.tokenizer = Tokenizer.from_trainer(trainer)
+        self.tokenizer.tables  # built here, on the training's thread, rather than by the first view
         self._tokenizers.clear()
 
     def train(self) -> "Lesson":

@@ -16,6 +16,7 @@ other text (tiktoken's ``encode_ordinary``), so typed text cannot inject a contr
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import chain
 from typing import Iterable, Iterator, Mapping, Sequence
 
@@ -409,36 +410,74 @@ class Tokenizer(_Pipeline):
     says how ids are laid out).
 
     ``tables`` is for tables already derived from these merges, which a cut or a renumbering
-    reuses; without it they are built and every merge is checked.
+    reuses; without it they are built and every merge is checked. ``trusted`` merges are a
+    trainer's own, sound by construction: nothing is checked and the tables are built on first
+    use (a run that only writes the merges to a file never needs them).
     """
 
     def __init__(self, settings: Settings, base: Sequence[str], merges: Sequence[tuple[str, str]],
-                 tables: TokenizerTables | None = None):
+                 tables: TokenizerTables | None = None, *, trusted: bool = False):
         settings = settings.resolved()
         self._init_pipeline(settings)
         self.base = list(base)
         # a cut passes a slice of its parent's merges, already pairs: converting 10,000 again costs a step
-        self.merges: list[tuple[str, str]] = list(merges) if tables is not None else [tuple(m) for m in merges]
-        if tables is None:
+        self.merges: list[tuple[str, str]] = (
+            list(merges) if tables is not None or trusted else [tuple(m) for m in merges])
+        if tables is None and not trusted:
             tables = TokenizerTables.of(settings, self.base, self.merges)
-        self.tables = tables
-        self.vocab = tables.vocab
-        self.special_ids = tables.special_ids
-        self.unknown_id = tables.unknown_id
-        self._ids = tables.ids
-        self._base_ids = tables.base_ids
-        self._ranks = tables.pairs
-        self._repeats = tables.repeats
-        self._lengths = tables.lengths
-        self._special_set = frozenset(tables.special_ids.values())
+        if tables is not None:
+            self.tables = tables
         self._ending: frozenset[int] | None = None  # ids of tokens that end a word, found on first decode
+
+    @cached_property
+    def tables(self) -> TokenizerTables:
+        """Built here only for trusted merges, on first use."""
+        return TokenizerTables.of(self.settings, self.base, self.merges)
+
+    # what encoding and decoding look up, each read from the tables once
+
+    @cached_property
+    def vocab(self) -> list[str]:
+        return self.tables.vocab
+
+    @cached_property
+    def special_ids(self) -> dict[str, int]:
+        return self.tables.special_ids
+
+    @cached_property
+    def unknown_id(self) -> int | None:
+        return self.tables.unknown_id
+
+    @cached_property
+    def _ids(self) -> Mapping[str, int]:
+        return self.tables.ids
+
+    @cached_property
+    def _base_ids(self) -> dict[str, int]:
+        return self.tables.base_ids
+
+    @cached_property
+    def _ranks(self) -> Mapping[Pair, tuple[int, int]]:
+        return self.tables.pairs
+
+    @cached_property
+    def _repeats(self) -> Mapping[Pair, tuple[tuple[int, int], ...]]:
+        return self.tables.repeats
+
+    @cached_property
+    def _lengths(self) -> list[int]:
+        return self.tables.lengths
+
+    @cached_property
+    def _special_set(self) -> frozenset[int]:
+        return frozenset(self.tables.special_ids.values())
 
     @classmethod
     def from_trainer(cls, trainer, merges: int | None = None) -> "Tokenizer":
         """The tokenizer a trainer has learned, optionally only its first ``merges`` merges."""
         vocab = trainer.vocab
         pairs = [(vocab[a], vocab[b]) for a, b in trainer.merges[:merges]]
-        return cls(trainer.settings, trainer.base, pairs)
+        return cls(trainer.settings, trainer.base, pairs, trusted=True)
 
     def truncated(self, merges: int) -> "Tokenizer":
         """The same tokenizer as it was after its first ``merges`` merges.
@@ -623,13 +662,6 @@ class Tokenizer(_Pipeline):
                         ending.add(ids[token])
             self._ending = frozenset(ending)
         return self._ending
-
-    def to_dict(self) -> dict:
-        return {
-            "settings": self.settings.to_dict(),
-            "base_vocabulary": list(self.base),
-            "merges": [list(m) for m in self.merges],
-        }
 
 
 class RankTokenizer(_Pipeline):

@@ -29,11 +29,13 @@ def tokenizer_to_json(tokenizer: Tokenizer) -> str:
     Written by hand from compact pieces: ``json.dumps(indent=...)`` takes the pure-Python encoder,
     which spends longer on a large vocabulary than the training did.
     """
-    data = {"format": FORMAT, "version": VERSION, **tokenizer.to_dict()}
-    merges = data.pop("merges")
+    data = {"format": FORMAT, "version": VERSION, "settings": tokenizer.settings.to_dict(),
+            "base_vocabulary": tokenizer.base}
+    merges = tokenizer.merges
     fields = [f"{json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}" for key, value in data.items()]
-    # the whole list in one call of the C encoder, then a line break before each merge: '["' starts
-    # a merge and never stands inside a token's string, where a quote is always escaped
+    # the whole list in one call of the C encoder (a pair is written as a list), then a line break
+    # before each merge: '["' starts a merge and never stands inside a token's string, where a
+    # quote is always escaped
     lines = json.dumps(merges, ensure_ascii=False)[1:-1].replace('], ["', '],\n  ["')
     fields.append(f'"merges": [\n  {lines}\n ]' if merges else '"merges": []')
     return "{\n " + ",\n ".join(fields) + "\n}\n"

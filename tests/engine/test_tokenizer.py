@@ -42,6 +42,19 @@ def test_encoding_replays_the_merges_in_order():
         assert list(tokenizer.encode(word).tokens) == replayed
 
 
+def test_a_trainers_tokenizer_equals_the_one_its_merges_make_when_read_back():
+    # the trainer's merges are taken unchecked and its tables built on first use
+    settings = Settings(special_tokens=("<|endoftext|>",))
+    learned = Tokenizer.from_trainer(train(Corpus.from_word_counts(CLASSIC, settings))[0])
+    read = Tokenizer(learned.settings, learned.base, learned.merges)
+    text = "lowest newer<|endoftext|> wid€st"
+    assert learned.encode(text, allow_special=True) == read.encode(text, allow_special=True)
+    assert (learned.vocab, learned.special_ids, learned.unknown_id) == (read.vocab, read.special_ids, read.unknown_id)
+    ids = read.encode_ids(text, allow_special=True)
+    assert learned.decode(ids) == read.decode(ids) == "lowest newer <|endoftext|>wid<unk>st"
+    assert learned.truncated(3).encode(text).tokens == read.truncated(3).encode(text).tokens
+
+
 def test_trace_shows_each_merge_that_applied():
     tokenizer = classic_tokenizer(merges=5)
     base, trace = tokenizer.encode_steps("lowest")
