@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import functools
 import importlib
+import os
 import sys
 from typing import Sequence
 
@@ -32,8 +33,35 @@ EXIT_BAD_INPUT = 2
 OPTIONS = ("-h", "--help", "--version", "--install-desktop-entry", "--uninstall-desktop-entry")
 
 
+class HelpLayout(argparse.HelpFormatter):
+    """argparse's help layout, given the terminal's width as ``shutil.get_terminal_size`` finds it
+    without importing shutil: argparse lays out a help line for every option it is given, and
+    shutil (with the compression modules it imports) would cost each command's start."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None):
+        super().__init__(prog, indent_increment, max_help_position, terminal_width() - 2 if width is None else width)
+
+
+def terminal_width() -> int:
+    """$COLUMNS, else the width of the terminal standard output goes to, else 80."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
 class Parser(argparse.ArgumentParser):
     """argparse, with its complaints cut down to one line that points at --help."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", HelpLayout)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str):  # noqa: D102 (argparse's own hook)
         raise BpeLabError(f"{message} (see '{self.prog} --help')")

@@ -9,7 +9,6 @@ import math
 import os
 import re
 import stat
-from pathlib import Path
 
 from engine.errors import BpeLabError, NotPlainTextError
 
@@ -32,7 +31,7 @@ def megabytes(n: int) -> str:
 
 def path_status(path: str | os.PathLike) -> os.stat_result | None:
     """The path's status (symlinks followed), None when nothing is there; a clear message otherwise."""
-    p = Path(path)
+    p = os.fspath(path)
     try:
         return os.stat(p)
     except (FileNotFoundError, NotADirectoryError):
@@ -40,16 +39,16 @@ def path_status(path: str | os.PathLike) -> os.stat_result | None:
     except OSError as exc:
         raise BpeLabError(_os_problem(p, exc)) from None
     except ValueError:
-        raise BpeLabError(f"{str(p)[:80]!r} is not a path: it holds a NUL character") from None
+        raise BpeLabError(f"{p[:80]!r} is not a path: it holds a NUL character") from None
 
 
-def _os_problem(p: Path, exc: OSError) -> str:
+def _os_problem(p: str, exc: OSError) -> str:
     """What went wrong opening ``p``, said for the user."""
     if exc.errno == errno.ELOOP:
         return f"{p}: a loop of symbolic links (a link that leads back to itself); fix or remove the link"
     if exc.errno == errno.ENAMETOOLONG:
-        longest = max(p.parts, key=len, default=str(p))
-        return (f"{str(p)[:60]}...: a name in the path is too long ({len(longest)} characters; at most 255): "
+        longest = max(p.split(os.sep), key=len)
+        return (f"{p[:60]}...: a name in the path is too long ({len(longest)} characters; at most 255): "
                 "give a shorter name")
     if isinstance(exc, PermissionError):
         return f"{p}: permission denied; check that you may read it"
@@ -66,14 +65,14 @@ def read_bytes(path: str | os.PathLike, limit: int = MAX_BYTES) -> bytes:
     Opened without blocking and checked before reading: a named pipe, a device such as /dev/zero or
     a folder is refused at once rather than waited on or read without end.
     """
-    p = Path(path)
+    p = os.fspath(path)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
     try:
         fd = os.open(p, flags)
     except OSError as exc:
         raise BpeLabError(_os_problem(p, exc)) from None
     except ValueError:
-        raise BpeLabError(f"{str(p)[:80]!r} is not a path: it holds a NUL character") from None
+        raise BpeLabError(f"{p[:80]!r} is not a path: it holds a NUL character") from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):

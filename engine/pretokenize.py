@@ -14,7 +14,6 @@ import re
 from functools import lru_cache
 from typing import Iterator
 
-from engine.ascii_split import GPT4_ASCII, ascii_stretches
 from engine.errors import BpeLabError
 from engine.unicode_table import LETTER, LOWERCASE, NUMBER, WHITE_SPACE, Agreement
 
@@ -31,8 +30,6 @@ _QUICKER = {
     GPT4_PATTERN: r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"""
                   r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s""",
 }
-# the same split of ASCII text through Python's re, where a pattern has one
-_ASCII_TWINS = {GPT4_PATTERN: GPT4_ASCII}
 
 
 @lru_cache(maxsize=None)
@@ -69,11 +66,16 @@ class SplitPattern:
     """
 
     def __init__(self, pattern: str):
+        # imported with the first pattern: a whitespace split, and a command's start, go without them
         import regex
+
+        from engine.ascii_split import GPT4_ASCII, ascii_stretches
 
         self.pattern = pattern
         self._regex = regex.compile(_QUICKER.get(pattern, pattern))
-        self._ascii = _ASCII_TWINS.get(pattern)
+        # the same split of ASCII text through Python's re, where the pattern has one
+        self._ascii = GPT4_ASCII if pattern == GPT4_PATTERN else None
+        self._stretches = ascii_stretches
         if any(ch in pattern for ch in _STAND_INS.values()):
             raise BpeLabError(f"the split pattern names one of {''.join(_STAND_INS.values())}, which BPE Lab "
                               "keeps for characters that regex engines class differently")
@@ -91,7 +93,7 @@ class SplitPattern:
         if text.isascii():
             return self._ascii.findall(text)
         words: list[str] = []
-        for start, end, ascii_only in ascii_stretches(text):
+        for start, end, ascii_only in self._stretches(text):
             part = text[start:end]
             words += self._ascii.findall(part) if ascii_only else self._findall_unicode(part)
         return words
@@ -105,7 +107,7 @@ class SplitPattern:
         return self._spans_by_stretch(text)
 
     def _spans_by_stretch(self, text: str) -> Iterator[tuple[int, int]]:
-        for start, end, ascii_only in ascii_stretches(text):
+        for start, end, ascii_only in self._stretches(text):
             part = text[start:end]
             found = (m.span() for m in self._ascii.finditer(part)) if ascii_only else self._spans_unicode(part)
             for s, e in found:

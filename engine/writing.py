@@ -10,12 +10,11 @@ into the same folder, once it is old enough that no other run can still be writi
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import stat
-import tempfile
 import time
-from pathlib import Path
 from typing import Iterable, Mapping
 
 from engine.errors import BpeLabError
@@ -26,7 +25,10 @@ TEMP_SUFFIX = ".bpe-lab.tmp"
 STALE_AFTER_S = 15 * 60
 # the temporary adds to the name; keep below the system's 255 bytes
 MAX_NAME_BYTES = 240
-# ours: .NAME.<8 letters of mkstemp><.bpe-lab>.tmp; without the mark only earlier versions' (see clean_stale)
+# the letters of a temporary's name, and how many names are tried before giving up
+_TEMP_LETTERS = "abcdefghijklmnopqrstuvwxyz0123456789_"
+_TEMP_TRIES = 100
+# ours: .NAME.<8 random letters><.bpe-lab>.tmp; without the mark only earlier versions' (see clean_stale)
 _TEMP_NAME = re.compile(r"^\.(?P<name>.+)\.[a-z0-9_]{8}(?P<mark>\.bpe-lab)?\.tmp$")
 
 
@@ -42,13 +44,13 @@ def write_files(files: Mapping, make_folder: str | os.PathLike | None = None) ->
     (its parent must exist) and removed again if the writing fails. A failure before the renames
     leaves every old file as it was.
     """
-    made = _make_folder(Path(make_folder)) if make_folder is not None else None
-    staged: list[tuple[str, Path]] = []
+    made = _make_folder(_plain(make_folder)) if make_folder is not None else None
+    staged: list[tuple[str, str]] = []
     done = False
     try:
-        targets = [(_target(Path(path)), data) for path, data in files.items()]
-        for folder in {t.parent for t, _ in targets}:
-            clean_stale(folder, names={t.name for t, _ in targets if t.parent == folder})
+        targets = [(_target(_plain(path)), data) for path, data in files.items()]
+        for folder in {_folder_of(t) for t, _ in targets}:
+            clean_stale(folder, names={os.path.basename(t) for t, _ in targets if _folder_of(t) == folder})
         for target, data in targets:
             staged.append((_stage(target, data), target))
         try:
@@ -63,12 +65,23 @@ def write_files(files: Mapping, make_folder: str | os.PathLike | None = None) ->
             _remove(temp)
         if not done and made is not None:
             try:
-                made.rmdir()
+                os.rmdir(made)
             except OSError:
                 pass
 
 
-def _make_folder(folder: Path) -> Path | None:
+def _plain(path: str | os.PathLike) -> str:
+    """A path as text, without trailing separators (``out/`` names the folder ``out``)."""
+    p = os.fspath(path)
+    return p.rstrip(os.sep) or p
+
+
+def _folder_of(path: str) -> str:
+    """The folder a path is in: ``.`` for a bare name."""
+    return os.path.dirname(path) or "."
+
+
+def _make_folder(folder: str) -> str | None:
     """Make ``folder`` when it is missing (returned, to remove on failure); refuse a file in its place."""
     status = path_status(folder)
     if status is not None:
@@ -76,23 +89,23 @@ def _make_folder(folder: Path) -> Path | None:
             raise BpeLabError(f"{folder} is a file; this format writes a folder: give a folder name")
         return None
     try:
-        folder.mkdir(parents=False)
+        os.mkdir(folder)
     except FileNotFoundError:
-        raise BpeLabError(f"{folder}: the folder {folder.parent} does not exist; create it first") from None
+        raise BpeLabError(f"{folder}: the folder {_folder_of(folder)} does not exist; create it first") from None
     except OSError as exc:
         raise BpeLabError(f"{folder}: cannot make the folder ({exc.strerror}); choose another place") from None
     return folder
 
 
-def _target(p: Path) -> Path:
+def _target(p: str) -> str:
     """Where the file's bytes go: ``p``, or the file a symbolic link names (the link stays a link);
     refused when it is there and not a regular file."""
-    if len(os.fsencode(p.name)) > MAX_NAME_BYTES:
-        raise BpeLabError(f"{str(p)[:60]}...: the file name is too long (at most {MAX_NAME_BYTES} bytes): "
+    if len(os.fsencode(os.path.basename(p))) > MAX_NAME_BYTES:
+        raise BpeLabError(f"{p[:60]}...: the file name is too long (at most {MAX_NAME_BYTES} bytes): "
                           "give a shorter name")
     status = path_status(p)  # follows links; a loop is said to be a loop
     if os.path.islink(p):
-        p = Path(os.path.realpath(p))
+        p = os.path.realpath(p)
     if status is None:
         return p
     if stat.S_ISDIR(status.st_mode):
@@ -103,14 +116,14 @@ def _target(p: Path) -> Path:
     return p
 
 
-def _stage(target: Path, data: bytes | str) -> str:
+def _stage(target: str, data: bytes | str) -> str:
     """A temporary beside ``target`` holding ``data``, flushed to disk, with the mode (and owner) the
     file will have."""
     if isinstance(data, str):
         data = data.encode("utf-8")
-    folder = target.parent if str(target.parent) else Path(".")
+    folder = _folder_of(target)
     try:
-        fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=TEMP_SUFFIX, dir=folder)
+        fd, temp = _create_temp(folder, f".{os.path.basename(target)}.")
     except FileNotFoundError:
         raise BpeLabError(f"{target}: the folder {folder} does not exist; create it first") from None
     except PermissionError:
@@ -132,9 +145,25 @@ def _stage(target: Path, data: bytes | str) -> str:
     return temp
 
 
+def _create_temp(folder: str, prefix: str) -> tuple[int, str]:
+    """(open descriptor, path) of a new file ``PREFIX<8 random letters>.bpe-lab.tmp`` in ``folder``,
+    made by this call alone and readable by no one else, as ``tempfile.mkstemp`` makes it; written
+    here because importing tempfile (shutil and random with it) costs a command's start more."""
+    flags = (os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+             | getattr(os, "O_BINARY", 0))
+    for _ in range(_TEMP_TRIES):
+        letters = "".join(_TEMP_LETTERS[b % len(_TEMP_LETTERS)] for b in os.urandom(8))
+        path = os.path.join(folder, f"{prefix}{letters}{TEMP_SUFFIX}")
+        try:
+            return os.open(path, flags, 0o600), path
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, f"no free temporary name in {folder}")
+
+
 def _take_over_mode(fd: int, old: os.stat_result | None) -> None:
     """The old file's permission bits and, where we may (root, or our own file), its owner and group;
-    a new file gets what the umask gives (mkstemp's 0600 would hide it from everyone else)."""
+    a new file gets what the umask gives (the temporary's 0600 would hide it from everyone else)."""
     if old is None:
         os.fchmod(fd, 0o666 & ~current_umask())
         return
@@ -160,7 +189,7 @@ def current_umask() -> int:
     return mask
 
 
-def clean_stale(folder: str | os.PathLike, names: Iterable[str] = ()) -> list[Path]:
+def clean_stale(folder: str | os.PathLike, names: Iterable[str] = ()) -> list[str]:
     """Remove the temporaries a killed save left in ``folder``; returns those removed.
 
     Only ours: hidden regular files named as this module names them, owned by this user, untouched
@@ -184,7 +213,7 @@ def clean_stale(folder: str | os.PathLike, names: Iterable[str] = ()) -> list[Pa
             continue
         if (stat.S_ISREG(info.st_mode) and info.st_uid == _me()
                 and now - info.st_mtime > STALE_AFTER_S and _remove(entry.path)):
-            removed.append(Path(entry.path))
+            removed.append(entry.path)
     return removed
 
 

@@ -19,11 +19,13 @@ import re
 import stat
 import sys
 from dataclasses import dataclass
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-from engine.encoder import Encoder
 from engine.files import parse_json, path_status, read_text
 from engine.errors import BpeLabError
+
+if TYPE_CHECKING:  # a command that writes what it trained starts without the tokenizer's protocol
+    from engine.encoder import Encoder
 
 FORMATS = ("bpelab", "hf", "gpt2", "tiktoken", "csv")
 # the formats that are one file, which standard output can take
@@ -57,13 +59,14 @@ def detect_format(path: str | os.PathLike) -> str:
 
 def recognise(path: str | os.PathLike) -> Recognised:
     """The format of a file, with its parsed JSON for the JSON formats: a JSON file is read and parsed once."""
-    p = Path(path)
+    p = os.fspath(path)
     status = path_status(p)
     if status is None:
         raise BpeLabError(f"{p}: no such file; check the path (or give the built-in name cl100k)")
-    if stat.S_ISDIR(status.st_mode) or p.name in ("vocab.json", "merges.txt"):
+    name = os.path.basename(p.rstrip(os.sep))
+    if stat.S_ISDIR(status.st_mode) or name in ("vocab.json", "merges.txt"):
         return Recognised("gpt2")
-    suffix = p.suffix.lower()
+    suffix = os.path.splitext(name)[1].lower()
     if suffix == ".tiktoken":
         return Recognised("tiktoken")
     if suffix == ".csv":
@@ -71,7 +74,7 @@ def recognise(path: str | os.PathLike) -> Recognised:
     text = read_text(p)
     head = text.lstrip()[:1]
     if head in ("{", "["):
-        data = parse_json(text, str(p))
+        data = parse_json(text, p)
         kind = data.get("format") if isinstance(data, dict) else None
         if kind == "bpe-lab-tokenizer":
             return Recognised("bpelab", data)
@@ -196,7 +199,7 @@ def check_export(source: Source, fmt: str) -> None:
 
 
 def export_files(source: Source, fmt: str, out: str | os.PathLike,
-                 library_check: bool = True) -> tuple[dict, Path | None]:
+                 library_check: bool = True) -> tuple[dict, str | os.PathLike | None]:
     """(path -> contents, the folder to make or None): ``source`` in ``fmt`` as checked files, not
     yet written, so that a caller can write them together with others (``engine.writing``);
     ``library_check``: the files are also read back by the library the format is for."""
@@ -214,7 +217,7 @@ def export_files(source: Source, fmt: str, out: str | os.PathLike,
     if fmt == "gpt2":
         from engine.formats.gpt2 import checked_files, folder_files
 
-        return (checked_files if library_check else folder_files)(tokenizer, out), Path(out)
+        return (checked_files if library_check else folder_files)(tokenizer, out), out
     if fmt == "tiktoken":
         from engine.formats.tiktoken_file import checked_files, tiktoken_files
 

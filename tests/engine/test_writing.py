@@ -123,7 +123,7 @@ def test_only_old_temporaries_of_ours_are_removed(tmp_path):
     plain.write_text("x")
     age(plain, STALE_AFTER_S + 60)
     removed = clean_stale(tmp_path, names={"a.json"})
-    assert removed == [ours_old]
+    assert removed == [str(ours_old)]
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([recent.name, theirs.name, "data.tmp"])
 
 
