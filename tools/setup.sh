@@ -33,9 +33,7 @@ install_system_packages() {
 }
 
 install_project() {
-    # compat: the checkout's folder on the module path, where setuptools' default would put an import
-    # hook in front that loads pathlib and more at every start, before a command does anything
-    "$1" -m pip install --quiet -e "$ROOT[test]" --config-settings editable_mode=compat >&2
+    "$1" -m pip install --quiet -e "$ROOT[test]" >&2
 }
 
 install_system_packages

@@ -3,7 +3,7 @@
 # BPE Lab's up to date.
 #
 # ensure_venv DIR INSTALL: a venv in DIR made with $PYTHON (3.11 or newer), and the shell function
-# INSTALL run with the venv's python whenever pyproject.toml or INSTALL itself changed since it last ran.
+# INSTALL run with the venv's python whenever pyproject.toml changed since it last ran.
 ensure_venv() {
     local venv="$1" install="$2"
     local python="${PYTHON:-python3}"
@@ -14,7 +14,7 @@ ensure_venv() {
     fi
     local stamp="$venv/.bpe-lab-installed"
     local want
-    want="$({ cat "$ROOT/pyproject.toml"; declare -f "$install"; } | sha256sum | cut -d' ' -f1)"
+    want="$(sha256sum "$ROOT/pyproject.toml" | cut -d' ' -f1)"
     if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
         "$venv/bin/python" -m pip install --quiet --upgrade pip >&2
         "$install" "$venv/bin/python"
