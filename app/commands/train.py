@@ -55,8 +55,12 @@ def settings_from(args):
     )
 
 
-def train_from_args(args):
-    """(trainer, steps) for the corpus and settings the arguments give."""
+def train_from_args(args, keep_steps: bool):
+    """(trainer, steps) for the corpus and settings the arguments give; steps is None unless kept.
+
+    A run whose output reads no step lets each go as soon as it is made: thousands of steps held
+    to the end are a third of a small run's peak memory, and freeing them all at once costs its end.
+    """
     from engine.corpus import Corpus
     from engine.trainer import Trainer, collector_paused
 
@@ -73,13 +77,14 @@ def train_from_args(args):
         counting.close(len(corpus))
     if corpus.is_empty:
         raise BpeLabError(f"the corpus {args.corpus} is empty (no words): give some training text")
-    steps = []
+    steps = [] if keep_steps else None
     # the layout too: the collector's first walk after it would visit every position of the corpus
     with collector_paused():
         trainer = Trainer(corpus)
         bar = ProgressBar(trainer.target_merges()) if args.progress else None
         for step in trainer.steps():
-            steps.append(step)
+            if steps is not None:
+                steps.append(step)
             if bar:
                 bar.update(step.step)
         # the command ends once the files are written: the collector never needs to walk the
@@ -109,7 +114,7 @@ def run(args) -> int:
     fmt = getattr(args, "format", "bpelab")
     if args.out == "-":
         check_one_file(fmt)  # before training: a long run must not end in this refusal
-    trainer, steps = train_from_args(args)
+    trainer, steps = train_from_args(args, keep_steps=bool(args.history) or fmt == "csv" or args.progress)
     source = Source(Tokenizer.from_trainer(trainer), steps)
     printed = export_text(source, fmt) if args.out == "-" else None
     files, folder = export_files(source, fmt, args.out) if printed is None else ({}, None)

@@ -4,6 +4,7 @@ import io
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import tiktoken
@@ -11,6 +12,8 @@ import tiktoken
 from tests.app.cli_run import run
 
 CLASSIC = "low 5\nlower 2\nnewest 6\nwidest 3\n"
+# the checkout: a program started without site imports BPE Lab from here
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -99,6 +102,15 @@ def test_progress_bar_on_stderr(tmp_path, classic_file, capsys):
     assert "the vocabulary holds 16 tokens (11 base symbols + 4 learned + <unk>)" in err
 
 
+@pytest.mark.parametrize("fmt", ["bpelab", "hf"])
+def test_the_tokenizer_written_is_the_same_with_or_without_the_history_and_the_bar(tmp_path, classic_file, capsys, fmt):
+    # a run that writes neither keeps no merge step: what it writes must not depend on that
+    args = ["train", classic_file, "--word-counts", "--merges", 6, "--format", fmt]
+    assert run(capsys, *args, "--out", tmp_path / "plain.json")[0] == 0
+    assert run(capsys, *args, "--out", tmp_path / "full.json", "--history", tmp_path / "h.json", "--progress")[0] == 0
+    assert (tmp_path / "plain.json").read_bytes() == (tmp_path / "full.json").read_bytes()
+
+
 BAD = {
     "missing file": (["train", "{tmp}/nope.txt", "--out", "{tmp}/t.json"], "no such file"),
     "invalid utf-8": (["train", "{tmp}/latin1.txt", "--out", "{tmp}/t.json"], "not UTF-8"),
@@ -165,6 +177,22 @@ def test_training_a_small_text_loads_only_what_it_uses(tmp_path):
             "if m in sys.modules))")
     result = subprocess.run([sys.executable, "-c", code, "train", str(corpus), "--merges", "5", "--out", str(out)],
                             capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["0", "[]"]
+    assert len(json.loads(out.read_text(encoding="utf-8"))["merges"]) == 5
+
+
+def test_training_starts_without_libraries_it_never_uses(tmp_path):
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("low lower newest widest " * 20, encoding="utf-8")
+    out = tmp_path / "t.json"
+    # paths are handled as text, temporaries made with os, and the cl100k split's tables wait for
+    # that split; without site (-S) only the program's own imports count
+    code = ("import sys; from app.cli import main; status = main(sys.argv[1:]); "
+            "print(status, sorted(m for m in ('pathlib', 'tempfile', 'shutil', 'engine.ascii_split', 'engine.encoder') "
+            "if m in sys.modules))")
+    result = subprocess.run([sys.executable, "-S", "-c", code, "train", str(corpus), "--merges", "5", "--out", str(out)],
+                            capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["0", "[]"]
     assert len(json.loads(out.read_text(encoding="utf-8"))["merges"]) == 5
