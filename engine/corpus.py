@@ -100,7 +100,7 @@ class Corpus:
             units = [bytes_to_symbols(w.encode("utf-8")) for w in words]
         else:
             units = words
-        return cls(tuple(units), tuple(counter[w] for w in words), settings)
+        return cls(tuple(units), tuple(map(counter.__getitem__, words)), settings)
 
     def __len__(self) -> int:
         return len(self.words)
