@@ -73,7 +73,7 @@ def write_files(files: Mapping, make_folder: str | os.PathLike | None = None) ->
 def _plain(path: str | os.PathLike) -> str:
     """A path as text, without trailing separators (``out/`` names the folder ``out``)."""
     p = os.fspath(path)
-    return p.rstrip(os.sep) or p
+    return p.rstrip(os.sep + (os.altsep or "")) or p
 
 
 def _folder_of(path: str) -> str:

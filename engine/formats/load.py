@@ -63,7 +63,7 @@ def recognise(path: str | os.PathLike) -> Recognised:
     status = path_status(p)
     if status is None:
         raise BpeLabError(f"{p}: no such file; check the path (or give the built-in name cl100k)")
-    name = os.path.basename(p.rstrip(os.sep))
+    name = os.path.basename(p.rstrip(os.sep + (os.altsep or "")))
     if stat.S_ISDIR(status.st_mode) or name in ("vocab.json", "merges.txt"):
         return Recognised("gpt2")
     suffix = os.path.splitext(name)[1].lower()
