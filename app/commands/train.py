@@ -6,7 +6,6 @@ import gc
 import sys
 
 from app.commands.common import non_negative, positive, read_corpus_text, utf8_text
-from app.commands.count import CountingBar
 from engine.errors import BpeLabError
 
 
@@ -65,7 +64,11 @@ def train_from_args(args, keep_steps: bool):
     from engine.trainer import Trainer, collector_paused
 
     settings = settings_from(args)
-    counting = CountingBar(args.corpus) if args.progress and not args.word_counts else None
+    counting = None
+    if args.progress and not args.word_counts:
+        from app.commands.count import CountingBar
+
+        counting = CountingBar(args.corpus)
     if args.word_counts:
         corpus = Corpus.from_word_counts(read_corpus_text(args.corpus), settings)
     elif args.corpus == "-":

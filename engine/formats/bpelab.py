@@ -14,9 +14,7 @@ import os
 from engine.errors import BpeLabError
 from engine.files import read_json
 from engine.writing import write_atomic
-from engine.formats.imported import check_base
 from engine.formats.schema import Fields, SchemaError, shown
-from engine.formats.settings_data import settings_from_data
 from engine.tokenizer import Tokenizer
 
 FORMAT = "bpe-lab-tokenizer"
@@ -47,6 +45,10 @@ def save_tokenizer(tokenizer: Tokenizer, path: str | os.PathLike) -> None:
 
 def tokenizer_from_data(data, source: str) -> Tokenizer:
     """The tokenizer a parsed file describes, every key checked against the format."""
+    # imported for reading only: the train command writes this format without them
+    from engine.formats.imported import check_base
+    from engine.formats.settings_data import settings_from_data
+
     f = Fields.of(data, source)
     if f.get("format", None) != FORMAT:
         raise SchemaError(f"{source} is not a BPE Lab tokenizer file (no \"format\": \"{FORMAT}\")")

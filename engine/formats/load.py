@@ -182,10 +182,12 @@ def export_text(source: Source, fmt: str) -> str:
 
 
 def _check_bpelab(tokenizer: Encoder) -> None:
-    from engine.formats.imported import RenumberedTokenizer
     from engine.tokenizer import Tokenizer
 
-    if isinstance(tokenizer, RenumberedTokenizer) or not isinstance(tokenizer, Tokenizer):
+    # as in _check_exportable: a RenumberedTokenizer exists only once its module is loaded
+    imported = sys.modules.get("engine.formats.imported")
+    renumbered = imported is not None and isinstance(tokenizer, imported.RenumberedTokenizer)
+    if renumbered or not isinstance(tokenizer, Tokenizer):
         raise BpeLabError(
             "this tokenizer's ids do not follow BPE Lab's layout (base, merges, special tokens), which "
             "the bpelab format assumes: export with --format hf or tiktoken to keep its ids"

@@ -186,11 +186,12 @@ def test_training_starts_without_libraries_it_never_uses(tmp_path):
     corpus = tmp_path / "c.txt"
     corpus.write_text("low lower newest widest " * 20, encoding="utf-8")
     out = tmp_path / "t.json"
-    # paths are handled as text, temporaries made with os, and the cl100k split's tables wait for
-    # that split; without site (-S) only the program's own imports count
+    # paths are handled as text, temporaries made with os, the cl100k split's tables wait for that
+    # split and a file reader's checks for reading; without site (-S) only the program's imports count
+    unused = ("pathlib", "tempfile", "shutil", "engine.ascii_split", "engine.encoder", "engine.formats.imported",
+              "engine.formats.settings_data", "app.commands.count")
     code = ("import sys; from app.cli import main; status = main(sys.argv[1:]); "
-            "print(status, sorted(m for m in ('pathlib', 'tempfile', 'shutil', 'engine.ascii_split', 'engine.encoder') "
-            "if m in sys.modules))")
+            f"print(status, sorted(m for m in {unused!r} if m in sys.modules))")
     result = subprocess.run([sys.executable, "-S", "-c", code, "train", str(corpus), "--merges", "5", "--out", str(out)],
                             capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert result.returncode == 0, result.stderr
