@@ -55,12 +55,14 @@ def settings_from(args):
 
 
 def train_from_args(args, keep_steps: bool):
-    """(trainer, steps) for the corpus and settings the arguments give; steps is None unless kept.
+    """(tokenizer, trainer, steps) for the corpus and settings the arguments give; steps is None
+    unless kept.
 
     A run whose output reads no step lets each go as soon as it is made: thousands of steps held
     to the end are a third of a small run's peak memory, and freeing them all at once costs its end.
     """
     from engine.corpus import Corpus
+    from engine.tokenizer import Tokenizer
     from engine.trainer import Trainer, collector_paused
 
     settings = settings_from(args)
@@ -81,11 +83,15 @@ def train_from_args(args, keep_steps: bool):
     if corpus.is_empty:
         raise BpeLabError(f"the corpus {args.corpus} is empty (no words): give some training text")
     steps = [] if keep_steps else None
+    # each merge's pair as its step names it: looking the trainer's ids up again at the end costs
+    # more, its tokens lying all over memory by then
+    merges = []
     # the layout too: the collector's first walk after it would visit every position of the corpus
     with collector_paused():
         trainer = Trainer(corpus)
         bar = ProgressBar(trainer.target_merges()) if args.progress else None
         for step in trainer.steps():
+            merges.append(step.pair)
             if steps is not None:
                 steps.append(step)
             if bar:
@@ -95,7 +101,7 @@ def train_from_args(args, keep_steps: bool):
         gc.freeze()
     if bar:
         bar.close(trainer.stop_reason, vocab_summary(corpus, steps))
-    return trainer, steps
+    return Tokenizer(trainer.settings, trainer.base, merges, trusted=True), trainer, steps
 
 
 def vocab_summary(corpus, steps) -> str:
@@ -109,7 +115,6 @@ def vocab_summary(corpus, steps) -> str:
 
 def run(args) -> int:
     from engine.formats.load import Source, check_one_file, export_files, export_text
-    from engine.tokenizer import Tokenizer
     from engine.writing import write_files
 
     if args.out == "-" and args.history == "-":
@@ -117,8 +122,8 @@ def run(args) -> int:
     fmt = getattr(args, "format", "bpelab")
     if args.out == "-":
         check_one_file(fmt)  # before training: a long run must not end in this refusal
-    trainer, steps = train_from_args(args, keep_steps=bool(args.history) or fmt == "csv" or args.progress)
-    source = Source(Tokenizer.from_trainer(trainer), steps)
+    tokenizer, trainer, steps = train_from_args(args, keep_steps=bool(args.history) or fmt == "csv" or args.progress)
+    source = Source(tokenizer, steps)
     printed = export_text(source, fmt) if args.out == "-" else None
     files, folder = export_files(source, fmt, args.out) if printed is None else ({}, None)
     if args.history:
