@@ -29,9 +29,8 @@ from array import array
 from bisect import bisect_left, bisect_right, insort
 from collections import Counter, defaultdict
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from itertools import accumulate, chain, compress, islice, repeat
-from operator import ge, lshift, or_
+from operator import ge, itemgetter, lshift, or_
 from typing import Iterator, Sequence
 
 from engine.corpus import Corpus
@@ -63,31 +62,69 @@ BULK_SYMBOLS = 200_000
 BULK_PLACES = 500
 
 
-@dataclass(frozen=True, slots=True)
-class MergeStep:
-    """What one merge did.
+_STEP_FIELDS = ("step", "pair", "token", "count", "tie_count", "tokens_before", "tokens_after", "vocab_size",
+                "positions", "rivals", "layout")
+# the fields a step's equality and its repr read (not the layout, a view on the trainer)
+_COMPARED = 10
+_SHOWN = 8
 
-    ``tie_count`` is how many pairs had the winning count, the winner included (1: no tie);
+
+# a step made without a call to ``MergeStep.__new__``: the trainer makes thousands a second
+_new_step = tuple.__new__
+
+
+class MergeStep(tuple):
+    """What one merge did: an immutable record (a tuple underneath, as a run makes thousands a second).
+
+    ``step``, ``pair``, ``token`` (the pair joined), ``count`` (its weighted occurrences),
+    ``tie_count``: how many pairs had the winning count, the winner included (1: no tie);
     ``tied`` names the first of them, at most ``TIES_KEPT``: the winner first, then the others in
-    the order the tie rule ranks them (``History.ties`` lists every one). ``places`` are (word
-    index, offset in base symbols where the pair's left token starts), one per merge made; an
-    overlapping run (``a a a``) is merged once.
+    the order the tie rule ranks them (``History.ties`` lists every one). ``tokens_before`` and
+    ``tokens_after`` count the corpus's tokens, ``vocab_size`` the vocabulary after the step.
+    ``places`` are (word index, offset in base symbols where the pair's left token starts), one per
+    merge made; an overlapping run (``a a a``) is merged once. ``positions`` are the same places in
+    the trainer's layout, in reading order; ``rivals`` the tied rivals' queue entries (the pair key
+    in their low 64 bits), named through the layout when asked for.
     """
 
-    step: int
-    pair: tuple[str, str]
-    token: str
-    count: int
-    tie_count: int
-    tokens_before: int
-    tokens_after: int
-    vocab_size: int
-    # where the merges were made, as positions in the trainer's layout, in reading order
-    positions: Sequence[int] = field(default=(), repr=False)
-    # the tied rivals' queue entries (the pair key in their low 64 bits), names looked up in the
-    # layout's vocab when asked for
-    rivals: Sequence[int] = field(default=(), repr=False)
-    layout: "Layout | None" = field(default=None, repr=False, compare=False)
+    __slots__ = ()
+
+    def __new__(cls, step: int, pair: tuple[str, str], token: str, count: int, tie_count: int, tokens_before: int,
+                tokens_after: int, vocab_size: int, positions: Sequence[int] = (), rivals: Sequence[int] = (),
+                layout: "Layout | None" = None) -> "MergeStep":
+        return tuple.__new__(cls, (step, pair, token, count, tie_count, tokens_before, tokens_after, vocab_size,
+                                   positions, rivals, layout))
+
+    step: int = property(itemgetter(0))
+    pair: tuple[str, str] = property(itemgetter(1))
+    token: str = property(itemgetter(2))
+    count: int = property(itemgetter(3))
+    tie_count: int = property(itemgetter(4))
+    tokens_before: int = property(itemgetter(5))
+    tokens_after: int = property(itemgetter(6))
+    vocab_size: int = property(itemgetter(7))
+    positions: Sequence[int] = property(itemgetter(8))
+    rivals: Sequence[int] = property(itemgetter(9))
+    layout: "Layout | None" = property(itemgetter(10))
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, MergeStep):
+            return NotImplemented
+        return self[:_COMPARED] == other[:_COMPARED]
+
+    def __ne__(self, other) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __hash__(self) -> int:
+        return hash(self[:_SHOWN])
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={value!r}" for name, value in zip(_STEP_FIELDS, self[:_SHOWN]))
+        return f"MergeStep({shown})"
+
+    def __getnewargs__(self) -> tuple:
+        return tuple(self)
 
     @property
     def tied(self) -> tuple[tuple[str, str], ...]:
@@ -269,6 +306,11 @@ class Trainer:
         self.extra_ids = extra_ids(self.settings)
         # read on every queue entry: kept as a flag, not looked up in the settings each time
         self.by_first_place = self.settings.tie_break != "hf"
+        self.least = self.settings.min_frequency
+        # where ``target_reached`` says stop, read on every step: merges made, or regular tokens
+        self.merge_limit = self.settings.merges if self.settings.merges is not None else 1 << 62
+        self.vocab_limit = (None if self.settings.merges is not None or self.settings.vocab_size is None
+                            else self.settings.vocab_size - self.extra_ids)
         check_vocab_target(self.settings, len(self.base))
         check_memory(corpus)
         with collector_paused():
@@ -299,6 +341,8 @@ class Trainer:
         else:
             self.sym, self.nxt, self.prv, self.freq, made = self._lay_out(text, code, lengths)
         del text
+        # one symbol past the last, never a symbol: what a link of -1 reads
+        self.sym.append(-1)
         self.counts = {key: count for key, count, _ in made}
         self.where = {key: places for key, _, places in made}
         self.layout = Layout(list(accumulate(lengths, initial=0))[:-1], self.vocab)
@@ -344,7 +388,8 @@ class Trainer:
         # the first pairs at the highest count in tie-rule order, taken off the heap (at most TIES_KEPT):
         # every current entry at that count left on the heap ranks after them
         self.top: list[int] = []
-        self.top_keys: set[int] = set()
+        # the top pairs' keys, each with its entry in ``top``
+        self.top_keys: dict[int, int] = {}
         # top pairs the last merge took places from: their entries are out of date
         self.stale: list[int] = []
         self.holding: dict[int, int] = dict(Counter(self.counts.values()))
@@ -358,7 +403,8 @@ class Trainer:
         sym, nxt = self.sym, self.nxt
         i = 0
         for p in positions:
-            if sym[p] == a and nxt[p] >= 0 and sym[nxt[p]] == b:
+            # a link of -1 reads the layout's last symbol, which is never one
+            if sym[p] == a and sym[nxt[p]] == b:
                 break
             i += 1
         if i:
@@ -384,9 +430,8 @@ class Trainer:
         if not self.by_first_place:
             return True
         p = entry >> 64 & _LOW
-        a, b = key >> _SHIFT, key & _LOW
-        q = self.nxt[p]
-        return self.sym[p] == a and q >= 0 and self.sym[q] == b
+        sym = self.sym
+        return sym[p] == key >> _SHIFT and sym[self.nxt[p]] == key & _LOW
 
     def _requeue(self, key: int) -> None:
         if self.counts.get(key, 0) >= self.settings.min_frequency:
@@ -397,10 +442,11 @@ class Trainer:
         top = self.top
         if top and entry < top[-1]:
             insort(top, entry)
-            self.top_keys.add(entry & _KEYS)
+            self.top_keys[entry & _KEYS] = entry
             if len(top) > TIES_KEPT:
                 last = top.pop()
-                self.top_keys.discard(last & _KEYS)
+                # on the heap it is checked again when it comes up, stale or not
+                del self.top_keys[last & _KEYS]
                 heapq.heappush(self.heap, last)
         else:
             heapq.heappush(self.heap, entry)
@@ -413,13 +459,14 @@ class Trainer:
         """
         top, keys = self.top, self.top_keys
         if self.stale:
-            gone = set(self.stale)
-            self.top = top = [entry for entry in top if entry & _KEYS not in gone]
-            keys -= gone
-            for key in gone:
-                self._requeue(key)
+            for key in self.stale:
+                # a pair the last merge pushed off the top is on the heap already
+                entry = keys.pop(key, None)
+                if entry is not None:
+                    del top[bisect_left(top, entry)]
+                    self._requeue(key)
             self.stale = []
-        heap, counts, least = self.heap, self.counts, self.settings.min_frequency
+        heap, counts, least = self.heap, self.counts, self.least
         while heap and len(top) < TIES_KEPT:
             # nothing current on the heap counts more than the top pairs; stale entries may say so
             entry = heap[0]
@@ -428,7 +475,7 @@ class Trainer:
             if self._is_current(entry):
                 heapq.heappop(heap)
                 top.append(entry)
-                keys.add(entry & _KEYS)
+                keys[entry & _KEYS] = entry
             elif counts.get(entry & _KEYS, 0) >= least:
                 # the pair's entry made afresh takes the stale one's place: one sift, not two
                 heapq.heapreplace(heap, self._entry(entry & _KEYS))
@@ -447,7 +494,8 @@ class Trainer:
 
     def _next_step(self) -> MergeStep | None:
         """Make the next merge, or say why there is none (``stop_reason``) and return None."""
-        if target_reached(self.settings, len(self.merges), len(self.vocab) + self.extra_ids):
+        if (len(self.merges) >= self.merge_limit if self.vocab_limit is None
+                else len(self.vocab) >= self.vocab_limit):
             self.stop_reason = TARGET_REACHED
             return None
         top = self._top_pairs()
@@ -457,7 +505,7 @@ class Trainer:
             return None
         count = _RANK - (top[0] >> 96)
         key = top.pop(0) & _KEYS
-        self.top_keys.discard(key)
+        del self.top_keys[key]
         # the entries themselves (a copy of the list, C speed): the same ones stay at the top for
         # many steps, so the steps share them
         rivals = tuple(top)
@@ -477,26 +525,129 @@ class Trainer:
         self.merges.append((a, b))
 
         found = self.where.pop(key)
-        if self.bulk and len(found) >= BULK_PLACES and a != b and not reused:
+        if reused:
+            positions, made_left, made_right, merged = self._merge_places(found, a, b, new)
+            lost, made = self._count_made(a, b, new, made_left, made_right)
+            lost.pop(key, None)
+            del self.counts[key]
+            self._settle_rebuilt(new, lost, made)
+        elif self.bulk and len(found) >= BULK_PLACES and a != b:
             from engine.trainer_bulk import merge_in_bulk
 
             positions, made_left, made_right, merged = merge_in_bulk(
                 self.sym, self.nxt, self.prv, self.freq, found, a, b, new)
-        else:
-            positions, made_left, made_right, merged = self._merge_places(found, a, b, new)
-        lost, made = self._count_made(a, b, new, made_left, made_right)
-        # an overlapping run (a a a) also counted the winner as its own neighbour
-        lost.pop(key, None)
-        del self.counts[key]
-        if reused:
-            self._settle_rebuilt(new, lost, made)
-        else:
+            lost, made = self._count_made(a, b, new, made_left, made_right)
+            lost.pop(key, None)
+            del self.counts[key]
             self._settle(count, new, lost, made)
+        else:
+            positions, merged = self._merge_fresh(key, count, found, a, b, new)
         before = self.total
         self.total -= merged
         # the fields in order, not by name: a step is made thousands of times a second
-        return MergeStep(len(self.merges), (vocab[a], vocab[b]), token, count, tie_count, before, self.total,
-                         len(vocab) + self.extra_ids, positions, rivals, self.layout)
+        return _new_step(MergeStep, (len(self.merges), (vocab[a], vocab[b]), token, count, tie_count, before,
+                                     self.total, len(vocab) + self.extra_ids, positions, rivals, self.layout))
+
+    def _merge_fresh(self, key: int, count: int, found: Sequence[int], a: int, b: int,
+                     new: int) -> tuple[array, int]:
+        """Merge ``a b`` into the new token ``new`` at the current ones of the places ``found``, left
+        to right, and bring the counts up to date: ``_merge_places``, ``_count_made`` and
+        ``_settle`` in one pass, for the merges of a small corpus and the few-place merges of a large
+        one (most merges of any run), where their calls and records cost more than the work."""
+        sym, nxt, prv, freq = self.sym, self.nxt, self.prv, self.freq
+        # the pairs made with the new token, their places in reading order: with the token on the
+        # right (at its left neighbour) or on the left (at its own place)
+        made: dict[int, list[int]] = {}
+        find = made.get
+        positions: list[int] = []
+        keep = positions.append
+        new_high = new << _SHIFT
+        for p in found:
+            if sym[p] != a:
+                continue
+            q = nxt[p]
+            # a link of -1 reads the layout's last symbol, which is never one
+            if sym[q] != b:
+                continue
+            keep(p)
+            left = prv[p]
+            right = nxt[q]
+            if left >= 0:
+                pair = sym[left] << _SHIFT | new
+                places = find(pair)
+                if places is None:
+                    made[pair] = [left]
+                else:
+                    places.append(left)
+            if right >= 0:
+                pair = new_high | sym[right]
+                places = find(pair)
+                if places is None:
+                    made[pair] = [p]
+                else:
+                    places.append(p)
+                prv[right] = p
+            sym[p] = new
+            sym[q] = -1
+            nxt[p] = right
+        weigh = freq.__getitem__
+        merged = sum(map(weigh, positions))
+        # each place of ``x new`` was one of ``x a``, each of ``new y`` one of ``b y``, in the same
+        # word, so of the same weight: what the old pairs lost is read off the new ones
+        gained: dict[int, int] = {}
+        lost: dict[int, int] = {}
+        to_left, to_right = a - new, (b - new) << _SHIFT
+        for pair, places in made.items():
+            c = sum(map(weigh, places)) if len(places) > 1 else weigh(places[0])
+            gained[pair] = c
+            old = pair + (to_left if pair & _LOW == new else to_right)
+            lost[old] = lost.get(old, 0) + c
+        # an overlapping run (a a a) also counted the winner as its own neighbour
+        lost.pop(key, None)
+        counts, where, holding, top_keys = self.counts, self.where, self.holding, self.top_keys
+        spoiled: list[int] = []
+        del counts[key]
+        holding[count] -= 1
+        for old, loss in lost.items():
+            if old >> _SHIFT == new:
+                # a pair this step made and a later place undid (a b a b)
+                gained[old] -= loss
+                spoiled.append(old)
+                continue
+            if old in top_keys:
+                self.stale.append(old)
+            c = counts[old]
+            holding[c] -= 1
+            c -= loss
+            if c:
+                counts[old] = c
+                holding[c] = holding.get(c, 0) + 1
+            else:
+                del counts[old]
+                del where[old]
+        least, top, heap = self.least, self.top, self.heap
+        for pair, c in gained.items():
+            if c <= 0:
+                continue
+            places = made[pair]
+            counts[pair] = c
+            where[pair] = places
+            holding[c] = holding.get(c, 0) + 1
+            if c < least:
+                continue
+            if pair in spoiled:
+                entry = self._entry(pair)
+            elif self.by_first_place:
+                # a pair just made is still at the first place it was made: no need to look
+                entry = (_RANK - c) << 96 | places[0] << 64 | pair
+            else:
+                entry = (_RANK - c) << 96 | pair
+            if top and entry < top[-1]:
+                self._queue(entry)
+            else:
+                heapq.heappush(heap, entry)
+        # positions are below 2**31: the corpus is at most MAX_BYTES symbols and markers
+        return array("i", positions), merged
 
     def _merge_places(self, found: Sequence[int], a: int, b: int, new: int) -> tuple[array, Made, Made, int]:
         """``trainer_bulk.merge_in_bulk`` one place at a time, left to right: the only way for an
