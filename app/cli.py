@@ -91,11 +91,19 @@ def build_parser(command: str | None = None) -> Parser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    process = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or (argv[0] not in COMMANDS and argv[0] not in OPTIONS):
         from app.main import run_window
 
         return run_window(argv)
+    code = run_command(argv)
+    if process and argv[0] in COMMANDS and argv[0] not in QT_COMMANDS:
+        exit_now(code)
+    return code
+
+
+def run_command(argv: list[str]) -> int:
     try:
         args = build_parser(argv[0] if argv[0] in COMMANDS else None).parse_args(argv)
         if args.command is None:
@@ -115,3 +123,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+
+
+# what a command built, kept to the end of the process: see ``exit_now``
+_KEPT: list = []
+
+
+def keep_until_exit(*things) -> None:
+    """Hold what a command built until the process ends, rather than free it object by object as the
+    command returns (a training's records are millions of small objects; the system takes the
+    memory back at once)."""
+    _KEPT.extend(things)
+
+
+def exit_now(code: int) -> None:
+    """End a command's process once its output is out: flush standard output and error, and leave
+    without freeing what it kept (``keep_until_exit``) or tearing down the interpreter. Every file a
+    command writes is closed and synced before it returns; a command that opens a pool or a thread
+    closes it itself."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            # a reader that went away (a closed pipe) or a stream already closed: nothing to flush
+            pass
+    if "logging" in sys.modules:
+        sys.modules["logging"].shutdown()
+    os._exit(code)

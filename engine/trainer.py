@@ -12,7 +12,8 @@ finds the same winner as recounting everything; a pair below the minimum frequen
 and never enters it.
 
 Ties cost nothing until asked for: the first few pairs at the top count stay off the heap in
-tie-rule order, and a table of how many pairs hold each count says how many tie; the full list
+tie-rule order (all of them, when fewer than TIES_KEPT tie; past that, how many pairs hold the
+top count is counted once and followed merge by merge); the full list
 of a step's ties is the history index's to give (``History.ties``). A step keeps its places as an
 array and its first ties as the queue's own entries, shared from step to step: the records of a
 long run, not its arithmetic, were what filled the memory.
@@ -27,22 +28,25 @@ import gc
 import heapq
 from array import array
 from bisect import bisect_left, bisect_right, insort
-from collections import Counter, defaultdict
+from collections import defaultdict
 from contextlib import contextmanager
 from itertools import accumulate, chain, compress, islice, repeat
-from operator import ge, itemgetter, lshift, or_
+from operator import countOf, ge, itemgetter, lshift, or_
 from typing import Iterator, Sequence
 
 from engine.corpus import Corpus
 from engine.errors import BpeLabError, TrainingError
 from engine.settings import Settings
 
-_SHIFT = 32
-_LOW = (1 << _SHIFT) - 1
+# the narrowest a pair key's halves are: 15 bits each keep a key below 2**30, one digit of a Python
+# int, which hashes and compares fastest; a larger vocabulary widens them (``Trainer._key_width``)
+NARROWEST = 15
+# positions are below 2**31 (the corpus is at most MAX_BYTES symbols and markers)
+_PLACE_BITS = 31
+_PLACES = (1 << _PLACE_BITS) - 1
 # a queue entry is one int, compared in C: the count (highest first), then the first place (for
 # the "first" tie rule; 0 for "hf", where the pair key itself breaks ties), then the pair key
 _RANK = 1 << 62
-_KEYS = (1 << 64) - 1
 
 # (pair key, weighted count, places in reading order) for each pair a merge made
 Made = list[tuple[int, int, Sequence[int]]]
@@ -130,7 +134,7 @@ class MergeStep(tuple):
     def tied(self) -> tuple[tuple[str, str], ...]:
         if self.layout is None:
             return (self.pair,)
-        return (self.pair, *(self.layout.pair(entry & _KEYS) for entry in self.rivals))
+        return (self.pair, *map(self.layout.rival, self.rivals))
 
     @property
     def places(self) -> tuple[tuple[int, int], ...]:
@@ -152,19 +156,22 @@ class MergeStep(tuple):
 
 
 class Layout:
-    """Reads the trainer's layout for the steps: the word a position lies in, and pair keys' names.
+    """Reads the trainer's layout for the steps: the word a position lies in, and the names of the
+    pairs in queue entries (``shift``: the bits of a pair key's right half).
 
     ``vocab`` is the trainer's own list, which only ever grows: a key made at any step still names
     the same tokens.
     """
 
-    __slots__ = ("word_start", "vocab")
+    __slots__ = ("word_start", "vocab", "shift")
 
-    def __init__(self, word_start: list[int], vocab: list[str]):
-        self.word_start, self.vocab = word_start, vocab
+    def __init__(self, word_start: list[int], vocab: list[str], shift: int):
+        self.word_start, self.vocab, self.shift = word_start, vocab, shift
 
-    def pair(self, key: int) -> tuple[str, str]:
-        return self.vocab[key >> _SHIFT], self.vocab[key & _LOW]
+    def rival(self, entry: int) -> tuple[str, str]:
+        """The pair a queue entry (its key in the low bits) stands for."""
+        shift = self.shift
+        return self.vocab[entry >> shift & ((1 << shift) - 1)], self.vocab[entry & ((1 << shift) - 1)]
 
     def places(self, positions: Sequence[int]) -> tuple[tuple[int, int], ...]:
         starts = self.word_start
@@ -332,12 +339,13 @@ class Trainer:
             code[end] = self.ids[marker]
             text = end.join(corpus.words) + end
             lengths = [n + 1 for n in lengths]
+        self._key_width(len(text))
         # numpy only for a corpus large enough to repay importing it
         self.bulk = len(text) >= BULK_SYMBOLS
         if self.bulk:
             from engine.trainer_bulk import lay_out
 
-            self.sym, self.nxt, self.prv, self.freq, made = lay_out(text, code, lengths, corpus.counts)
+            self.sym, self.nxt, self.prv, self.freq, made = lay_out(text, code, lengths, corpus.counts, self.shift)
         else:
             self.sym, self.nxt, self.prv, self.freq, made = self._lay_out(text, code, lengths)
         del text
@@ -345,9 +353,23 @@ class Trainer:
         self.sym.append(-1)
         self.counts = {key: count for key, count, _ in made}
         self.where = {key: places for key, _, places in made}
-        self.layout = Layout(list(accumulate(lengths, initial=0))[:-1], self.vocab)
+        self.layout = Layout(list(accumulate(lengths, initial=0))[:-1], self.vocab, self.shift)
         self.total = corpus.total_symbols()
         self._queue_all()
+
+    def _key_width(self, symbols: int) -> None:
+        """How a pair is keyed: its two ids side by side, each in ``shift`` bits, wide enough for every
+        id this training can mint (at most one a merge, and a merge takes at least one of the
+        ``symbols`` away), and no wider: a narrow key is a small int, which a dict hashes and a
+        comparison reads fastest. A queue entry puts the first place above the key, the count above both."""
+        settings = self.settings
+        limit = settings.merges if settings.merges is not None else settings.vocab_size
+        most = len(self.vocab) + (symbols if limit is None else min(symbols, limit))
+        self.shift = max(NARROWEST, most.bit_length())
+        self.low = (1 << self.shift) - 1
+        self.key_bits = 2 * self.shift
+        self.keys_mask = (1 << self.key_bits) - 1
+        self.rank_at = self.key_bits + _PLACE_BITS
 
     def _lay_out(self, text: str, code: dict[str, int], lengths: list[int]):
         """``trainer_bulk.lay_out`` with builtins."""
@@ -367,7 +389,7 @@ class Trainer:
                 nxt[s - 1] = -1
         # every pair inside a word: its positions in reading order, then its count
         where: dict[int, list[int]] = {}
-        keys = map(or_, map(lshift, sym, repeat(_SHIFT)), islice(sym, 1, None))
+        keys = map(or_, map(lshift, sym, repeat(self.shift)), islice(sym, 1, None))
         for p, key in compress(zip(at, keys), map(ge, nxt, repeat(0))):
             found = where.get(key)
             if found is None:
@@ -392,14 +414,17 @@ class Trainer:
         self.top_keys: dict[int, int] = {}
         # top pairs the last merge took places from: their entries are out of date
         self.stale: list[int] = []
-        self.holding: dict[int, int] = dict(Counter(self.counts.values()))
+        # how many pairs hold the count ``tracked`` (-1: none yet), kept up to date merge by merge: the
+        # tie count of a step whose top pairs fill TIES_KEPT (below that, the top pairs are all of them)
+        self.tracked = -1
+        self.at_tracked = 0
 
     # -- the tie rule ---------------------------------------------------------------------------
 
     def _first_place(self, key: int) -> int:
         """Position of the pair's first remaining occurrence; drops the stale ones before it."""
         positions = self.where[key]
-        a, b = key >> _SHIFT, key & _LOW
+        a, b = key >> self.shift, key & self.low
         sym, nxt = self.sym, self.nxt
         i = 0
         for p in positions:
@@ -415,23 +440,13 @@ class Trainer:
         count = self.counts[key]
         if not self.by_first_place:
             # equal counts go to the pair of smaller ids
-            return (_RANK - count) << 96 | key
+            return (_RANK - count) << self.rank_at | key
         # equal counts go to the pair met first in reading order
         first = self._first_place(key)
         if first < 0:
             # a count with no place to show for it: never loop on it, say so
-            raise TrainingError(f"pair {key >> _SHIFT}+{key & _LOW} counts {count} but is nowhere in the corpus")
-        return (_RANK - count) << 96 | first << 64 | key
-
-    def _is_current(self, entry: int) -> bool:
-        key = entry & _KEYS
-        if _RANK - (entry >> 96) != self.counts.get(key, 0):
-            return False
-        if not self.by_first_place:
-            return True
-        p = entry >> 64 & _LOW
-        sym = self.sym
-        return sym[p] == key >> _SHIFT and sym[self.nxt[p]] == key & _LOW
+            raise TrainingError(f"pair {key >> self.shift}+{key & self.low} counts {count} but is nowhere in the corpus")
+        return (_RANK - count) << self.rank_at | first << self.key_bits | key
 
     def _requeue(self, key: int) -> None:
         if self.counts.get(key, 0) >= self.settings.min_frequency:
@@ -442,11 +457,11 @@ class Trainer:
         top = self.top
         if top and entry < top[-1]:
             insort(top, entry)
-            self.top_keys[entry & _KEYS] = entry
+            self.top_keys[entry & self.keys_mask] = entry
             if len(top) > TIES_KEPT:
                 last = top.pop()
                 # on the heap it is checked again when it comes up, stale or not
-                del self.top_keys[last & _KEYS]
+                del self.top_keys[last & self.keys_mask]
                 heapq.heappush(self.heap, last)
         else:
             heapq.heappush(self.heap, entry)
@@ -466,19 +481,29 @@ class Trainer:
                     del top[bisect_left(top, entry)]
                     self._requeue(key)
             self.stale = []
-        heap, counts, least = self.heap, self.counts, self.least
+        heap, counts, least, keys_mask = self.heap, self.counts, self.least, self.keys_mask
+        rank_at, key_bits, shift, low = self.rank_at, self.key_bits, self.shift, self.low
+        sym, nxt, by_place = self.sym, self.nxt, self.by_first_place
+        top_rank = top[0] >> rank_at if top else -1
         while heap and len(top) < TIES_KEPT:
-            # nothing current on the heap counts more than the top pairs; stale entries may say so
             entry = heap[0]
-            if top and entry >> 96 > top[0] >> 96:
+            rank = entry >> rank_at
+            # nothing current on the heap counts more than the top pairs; stale entries may say so
+            if rank > top_rank >= 0:
                 break
-            if self._is_current(entry):
+            key = entry & keys_mask
+            count = counts.get(key, 0)
+            # current: the pair still counts as much, and (first rule) is still at its first place
+            if _RANK - rank == count and (not by_place or (
+                    sym[p := entry >> key_bits & _PLACES] == key >> shift and sym[nxt[p]] == key & low)):
                 heapq.heappop(heap)
+                if not top:
+                    top_rank = rank
                 top.append(entry)
-                keys[entry & _KEYS] = entry
-            elif counts.get(entry & _KEYS, 0) >= least:
+                keys[key] = entry
+            elif count >= least:
                 # the pair's entry made afresh takes the stale one's place: one sift, not two
-                heapq.heapreplace(heap, self._entry(entry & _KEYS))
+                heapq.heapreplace(heap, self._entry(key))
             else:
                 heapq.heappop(heap)
         return top
@@ -503,16 +528,25 @@ class Trainer:
             # the pairs left, if any, are all below the minimum frequency
             self.stop_reason = NO_PAIR_REPEATS if self.counts else NOTHING_LEFT
             return None
-        count = _RANK - (top[0] >> 96)
-        key = top.pop(0) & _KEYS
+        count = _RANK - (top[0] >> self.rank_at)
+        if len(top) < TIES_KEPT:
+            tie_count = len(top)
+        else:
+            if self.tracked != count:
+                # counts only fall (the winner's too) until a rebuilt token ranks every pair afresh:
+                # each count is counted out once, then followed
+                self.tracked = count
+                self.at_tracked = countOf(self.counts.values(), count)
+            tie_count = self.at_tracked
+        key = top.pop(0) & self.keys_mask
         del self.top_keys[key]
         # the entries themselves (a copy of the list, C speed): the same ones stay at the top for
         # many steps, so the steps share them
         rivals = tuple(top)
-        return self._merge(key, count, self.holding[count], rivals)
+        return self._merge(key, count, tie_count, rivals)
 
     def _merge(self, key: int, count: int, tie_count: int, rivals: Sequence[int]) -> MergeStep:
-        a, b = key >> _SHIFT, key & _LOW
+        a, b = key >> self.shift, key & self.low
         vocab = self.vocab
         token = vocab[a] + vocab[b]
         # mint a new token; a string made before by another pair keeps its id, as in tokenizers
@@ -535,7 +569,7 @@ class Trainer:
             from engine.trainer_bulk import merge_in_bulk
 
             positions, made_left, made_right, merged = merge_in_bulk(
-                self.sym, self.nxt, self.prv, self.freq, found, a, b, new)
+                self.sym, self.nxt, self.prv, self.freq, found, a, b, new, self.shift)
             lost, made = self._count_made(a, b, new, made_left, made_right)
             lost.pop(key, None)
             del self.counts[key]
@@ -555,13 +589,14 @@ class Trainer:
         ``_settle`` in one pass, for the merges of a small corpus and the few-place merges of a large
         one (most merges of any run), where their calls and records cost more than the work."""
         sym, nxt, prv, freq = self.sym, self.nxt, self.prv, self.freq
+        shift, low = self.shift, self.low
         # the pairs made with the new token, their places in reading order: with the token on the
         # right (at its left neighbour) or on the left (at its own place)
         made: dict[int, list[int]] = {}
         find = made.get
         positions: list[int] = []
         keep = positions.append
-        new_high = new << _SHIFT
+        new_high = new << shift
         for p in found:
             if sym[p] != a:
                 continue
@@ -573,7 +608,7 @@ class Trainer:
             left = prv[p]
             right = nxt[q]
             if left >= 0:
-                pair = sym[left] << _SHIFT | new
+                pair = sym[left] << shift | new
                 places = find(pair)
                 if places is None:
                     made[pair] = [left]
@@ -592,60 +627,65 @@ class Trainer:
             nxt[p] = right
         weigh = freq.__getitem__
         merged = sum(map(weigh, positions))
+        counts, where, top_keys, tracked = self.counts, self.where, self.top_keys, self.tracked
+        del counts[key]
+        # the pairs at the tracked count: no count rises to it (none is above it), fresh pairs reach it
+        at_tracked = self.at_tracked - (count == tracked)
+        gained = {pair: sum(map(weigh, places)) if len(places) > 1 else weigh(places[0])
+                  for pair, places in made.items()}
         # each place of ``x new`` was one of ``x a``, each of ``new y`` one of ``b y``, in the same
         # word, so of the same weight: what the old pairs lost is read off the new ones
-        gained: dict[int, int] = {}
-        lost: dict[int, int] = {}
-        to_left, to_right = a - new, (b - new) << _SHIFT
-        for pair, places in made.items():
-            c = sum(map(weigh, places)) if len(places) > 1 else weigh(places[0])
-            gained[pair] = c
-            old = pair + (to_left if pair & _LOW == new else to_right)
-            lost[old] = lost.get(old, 0) + c
-        # an overlapping run (a a a) also counted the winner as its own neighbour
-        lost.pop(key, None)
-        counts, where, holding, top_keys = self.counts, self.where, self.holding, self.top_keys
-        spoiled: list[int] = []
-        del counts[key]
-        holding[count] -= 1
-        for old, loss in lost.items():
-            if old >> _SHIFT == new:
+        undone: dict[int, int] | None = None
+        to_left, to_right = a - new, (b - new) << shift
+        for pair, c in gained.items():
+            old = pair + (to_left if pair & low == new else to_right)
+            if old == key:
+                # an overlapping run (a a a) also counted the winner as its own neighbour
+                continue
+            if old >> shift == new:
                 # a pair this step made and a later place undid (a b a b)
-                gained[old] -= loss
-                spoiled.append(old)
+                if undone is None:
+                    undone = {}
+                undone[old] = undone.get(old, 0) + c
                 continue
             if old in top_keys:
                 self.stale.append(old)
-            c = counts[old]
-            holding[c] -= 1
-            c -= loss
-            if c:
-                counts[old] = c
-                holding[c] = holding.get(c, 0) + 1
+            n = counts[old]
+            if n == tracked:
+                at_tracked -= 1
+            n -= c
+            if n:
+                counts[old] = n
             else:
                 del counts[old]
                 del where[old]
+        if undone:
+            for pair, c in undone.items():
+                gained[pair] -= c
         least, top, heap = self.least, self.top, self.heap
+        rank_at, key_bits, by_place = self.rank_at, self.key_bits, self.by_first_place
         for pair, c in gained.items():
             if c <= 0:
                 continue
             places = made[pair]
             counts[pair] = c
             where[pair] = places
-            holding[c] = holding.get(c, 0) + 1
+            if c == tracked:
+                at_tracked += 1
             if c < least:
                 continue
-            if pair in spoiled:
+            if undone and pair in undone:
                 entry = self._entry(pair)
-            elif self.by_first_place:
+            elif by_place:
                 # a pair just made is still at the first place it was made: no need to look
-                entry = (_RANK - c) << 96 | places[0] << 64 | pair
+                entry = (_RANK - c) << rank_at | places[0] << key_bits | pair
             else:
-                entry = (_RANK - c) << 96 | pair
+                entry = (_RANK - c) << rank_at | pair
             if top and entry < top[-1]:
                 self._queue(entry)
             else:
                 heapq.heappush(heap, entry)
+        self.at_tracked = at_tracked
         # positions are below 2**31: the corpus is at most MAX_BYTES symbols and markers
         return array("i", positions), merged
 
@@ -660,7 +700,7 @@ class Trainer:
         made_right: defaultdict[int, list[int]] = defaultdict(list)
         positions: list[int] = []
         keep = positions.append
-        new_high = new << _SHIFT
+        new_high = new << self.shift
         for p in found:
             if sym[p] != a:
                 continue
@@ -671,7 +711,7 @@ class Trainer:
             left = prv[p]
             right = nxt[q]
             if left >= 0:
-                made_left[sym[left] << _SHIFT | new].append(left)
+                made_left[sym[left] << self.shift | new].append(left)
             if right >= 0:
                 made_right[new_high | sym[right]].append(p)
                 prv[right] = p
@@ -695,7 +735,7 @@ class Trainer:
         counts, where = self.counts, self.where
         lost: dict[int, int] = {}
         keys: list[int] = []
-        for made, shift in ((made_left, a - new), (made_right, (b - new) << _SHIFT)):
+        for made, shift in ((made_left, a - new), (made_right, (b - new) << self.shift)):
             for key, count, places in made:
                 keys.append(key)
                 old = key + shift
@@ -710,23 +750,23 @@ class Trainer:
         return lost, keys
 
     def _settle(self, count: int, new: int, lost: dict[int, int], made: list[int]) -> None:
-        """Bring the counts of the pairs a merge touched, and how many pairs hold each count, up to date."""
-        counts, where, holding, top_keys = self.counts, self.where, self.holding, self.top_keys
+        """Bring the counts of the pairs a merge touched, and how many pairs hold the tracked count, up to date."""
+        counts, where, top_keys, tracked = self.counts, self.where, self.top_keys, self.tracked
         least = self.settings.min_frequency
-        holding[count] -= 1
+        at_tracked = self.at_tracked - (count == tracked)
         for key, loss in lost.items():
-            if key >> _SHIFT == new:
+            if key >> self.shift == new:
                 # a pair of this step (a b a b): counted as it ends up, below
                 counts[key] -= loss
                 continue
             if key in top_keys:
                 self.stale.append(key)
             old = counts[key]
-            holding[old] -= 1
+            if old == tracked:
+                at_tracked -= 1
             left = old - loss
             if left:
                 counts[key] = left
-                holding[left] = holding.get(left, 0) + 1
             else:
                 del counts[key]
                 del where[key]
@@ -737,9 +777,11 @@ class Trainer:
                 del counts[fresh]
                 del where[fresh]
             else:
-                holding[c] = holding.get(c, 0) + 1
+                if c == tracked:
+                    at_tracked += 1
                 if c >= least:
                     self._queue(self._entry(fresh))
+        self.at_tracked = at_tracked
 
     def _settle_rebuilt(self, new: int, lost: dict[int, int], made: list[int]) -> None:
         """After a merge that rebuilt an existing token: pairs with it may have gained places, out of
@@ -753,7 +795,7 @@ class Trainer:
                 del counts[key]
                 del where[key]
         for k in where:
-            if k >> _SHIFT == new or k & _LOW == new:
+            if k >> self.shift == new or k & self.low == new:
                 where[k] = sorted(set(where[k]))
         self._queue_all()
 

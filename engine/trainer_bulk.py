@@ -14,15 +14,14 @@ from typing import Sequence
 
 import numpy as np
 
-_SHIFT = 32
-
 # (pair key, weighted count, places in reading order) for each pair a layout or a merge made
 Made = list[tuple[int, int, array]]
 
 
-def lay_out(text: str, code: dict[str, int], lengths: Sequence[int], counts: Sequence[int]):
+def lay_out(text: str, code: dict[str, int], lengths: Sequence[int], counts: Sequence[int], shift: int):
     """The layout of ``text`` (the distinct words side by side, each ``lengths[i]`` symbols long,
-    of weight ``counts[i]``): symbols, next and previous links, weights, and every pair made."""
+    of weight ``counts[i]``): symbols, next and previous links, weights, and every pair made (a pair
+    keyed by its left id shifted ``shift`` bits over its right)."""
     points = np.frombuffer(text.encode("utf-32-le"), np.uint32)
     table = np.zeros(int(points.max()) + 1 if len(points) else 1, np.int32)
     chars = [c for c in code if ord(c) < len(table)]
@@ -38,14 +37,14 @@ def lay_out(text: str, code: dict[str, int], lengths: Sequence[int], counts: Seq
     prv = np.arange(-1, n - 1, dtype=np.int32)
     prv[starts] = -1
     at = np.flatnonzero(nxt >= 0).astype(np.int32)
-    keys = sym[at].astype(np.int64) << _SHIFT | sym[at + 1]
+    keys = sym[at].astype(np.int64) << shift | sym[at + 1]
     made = _grouped(keys, at, freq[at])
     return (array("i", sym.tobytes()), array("i", nxt.tobytes()), array("i", prv.tobytes()),
             array("q", freq.tobytes()), made)
 
 
 def merge_in_bulk(sym: array, nxt: array, prv: array, freq: array, found: Sequence[int],
-                  a: int, b: int, new: int) -> tuple[array, Made, Made, int]:
+                  a: int, b: int, new: int, shift: int) -> tuple[array, Made, Made, int]:
     """Merge ``a b`` (a != b) into ``new`` at the current ones of the places ``found`` (reading
     order), rewriting the layout in place.
 
@@ -73,8 +72,8 @@ def merge_in_bulk(sym: array, nxt: array, prv: array, freq: array, found: Sequen
     s[q] = -1
     nx[p] = right
     w = weight[p]
-    made_left = _grouped(left_sym[has_left].astype(np.int64) << _SHIFT | new, left_at[has_left], w[has_left])
-    made_right = _grouped(np.int64(new) << _SHIFT | right_sym.astype(np.int64), p[has_right], w[has_right])
+    made_left = _grouped(left_sym[has_left].astype(np.int64) << shift | new, left_at[has_left], w[has_left])
+    made_right = _grouped(np.int64(new) << shift | right_sym.astype(np.int64), p[has_right], w[has_right])
     return array("i", p.tobytes()), made_left, made_right, int(w.sum())
 
 

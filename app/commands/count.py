@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 from collections import Counter
 
+from app.cli import keep_until_exit
 from app.commands.common import positive, utf8_text
 from engine.errors import BpeLabError
 
@@ -63,6 +64,7 @@ def run(args) -> int:
         sys.stdout.write(text)
     else:
         write_atomic(args.out, text)
+    keep_until_exit(counter, text)
     return 0
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import sys
 
+from app.cli import keep_until_exit
 from app.commands.common import non_negative, positive, read_corpus_text, utf8_text
 from engine.errors import BpeLabError
 
@@ -139,6 +140,7 @@ def run(args) -> int:
     write_files(files, make_folder=folder)
     if printed is not None:
         sys.stdout.write(printed)
+    keep_until_exit(tokenizer, trainer, steps, source)
     return 0
 
 
