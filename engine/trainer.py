@@ -481,8 +481,12 @@ class Trainer:
                     del top[bisect_left(top, entry)]
                     self._requeue(key)
             self.stale = []
-        heap, counts, least, keys_mask = self.heap, self.counts, self.least, self.keys_mask
-        rank_at, key_bits, shift, low = self.rank_at, self.key_bits, self.shift, self.low
+        heap, rank_at = self.heap, self.rank_at
+        if top and (len(top) >= TIES_KEPT or not heap or heap[0] >> rank_at > top[0] >> rank_at):
+            # most steps of a long run: the top pairs left by the last step, and nothing above them
+            return top
+        counts, least, keys_mask = self.counts, self.least, self.keys_mask
+        key_bits, shift, low = self.key_bits, self.shift, self.low
         sym, nxt, by_place = self.sym, self.nxt, self.by_first_place
         top_rank = top[0] >> rank_at if top else -1
         while heap and len(top) < TIES_KEPT:
