@@ -11,7 +11,7 @@ check that the two made the same number of merges. ``--before DIR`` also runs th
 checkout (say main's, from ``git archive``) in the same rounds, for a before/after table in one run.
 
 The corpora are real text found on this machine (Python sources, licence and copyright files, C
-headers, Perl modules), each file once (duplicates by content are skipped), cut to 0.5, 5, 50 and
+headers, Perl modules), each file once (duplicates by content are skipped), cut to 0.5, 5, 10, 50 and
 100 MB and kept in --cache. The machine's load average is printed before and after: the figures
 are only comparable within one run.
 """
