@@ -12,7 +12,7 @@ import functools
 import importlib
 import os
 import sys
-from typing import Sequence
+from typing import NoReturn, Sequence
 
 from engine.errors import BpeLabError, one_line
 
@@ -97,10 +97,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from app.main import run_window
 
         return run_window(argv)
-    code = run_command(argv)
-    if process and argv[0] in COMMANDS and argv[0] not in QT_COMMANDS:
-        exit_now(code)
-    return code
+    if not (process and argv[0] in COMMANDS and argv[0] not in QT_COMMANDS):
+        return run_command(argv)
+    _kept.ends_process = True
+    exit_now(run_command(argv))
 
 
 def run_command(argv: list[str]) -> int:
@@ -125,28 +125,42 @@ def run_command(argv: list[str]) -> int:
         return 0
 
 
-# what a command built, kept to the end of the process: see ``exit_now``
-_KEPT: list = []
+class _Kept:
+    """What a command built, kept to the end of its process (see ``exit_now``): only when the command
+    is the whole process; a command run inside another program (a test, a script) keeps nothing."""
+
+    def __init__(self):
+        self.ends_process = False
+        self.things: list = []
+
+
+_kept = _Kept()
 
 
 def keep_until_exit(*things) -> None:
-    """Hold what a command built until the process ends, rather than free it object by object as the
+    """Hold what a command built until its process ends, rather than free it object by object as the
     command returns (a training's records are millions of small objects; the system takes the
     memory back at once)."""
-    _KEPT.extend(things)
+    if _kept.ends_process:
+        _kept.things.extend(things)
 
 
-def exit_now(code: int) -> None:
+def exit_now(code: int) -> NoReturn:
     """End a command's process once its output is out: flush standard output and error, and leave
     without freeing what it kept (``keep_until_exit``) or tearing down the interpreter. Every file a
     command writes is closed and synced before it returns; a command that opens a pool or a thread
-    closes it itself."""
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):
-            # a reader that went away (a closed pipe) or a stream already closed: nothing to flush
-            pass
+    closes it itself. Output that cannot be written is said, and fails the command."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        pass  # the reader went away (``head``): as when the command itself meets it
+    except (OSError, ValueError) as exc:
+        os.write(2, f"bpe-lab: cannot write the output ({getattr(exc, 'strerror', None) or exc})\n".encode())
+        code = code or 1
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass  # nowhere left to say it
     if "logging" in sys.modules:
         sys.modules["logging"].shutdown()
     os._exit(code)

@@ -125,7 +125,9 @@ def tokenizers_job(path: str, merges: str, units: str, vocab_size: str, out: str
     from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 
     n = None if merges == "end" else int(vocab_size)
-    big = 10**9  # "until no pair repeats": a vocabulary no corpus reaches
+    # "until no pair repeats": a vocabulary no corpus of these reaches (tokenizers aborts when asked
+    # for a billion: it sets room aside for the whole vocabulary)
+    big = 2_000_000
     if units == "bytes":
         tok = Tokenizer(models.BPE())
         tok.pre_tokenizer = pre_tokenizers.Sequence(

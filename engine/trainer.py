@@ -30,8 +30,9 @@ from array import array
 from bisect import bisect_left, bisect_right, insort
 from collections import defaultdict
 from contextlib import contextmanager
+from dataclasses import dataclass
 from itertools import accumulate, chain, compress, islice, repeat
-from operator import countOf, ge, itemgetter, lshift, or_
+from operator import countOf, ge, lshift, or_
 from typing import Iterator, Sequence
 
 from engine.corpus import Corpus
@@ -68,17 +69,15 @@ BULK_PLACES = 500
 
 _STEP_FIELDS = ("step", "pair", "token", "count", "tie_count", "tokens_before", "tokens_after", "vocab_size",
                 "positions", "rivals", "layout")
-# the fields a step's equality and its repr read (not the layout, a view on the trainer)
-_COMPARED = 10
-_SHOWN = 8
 
 
-# a step made without a call to ``MergeStep.__new__``: the trainer makes thousands a second
-_new_step = tuple.__new__
+def _field(i: int, name: str) -> property:
+    return property(lambda step: step.row[i], doc=f"The step's {name} (``row[{i}]``).")
 
 
-class MergeStep(tuple):
-    """What one merge did: an immutable record (a tuple underneath, as a run makes thousands a second).
+@dataclass(frozen=True, slots=True, eq=False)
+class MergeStep:
+    """What one merge did.
 
     ``step``, ``pair``, ``token`` (the pair joined), ``count`` (its weighted occurrences),
     ``tie_count``: how many pairs had the winning count, the winner included (1: no tie);
@@ -87,48 +86,46 @@ class MergeStep(tuple):
     ``tokens_after`` count the corpus's tokens, ``vocab_size`` the vocabulary after the step.
     ``places`` are (word index, offset in base symbols where the pair's left token starts), one per
     merge made; an overlapping run (``a a a``) is merged once. ``positions`` are the same places in
-    the trainer's layout, in reading order; ``rivals`` the tied rivals' queue entries (the pair key
-    in their low 64 bits), named through the layout when asked for.
+    the trainer's layout, in reading order; ``rivals`` the tied rivals' queue entries, named
+    through the layout when asked for.
+
+    The fields are one tuple, ``row``, in the order of ``_STEP_FIELDS``: a run makes thousands of
+    steps a second, and a frozen record sets each field on its own (``MergeStep.of`` takes them by
+    name). Two steps are equal when they say the same (their ties by name, not by queue entry).
     """
 
-    __slots__ = ()
+    row: tuple
 
-    def __new__(cls, step: int, pair: tuple[str, str], token: str, count: int, tie_count: int, tokens_before: int,
-                tokens_after: int, vocab_size: int, positions: Sequence[int] = (), rivals: Sequence[int] = (),
-                layout: "Layout | None" = None) -> "MergeStep":
-        return tuple.__new__(cls, (step, pair, token, count, tie_count, tokens_before, tokens_after, vocab_size,
-                                   positions, rivals, layout))
+    @classmethod
+    def of(cls, step: int, pair: tuple[str, str], token: str, count: int, tie_count: int, tokens_before: int,
+           tokens_after: int, vocab_size: int, positions: Sequence[int] = (), rivals: Sequence[int] = (),
+           layout: "Layout | None" = None) -> "MergeStep":
+        return cls((step, pair, token, count, tie_count, tokens_before, tokens_after, vocab_size, positions, rivals,
+                    layout))
 
-    step: int = property(itemgetter(0))
-    pair: tuple[str, str] = property(itemgetter(1))
-    token: str = property(itemgetter(2))
-    count: int = property(itemgetter(3))
-    tie_count: int = property(itemgetter(4))
-    tokens_before: int = property(itemgetter(5))
-    tokens_after: int = property(itemgetter(6))
-    vocab_size: int = property(itemgetter(7))
-    positions: Sequence[int] = property(itemgetter(8))
-    rivals: Sequence[int] = property(itemgetter(9))
-    layout: "Layout | None" = property(itemgetter(10))
+    step = _field(0, "number")
+    pair = _field(1, "pair")
+    token = _field(2, "token")
+    count = _field(3, "count")
+    tie_count = _field(4, "tie count")
+    tokens_before = _field(5, "tokens before")
+    tokens_after = _field(6, "tokens after")
+    vocab_size = _field(7, "vocabulary size")
+    positions = _field(8, "positions")
+    rivals = _field(9, "rivals' queue entries")
+    layout = _field(10, "layout")
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, MergeStep):
             return NotImplemented
-        return self[:_COMPARED] == other[:_COMPARED]
-
-    def __ne__(self, other) -> bool:
-        equal = self.__eq__(other)
-        return equal if equal is NotImplemented else not equal
+        return self.row[:8] == other.row[:8] and list(self.positions) == list(other.positions) and self.tied == other.tied
 
     def __hash__(self) -> int:
-        return hash(self[:_SHOWN])
+        return hash(self.row[:8])
 
     def __repr__(self) -> str:
-        shown = ", ".join(f"{name}={value!r}" for name, value in zip(_STEP_FIELDS, self[:_SHOWN]))
+        shown = ", ".join(f"{name}={value!r}" for name, value in zip(_STEP_FIELDS, self.row[:8]))
         return f"MergeStep({shown})"
-
-    def __getnewargs__(self) -> tuple:
-        return tuple(self)
 
     @property
     def tied(self) -> tuple[tuple[str, str], ...]:
@@ -402,7 +399,7 @@ class Trainer:
         return sym, nxt, prv, freq, made
 
     def _queue_all(self) -> None:
-        """Rank every pair afresh: the heap, the pairs at the top count, how many pairs hold each count."""
+        """Rank every pair afresh: the heap, the pairs at the top count, no count followed yet."""
         # a pair below the minimum frequency can never win (counts only fall): it stays off the heap
         least = self.settings.min_frequency
         self.heap = [self._entry(key) for key, count in self.counts.items() if count >= least]
@@ -583,8 +580,8 @@ class Trainer:
         before = self.total
         self.total -= merged
         # the fields in order, not by name: a step is made thousands of times a second
-        return _new_step(MergeStep, (len(self.merges), (vocab[a], vocab[b]), token, count, tie_count, before,
-                                     self.total, len(vocab) + self.extra_ids, positions, rivals, self.layout))
+        return MergeStep((len(self.merges), (vocab[a], vocab[b]), token, count, tie_count, before, self.total,
+                          len(vocab) + self.extra_ids, positions, rivals, self.layout))
 
     def _merge_fresh(self, key: int, count: int, found: Sequence[int], a: int, b: int,
                      new: int) -> tuple[array, int]:
@@ -709,7 +706,8 @@ class Trainer:
             if sym[p] != a:
                 continue
             q = nxt[p]
-            if q < 0 or sym[q] != b:
+            # a link of -1 reads the layout's last symbol, which is never one
+            if sym[q] != b:
                 continue
             keep(p)
             left = prv[p]

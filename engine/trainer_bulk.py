@@ -57,7 +57,8 @@ def merge_in_bulk(sym: array, nxt: array, prv: array, freq: array, found: Sequen
     weight = np.frombuffer(freq, np.int64)
     p = np.frombuffer(found, np.int32) if isinstance(found, array) else np.array(found, np.int32)
     q = nx[p]
-    # a link of -1 reads the last symbol: the test on q >= 0 discards it
+    # a link of -1 reads the trainer's sentinel past the last symbol, never one: the test on q >= 0
+    # says so outright
     ok = (s[p] == a) & (q >= 0) & (s[q] == b)
     p, q = p[ok], q[ok]
     right, left = nx[q], pv[p]

@@ -23,8 +23,9 @@ from engine.files import path_status, special_kind
 TEMP_SUFFIX = ".bpe-lab.tmp"
 # a temporary older than this belongs to no run that is still saving (a save takes seconds)
 STALE_AFTER_S = 15 * 60
-# the temporary adds to the name; keep below the system's 255 bytes
-MAX_NAME_BYTES = 240
+# the temporary adds a dot before the name and ``.<8 letters>`` and TEMP_SUFFIX after it: the
+# longest name whose temporary still fits the system's 255 bytes
+MAX_NAME_BYTES = 255 - 1 - 9 - len(TEMP_SUFFIX)
 # the letters of a temporary's name, and how many names are tried before giving up
 _TEMP_LETTERS = "abcdefghijklmnopqrstuvwxyz0123456789_"
 _TEMP_TRIES = 100

@@ -84,15 +84,11 @@ def train_from_args(args, keep_steps: bool):
     if corpus.is_empty:
         raise BpeLabError(f"the corpus {args.corpus} is empty (no words): give some training text")
     steps = [] if keep_steps else None
-    # each merge's pair as its step names it: looking the trainer's ids up again at the end costs
-    # more, its tokens lying all over memory by then
-    merges = []
     # the layout too: the collector's first walk after it would visit every position of the corpus
     with collector_paused():
         trainer = Trainer(corpus)
         bar = ProgressBar(trainer.target_merges()) if args.progress else None
         for step in trainer.steps():
-            merges.append(step.pair)
             if steps is not None:
                 steps.append(step)
             if bar:
@@ -102,7 +98,7 @@ def train_from_args(args, keep_steps: bool):
         gc.freeze()
     if bar:
         bar.close(trainer.stop_reason, vocab_summary(corpus, steps))
-    return Tokenizer(trainer.settings, trainer.base, merges, trusted=True), trainer, steps
+    return Tokenizer.from_trainer(trainer), trainer, steps
 
 
 def vocab_summary(corpus, steps) -> str:

@@ -135,3 +135,14 @@ def test_a_link_named_like_a_temporary_is_not_followed_or_removed(tmp_path):
     os.utime(link, (0, 0), follow_symlinks=False)
     assert clean_stale(tmp_path) == []
     assert link.is_symlink() and target.exists()
+
+
+def test_the_longest_name_allowed_is_written_and_one_byte_more_is_refused_by_name(tmp_path):
+    from engine.writing import MAX_NAME_BYTES
+
+    longest = tmp_path / ("n" * MAX_NAME_BYTES)
+    write_atomic(longest, "{}")
+    assert longest.read_text() == "{}"
+    with pytest.raises(BpeLabError, match="the file name is too long"):
+        write_atomic(tmp_path / ("n" * (MAX_NAME_BYTES + 1)), "{}")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [longest.name]
