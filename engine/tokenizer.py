@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import chain
+from itertools import chain, repeat
 from typing import Iterable, Iterator, Mapping, Sequence
 
 from engine.bytelevel import BYTE_TO_CHAR, bytes_to_symbols, symbols_to_bytes
@@ -549,9 +549,11 @@ class Tokenizer(_Pipeline):
         token was rebuilt and so never merged again. Without such merges no pair at or below the
         last rank can be present, and this is plain lowest-rank-first.
         """
-        ranks = self._ranks
         if limit is None:
             limit = len(self.merges)
+        if trace is None and self._each_merge_new:
+            return self._bpe_lowest_first(ids, limit)
+        ranks = self._ranks
         done = -1
         while len(ids) > 1:
             best = None
@@ -585,6 +587,51 @@ class Tokenizer(_Pipeline):
                 vocab = self.vocab
                 trace.append(TraceStep(rank, (vocab[a], vocab[b]), tuple(vocab[i] for i in ids)))
         return ids
+
+    def _bpe_lowest_first(self, ids: list[int], limit: int) -> list[int]:
+        """``_bpe`` for merges that rebuild no token (most tokenizers), as tiktoken merges: no pair at
+        or below the rank applied last can be present, so the pair of lowest rank is merged, the
+        leftmost first; the same pair's other places, still lowest, follow before any other, which
+        is one round of ``_bpe``. Each pair's rank is kept beside it and only the merged pair's
+        neighbours are looked up again: a word costs a pass of builtins per merge, not per pair."""
+        rank_of = self._pair_ranks.get
+        joined = self._joined
+        parts = list(ids)
+        ranks = list(map(rank_of, zip(parts, parts[1:]), repeat(_UNRANKED)))
+        while ranks:
+            rank = min(ranks)
+            if rank >= limit:
+                break
+            i = ranks.index(rank)
+            parts[i] = joined[rank]
+            del parts[i + 1]
+            del ranks[i]
+            if i:
+                ranks[i - 1] = rank_of((parts[i - 1], parts[i]), _UNRANKED)
+            if i < len(ranks):
+                ranks[i] = rank_of((parts[i], parts[i + 1]), _UNRANKED)
+        return parts
+
+    @cached_property
+    def _each_merge_new(self) -> bool:
+        """Whether every merge makes a token not there before (none rebuilds one, no pair is merged
+        twice): the ids then follow the base vocabulary in merge order."""
+        start = len(self.base)
+        return not self._repeats and all(new == start + rank for rank, new in self._ranks.values())
+
+    @cached_property
+    def _pair_ranks(self) -> dict[Pair, int]:
+        """Each merged pair's rank (its first merge's)."""
+        return {pair: rank for pair, (rank, _) in self._ranks.items()}
+
+    @cached_property
+    def _joined(self) -> list[int]:
+        """The id each merge makes, by rank (a cut tokenizer shares its parent's ranks, past its own
+        merges: its ``limit`` stops short of them)."""
+        joined = [0] * (1 + max((rank for rank, _ in self._ranks.values()), default=-1))
+        for rank, new in self._ranks.values():
+            joined[rank] = new
+        return joined
 
     def _later_merge(self, pair: Pair, done: int) -> tuple[int, int] | None:
         """The (rank, id) of the pair's first merge after rank ``done``, if it is merged again."""

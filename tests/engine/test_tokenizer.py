@@ -313,3 +313,30 @@ def test_encoding_leaves_the_cycle_collector_as_it_found_it():
             assert gc.isenabled() is state
     finally:
         (gc.enable if was_on else gc.disable)()
+
+
+def test_the_lowest_rank_first_merging_replays_the_merges_round_by_round():
+    # a tokenizer whose every merge makes a new token encodes a pair at a time, lowest rank first
+    # (as tiktoken does); the rounds of _bpe (each pair everywhere at once) must give the same tokens
+    import random
+
+    rng = random.Random(3)
+    compared = 0
+    for _ in range(60):
+        alphabet = rng.choice(["ab", "abc", "aab", "abcd"])
+        text = " ".join("".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12))) for _ in range(40))
+        tokenizer = Tokenizer.from_trainer(train(Corpus.from_text(text, Settings(merges=rng.randint(1, 40))))[0])
+        assert tokenizer._each_merge_new
+        words = set(text.split()) | {"".join(rng.choice(alphabet) for _ in range(30)) for _ in range(10)}
+        for word in words:
+            for limit in (len(tokenizer.merges), len(tokenizer.merges) // 2):
+                ids = tokenizer._symbols(word)
+                assert tokenizer._bpe_lowest_first(list(ids), limit) == tokenizer._bpe(list(ids), [], limit)
+                compared += 1
+    assert compared > 1000
+
+
+def test_a_tokenizer_that_rebuilds_a_token_is_replayed_round_by_round():
+    # </w + > rebuilds the marker's string: the lowest-rank-first shortcut would undo what training left
+    tokenizer = Tokenizer.from_trainer(train(Corpus.from_text("aw w</w></w>w\n", Settings()))[0])
+    assert not tokenizer._each_merge_new
