@@ -10,7 +10,6 @@ from __future__ import annotations
 import platform
 import sys
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 
 VERSION = "0.1.0"
@@ -69,6 +68,9 @@ def version_of(component: Component) -> str:
         return qVersion()
     if component.name == "Python":
         return platform.python_version()
+    # asked only when the About box opens: importing the package metadata reader costs a launch
+    from importlib import metadata
+
     try:
         return metadata.version(component.distribution) if component.distribution else ""
     except metadata.PackageNotFoundError:
