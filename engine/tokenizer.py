@@ -595,7 +595,8 @@ class Tokenizer(_Pipeline):
         is one round of ``_bpe``. Each pair's rank is kept beside it and only the merged pair's
         neighbours are looked up again: a word costs a pass of builtins per merge, not per pair."""
         rank_of = self._pair_ranks.get
-        joined = self._joined
+        # each merge's token follows the base vocabulary in merge order (``_each_merge_new``)
+        start = len(self.base)
         parts = list(ids)
         ranks = list(map(rank_of, zip(parts, parts[1:]), repeat(_UNRANKED)))
         while ranks:
@@ -603,7 +604,7 @@ class Tokenizer(_Pipeline):
             if rank >= limit:
                 break
             i = ranks.index(rank)
-            parts[i] = joined[rank]
+            parts[i] = start + rank
             del parts[i + 1]
             del ranks[i]
             if i:
@@ -623,15 +624,6 @@ class Tokenizer(_Pipeline):
     def _pair_ranks(self) -> dict[Pair, int]:
         """Each merged pair's rank (its first merge's)."""
         return {pair: rank for pair, (rank, _) in self._ranks.items()}
-
-    @cached_property
-    def _joined(self) -> list[int]:
-        """The id each merge makes, by rank (a cut tokenizer shares its parent's ranks, past its own
-        merges: its ``limit`` stops short of them)."""
-        joined = [0] * (1 + max((rank for rank, _ in self._ranks.values()), default=-1))
-        for rank, new in self._ranks.values():
-            joined[rank] = new
-        return joined
 
     def _later_merge(self, pair: Pair, done: int) -> tuple[int, int] | None:
         """The (rank, id) of the pair's first merge after rank ``done``, if it is merged again."""

@@ -28,7 +28,6 @@ import gc
 import heapq
 from array import array
 from bisect import bisect_left, bisect_right, insort
-from collections import defaultdict
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import accumulate, chain, compress, islice, repeat
@@ -217,23 +216,13 @@ def target_merges(settings: Settings, base_size: int) -> int | None:
     """How many merges the settings ask for, or None for "until no pair repeats".
 
     For a vocabulary size, the merges it takes when each makes a new token; a merge that rebuilds
-    a token already there adds none, so training may then run longer (``target_reached``).
+    a token already there adds none, so training may then run longer (``Trainer.vocab_limit``).
     """
     if settings.merges is not None:
         return settings.merges
     if settings.vocab_size is not None:
         return max(0, settings.vocab_size - base_size - extra_ids(settings))
     return None
-
-
-def target_reached(settings: Settings, merges: int, vocab_size: int) -> bool:
-    """Whether ``merges`` merges, or a vocabulary of ``vocab_size`` tokens (special and unknown
-    tokens included: the one definition), is what the settings ask for."""
-    if settings.merges is not None:
-        return merges >= settings.merges
-    if settings.vocab_size is not None:
-        return vocab_size >= settings.vocab_size
-    return False
 
 
 def check_vocab_target(settings: Settings, base_size: int) -> None:
@@ -311,7 +300,9 @@ class Trainer:
         # read on every queue entry: kept as a flag, not looked up in the settings each time
         self.by_first_place = self.settings.tie_break != "hf"
         self.least = self.settings.min_frequency
-        # where ``target_reached`` says stop, read on every step: merges made, or regular tokens
+        # where training stops, read on every step: after this many merges, or (``vocab_limit``, when
+        # a vocabulary size is asked for) at this many regular tokens, so that the special and unknown
+        # tokens count in the vocabulary size (the one definition)
         self.merge_limit = self.settings.merges if self.settings.merges is not None else 1 << 62
         self.vocab_limit = (None if self.settings.merges is not None or self.settings.vocab_size is None
                             else self.settings.vocab_size - self.extra_ids)
@@ -585,48 +576,16 @@ class Trainer:
 
     def _merge_fresh(self, key: int, count: int, found: Sequence[int], a: int, b: int,
                      new: int) -> tuple[array, int]:
-        """Merge ``a b`` into the new token ``new`` at the current ones of the places ``found``, left
-        to right, and bring the counts up to date: ``_merge_places``, ``_count_made`` and
-        ``_settle`` in one pass, for the merges of a small corpus and the few-place merges of a large
-        one (most merges of any run), where their calls and records cost more than the work."""
-        sym, nxt, prv, freq = self.sym, self.nxt, self.prv, self.freq
+        """Merge ``a b`` into the new token ``new`` at the current ones of the places ``found``
+        (``_move_places``) and bring the counts up to date: ``_count_made`` and ``_settle`` in one
+        pass, for the merges of a small corpus and the few-place merges of a large one (most merges
+        of any run), where their calls and records cost more than the work."""
         shift, low = self.shift, self.low
-        # the pairs made with the new token, their places in reading order: with the token on the
-        # right (at its left neighbour) or on the left (at its own place)
+        # a new token's pairs on its left and on its right differ (``new new`` needs a token made
+        # before), so one table takes both
         made: dict[int, list[int]] = {}
-        find = made.get
-        positions: list[int] = []
-        keep = positions.append
-        new_high = new << shift
-        for p in found:
-            if sym[p] != a:
-                continue
-            q = nxt[p]
-            # a link of -1 reads the layout's last symbol, which is never one
-            if sym[q] != b:
-                continue
-            keep(p)
-            left = prv[p]
-            right = nxt[q]
-            if left >= 0:
-                pair = sym[left] << shift | new
-                places = find(pair)
-                if places is None:
-                    made[pair] = [left]
-                else:
-                    places.append(left)
-            if right >= 0:
-                pair = new_high | sym[right]
-                places = find(pair)
-                if places is None:
-                    made[pair] = [p]
-                else:
-                    places.append(p)
-                prv[right] = p
-            sym[p] = new
-            sym[q] = -1
-            nxt[p] = right
-        weigh = freq.__getitem__
+        positions = self._move_places(found, a, b, new, made, made)
+        weigh = self.freq.__getitem__
         merged = sum(map(weigh, positions))
         counts, where, top_keys, tracked = self.counts, self.where, self.top_keys, self.tracked
         del counts[key]
@@ -690,18 +649,19 @@ class Trainer:
         # positions are below 2**31: the corpus is at most MAX_BYTES symbols and markers
         return array("i", positions), merged
 
-    def _merge_places(self, found: Sequence[int], a: int, b: int, new: int) -> tuple[array, Made, Made, int]:
-        """``trainer_bulk.merge_in_bulk`` one place at a time, left to right: the only way for an
-        overlapping run (a a a), where each merge spoils the next place."""
-        sym, nxt, prv, freq = self.sym, self.nxt, self.prv, self.freq
-        # pairs with the new token, where this step makes them: with the token on the right (its left
-        # neighbour's places) and on the left (its own places); what the neighbours' old pairs lose is
-        # read off them afterwards, in bulk
-        made_left: defaultdict[int, list[int]] = defaultdict(list)
-        made_right: defaultdict[int, list[int]] = defaultdict(list)
+    def _move_places(self, found: Sequence[int], a: int, b: int, new: int, made_left: dict[int, list[int]],
+                     made_right: dict[int, list[int]]) -> list[int]:
+        """Merge ``a b`` into ``new`` at the current ones of the places ``found``, one at a time, left
+        to right (the only way for an overlapping run, a a a, where each merge spoils the next place),
+        rewriting the layout. Returns the places merged; the pairs made with the new token go into
+        ``made_left`` (``x new``, at the left neighbour) and ``made_right`` (``new y``, at the token's
+        own place), each with its places in reading order (the same table may take both)."""
+        sym, nxt, prv = self.sym, self.nxt, self.prv
+        shift = self.shift
+        find_left, find_right = made_left.get, made_right.get
         positions: list[int] = []
         keep = positions.append
-        new_high = new << self.shift
+        new_high = new << shift
         for p in found:
             if sym[p] != a:
                 continue
@@ -713,20 +673,38 @@ class Trainer:
             left = prv[p]
             right = nxt[q]
             if left >= 0:
-                made_left[sym[left] << self.shift | new].append(left)
+                pair = sym[left] << shift | new
+                places = find_left(pair)
+                if places is None:
+                    made_left[pair] = [left]
+                else:
+                    places.append(left)
             if right >= 0:
-                made_right[new_high | sym[right]].append(p)
+                pair = new_high | sym[right]
+                places = find_right(pair)
+                if places is None:
+                    made_right[pair] = [p]
+                else:
+                    places.append(p)
                 prv[right] = p
             sym[p] = new
             sym[q] = -1
             nxt[p] = right
-        weigh = freq.__getitem__
-        merged = sum(map(weigh, positions))
+        return positions
+
+    def _merge_places(self, found: Sequence[int], a: int, b: int, new: int) -> tuple[array, Made, Made, int]:
+        """``trainer_bulk.merge_in_bulk`` one place at a time (``_move_places``), with each pair's
+        weighted count beside its places."""
+        # a rebuilt token can be on both sides of the same pair (``new new``): two tables
+        made_left: dict[int, list[int]] = {}
+        made_right: dict[int, list[int]] = {}
+        positions = self._move_places(found, a, b, new, made_left, made_right)
+        weigh = self.freq.__getitem__
         # positions are below 2**31: the corpus is at most MAX_BYTES symbols and markers
         return (array("i", positions),
                 [(pair, sum(map(weigh, places)), places) for pair, places in made_left.items()],
                 [(pair, sum(map(weigh, places)), places) for pair, places in made_right.items()],
-                merged)
+                sum(map(weigh, positions)))
 
     def _count_made(self, a: int, b: int, new: int, made_left: Made,
                     made_right: Made) -> tuple[dict[int, int], list[int]]:
