@@ -59,6 +59,8 @@ NOTHING_LEFT = "nothing left to merge"
 
 # how many of the pairs tied with a winner a step keeps; ``History.ties`` lists them all
 TIES_KEPT = 50
+# how many times TIES_KEPT the queue's top holds: refilled from the heap in batches
+TOP_HELD = 2
 
 # from how many symbols numpy lays the corpus out and makes its merges, and from how many places a
 # merge goes to numpy (below them, importing numpy and its per-call cost outweigh what it saves)
@@ -395,8 +397,8 @@ class Trainer:
         least = self.settings.min_frequency
         self.heap = [self._entry(key) for key, count in self.counts.items() if count >= least]
         heapq.heapify(self.heap)
-        # the first pairs at the highest count in tie-rule order, taken off the heap (at most TIES_KEPT):
-        # every current entry at that count left on the heap ranks after them
+        # the first pairs at the highest count in tie-rule order, taken off the heap (at most TOP_HELD
+        # times TIES_KEPT): every current entry at that count left on the heap ranks after them
         self.top: list[int] = []
         # the top pairs' keys, each with its entry in ``top``
         self.top_keys: dict[int, int] = {}
@@ -446,7 +448,7 @@ class Trainer:
         if top and entry < top[-1]:
             insort(top, entry)
             self.top_keys[entry & self.keys_mask] = entry
-            if len(top) > TIES_KEPT:
+            if len(top) > TOP_HELD * TIES_KEPT:
                 last = top.pop()
                 # on the heap it is checked again when it comes up, stale or not
                 del self.top_keys[last & self.keys_mask]
@@ -454,11 +456,13 @@ class Trainer:
         else:
             heapq.heappush(self.heap, entry)
 
-    def _top_pairs(self) -> list[int]:
-        """Current entries of the first pairs at the highest count, in tie-rule order (at most TIES_KEPT).
+    def _refill_top(self) -> None:
+        """Bring the top pairs up to date: the pairs the last merge took places from queued again,
+        then current entries at the top count taken off the heap, in tie-rule order, until the top
+        holds ``TOP_HELD`` times TIES_KEPT of them or the heap has none left at that count.
 
         The top pairs stay off the heap from step to step: most are still tied at the next step.
-        Only the pairs a merge took places from change (they lose count): those are queued again.
+        Holding more than a step shows lets the top be refilled in batches, not at every step.
         """
         top, keys = self.top, self.top_keys
         if self.stale:
@@ -468,16 +472,14 @@ class Trainer:
                 if entry is not None:
                     del top[bisect_left(top, entry)]
                     self._requeue(key)
-            self.stale = []
+            self.stale.clear()
         heap, rank_at = self.heap, self.rank_at
-        if top and (len(top) >= TIES_KEPT or not heap or heap[0] >> rank_at > top[0] >> rank_at):
-            # most steps of a long run: the top pairs left by the last step, and nothing above them
-            return top
         counts, least, keys_mask = self.counts, self.least, self.keys_mask
         key_bits, shift, low = self.key_bits, self.shift, self.low
         sym, nxt, by_place = self.sym, self.nxt, self.by_first_place
         top_rank = top[0] >> rank_at if top else -1
-        while heap and len(top) < TIES_KEPT:
+        held = TOP_HELD * TIES_KEPT
+        while heap and len(top) < held:
             entry = heap[0]
             rank = entry >> rank_at
             # nothing current on the heap counts more than the top pairs; stale entries may say so
@@ -498,7 +500,6 @@ class Trainer:
                 heapq.heapreplace(heap, self._entry(key))
             else:
                 heapq.heappop(heap)
-        return top
 
     # -- the loop -------------------------------------------------------------------------------
 
@@ -506,42 +507,179 @@ class Trainer:
         return target_merges(self.settings, len(self.base))
 
     def steps(self) -> Iterator[MergeStep]:
-        while (step := self._next_step()) is not None:
-            yield step
+        """Merge after merge, until the target or a stop (``stop_reason`` says which).
 
-    def _next_step(self) -> MergeStep | None:
-        """Make the next merge, or say why there is none (``stop_reason``) and return None."""
-        if (len(self.merges) >= self.merge_limit if self.vocab_limit is None
-                else len(self.vocab) >= self.vocab_limit):
-            self.stop_reason = TARGET_REACHED
-            return None
-        top = self._top_pairs()
-        if not top:
-            # the pairs left, if any, are all below the minimum frequency
-            self.stop_reason = NO_PAIR_REPEATS if self.counts else NOTHING_LEFT
-            return None
-        count = _RANK - (top[0] >> self.rank_at)
-        if len(top) < TIES_KEPT:
-            tie_count = len(top)
-        else:
-            if self.tracked != count:
-                # counts only fall (the winner's too) until a rebuilt token ranks every pair afresh:
-                # each count is counted out once, then followed
-                self.tracked = count
-                self.at_tracked = countOf(self.counts.values(), count)
-            tie_count = self.at_tracked
-        key = top.pop(0) & self.keys_mask
-        del self.top_keys[key]
-        # the entries themselves (a copy of the list, C speed): the same ones stay at the top for
-        # many steps, so the steps share them
-        rivals = tuple(top)
-        return self._merge(key, count, tie_count, rivals)
+        A merge that makes a new token is made here, whole: this loop is most of a small run's
+        time, and taking each step through calls and attribute reads made it an eighth slower. A
+        merge that rebuilds a token made before, or has so many places that numpy moves them, goes
+        to ``_merge``. Everything a step reads is bound once; what a call may replace (the queue,
+        after a rebuilt token ranks every pair afresh) is bound again after it.
+        """
+        vocab, ids, merges = self.vocab, self.ids, self.merges
+        counts, where = self.counts, self.where
+        sym, nxt, prv = self.sym, self.nxt, self.prv
+        weigh = self.freq.__getitem__
+        shift, low, key_bits, keys_mask, rank_at = self.shift, self.low, self.key_bits, self.keys_mask, self.rank_at
+        least, by_place, layout, extra = self.least, self.by_first_place, self.layout, self.extra_ids
+        merge_limit, vocab_limit, bulk = self.merge_limit, self.vocab_limit, self.bulk
+        heap, top, top_keys, stale = self.heap, self.top, self.top_keys, self.stale
+        push = heapq.heappush
+        while True:
+            if len(merges) >= merge_limit if vocab_limit is None else len(vocab) >= vocab_limit:
+                self.stop_reason = TARGET_REACHED
+                return
+            # the top pairs: as the last step left them, unless a merge touched one, too few are left
+            # to show a step's ties, or the heap may hold more at their count
+            if stale or len(top) < TIES_KEPT and (not top or heap and heap[0] >> rank_at <= top[0] >> rank_at):
+                self._refill_top()
+                heap, top, top_keys, stale = self.heap, self.top, self.top_keys, self.stale
+                if not top:
+                    # the pairs left, if any, are all below the minimum frequency
+                    self.stop_reason = NO_PAIR_REPEATS if counts else NOTHING_LEFT
+                    return
+            count = _RANK - (top[0] >> rank_at)
+            tracked = self.tracked
+            if len(top) < TIES_KEPT:
+                # the top holds every pair at its count
+                tie_count = len(top)
+            else:
+                if tracked != count:
+                    # counts only fall (the winner's too) until a rebuilt token ranks every pair
+                    # afresh: each count is counted out once, then followed
+                    self.tracked = tracked = count
+                    self.at_tracked = countOf(counts.values(), count)
+                tie_count = self.at_tracked
+            key = top.pop(0) & keys_mask
+            del top_keys[key]
+            # the entries themselves (C speed): the same ones stay at the top for many steps, so
+            # the steps share them
+            rivals = tuple(top[:TIES_KEPT - 1])
+            a, b = key >> shift, key & low
+            token = vocab[a] + vocab[b]
+            if token in ids or bulk and a != b and len(where[key]) >= BULK_PLACES:
+                yield self._merge(key, count, tie_count, rivals)
+                heap, top, top_keys, stale = self.heap, self.top, self.top_keys, self.stale
+                continue
+            new = len(vocab)
+            vocab.append(token)
+            ids[token] = new
+            merges.append((a, b))
+
+            # move the places, left to right (the only way for an overlapping run, a a a, where
+            # each merge spoils the next place), rewriting the layout; the pairs made with the new
+            # token, each with its places in reading order and its weighted count (its left and
+            # right pairs differ: ``new new`` needs a token made before, so one table takes both)
+            made: dict[int, list[int]] = {}
+            gained: dict[int, int] = {}
+            find = made.get
+            positions: list[int] = []
+            keep = positions.append
+            new_high = new << shift
+            merged = 0
+            for p in where.pop(key):
+                if sym[p] != a:
+                    continue
+                q = nxt[p]
+                # a link of -1 reads the layout's last symbol, which is never one
+                if sym[q] != b:
+                    continue
+                keep(p)
+                w = weigh(p)
+                merged += w
+                left = prv[p]
+                right = nxt[q]
+                if left >= 0:
+                    pair = sym[left] << shift | new
+                    places = find(pair)
+                    if places is None:
+                        made[pair] = [left]
+                        gained[pair] = w
+                    else:
+                        places.append(left)
+                        gained[pair] += w
+                if right >= 0:
+                    pair = new_high | sym[right]
+                    places = find(pair)
+                    if places is None:
+                        made[pair] = [p]
+                        gained[pair] = w
+                    else:
+                        places.append(p)
+                        gained[pair] += w
+                    prv[right] = p
+                sym[p] = new
+                sym[q] = -1
+                nxt[p] = right
+            del counts[key]
+
+            # the old pairs beside the places: each place of ``x new`` was one of ``x a``, each of
+            # ``new y`` one of ``b y``, in the same word, so of the same weight; the pairs at the
+            # tracked count: no count rises to it (none is above it), fresh pairs reach it
+            at_tracked = self.at_tracked - (count == tracked)
+            undone: dict[int, int] | None = None
+            to_left, to_right = a - new, (b - new) << shift
+            for pair, c in gained.items():
+                old = pair + (to_left if pair & low == new else to_right)
+                if old == key:
+                    # an overlapping run (a a a) also counted the winner as its own neighbour
+                    continue
+                if old >> shift == new:
+                    # a pair this step made and a later place undid (a b a b)
+                    if undone is None:
+                        undone = {}
+                    undone[old] = undone.get(old, 0) + c
+                    continue
+                if old in top_keys:
+                    stale.append(old)
+                n = counts[old]
+                if n == tracked:
+                    at_tracked -= 1
+                n -= c
+                if n:
+                    counts[old] = n
+                else:
+                    del counts[old]
+                    del where[old]
+            if undone:
+                for pair, c in undone.items():
+                    gained[pair] -= c
+
+            # the new pairs, counted and queued
+            for pair, c in gained.items():
+                if c <= 0:
+                    continue
+                places = made[pair]
+                counts[pair] = c
+                where[pair] = places
+                if c == tracked:
+                    at_tracked += 1
+                if c < least:
+                    continue
+                if undone and pair in undone:
+                    entry = self._entry(pair)
+                elif by_place:
+                    # a pair just made is still at the first place it was made: no need to look
+                    entry = (_RANK - c) << rank_at | places[0] << key_bits | pair
+                else:
+                    entry = (_RANK - c) << rank_at | pair
+                if top and entry < top[-1]:
+                    self._queue(entry)
+                else:
+                    push(heap, entry)
+            self.at_tracked = at_tracked
+            before = self.total
+            self.total = total = before - merged
+            # the fields in order, not by name; positions are below 2**31 (the corpus is at most
+            # MAX_BYTES symbols and markers)
+            yield MergeStep((len(merges), (vocab[a], vocab[b]), token, count, tie_count, before, total,
+                             len(vocab) + extra, array("i", positions), rivals, layout))
 
     def _merge(self, key: int, count: int, tie_count: int, rivals: Sequence[int]) -> MergeStep:
+        """A merge ``steps`` hands over: one that rebuilds a token made before (its string made by
+        another pair keeps its id, as in tokenizers), or one with so many places that numpy moves them."""
         a, b = key >> self.shift, key & self.low
         vocab = self.vocab
         token = vocab[a] + vocab[b]
-        # mint a new token; a string made before by another pair keeps its id, as in tokenizers
         new = self.ids.get(token, -1)
         reused = new >= 0
         if not reused:
@@ -557,7 +695,7 @@ class Trainer:
             lost.pop(key, None)
             del self.counts[key]
             self._settle_rebuilt(new, lost, made)
-        elif self.bulk and len(found) >= BULK_PLACES and a != b:
+        else:
             from engine.trainer_bulk import merge_in_bulk
 
             positions, made_left, made_right, merged = merge_in_bulk(
@@ -566,98 +704,19 @@ class Trainer:
             lost.pop(key, None)
             del self.counts[key]
             self._settle(count, new, lost, made)
-        else:
-            positions, merged = self._merge_fresh(key, count, found, a, b, new)
         before = self.total
         self.total -= merged
-        # the fields in order, not by name: a step is made thousands of times a second
         return MergeStep((len(self.merges), (vocab[a], vocab[b]), token, count, tie_count, before, self.total,
                           len(vocab) + self.extra_ids, positions, rivals, self.layout))
 
-    def _merge_fresh(self, key: int, count: int, found: Sequence[int], a: int, b: int,
-                     new: int) -> tuple[array, int]:
-        """Merge ``a b`` into the new token ``new`` at the current ones of the places ``found``
-        (``_move_places``) and bring the counts up to date: ``_count_made`` and ``_settle`` in one
-        pass, for the merges of a small corpus and the few-place merges of a large one (most merges
-        of any run), where their calls and records cost more than the work."""
-        shift, low = self.shift, self.low
-        # a new token's pairs on its left and on its right differ (``new new`` needs a token made
-        # before), so one table takes both
-        made: dict[int, list[int]] = {}
-        positions = self._move_places(found, a, b, new, made, made)
-        weigh = self.freq.__getitem__
-        merged = sum(map(weigh, positions))
-        counts, where, top_keys, tracked = self.counts, self.where, self.top_keys, self.tracked
-        del counts[key]
-        # the pairs at the tracked count: no count rises to it (none is above it), fresh pairs reach it
-        at_tracked = self.at_tracked - (count == tracked)
-        gained = {pair: sum(map(weigh, places)) if len(places) > 1 else weigh(places[0])
-                  for pair, places in made.items()}
-        # each place of ``x new`` was one of ``x a``, each of ``new y`` one of ``b y``, in the same
-        # word, so of the same weight: what the old pairs lost is read off the new ones
-        undone: dict[int, int] | None = None
-        to_left, to_right = a - new, (b - new) << shift
-        for pair, c in gained.items():
-            old = pair + (to_left if pair & low == new else to_right)
-            if old == key:
-                # an overlapping run (a a a) also counted the winner as its own neighbour
-                continue
-            if old >> shift == new:
-                # a pair this step made and a later place undid (a b a b)
-                if undone is None:
-                    undone = {}
-                undone[old] = undone.get(old, 0) + c
-                continue
-            if old in top_keys:
-                self.stale.append(old)
-            n = counts[old]
-            if n == tracked:
-                at_tracked -= 1
-            n -= c
-            if n:
-                counts[old] = n
-            else:
-                del counts[old]
-                del where[old]
-        if undone:
-            for pair, c in undone.items():
-                gained[pair] -= c
-        least, top, heap = self.least, self.top, self.heap
-        rank_at, key_bits, by_place = self.rank_at, self.key_bits, self.by_first_place
-        for pair, c in gained.items():
-            if c <= 0:
-                continue
-            places = made[pair]
-            counts[pair] = c
-            where[pair] = places
-            if c == tracked:
-                at_tracked += 1
-            if c < least:
-                continue
-            if undone and pair in undone:
-                entry = self._entry(pair)
-            elif by_place:
-                # a pair just made is still at the first place it was made: no need to look
-                entry = (_RANK - c) << rank_at | places[0] << key_bits | pair
-            else:
-                entry = (_RANK - c) << rank_at | pair
-            if top and entry < top[-1]:
-                self._queue(entry)
-            else:
-                heapq.heappush(heap, entry)
-        self.at_tracked = at_tracked
-        # positions are below 2**31: the corpus is at most MAX_BYTES symbols and markers
-        return array("i", positions), merged
-
-    def _move_places(self, found: Sequence[int], a: int, b: int, new: int, made_left: dict[int, list[int]],
-                     made_right: dict[int, list[int]]) -> list[int]:
-        """Merge ``a b`` into ``new`` at the current ones of the places ``found``, one at a time, left
-        to right (the only way for an overlapping run, a a a, where each merge spoils the next place),
-        rewriting the layout. Returns the places merged; the pairs made with the new token go into
-        ``made_left`` (``x new``, at the left neighbour) and ``made_right`` (``new y``, at the token's
-        own place), each with its places in reading order (the same table may take both)."""
+    def _merge_places(self, found: Sequence[int], a: int, b: int, new: int) -> tuple[array, Made, Made, int]:
+        """``trainer_bulk.merge_in_bulk`` one place at a time: the walk ``steps`` makes for a new
+        token, for a rebuilt one, whose pairs on the left (``x new``, at the left neighbour) and on
+        the right (``new y``, at the token's own place) are kept apart: ``new new`` can be both."""
         sym, nxt, prv = self.sym, self.nxt, self.prv
         shift = self.shift
+        made_left: dict[int, list[int]] = {}
+        made_right: dict[int, list[int]] = {}
         find_left, find_right = made_left.get, made_right.get
         positions: list[int] = []
         keep = positions.append
@@ -666,7 +725,6 @@ class Trainer:
             if sym[p] != a:
                 continue
             q = nxt[p]
-            # a link of -1 reads the layout's last symbol, which is never one
             if sym[q] != b:
                 continue
             keep(p)
@@ -690,17 +748,7 @@ class Trainer:
             sym[p] = new
             sym[q] = -1
             nxt[p] = right
-        return positions
-
-    def _merge_places(self, found: Sequence[int], a: int, b: int, new: int) -> tuple[array, Made, Made, int]:
-        """``trainer_bulk.merge_in_bulk`` one place at a time (``_move_places``), with each pair's
-        weighted count beside its places."""
-        # a rebuilt token can be on both sides of the same pair (``new new``): two tables
-        made_left: dict[int, list[int]] = {}
-        made_right: dict[int, list[int]] = {}
-        positions = self._move_places(found, a, b, new, made_left, made_right)
         weigh = self.freq.__getitem__
-        # positions are below 2**31: the corpus is at most MAX_BYTES symbols and markers
         return (array("i", positions),
                 [(pair, sum(map(weigh, places)), places) for pair, places in made_left.items()],
                 [(pair, sum(map(weigh, places)), places) for pair, places in made_right.items()],

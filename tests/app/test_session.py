@@ -145,7 +145,7 @@ def _break_training(monkeypatch, error):
     def fail(self):
         raise error
 
-    monkeypatch.setattr(Trainer, "_next_step", fail)
+    monkeypatch.setattr(Trainer, "_refill_top", fail)
 
 
 def test_bad_input_is_said_in_the_engine_words_without_calling_it_internal(qtbot):

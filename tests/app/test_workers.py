@@ -181,7 +181,7 @@ def _break_the_trainer(monkeypatch, error):
     def fail(self):
         raise error
 
-    monkeypatch.setattr(Trainer, "_next_step", fail)
+    monkeypatch.setattr(Trainer, "_refill_top", fail)
 
 
 @pytest.mark.parametrize("background", [True, False])
