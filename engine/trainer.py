@@ -31,7 +31,7 @@ from bisect import bisect_left, bisect_right, insort
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import accumulate, chain, compress, islice, repeat
-from operator import countOf, ge, lshift, or_
+from operator import countOf, ge, itemgetter, lshift, or_
 from typing import Iterator, Sequence
 
 from engine.corpus import Corpus
@@ -386,7 +386,9 @@ class Trainer:
                 where[key] = [p]
             else:
                 found.append(p)
-        made = [(key, sum(map(freq.__getitem__, places)), places) for key, places in where.items()]
+        # one C call reads a pair's weights (``itemgetter``), not one call per place
+        made = [(key, sum(itemgetter(*places)(freq)) if len(places) > 1 else freq[places[0]], places)
+                for key, places in where.items()]
         # kept as lists: reading a list hands back the int it holds, reading an array makes a new
         # one, and a small corpus's lists cost little memory
         return sym, nxt, prv, freq, made
