@@ -514,8 +514,9 @@ class Trainer:
         A merge that makes a new token is made here, whole: this loop is most of a small run's
         time, and taking each step through calls and attribute reads made it an eighth slower. A
         merge that rebuilds a token made before, or has so many places that numpy moves them, goes
-        to ``_merge``. Everything a step reads is bound once; what a call may replace (the queue,
-        after a rebuilt token ranks every pair afresh) is bound again after it.
+        to ``_merge``. Everything a step reads is bound once; what ``_merge`` may replace (the queue,
+        after a rebuilt token ranks every pair afresh) is bound again after it. One run: iterate
+        once.
         """
         vocab, ids, merges = self.vocab, self.ids, self.merges
         counts, where = self.counts, self.where
@@ -534,7 +535,6 @@ class Trainer:
             # to show a step's ties, or the heap may hold more at their count
             if stale or len(top) < TIES_KEPT and (not top or heap and heap[0] >> rank_at <= top[0] >> rank_at):
                 self._refill_top()
-                heap, top, top_keys, stale = self.heap, self.top, self.top_keys, self.stale
                 if not top:
                     # the pairs left, if any, are all below the minimum frequency
                     self.stop_reason = NO_PAIR_REPEATS if counts else NOTHING_LEFT
