@@ -1,4 +1,5 @@
-"""The window's first paint waits only for what it shows: the charts and the explorer come after."""
+"""The window's first paint waits only for what it shows: the charts and the explorer come after, the
+classroom's covers when the mode is first entered."""
 
 import os
 import subprocess
@@ -21,7 +22,8 @@ from app.central_views import Views
 from app.main import make_application
 from app.window import MainWindow
 
-LATE = ("pyqtgraph", "tiktoken", "widgets.charts", "widgets.explorer")
+# numpy comes with pyqtgraph; the classroom's covers wait for the mode, not for the later build
+LATE = ("numpy", "pyqtgraph", "tiktoken", "widgets.charts", "widgets.classroom", "widgets.explorer")
 build_later, asked = Views.build_later, []
 
 
@@ -56,7 +58,7 @@ print(sorted(m for m in LATE if m in sys.modules))
 """
 
 
-def test_the_first_window_imports_neither_pyqtgraph_nor_tiktoken():
+def test_the_first_window_imports_neither_numpy_pyqtgraph_tiktoken_nor_the_classroom():
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(ROOT))
     out = subprocess.run([sys.executable, "-c", FIRST_PAINT], cwd=ROOT, env=env, capture_output=True, text=True,
                          timeout=120)
@@ -66,6 +68,7 @@ def test_the_first_window_imports_neither_pyqtgraph_nor_tiktoken():
     assert at_paint == "[]" and after_turn == "[]"
     # what the first paint leaves out is what the later build brings in
     assert "'pyqtgraph', " in built and "'widgets.charts', 'widgets.explorer'" in built
+    assert "widgets.classroom" not in built
 
 
 def test_later_views_have_their_tabs_from_the_start_and_are_built_once_shown(make_window, qtbot):
