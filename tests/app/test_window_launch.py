@@ -22,8 +22,8 @@ from app.central_views import Views
 from app.main import make_application
 from app.window import MainWindow
 
-# numpy comes with pyqtgraph; the classroom's covers wait for the mode, not for the later build
-LATE = ("numpy", "pyqtgraph", "tiktoken", "widgets.charts", "widgets.classroom", "widgets.explorer")
+# numpy comes with pyqtgraph, regex with tiktoken; the classroom's covers wait for the mode, not for the later build
+LATE = ("numpy", "pyqtgraph", "regex", "tiktoken", "widgets.charts", "widgets.classroom", "widgets.explorer")
 build_later, asked = Views.build_later, []
 
 
@@ -58,7 +58,7 @@ print(sorted(m for m in LATE if m in sys.modules))
 """
 
 
-def test_the_first_window_imports_neither_numpy_pyqtgraph_tiktoken_nor_the_classroom():
+def test_the_first_window_imports_neither_numpy_pyqtgraph_regex_tiktoken_nor_the_classroom():
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(ROOT))
     out = subprocess.run([sys.executable, "-c", FIRST_PAINT], cwd=ROOT, env=env, capture_output=True, text=True,
                          timeout=120)
