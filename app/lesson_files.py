@@ -185,7 +185,8 @@ class LessonFiles(QObject):
             # reopening it from the menu reads the file again: it is never the path a save writes to
             self._remember_recent(shown)
         if source.quiz:
-            from engine.quiz.session import pack_path_resolved  # the quiz's code: only for a lesson with quiz answers
+            # the quiz's code comes only with a lesson that holds quiz answers
+            from engine.quiz.session import pack_path_resolved
 
             quiz = source.quiz if path is None else pack_path_resolved(source.quiz, path.parent)
             if self._keeper is not None:

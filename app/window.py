@@ -2,8 +2,8 @@
 
 The central area is a tab per view, built from ``CENTRAL_VIEWS``: a title and a factory that takes
 the session. Adding the animated tiles, the charts, the quiz or the explorer is one line there (or
-``window.add_view(title, factory)``). The views in ``LATER`` (none of them the first one shown) are
-built after the first paint (``app.central_views``). The corpus, pairs, vocabulary and tokenize panels are dock
+``window.add_view(title, factory)``). The views in ``LATER`` are built after the first paint
+(``app.central_views``). The corpus, pairs, vocabulary and tokenize panels are dock
 widgets around it; the timeline sits above the views.
 
 The window builds and wires; it changes nothing itself. The panels' intents go to the session,
