@@ -30,13 +30,13 @@ from PySide6.QtWidgets import (
 )
 
 from app.appearance import palette
-from widgets.classroom import ASKING, HIDDEN, BlankCover, KeysOverlay, PredictPrompt
-from widgets.classroom.predict import question_for
-from widgets.quiz_panel import QuizPanel
 from widgets.tiles import TileView
 
+# the covers, the predict prompt and the quiz are imported when the mode first needs them: the
+# window's first paint shows none of them
 if TYPE_CHECKING:
     from app.classroom_looks import Look
+    from widgets.classroom import BlankCover, KeysOverlay, PredictPrompt
 
 SCALE_MIN, SCALE_MAX, SCALE_STEP = 0.5, 2.5, 1.15
 # The window's own style sheet sizes every widget's text, which would undo the views' own scales,
@@ -128,9 +128,8 @@ class Classroom(QObject):
         self._saved: _Saved | None = None
         self._looks: list[Look] = []
         self.prompt: PredictPrompt | None = None
-        self.keys_overlay = KeysOverlay(window)
-        self.keys_overlay.set_keys(self.key_list())
-        self.blank = BlankCover(window)
+        self._keys_overlay: KeysOverlay | None = None
+        self._blank: BlankCover | None = None
 
         self.action = QAction("&Classroom mode", window)
         self.action.setShortcut(QKeySequence(K.Key_F5))
@@ -160,6 +159,7 @@ class Classroom(QObject):
         if self.active:
             return
         w = self.window
+        self._make_covers()  # made once, hidden, before the window changes: nothing flickers
         saved = _Saved(w.windowState(), w.geometry(), w.saveState(), w.styleSheet(), QPalette(w.palette()),
                        w.tabs.currentIndex(), focus=QApplication.focusWidget())
         for bar in self._chrome():
@@ -225,6 +225,27 @@ class Classroom(QObject):
         self.action.setChecked(False)
         self.left.emit()
 
+    def _make_covers(self) -> None:
+        if self._blank is not None:
+            return
+        from widgets.classroom import BlankCover, KeysOverlay
+
+        self._keys_overlay = KeysOverlay(self.window)
+        self._keys_overlay.set_keys(self.key_list())
+        self._blank = BlankCover(self.window)
+
+    @property
+    def keys_overlay(self) -> KeysOverlay:
+        """The list of keys laid over the window (made on first use, like the blank screen)."""
+        self._make_covers()
+        return self._keys_overlay
+
+    @property
+    def blank(self) -> BlankCover:
+        """The black or white screen laid over the window."""
+        self._make_covers()
+        return self._blank
+
     def _chrome(self) -> list[QWidget]:
         """Everything around the central views that the class does not need."""
         w = self.window
@@ -272,6 +293,8 @@ class Classroom(QObject):
 
     @property
     def prompt_state(self) -> str:
+        from widgets.classroom import HIDDEN
+
         return self.prompt.state if self.prompt is not None else HIDDEN
 
     def _tiles_host(self) -> QWidget:
@@ -279,6 +302,8 @@ class Classroom(QObject):
         return views.get("Tiles") or next(iter(views.values()), None) or self.window.tabs
 
     def _prompt_for(self, host: QWidget) -> PredictPrompt:
+        from widgets.classroom import PredictPrompt
+
         if self.prompt is None or self.prompt.host is not host:
             if self.prompt is not None:
                 self.prompt.deleteLater()
@@ -289,6 +314,8 @@ class Classroom(QObject):
 
     def _ask(self) -> bool:
         """Put the question up over the tiles; False when there is nothing to ask."""
+        from widgets.classroom.predict import question_for
+
         self._ask_pending = False
         question = question_for(self.window.session)
         if question is None:
@@ -319,8 +346,11 @@ class Classroom(QObject):
             self._ask()
 
     def _clear_prompt(self) -> None:
-        if self.prompt is not None and self.prompt.state != HIDDEN:
-            self.prompt.clear()
+        if self.prompt is not None:
+            from widgets.classroom import HIDDEN
+
+            if self.prompt.state != HIDDEN:
+                self.prompt.clear()
 
     def _on_lesson_moved(self, *_args) -> None:
         # the step moved some other way (the slider, play, a new lesson): the question is stale
@@ -377,6 +407,8 @@ class Classroom(QObject):
             if tabs.count():
                 self._show_view((tabs.currentIndex() + (1 if command == NEXT_VIEW else -1)) % tabs.count())
         elif command.startswith("view "):
+            from widgets.classroom import ASKING
+
             n = int(command.split()[1])
             if self.prompt_state == ASKING and self.window.tabs.currentWidget() is self.prompt.host:
                 self.prompt.mark(n - 1)
@@ -398,6 +430,8 @@ class Classroom(QObject):
 
     def next(self) -> None:
         """Next step; with predict first on, reveal the answer first, then make the merge."""
+        from widgets.classroom import ASKING, HIDDEN
+
         state = self.prompt_state
         if state != HIDDEN and self.window.tabs.currentWidget() is not self.prompt.host:
             self._show_view(self.window.tabs.indexOf(self.prompt.host))  # back to the question first
@@ -438,6 +472,8 @@ class Classroom(QObject):
         command = command_for(event.key(), event.modifiers())
         if command is None:
             return False
+        from widgets.quiz_panel import QuizPanel
+
         typing = isinstance(watched, (QLineEdit, QPlainTextEdit, QTextEdit, QAbstractSpinBox))
         control = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
         if typing and event.key() not in THROUGH_TEXT and not control:

@@ -17,8 +17,10 @@ from PySide6.QtWidgets import (
     QSpinBox, QVBoxLayout,
 )
 
-from app.handout import choose_steps, write_handout
 from engine.errors import BpeLabError
+
+# app.handout (the PDF's pages) is imported when a handout is asked for: the menu entry is all the
+# window's start needs
 
 
 class HandoutDialog(QDialog):
@@ -73,6 +75,8 @@ class HandoutDialog(QDialog):
         return "all"
 
     def steps(self) -> list[int]:
+        from app.handout import choose_steps
+
         return choose_steps(self.spec(), self.last_step)
 
     def _update(self) -> None:
@@ -111,6 +115,8 @@ def export_handout(window, path: str | Path | None = None, steps: list[int] | No
     if path.suffix.lower() != ".pdf":
         path = path.with_name(path.name + ".pdf")
     title = window.files.path.stem if window.files.path else "Untitled lesson"
+    from app.handout import write_handout
+
     QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
     try:
         write_handout(lesson, path, steps, title)

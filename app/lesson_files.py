@@ -3,7 +3,8 @@
 ``LessonFiles`` asks the user through the window's hooks (``ask``, ``tell``, ``choose_open_path``,
 ``choose_save_path``), which tests replace, and hands every lesson to the session: it never
 trains or writes the lesson itself. A view that keeps something in the lesson file (the quiz's
-answers) says so by being a ``KeepsProgress``; the window registers it here.
+answers) says so by being a ``KeepsProgress``; the window registers it here once the view is built,
+which may be after a lesson has been opened: the lesson's progress waits here for it.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from engine.files import read_text
 from engine.formats.lesson_file import SUFFIX, LessonFile, load_lesson, save_lesson
 from engine.formats.load import Recognised, recognise
 from engine.imported_lesson import KINDS, ImportedLesson
-from engine.quiz.session import pack_path_relative, pack_path_resolved
 
 MAX_RECENT = 8
 B = QMessageBox.StandardButton
@@ -57,6 +57,9 @@ class LessonFiles(QObject):
         self.flush = flush
         self.path: Path | None = None
         self._keeper: KeepsProgress | None = None
+        # the progress an opened lesson brought while no view kept it yet (the quiz is built after
+        # the window's first paint)
+        self._waiting_progress: dict | None = None
         # (source, path) while a lesson this object opened trains
         self._opening: tuple[LessonFile, Path | None] | None = None
         # a tokenizer or text file being opened: a recent file once it is shown, not the lesson's path
@@ -73,14 +76,19 @@ class LessonFiles(QObject):
     def keep_progress_of(self, view: KeepsProgress) -> None:
         """Save ``view``'s progress in the lesson file and give it back when a lesson is opened."""
         self._keeper = view
+        if self._waiting_progress is not None:
+            view.restore_progress(self._waiting_progress)
+            self._waiting_progress = None
         view.progress_changed.connect(self.session.note_unsaved)
 
     def current_file(self) -> LessonFile:
         """The lesson as it would be saved, with the progress of the view that keeps it."""
         source = self.session.current_file()
-        if self._keeper is None:
-            return source
-        return replace(source, quiz=self._keeper.progress())
+        if self._keeper is not None:
+            return replace(source, quiz=self._keeper.progress())
+        if self._waiting_progress is not None:
+            return replace(source, quiz=self._waiting_progress)
+        return source
 
     def folder(self) -> str:
         return str(self.path.parent) if self.path else str(Path.home())
@@ -176,9 +184,15 @@ class LessonFiles(QObject):
         if shown is not None:
             # reopening it from the menu reads the file again: it is never the path a save writes to
             self._remember_recent(shown)
-        if self._keeper is not None and source.quiz:
+        if source.quiz:
+            # the quiz's code comes only with a lesson that holds quiz answers
+            from engine.quiz.session import pack_path_resolved
+
             quiz = source.quiz if path is None else pack_path_resolved(source.quiz, path.parent)
-            self._keeper.restore_progress(quiz)
+            if self._keeper is not None:
+                self._keeper.restore_progress(quiz)
+            else:
+                self._waiting_progress = quiz
         self.path = path
         if path is not None:
             self._remember_recent(path)
@@ -235,6 +249,8 @@ class LessonFiles(QObject):
         try:
             lesson = self.current_file()
             if lesson.quiz:
+                from engine.quiz.session import pack_path_relative
+
                 lesson = replace(lesson, quiz=pack_path_relative(lesson.quiz, path.parent))
             save_lesson(lesson, path)
         except Exception as exc:  # noqa: BLE001 (a save that fails in any way is said, and keeps the window open)

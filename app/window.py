@@ -14,7 +14,7 @@ which owns the lesson, its training and its undo history; lesson files go throug
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Protocol, runtime_checkable
 
 from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, QTimer, Slot
 from PySide6.QtGui import QAction, QKeySequence
@@ -34,7 +34,6 @@ from app.session import Session
 from engine.formats.lesson_file import SUFFIX
 from widgets.corpus_panel import CorpusPanel
 from widgets.pairs_panel import PairsPanel
-from widgets.quiz_panel import QuizPanel
 from widgets.scrolling import scrolling
 from widgets.timeline import Timeline
 from widgets.tokenize_panel import TokenizePanel
@@ -42,6 +41,13 @@ from widgets.vocab_panel import VocabPanel
 from widgets.worker import wait_for_workers
 
 ViewFactory = Callable[[Session], QWidget]
+
+
+@runtime_checkable
+class AsksForTiles(Protocol):
+    """A view that may ask for the tiles to be shown (the quiz's "show on the tiles")."""
+
+    tiles_requested: object  # a signal with no arguments
 
 
 def _tiles(session: Session) -> QWidget:
@@ -76,8 +82,8 @@ CENTRAL_VIEWS: list[tuple[str, ViewFactory]] = [
     ("Explorer", _explorer),
 ]
 
-# views whose imports (pyqtgraph, tiktoken) would delay the first paint: built after it
-LATER = ("Charts", "Explorer")
+# views whose imports (pyqtgraph, tiktoken, the quiz's questions) would delay the first paint: built after it
+LATER = ("Charts", "Quiz", "Explorer")
 # how long after the window shows the later views start to be built, one per turn of the event loop
 LATER_MS = 150
 # a resize that has stopped this long is the window's new size (dragging an edge resizes many times)
@@ -157,14 +163,15 @@ class MainWindow(QMainWindow):
 
     def add_view(self, title: str, factory: ViewFactory, later: bool = False) -> QWidget | None:
         """Add a tab to the central area: ``factory(session)`` builds the view, now or (``later``)
-        after the window shows; a view built later must keep no progress in the lesson file."""
+        after the window shows; a view built later gets the progress it keeps (``KeepsProgress``)
+        from the lesson file opened before it."""
         return self.views.add(title, factory, later)
 
     def _on_view_built(self, view: QWidget) -> None:
         dock_layout.follow_zoom(view, self.zoom)  # views are made at actual size
         if isinstance(view, KeepsProgress):
             self.files.keep_progress_of(view)
-        if isinstance(view, QuizPanel):
+        if isinstance(view, AsksForTiles):
             view.tiles_requested.connect(lambda: self.show_view("Tiles"))
 
     def show_view(self, title: str) -> None:

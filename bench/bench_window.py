@@ -65,7 +65,7 @@ def bench_step(app, steps: int, bare: bool = False) -> None:
     lesson, state = build_lesson(source)
     window = new_window([] if bare else None)
     window.session.set_lesson(lesson, 0, state)
-    # the views a window builds after its first paint (charts, explorer) are built once, shortly
+    # the views a window builds after its first paint (charts, quiz, explorer) are built once, shortly
     # after launch, which the launch figures count: built here first, not in a step's worst
     list(window.views.values())
     app.processEvents()
@@ -250,7 +250,7 @@ LAUNCH_CODE = {
         "from app.window import MainWindow; w = MainWindow(persist=False); w.show(); app.processEvents();"
         "print('shown')"
     ),
-    # the tabs built after the first paint (charts, explorer), for what the deferral costs in all
+    # the tabs built after the first paint (charts, quiz, explorer), for what the deferral costs in all
     "BPE Lab, every tab built": (
         "import os; os.environ['QT_QPA_PLATFORM']='offscreen';"
         "from app.main import make_application; app = make_application();"
@@ -293,9 +293,9 @@ def bench_launch(runs: int) -> None:
 def bench_stalls(app, label: str, source) -> None:
     window = new_window()
     # the window's own first layout and paint, the views it builds after its first paint (the
-    # charts and the explorer: a pause of a few hundred ms once, shortly after launch, which the
-    # launch figures count) and the deletion of the windows before it are not what this measures:
-    # let them finish first
+    # charts, the quiz and the explorer: a pause of a few hundred ms once, shortly after launch,
+    # which the launch figures count) and the deletion of the windows before it are not what this
+    # measures: let them finish first
     list(window.views.values())
     settle = time.perf_counter() + 0.5
     while time.perf_counter() < settle:

@@ -53,6 +53,9 @@ _TRIES = 64
 _VISITS = 40_000
 # a merge with at least this many places is made with numpy, all places at once
 _MANY_PLACES = 64
+# a corpus of at least this many symbols has its base symbols counted with numpy; below it, importing
+# numpy costs more than it saves (the window's first lesson is coloured before its first paint)
+_MANY_SYMBOLS = 20_000
 
 
 class TokenColours(Protocol):
@@ -149,27 +152,48 @@ class Colouring:
     # -- base symbols -------------------------------------------------------------------------------
 
     def _colour_base(self) -> None:
+        base = len(self.history.base)
+        count = self._count_numpy if len(self._tok) >= _MANY_SYMBOLS else self._count_each
+        frequency, pairs = count(base)
+        meets: dict[int, dict[int, int]] = {}
+        for (x, y), n in sorted(pairs.items()):
+            meets.setdefault(x, {})[y] = n
+            meets.setdefault(y, {})[x] = n
+        # most frequent first; symbols the corpus never holds (bytes units) take a colour too
+        order = sorted((t for t in range(base) if self._filled[t]), key=lambda t: (-frequency[t], t))
+        for token_id, c in colour_graph(meets, order).items():
+            self._colours[token_id] = c
+
+    def _count_each(self, base: int) -> tuple[list[int], dict[tuple[int, int], int]]:
+        """How often each base symbol occurs, and how often each two filled symbols stand side by side
+        (the lower id first), one position at a time."""
+        tok, nxt, filled = self._tok, self._nxt, self._filled
+        frequency = [0] * base
+        pairs: dict[tuple[int, int], int] = {}
+        for p, a in enumerate(tok):
+            frequency[a] += 1
+            q = nxt[p]
+            if q >= 0:
+                b = tok[q]
+                if a != b and filled[a] and filled[b]:
+                    key = (a, b) if a < b else (b, a)
+                    pairs[key] = pairs.get(key, 0) + 1
+        return frequency, pairs
+
+    def _count_numpy(self, base: int) -> tuple[list[int], dict[tuple[int, int], int]]:
+        """``_count_each`` for a large corpus, all positions at once."""
         import numpy as np  # only here: a corpus of a million symbols is counted in one go
 
         tok = np.frombuffer(self._tok, dtype=np.int64)
         nxt = np.frombuffer(self._nxt, dtype=np.int64)
-        base = len(self.history.base)
         filled = np.frombuffer(bytes(self._filled[:base]), dtype=np.uint8).astype(bool)
         frequency = np.bincount(tok, minlength=base)
         left = np.flatnonzero(nxt >= 0)
         a, b = tok[left], tok[nxt[left]]
         keep = (a != b) & filled[a] & filled[b]
         a, b = a[keep], b[keep]
-        pairs, counts = np.unique(np.minimum(a, b) * base + np.maximum(a, b), return_counts=True)
-        meets: dict[int, dict[int, int]] = {}
-        for key, count in zip(pairs.tolist(), counts.tolist()):
-            x, y = divmod(key, base)
-            meets.setdefault(x, {})[y] = count
-            meets.setdefault(y, {})[x] = count
-        # most frequent first; symbols the corpus never holds (bytes units) take a colour too
-        order = sorted(np.flatnonzero(filled).tolist(), key=lambda t: (-frequency[t], t))
-        for token_id, c in colour_graph(meets, order).items():
-            self._colours[token_id] = c
+        keys, counts = np.unique(np.minimum(a, b) * base + np.maximum(a, b), return_counts=True)
+        return frequency.tolist(), {divmod(k, base): n for k, n in zip(keys.tolist(), counts.tolist())}
 
     # -- one merge ----------------------------------------------------------------------------------
 

@@ -27,7 +27,6 @@ from engine.bytelevel import bytes_to_symbols
 from engine.drain import drain
 from engine.encoder import Encoder
 from engine.errors import BpeLabError
-from engine.formats.tiktoken_file import recover_merges
 from engine.history import History
 from engine.lesson import Lesson
 from engine.settings import Settings  # noqa: F401  (used by the doctest)
@@ -111,6 +110,9 @@ def merges_of(tokenizer: Encoder, name: str) -> Iterator[tuple[int, int]]:
     then; the generator's return value is the ``Merges``. Refused with the reason when the
     tokenizer holds no merges to step through."""
     if isinstance(tokenizer, RankTokenizer):
+        # only here: it brings in the regex engine, which the window's start goes without
+        from engine.formats.tiktoken_file import recover_merges
+
         ranked = sorted(tokenizer.ranks.items(), key=lambda kv: kv[1])
         base = [bytes_to_symbols(t) for t, _ in ranked if len(t) == 1]
         try:

@@ -6,7 +6,9 @@ retrains, restarts at step 0 and records the change for undo).
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from functools import cache
+
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -24,12 +26,12 @@ from engine.formats.schema import MAX_COUNT
 from engine.settings import Settings
 from widgets.special_text import join_specials, split_specials
 
-SPLITS = (
-    ("whitespace", "Spaces", "Words are cut at spaces; a merge never crosses a space."),
-    ("gpt2", "GPT-2 rule", "GPT-2's pattern: a space stays at the front of the next word."),
-    ("gpt4", "GPT-4 rule", gpt4_split_sentence()),
-    ("none", "No split", "The whole text is one sequence: merges may cross spaces."),
-)
+SPLITS = (("whitespace", "Spaces"), ("gpt2", "GPT-2 rule"), ("gpt4", "GPT-4 rule"), ("none", "No split"))
+SPLIT_TIPS = {
+    "whitespace": "Words are cut at spaces; a merge never crosses a space.",
+    "gpt2": "GPT-2's pattern: a space stays at the front of the next word.",
+    "none": "The whole text is one sequence: merges may cross spaces.",
+}
 UNITS = (
     ("chars", "Characters", "Start from letters; a letter never seen becomes <unk>."),
     ("bytes", "Bytes", "Start from the 256 UTF-8 bytes: nothing is ever unknown."),
@@ -47,15 +49,31 @@ TIES = (
 )
 
 
+@cache
+def split_tip(split: str) -> str:
+    """The line that says what a split does. The GPT-4 rule's shows the engine's own split of an
+    example, which needs the regex engine: it is made when first read, not with the form."""
+    return gpt4_split_sentence() if split == "gpt4" else SPLIT_TIPS[split]
+
+
+class SplitBox(QComboBox):
+    """The split's choices, each with its line as a tooltip, given when the list first opens."""
+
+    def showPopup(self) -> None:  # noqa: N802 (Qt's name)
+        for i in range(self.count()):
+            if self.itemData(i, Qt.ItemDataRole.ToolTipRole) is None:
+                self.setItemData(i, split_tip(self.itemData(i)), Qt.ItemDataRole.ToolTipRole)
+        super().showPopup()
+
+
 class SettingsForm(QWidget):
     settings_requested = Signal(object)
 
     def __init__(self, settings: Settings, parent=None):
         super().__init__(parent)
-        self.split = QComboBox()
-        for key, text, tip in SPLITS:
+        self.split = SplitBox()
+        for key, text in SPLITS:
             self.split.addItem(text, key)
-            self.split.setItemData(self.split.count() - 1, tip, 3)  # 3: ToolTipRole
         self.units = QComboBox()
         for key, text, tip in UNITS:
             self.units.addItem(text, key)
@@ -164,7 +182,7 @@ class SettingsForm(QWidget):
         self.size.setEnabled(self.stop.currentData() != "repeat")
 
     def _explain(self) -> None:
-        split = SPLITS[self.split.currentIndex()][2]
+        split = split_tip(self.split.currentData())
         units = UNITS[self.units.currentIndex()][2]
         tie = TIES[self.tie.currentIndex()][2]
         self.explain.setText(f"{split} {units} {tie}")

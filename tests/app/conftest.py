@@ -9,7 +9,7 @@ from app.autosave import Autosave
 def make_window(qtbot, tmp_path, monkeypatch):
     """A main window with its settings and autosave in a temporary folder and scripted dialogs.
 
-    The views the window builds after its first paint (charts, explorer) are built only when a test
+    The views the window builds after its first paint (charts, quiz, explorer) are built only when a test
     asks for one (``window.views[title]``, choosing its tab) or passes ``build_later=True``: most tests never look at them, and
     building them for every window was a large part of the suite's time. The launch test
     (test_window_launch.py) runs a real window in its own process, timer and all.

@@ -357,6 +357,22 @@ def test_leaving_hides_every_cover(window, qtbot):
     assert not classroom.active and classroom.prompt_state == HIDDEN and classroom.keys_overlay.isHidden()
 
 
+def test_the_covers_are_made_hidden_when_the_mode_is_first_entered_and_then_kept(window, qtbot):
+    from widgets.classroom import BlankCover, KeysOverlay
+
+    def covers():
+        return window.findChildren(BlankCover) + window.findChildren(KeysOverlay)
+
+    assert covers() == []  # the window's first paint does not wait for them
+    classroom = enter(qtbot, window)
+    made = covers()
+    assert len(made) == 2 and all(c.isHidden() for c in made)
+    assert window.session.step == 3 and window.tabs.currentWidget() is window.views["Tiles"]
+    press(qtbot, window, K.Key_Escape)
+    enter(qtbot, window)
+    assert covers() == made and classroom.blank in made and classroom.keys_overlay in made
+
+
 def test_keys_do_nothing_outside_the_mode(window, qtbot):
     press(qtbot, window, K.Key_W)
     press(qtbot, window, K.Key_2)

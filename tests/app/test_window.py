@@ -4,10 +4,11 @@ import json
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl, Signal
 from PySide6.QtGui import QDropEvent, QFontDatabase, QFontInfo, QImage, QPainter
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QMessageBox, QWidget
 
+from app.window import LATER
 from engine.formats.lesson_file import LessonFile, load_lesson, save_lesson
 from engine.settings import Settings
 
@@ -421,23 +422,23 @@ def test_the_central_area_takes_views_from_factories(make_window):
     assert window.tabs.count() == 3 and window.views["Three"].text() == "three"
 
 
+class Progress(QWidget):
+    """A view whose progress the lesson file keeps, as the quiz's answers are."""
+
+    progress_changed = Signal()
+
+    def __init__(self, session):
+        super().__init__()
+        self.data = {}
+
+    def progress(self):
+        return dict(self.data)
+
+    def restore_progress(self, data):
+        self.data = dict(data)
+
+
 def test_a_view_with_progress_has_it_saved_in_the_lesson_and_given_back(make_window, tmp_path):
-    from PySide6.QtCore import Signal
-    from PySide6.QtWidgets import QWidget
-
-    class Progress(QWidget):
-        progress_changed = Signal()
-
-        def __init__(self, session):
-            super().__init__()
-            self.data = {}
-
-        def progress(self):
-            return dict(self.data)
-
-        def restore_progress(self, data):
-            self.data = dict(data)
-
     window = make_window(views=[("Quiz", Progress)])
     window.views["Quiz"].data = {"answers": {"q1": {"score": 1}}}
     window.choose_save_path = lambda: str(tmp_path / "quiz.bpelab")
@@ -446,6 +447,20 @@ def test_a_view_with_progress_has_it_saved_in_the_lesson_and_given_back(make_win
     other = make_window(views=[("Quiz", Progress)])
     other.files.open_path(tmp_path / "quiz.bpelab")
     assert other.views["Quiz"].data == {"answers": {"q1": {"score": 1}}}
+
+
+def test_progress_opened_before_its_view_is_built_is_kept_and_given_to_it(make_window, tmp_path):
+    answers = {"answers": {"q1": {"score": 1}}}
+    save_lesson(LessonFile("low 5\nlower 2", True, quiz=answers), tmp_path / "quiz.bpelab")
+    window = make_window(views=[("Tiles", lambda s: QWidget()), ("Quiz", Progress)])
+    assert "Quiz" in LATER  # the quiz is built after the window's first paint
+    window.files.open_path(tmp_path / "quiz.bpelab")
+    assert not window.views.built("Quiz")
+    # saved before the view exists: the answers stay in the file
+    window.choose_save_path = lambda: str(tmp_path / "again.bpelab")
+    assert window.files.save_as()
+    assert load_lesson(tmp_path / "again.bpelab").quiz == answers
+    assert window.views["Quiz"].data == answers and not window.session.dirty
 
 
 def test_a_huge_paste_trains_in_the_background_and_shows_read_only(window, qtbot):

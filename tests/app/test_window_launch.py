@@ -1,4 +1,5 @@
-"""The window's first paint waits only for what it shows: the charts and the explorer come after."""
+"""The window's first paint waits only for what it shows: the charts, the quiz and the explorer come
+after, the classroom's covers when the mode is first entered."""
 
 import os
 import subprocess
@@ -21,7 +22,10 @@ from app.central_views import Views
 from app.main import make_application
 from app.window import MainWindow
 
-LATE = ("pyqtgraph", "tiktoken", "widgets.charts", "widgets.explorer")
+# numpy comes with pyqtgraph, regex with tiktoken; the classroom's covers wait for the mode, not for
+# the later build
+LATE = ("engine.quiz", "numpy", "pyqtgraph", "regex", "tiktoken", "widgets.charts", "widgets.classroom",
+        "widgets.explorer", "widgets.quiz_panel")
 build_later, asked = Views.build_later, []
 
 
@@ -56,7 +60,7 @@ print(sorted(m for m in LATE if m in sys.modules))
 """
 
 
-def test_the_first_window_imports_neither_pyqtgraph_nor_tiktoken():
+def test_the_first_window_imports_only_what_it_shows():
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(ROOT))
     out = subprocess.run([sys.executable, "-c", FIRST_PAINT], cwd=ROOT, env=env, capture_output=True, text=True,
                          timeout=120)
@@ -65,12 +69,14 @@ def test_the_first_window_imports_neither_pyqtgraph_nor_tiktoken():
     assert asked_while_showing == "0"
     assert at_paint == "[]" and after_turn == "[]"
     # what the first paint leaves out is what the later build brings in
-    assert "'pyqtgraph', " in built and "'widgets.charts', 'widgets.explorer'" in built
+    assert "'pyqtgraph', " in built and "'widgets.charts', 'widgets.explorer', 'widgets.quiz_panel'" in built
+    assert "'engine.quiz', " in built and "widgets.classroom" not in built
 
 
 def test_later_views_have_their_tabs_from_the_start_and_are_built_once_shown(make_window, qtbot):
     from widgets.charts import ChartsView
     from widgets.explorer import ExplorerView
+    from widgets.quiz_panel import QuizPanel
 
     window = make_window(persist=False, build_later=True)
     titles = [window.tabs.tabText(i) for i in range(window.tabs.count())]
@@ -79,6 +85,7 @@ def test_later_views_have_their_tabs_from_the_start_and_are_built_once_shown(mak
     window.show()
     qtbot.waitUntil(lambda: all(window.views.built(t) for t in LATER), timeout=30_000)
     assert isinstance(window.tabs.widget(1), ChartsView) and isinstance(window.tabs.widget(3), ExplorerView)
+    assert isinstance(window.tabs.widget(2), QuizPanel)
     assert window.tabs.currentIndex() == 0
 
 

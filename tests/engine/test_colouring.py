@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import doctest
 import itertools
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings as hyp_settings, strategies as st
@@ -148,6 +149,21 @@ def test_a_merge_made_all_at_once_colours_as_one_made_place_by_place(key, monkey
         colouring = Colouring(lesson.history, for_settings(lesson.settings))
         found.append([colouring.colour(i) for i in ids])
     assert found[0] == found[1]
+
+
+@pytest.mark.parametrize("key", ["paragraph", "code", "languages"])
+@pytest.mark.parametrize("units", ["chars", "bytes"])
+def test_base_symbols_counted_all_at_once_colour_as_counted_one_by_one(key, units, monkeypatch):
+    p = preset(key)
+    lesson = trained(p.text(), replace(p.settings, units=units))
+    ids = range(len(lesson.history.base) + lesson.last_step)
+    found = []
+    for many in (0, 10**9):
+        monkeypatch.setattr(colouring_module, "_MANY_SYMBOLS", many)
+        colouring = Colouring(lesson.history, for_settings(lesson.settings))
+        found.append([colouring.colour(i) for i in ids])
+    assert found[0] == found[1]
+    assert len(set(found[0])) == COLOURS  # a real colouring, not one colour everywhere
 
 
 def test_the_colours_follow_the_tokenizers_ids_at_every_step():
