@@ -1,10 +1,11 @@
 """The window's central views by title, each in a tab; a view added ``later`` is built when needed.
 
 The charts import pyqtgraph, the explorer tiktoken and the quiz its question packs: built with the
-window, they would hold back its first paint by most of a second. Added ``later``, such a view has a blank stand-in tab until its
-tab is chosen, ``views[title]`` asks for it, or ``build_later()`` (which the window runs once it
-shows) builds the views left, one per turn of the event loop so no pause is long. The real view then
-takes the stand-in's place in the same tab, with no signal from the tab widget: nothing moved.
+window, they would hold back its first paint by most of a second. Added ``later``, such a view has a
+blank stand-in tab until its tab is chosen, ``views[title]`` asks for it, or ``build_later()``
+(which the window runs once it shows) builds the views left, one per turn of the event loop so no
+pause is long. The real view then takes the stand-in's place in the same tab, with no signal from
+the tab widget: nothing moved.
 """
 
 from __future__ import annotations
