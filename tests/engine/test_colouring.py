@@ -141,14 +141,8 @@ def test_a_token_keeps_its_colour_whatever_order_the_steps_are_asked_in():
 @pytest.mark.parametrize("key", ["paragraph", "code"])
 def test_a_merge_made_all_at_once_colours_as_one_made_place_by_place(key, monkeypatch):
     p = preset(key)
-    lesson = trained(p.text(), p.settings)
-    ids = range(len(lesson.history.base) + lesson.last_step)
-    found = []
-    for many in (1, 10**9):
-        monkeypatch.setattr(colouring_module, "_MANY_PLACES", many)
-        colouring = Colouring(lesson.history, for_settings(lesson.settings))
-        found.append([colouring.colour(i) for i in ids])
-    assert found[0] == found[1]
+    every, each = _colours_with(trained(p.text(), p.settings), monkeypatch, "_MANY_PLACES", (1, 10**9))
+    assert every == each
 
 
 @pytest.mark.parametrize("key", ["paragraph", "code", "languages"])
@@ -156,14 +150,20 @@ def test_a_merge_made_all_at_once_colours_as_one_made_place_by_place(key, monkey
 def test_base_symbols_counted_all_at_once_colour_as_counted_one_by_one(key, units, monkeypatch):
     p = preset(key)
     lesson = trained(p.text(), replace(p.settings, units=units))
+    every, each = _colours_with(lesson, monkeypatch, "_MANY_SYMBOLS", (0, 10**9))
+    assert every == each
+    assert len(set(every)) == COLOURS  # a real colouring, not one colour everywhere
+
+
+def _colours_with(lesson, monkeypatch, threshold: str, values) -> list[list]:
+    """Every token's colour, once for each value of the colouring's ``threshold``."""
     ids = range(len(lesson.history.base) + lesson.last_step)
     found = []
-    for many in (0, 10**9):
-        monkeypatch.setattr(colouring_module, "_MANY_SYMBOLS", many)
+    for value in values:
+        monkeypatch.setattr(colouring_module, threshold, value)
         colouring = Colouring(lesson.history, for_settings(lesson.settings))
         found.append([colouring.colour(i) for i in ids])
-    assert found[0] == found[1]
-    assert len(set(found[0])) == COLOURS  # a real colouring, not one colour everywhere
+    return found
 
 
 def test_the_colours_follow_the_tokenizers_ids_at_every_step():
