@@ -29,6 +29,12 @@ def megabytes(n: int) -> str:
     return f"{max(1, round(n / 1024)):,} KB"
 
 
+def plain_path(path: str | os.PathLike) -> str:
+    """A path as text, without trailing separators (``out/`` names the folder ``out``)."""
+    p = os.fspath(path)
+    return p.rstrip(os.sep + (os.altsep or "")) or p
+
+
 def path_status(path: str | os.PathLike) -> os.stat_result | None:
     """The path's status (symlinks followed), None when nothing is there; a clear message otherwise."""
     p = os.fspath(path)

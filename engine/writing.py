@@ -18,7 +18,7 @@ import time
 from typing import Iterable, Mapping
 
 from engine.errors import BpeLabError
-from engine.files import path_status, special_kind
+from engine.files import path_status, plain_path, special_kind
 
 TEMP_SUFFIX = ".bpe-lab.tmp"
 # a temporary older than this belongs to no run that is still saving (a save takes seconds)
@@ -45,11 +45,11 @@ def write_files(files: Mapping, make_folder: str | os.PathLike | None = None) ->
     (its parent must exist) and removed again if the writing fails. A failure before the renames
     leaves every old file as it was.
     """
-    made = _make_folder(_plain(make_folder)) if make_folder is not None else None
+    made = _make_folder(plain_path(make_folder)) if make_folder is not None else None
     staged: list[tuple[str, str]] = []
     done = False
     try:
-        targets = [(_target(_plain(path)), data) for path, data in files.items()]
+        targets = [(_target(plain_path(path)), data) for path, data in files.items()]
         for folder in {_folder_of(t) for t, _ in targets}:
             clean_stale(folder, names={os.path.basename(t) for t, _ in targets if _folder_of(t) == folder})
         for target, data in targets:
@@ -69,12 +69,6 @@ def write_files(files: Mapping, make_folder: str | os.PathLike | None = None) ->
                 os.rmdir(made)
             except OSError:
                 pass
-
-
-def _plain(path: str | os.PathLike) -> str:
-    """A path as text, without trailing separators (``out/`` names the folder ``out``)."""
-    p = os.fspath(path)
-    return p.rstrip(os.sep + (os.altsep or "")) or p
 
 
 def _folder_of(path: str) -> str:

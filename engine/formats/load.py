@@ -21,7 +21,7 @@ import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine.files import parse_json, path_status, read_text
+from engine.files import parse_json, path_status, plain_path, read_text
 from engine.errors import BpeLabError
 
 if TYPE_CHECKING:  # a command that writes what it trained starts without the tokenizer's protocol
@@ -63,7 +63,7 @@ def recognise(path: str | os.PathLike) -> Recognised:
     status = path_status(p)
     if status is None:
         raise BpeLabError(f"{p}: no such file; check the path (or give the built-in name cl100k)")
-    name = os.path.basename(p.rstrip(os.sep + (os.altsep or "")))
+    name = os.path.basename(plain_path(p))
     if stat.S_ISDIR(status.st_mode) or name in ("vocab.json", "merges.txt"):
         return Recognised("gpt2")
     suffix = os.path.splitext(name)[1].lower()
