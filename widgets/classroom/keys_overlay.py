@@ -1,6 +1,7 @@
 """The `?` overlay: every classroom key and what it does, large enough to read from the back.
 
-The type is sized from the screen's height, so the whole list always fits without scrolling.
+The type is sized from the screen's height and width, so the whole list always fits without
+scrolling or cutting a line.
 """
 
 from __future__ import annotations
@@ -34,13 +35,32 @@ class KeysOverlay(Cover):
 
     def fonts(self) -> tuple[QFont, QFont]:
         lines = len(self.rows) + 3.5
-        px = max(14, min(46, int(self.height() * 0.86 / lines / 1.45)))
+        px = min(46, int(self.height() * 0.86 / lines / 1.45))
         body = QFont(self.font())
-        body.setPixelSize(px)
+        body.setPixelSize(max(px, 1))
+        # the widest row, keys and what they do side by side, within the screen's width too
+        room = self.width() - 80
+        needed = self.content_width(body)
+        if needed > room > 0:
+            px = int(px * room / needed)
+        body.setPixelSize(max(14, px))
         title = QFont(body)
-        title.setPixelSize(int(px * 1.3))
+        title.setPixelSize(int(body.pixelSize() * 1.3))
         title.setBold(True)
         return title, body
+
+    def content_width(self, body: QFont) -> float:
+        """How wide the list is in type ``body``: the keys' column, what they do, and the margins."""
+        return sum(self._columns(body))
+
+    def _columns(self, body: QFont) -> tuple[float, float, float]:
+        """(keys' column, what they do, both margins) in type ``body``."""
+        bold = QFont(body)
+        bold.setBold(True)
+        line = QFontMetricsF(body).lineSpacing() * 1.35
+        key_w = max((QFontMetricsF(bold).horizontalAdvance(k) for k, _ in self.rows), default=0) + line
+        text_w = max((QFontMetricsF(body).horizontalAdvance(t) for _, t in self.rows), default=0)
+        return key_w, text_w, 2 * line
 
     def paintEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         p = QPainter(self)
@@ -50,9 +70,8 @@ class KeysOverlay(Cover):
         bold = QFont(body)
         bold.setBold(True)
         line = QFontMetricsF(body).lineSpacing() * 1.35
-        key_w = max((QFontMetricsF(bold).horizontalAdvance(k) for k, _ in self.rows), default=0) + line
-        text_w = max((QFontMetricsF(body).horizontalAdvance(t) for _, t in self.rows), default=0)
-        width = min(self.width() - 40, key_w + text_w + 2 * line)
+        key_w, text_w, margins = self._columns(body)
+        width = min(self.width() - 40, key_w + text_w + margins)
         height = line * (len(self.rows) + 3.2)
         left = (self.width() - width) / 2
         top = max(10.0, (self.height() - height) / 2)

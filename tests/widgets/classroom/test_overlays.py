@@ -49,3 +49,18 @@ def test_the_key_list_type_fits_the_screen(qtbot):
     # every line fits in the height: rows plus title and footer
     assert (len(ROWS) * 4 + 3.5) * small.pixelSize() * 1.45 <= 480
     overlay.grab()
+
+
+def test_the_key_list_type_fits_a_narrow_screen_whole(qtbot):
+    rows = [("Ctrl + =  /  Ctrl + −", "larger / smaller type (Ctrl + 0: as it was)"), *ROWS]
+    h = host(qtbot, QSize(800, 800))
+    overlay = KeysOverlay(h)
+    overlay.set_keys(rows)
+    overlay.show()
+    _, body = overlay.fonts()
+    # every line whole inside the frame (drawn 20 px out from the list, on a screen 800 px wide)
+    assert overlay.content_width(body) <= 800 - 80
+    h.resize(1920, 1080)
+    _, wide = overlay.fonts()
+    assert wide.pixelSize() > body.pixelSize()
+    overlay.grab()
