@@ -1,11 +1,14 @@
 """Autosave and recovery: the lesson is written now and then to the application data folder.
 
 A clean exit removes the file; finding it at start-up means the last run ended without one (a
-crash, a power cut), so the window offers to bring the lesson back.
+crash, a power cut), so the window offers to bring the lesson back. The file holds unsaved work,
+so it is readable by its owner alone, and it is never deleted unread: one that cannot be read is
+moved aside under a name of its own, and the user is told where.
 """
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QStandardPaths, Signal, Slot
@@ -16,10 +19,21 @@ from engine.writing import clean_stale
 from widgets.worker import Worker
 
 FILE_NAME = "autosave.bpelab"
+# an autosave that cannot be read is renamed to this, with the time it was found
+UNREADABLE_NAME = "autosave-unreadable-{stamp}.bpelab"
 # how often the window writes an unsaved lesson
 INTERVAL_MS = 30_000
 # lessons with more text than this are written from a thread
 LARGE = 1_000_000
+
+
+class UnreadableAutosaveError(BpeLabError):
+    """The autosave an earlier run left cannot be read; it was moved aside (``moved``), or, where it
+    could not be moved (``moved`` is None), left where it is; never deleted."""
+
+    def __init__(self, message: str, moved: Path | None):
+        super().__init__(message)
+        self.moved = moved
 
 
 def default_folder() -> Path:
@@ -93,14 +107,32 @@ class Autosave(QObject):
         return self.path.exists()
 
     def pending(self) -> LessonFile | None:
-        """The lesson a crashed run left behind, or None; an unreadable one is thrown away."""
+        """The lesson a crashed run left behind, or None. One that cannot be read is moved aside
+        and ``UnreadableAutosaveError`` says why and where it is now."""
         if not self.path.exists():
             return None
         try:
             return load_lesson(self.path)
-        except BpeLabError:
-            self.clear()
-            return None
+        except BpeLabError as exc:
+            moved = self._move_aside()
+            where = (f"it was kept as {moved}" if moved is not None
+                     else f"it is still at {self.path}, and is left there")
+            raise UnreadableAutosaveError(f"The lesson an earlier run autosaved could not be read ({exc}): "
+                                          f"{where}.", moved) from None
+
+    def _move_aside(self) -> Path | None:
+        """Rename the unreadable autosave so this run may autosave again; None when it cannot be moved."""
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        for n in range(100):
+            target = self.folder / UNREADABLE_NAME.format(stamp=stamp if n == 0 else f"{stamp}-{n}")
+            if target.exists():
+                continue
+            try:
+                self.path.rename(target)
+            except OSError:
+                return None
+            return target
+        return None
 
     def clear(self) -> None:
         self.wait()

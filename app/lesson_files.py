@@ -16,7 +16,7 @@ from typing import Callable, Protocol, runtime_checkable
 from PySide6.QtCore import QObject, QSettings, QTimer, Signal, Slot
 from PySide6.QtWidgets import QMessageBox
 
-from app.autosave import INTERVAL_MS, LARGE as AUTOSAVE_LARGE, Autosave
+from app.autosave import INTERVAL_MS, LARGE as AUTOSAVE_LARGE, Autosave, UnreadableAutosaveError
 from app.session import Session
 from engine.errors import BpeLabError, NotPlainTextError, is_bad_input
 from engine.files import read_text
@@ -51,9 +51,14 @@ class LessonFiles(QObject):
         self.session = session
         self.app_settings = app_settings
         self.autosave = autosave
-        # an autosave an earlier run left behind: kept (never overwritten, never deleted) until the
-        # user has been offered it and has recovered or declined it
-        self._unseen_autosave = autosave is not None and autosave.pending_path_exists()
+        # the autosave holds an earlier run's lesson that is safe nowhere else: it is never
+        # overwritten or deleted until that lesson is the one shown (recovered) or the user has
+        # discarded it in so many words; a recovery that fails or is cancelled keeps it for next time
+        self._autosave_held = autosave is not None and autosave.pending_path_exists()
+        # the recovered lesson while it trains: once shown, the session holds it as unsaved work
+        self._recovering: LessonFile | None = None
+        # (path, quiz progress) before a lesson swapped in: put back if the swap fails after all
+        self._before_open: tuple[Path | None, dict | None] | None = None
         self.flush = flush
         self.path: Path | None = None
         self._keeper: KeepsProgress | None = None
@@ -136,6 +141,7 @@ class LessonFiles(QObject):
             # read in the background: its merges become a read-only lesson, or a message says why not
             self._opening = None
             self._load_failed = False
+            self._before_open = None
             self._recent_when_shown = p
             self.session.load_tokenizer(p, recognised)
             return not self._load_failed
@@ -144,6 +150,7 @@ class LessonFiles(QObject):
             return False
         # a text file becomes a new, unsaved lesson: Save asks where, so the text file is never overwritten
         self._opening = None
+        self._before_open = None
         self._recent_when_shown = p
         self.session.open_text(text)
         return True
@@ -173,17 +180,18 @@ class LessonFiles(QObject):
         self._opening = (source, path)
         self._recent_when_shown = None
         self._load_failed = False
+        self._before_open = None
         self.session.load(source, clean)
         return not self._load_failed
 
     @Slot(object)
     def _on_loaded(self, source: LessonFile) -> None:
+        """Part of the session's swap: a failure here (the quiz cannot take its answers back) puts
+        the lesson before back, and ``_on_load_failed`` then undoes what this changed."""
         opening, self._opening = self._opening, None
         path = opening[1] if opening is not None and opening[0] is source else None
         shown, self._recent_when_shown = self._recent_when_shown, None
-        if shown is not None:
-            # reopening it from the menu reads the file again: it is never the path a save writes to
-            self._remember_recent(shown)
+        self._before_open = (self.path, self._progress_now())
         if source.quiz:
             # the quiz's code comes only with a lesson that holds quiz answers
             from engine.quiz.session import pack_path_resolved
@@ -193,17 +201,49 @@ class LessonFiles(QObject):
                 self._keeper.restore_progress(quiz)
             else:
                 self._waiting_progress = quiz
+        if source is self._recovering:
+            # the recovered lesson is the one shown, as unsaved work: this run's autosave takes over
+            self._recovering = None
+            self._autosave_held = False
+        if shown is not None:
+            # reopening it from the menu reads the file again: it is never the path a save writes to
+            self._remember_recent(shown)
         self.path = path
         if path is not None:
             self._remember_recent(path)
         self.path_changed.emit()
+
+    def _progress_now(self) -> dict | None:
+        if self._keeper is not None:
+            return self._keeper.progress()
+        return self._waiting_progress
 
     @Slot(str)
     def _on_load_failed(self, message: str) -> None:
         self._opening = None
         self._recent_when_shown = None
         self._load_failed = True
-        self.window.tell(f"The lesson could not be opened: {message}\n\nThe current lesson is unchanged.")
+        self._put_back()
+        kept = ""
+        if self._recovering is not None and self.autosave is not None:
+            self._recovering = None
+            kept = (f"\n\nThe autosaved lesson is kept in {self.autosave.path}; BPE Lab offers it again at the "
+                    "next start.")
+        self.window.tell(f"The lesson could not be opened: {message}\n\nThe current lesson is unchanged.{kept}")
+
+    def _put_back(self) -> None:
+        """Undo what ``_on_loaded`` changed for a lesson the session then could not show."""
+        before, self._before_open = self._before_open, None
+        if before is None:
+            return
+        path, progress = before
+        if self._keeper is not None and progress:
+            self._keeper.restore_progress(progress)
+        else:
+            self._waiting_progress = progress
+        if path != self.path:
+            self.path = path
+            self.path_changed.emit()
 
     # -- saving -----------------------------------------------------------------------------------
 
@@ -259,8 +299,8 @@ class LessonFiles(QObject):
         self.path = path
         self.session.mark_saved()
         self._remember_recent(path)
-        if self.autosave is not None:
-            self.autosave.clear()
+        if self.autosave is not None and not self._autosave_held:
+            self.autosave.clear()  # what it held is in the lesson file now
         self.path_changed.emit()
         return True
 
@@ -283,32 +323,55 @@ class LessonFiles(QObject):
     # -- autosave and recovery --------------------------------------------------------------------
 
     def write_autosave(self) -> None:
-        if self.autosave is not None and self.session.dirty and not self._unseen_autosave:
+        if self.autosave is not None and self.session.dirty and not self._autosave_held:
             lesson = self.current_file()
             self.autosave.write(lesson, background=len(lesson.text) > AUTOSAVE_LARGE)
 
     def offer_recovery(self) -> bool:
-        """If the last run left an autosave, offer to bring that lesson back. True when recovered."""
+        """If the last run left an autosave, offer to bring that lesson back. True when recovered
+        (or still being recovered: a large lesson trains first). The autosave is deleted only when
+        the user discards it in so many words."""
         if self.autosave is None:
             return False
-        self._unseen_autosave = False
-        pending = self.autosave.pending()
+        try:
+            pending = self.autosave.pending()
+        except UnreadableAutosaveError as exc:
+            self._autosave_held = exc.moved is None
+            self.window.tell(str(exc))
+            return False
         if pending is None:
+            self._autosave_held = False
             return False
         answer = self.window.ask("Recover the lesson?", "BPE Lab did not close properly last time. Bring back the "
-                                 "lesson it was working on?", B.Yes | B.No, B.Yes)
-        if answer != B.Yes:
+                                 f"lesson it was working on?\n\nDiscard deletes it for good: {what_is_lost(pending)}.",
+                                 B.Yes | B.Discard, B.Yes)
+        if answer == B.Discard:
+            self._autosave_held = False
             self.autosave.clear()
             return False
+        # kept until the recovered lesson is shown: a quit or a failure before then loses nothing
+        self._recovering = pending
         self._load(pending, None, clean=False)
         return True
 
     def close(self) -> None:
-        """A clean exit: no autosave of this run is left to offer next time (one an earlier run left
-        and nobody has seen yet stays for the next start)."""
+        """A clean exit: no autosave of this run is left to offer next time (one that holds an
+        earlier run's lesson not shown yet stays for the next start)."""
         self.autosave_timer.stop()
-        if self.autosave is not None and not self._unseen_autosave:
+        if self.autosave is not None and not self._autosave_held:
             self.autosave.clear()
+
+
+def what_is_lost(lesson: LessonFile) -> str:
+    """The parts of an unsaved lesson, as a recovery dialog names them."""
+    lines = lesson.text.count("\n") + (not lesson.text.endswith("\n"))
+    parts = [f"its training text ({len(lesson.text):,} characters, {lines:,} lines)" if lesson.text
+             else "its settings"]
+    if lesson.held_out:
+        parts.append(f"a held-out text of {len(lesson.held_out):,} characters")
+    if lesson.quiz:
+        parts.append("its quiz answers")
+    return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
 
 
 def save_problem(error: BaseException) -> str:

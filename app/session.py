@@ -72,6 +72,11 @@ def load_problem(error: BaseException) -> str:
     return f"{_internal(error)}; please report it"
 
 
+def opened_problem(error: BaseException) -> str:
+    """What the corpus panel says when an opened lesson's text does not train as it stands."""
+    return f"{error} (the lesson opened with its text as it was saved; fix those lines to train it)"
+
+
 def _settings_change(before: Settings, after: Settings) -> str:
     """The undo step's name: special tokens are named, being a lesson's content more than a knob."""
     def rest(s: Settings) -> Settings:
@@ -252,6 +257,8 @@ class Session(QObject):
     def current_file(self) -> LessonFile:
         """The lesson as it would be saved: the latest source, at the current step if it is the one shown."""
         lesson, source = self.lesson, self.source
+        if self.state is None:
+            return source  # nothing trained is shown: the source's step is the one it was opened at
         same = (lesson.text, lesson.word_counts, lesson.settings) == (source.text, source.word_counts, source.settings)
         return replace(source, step=self.step if same else 0)
 
@@ -306,9 +313,8 @@ class Session(QObject):
         text = without_lone_surrogates(text)[0]  # a file's text has none: decoding refuses them
         self.load(LessonFile(text, False, self.source.settings, 0, self._kept_held_out()), clean=False)
 
-    def _adopt(self, source: LessonFile, clean: bool) -> None:
-        # first: what its subscribers restore from the file (quiz answers) is no unsaved work
-        self.loaded.emit(source)
+    def _adopt(self, clean: bool) -> None:
+        """The lesson swapped in (``loaded`` said so) starts a new undo history."""
         self.undo_stack.clear()
         self._side_changes = False
         if clean:
@@ -352,7 +358,7 @@ class Session(QObject):
             else:
                 self.problem_reported.emit(edit_problem(error))
         elif loading is not None:
-            self._adopt(source, loading[1])
+            self._adopt(loading[1])
 
     def _swap_in(self, lesson: Lesson, step: int, state: LessonState | None,
                  source: LessonFile | None) -> BaseException | None:
@@ -365,6 +371,9 @@ class Session(QObject):
             if source is not None:
                 self.source = source
                 self.source_changed.emit(source)
+                # inside the swap: what the subscribers restore from the file (quiz answers) is
+                # part of opening it, and a failure there puts the lesson before back too
+                self.loaded.emit(source)
         if not errors:
             return None
         old_lesson, old_state, old_source = before
@@ -382,11 +391,26 @@ class Session(QObject):
         self._end_training()
         if not is_bad_input(error):
             log.error("training failed", exc_info=error)  # the traceback, for the report asked for
-        if self._loading is not None:
-            self._loading = None
+        loading, self._loading = self._loading, None
+        if loading is not None and isinstance(loading[0], LessonFile) and is_bad_input(error):
+            self._adopt_untrained(loading[0], loading[1], error)
+        elif loading is not None:
             self.load_failed.emit(load_problem(error))
         else:
             self.problem_reported.emit(edit_problem(error))
+
+    def _adopt_untrained(self, source: LessonFile, clean: bool, error: BaseException) -> None:
+        """A lesson whose text does not train (word-count lines still being written) opens all the
+        same: its text, settings and answers are the user's work. No lesson is shown until the text
+        trains, and the problem says which lines to fix."""
+        empty = Lesson("", False, source.settings, source.held_out)
+        failed = self._swap_in(empty, 0, None, source)
+        if failed is not None:
+            log.error("a view could not show the new lesson", exc_info=failed)
+            self.load_failed.emit(load_problem(failed))
+            return
+        self._adopt(clean)
+        self.problem_reported.emit(opened_problem(error))
 
     @Slot()
     def _on_runner_cancelled(self) -> None:

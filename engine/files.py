@@ -15,6 +15,10 @@ from engine.errors import BpeLabError, NotPlainTextError
 
 # the largest file read: a 100 MB corpus fits, memory does not run out on a runaway file
 MAX_BYTES = 256 * 1024 * 1024
+# the largest lesson file read: a text of MAX_BYTES grows in JSON (a line break is written as two
+# characters, a control character as six), and a lesson holds a held-out text too; the writer refuses
+# a lesson larger than this, so every lesson BPE Lab writes is one it opens
+MAX_LESSON_BYTES = 3 * MAX_BYTES
 # deeper JSON than any of BPE Lab's formats uses; the limit keeps every later walk off Python's stack
 MAX_JSON_DEPTH = 100
 # Python's own limit for turning digits into an int; a number that long is never a count we read

@@ -47,6 +47,12 @@ class CorpusShown:
     rows: tuple[tuple[int, tuple[str, str, str, str]], ...]
 
 
+def editor_text(editor: QPlainTextEdit) -> str:
+    """What the editor holds, character for character: ``toPlainText`` would turn a no-break space
+    into a space and a line separator into a line break, changing a text the user never touched."""
+    return editor.document().toRawText().replace("\u2029", "\n")
+
+
 class CorpusEditor(QPlainTextEdit):
     """A text box that hands a huge paste to the lesson instead of laying it out itself."""
 
@@ -176,6 +182,7 @@ class CorpusPanel(QWidget):
         self._timer.timeout.connect(self._on_typing_paused)
         self.editor.textChanged.connect(self._on_text_changed)
         self._full_text: str | None = None  # the whole text when the editor shows only its start
+        self._shown_text: str | None = None  # the source's text the editor shows, until it is edited
         self._showing = False
         self._latest_source: LessonFile | None = None
         self._problem = ""  # the last problem reported, until a new source or lesson replaces it
@@ -234,8 +241,11 @@ class CorpusPanel(QWidget):
             else:
                 self._full_text = None
                 self.editor.setReadOnly(False)
-                if self.editor.toPlainText() != text:
+                if editor_text(self.editor) != text:
                     self.editor.setPlainText(text)
+                # until the user types, the text is the source's own, every character as it came
+                # (the editor keeps a carriage return only as a line break)
+                self._shown_text = text
             self.settings_form.show_settings(source.settings)
         finally:
             self._showing = False
@@ -259,7 +269,11 @@ class CorpusPanel(QWidget):
         return CorpusShown(self.hint.text(), rows)
 
     def text(self) -> str:
-        return self._full_text if self._full_text is not None else self.editor.toPlainText()
+        if self._full_text is not None:
+            return self._full_text
+        if self._shown_text is not None:
+            return self._shown_text
+        return editor_text(self.editor)
 
     def show_problem(self, message: str) -> None:
         self._problem = message
@@ -271,6 +285,7 @@ class CorpusPanel(QWidget):
 
     def _on_text_changed(self) -> None:
         if not self._showing:
+            self._shown_text = None  # edited: the text is what the editor holds now
             self._timer.start()
 
     def _on_typing_paused(self) -> None:

@@ -5,6 +5,10 @@
      "settings": {...}, "step": 3, "held_out": "...", "quiz": {...}}
 
 ``quiz`` is the quiz panel's own record of progress; the lesson file only carries it.
+
+A lesson holds what the user typed: word-count text with lines that are not yet ``word count``
+is kept as it is, and only training it says which lines are wrong (as the corpus panel does while
+typing). Every file ``save_lesson`` writes, ``load_lesson`` opens again with the same content.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from dataclasses import dataclass, field
 
 from engine.corpus import Corpus
 from engine.errors import BpeLabError
-from engine.files import read_json
+from engine.files import MAX_LESSON_BYTES, megabytes, read_json
 from engine.writing import write_atomic
 from engine.formats.schema import MAX_COUNT, Fields, SchemaError
 from engine.formats.settings_data import settings_from_data
@@ -55,8 +59,24 @@ class LessonFile:
         return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
 
 
-def save_lesson(lesson: LessonFile, path: str | os.PathLike) -> None:
-    write_atomic(path, lesson.to_json())
+class LessonTooLargeError(BpeLabError):
+    """The lesson's file would be larger than BPE Lab opens, so it is not written."""
+
+
+def save_lesson(lesson: LessonFile, path: str | os.PathLike, private: bool = False) -> None:
+    """Write the lesson; refused, before anything is written, when the file could not be opened
+    again. ``private``: readable by its owner alone (unsaved work in the autosave)."""
+    data = lesson.to_json().encode("utf-8")
+    if len(data) > MAX_LESSON_BYTES:
+        raise LessonTooLargeError(
+            f"the lesson would be a file of {megabytes(len(data))}, more than the {megabytes(MAX_LESSON_BYTES)} "
+            "BPE Lab opens, so it was not written: train on a part of the text, or keep the text as a file of "
+            "its own and open that"
+        )
+    if private:
+        write_atomic(path, data, private=True)
+    else:
+        write_atomic(path, data)
 
 
 def lesson_from_data(data, source: str) -> LessonFile:
@@ -88,14 +108,8 @@ def lesson_from_data(data, source: str) -> LessonFile:
         quiz=f.fields("quiz", {}).data,
     )
     f.done()
-    if word_counts:
-        # the counts are part of the file: a wrong line is the file's error, found on opening
-        try:
-            lesson.corpus()
-        except BpeLabError as exc:
-            raise SchemaError(f"{source}: corpus.text, {exc}") from None
     return lesson
 
 
 def load_lesson(path: str | os.PathLike) -> LessonFile:
-    return lesson_from_data(read_json(path), str(path))
+    return lesson_from_data(read_json(path, MAX_LESSON_BYTES), str(path))

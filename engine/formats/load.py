@@ -21,7 +21,7 @@ import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine.files import parse_json, path_status, plain_path, read_text
+from engine.files import MAX_BYTES, MAX_LESSON_BYTES, parse_json, path_status, plain_path, read_text
 from engine.errors import BpeLabError
 
 if TYPE_CHECKING:  # a command that writes what it trained starts without the tokenizer's protocol
@@ -71,7 +71,7 @@ def recognise(path: str | os.PathLike) -> Recognised:
         return Recognised("tiktoken")
     if suffix == ".csv":
         return Recognised("csv")
-    text = read_text(p)
+    text = read_text(p, MAX_LESSON_BYTES if suffix == ".bpelab" else MAX_BYTES)
     head = text.lstrip()[:1]
     if head in ("{", "["):
         data = parse_json(text, p)
@@ -142,7 +142,11 @@ def _lesson_source(lesson, path: str, all_merges: bool) -> Source:
     from engine.tokenizer import Tokenizer
     from engine.trainer import train
 
-    corpus = lesson.corpus()
+    try:
+        corpus = lesson.corpus()
+    except BpeLabError as exc:
+        # a lesson keeps text that is not yet words with counts; only training it is refused
+        raise BpeLabError(f"{path}: corpus.text, {exc}: fix those lines in BPE Lab first") from None
     if corpus.is_empty:
         raise BpeLabError(f"{path}: the lesson's corpus is empty, so there is nothing to export")
     trainer, steps = train(corpus)

@@ -39,11 +39,22 @@ def test_a_start_removes_what_a_save_killed_long_ago_left(tmp_path):
     assert not left.exists()
 
 
-def test_an_unreadable_autosave_is_dropped_not_offered(tmp_path):
+def test_an_unreadable_autosave_is_moved_aside_never_deleted(tmp_path):
+    from app.autosave import UnreadableAutosaveError
+
     autosave = Autosave(tmp_path)
     autosave.path.write_text("{ half a lesson", encoding="utf-8")
-    assert autosave.pending() is None
-    assert not autosave.path.exists()
+    with pytest.raises(UnreadableAutosaveError) as raised:
+        autosave.pending()
+    moved = raised.value.moved
+    assert moved is not None and moved.parent == tmp_path and str(moved) in str(raised.value)
+    assert moved.read_text(encoding="utf-8") == "{ half a lesson"
+    assert not autosave.path.exists() and autosave.pending() is None
+    # a second unreadable one gets a name of its own
+    autosave.path.write_text("{ another half", encoding="utf-8")
+    with pytest.raises(UnreadableAutosaveError) as again:
+        autosave.pending()
+    assert again.value.moved != moved and moved.exists()
 
 
 def test_a_folder_that_cannot_be_made_is_reported_not_raised(tmp_path):
@@ -59,7 +70,7 @@ def test_a_folder_that_cannot_be_made_is_reported_not_raised(tmp_path):
 
 @pytest.mark.parametrize("background", [True, False])
 def test_any_exception_while_writing_is_reported_and_nothing_stays_busy(qtbot, tmp_path, monkeypatch, background):
-    def broken(lesson, path):
+    def broken(lesson, path, private=False):
         raise RuntimeError("simulated")
 
     monkeypatch.setattr(app.autosave, "save_lesson", broken)
@@ -85,7 +96,7 @@ def test_a_write_that_gets_through_says_so(qtbot, tmp_path, background):
 def test_an_internal_error_while_writing_is_called_one(tmp_path, monkeypatch):
     from engine.errors import InternalError
 
-    def broken(lesson, path):
+    def broken(lesson, path, private=False):
         raise InternalError("tables disagree")
 
     monkeypatch.setattr(app.autosave, "save_lesson", broken)
@@ -120,9 +131,9 @@ def test_a_declined_or_recovered_autosave_is_the_runs_own_again(make_window, tmp
     left.parent.mkdir(parents=True, exist_ok=True)
     save_lesson(LessonFile("what the crashed run was doing"), left)
     window = make_window()
-    window.answers = [QMessageBox.StandardButton.No]
+    window.answers = [QMessageBox.StandardButton.Discard]
     assert not window.files.offer_recovery()
-    assert not left.exists()  # seen and declined
+    assert not left.exists()  # seen and discarded
     window.session.request_corpus("new words new", False)
     window.files.write_autosave()
     assert left.exists()
@@ -150,7 +161,7 @@ def test_a_start_with_a_file_still_offers_what_an_earlier_run_left(qapp, monkeyp
 
     def ask(self, title, text, buttons, default):
         asked.append(title)
-        return QMessageBox.StandardButton.No
+        return QMessageBox.StandardButton.Discard
 
     monkeypatch.setattr(MainWindow, "ask", ask)
     monkeypatch.setattr(QApplication, "exec", lambda *args: 0)
@@ -159,7 +170,7 @@ def test_a_start_with_a_file_still_offers_what_an_earlier_run_left(qapp, monkeyp
     windows = [w for w in QApplication.topLevelWidgets() if w not in before and isinstance(w, MainWindow)]
     try:
         assert asked == ["Recover the lesson?"]
-        # declined, the named file opens
+        # discarded, the named file opens
         assert windows[0].session.lesson.text == "the named file"
     finally:
         for window in windows:

@@ -314,12 +314,12 @@ def test_autosave_is_offered_back_after_a_crash(make_window, tmp_path):
     assert second.session.dirty and second.files.path is None
 
 
-def test_declining_recovery_throws_the_autosave_away(make_window):
+def test_discarding_the_recovery_throws_the_autosave_away(make_window):
     first = make_window()
     type_corpus(first, "a b a b")
     first.files.write_autosave()
     second = make_window()
-    second.answers = [B.No]
+    second.answers = [B.Discard]
     assert not second.files.offer_recovery()
     assert not second.files.autosave.path.exists()
     assert second.session.lesson.text == CLASSIC
