@@ -152,6 +152,19 @@ class Session(QObject):
     def last_step(self) -> int:
         return self.lesson.last_step if self.state else 0
 
+    @property
+    def text_waiting(self) -> bool:
+        """No trained lesson is shown though the corpus panel holds a text: it does not train as it
+        stands (word-count lines still being written, in a lesson just opened)."""
+        return self.lesson.is_empty and self.lesson.text != self.source.text and bool(self.source.text.strip())
+
+    @property
+    def why_untrained(self) -> str:
+        """Why no trained lesson is shown, as the views say it."""
+        if self.text_waiting:
+            return "the text does not train yet (the corpus panel names the line to fix)"
+        return "the corpus is empty"
+
     def show(self, token: str) -> str:
         """A token as people read it (byte-level tokens as text with a visible space)."""
         return self.lesson.display.token(token)
@@ -367,9 +380,10 @@ class Session(QObject):
         first failure is returned."""
         before = self.lesson, self.state, self.source
         with slot_errors() as errors:
+            if source is not None:
+                self.source = source  # first: a view that follows the lesson reads its source too
             self.set_lesson(lesson, step, state)
             if source is not None:
-                self.source = source
                 self.source_changed.emit(source)
                 # inside the swap: what the subscribers restore from the file (quiz answers) is
                 # part of opening it, and a failure there puts the lesson before back too
@@ -378,9 +392,10 @@ class Session(QObject):
             return None
         old_lesson, old_state, old_source = before
         with slot_errors() as again:
-            self.set_lesson(old_lesson, old_state.step if old_state is not None else 0, old_state)
             if source is not None:
                 self.source = old_source
+            self.set_lesson(old_lesson, old_state.step if old_state is not None else 0, old_state)
+            if source is not None:
                 self.source_changed.emit(old_source)
         for error in again:
             log.error("a view could not show the previous lesson again", exc_info=error)

@@ -60,7 +60,7 @@ class PairsPanel(QWidget):
         session = self.session
         state = session.state
         if state is None:
-            self.heading.setText("No pairs: the corpus is empty.")
+            self.heading.setText(f"No pairs: {session.why_untrained}.")
             self.count_label.setText("")
             self.details.setText("")
             return

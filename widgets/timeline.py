@@ -217,7 +217,11 @@ class Timeline(QWidget):
         self.play_button.setEnabled(not empty and last > 0)
         self.slider.setEnabled(not empty and last > 0)
         # a word joiner after each slash keeps a marker such as </w> on one line
-        self.status.setText(describe_position(session.lesson, step).replace("/", "/\u2060"))
+        if empty and session.text_waiting:
+            told = "The text does not train yet: the corpus panel names the line to fix."
+        else:
+            told = describe_position(session.lesson, step)
+        self.status.setText(told.replace("/", "/\u2060"))
 
     def _on_training_started(self) -> None:
         # never Qt's busy bar: its animation repaints many times a second, each time waiting for the

@@ -106,7 +106,7 @@ class TokenizePanel(QWidget):
         if session.state is None:
             self.chips.setText("")
             self._chips = []
-            self.summary.setText("Nothing learned yet: the corpus is empty.")
+            self.summary.setText(f"Nothing learned yet: {session.why_untrained}.")
             self._show_replay("")
             return
         tokenizer = session.lesson.tokenizer_at(session.step)

@@ -87,7 +87,7 @@ class VocabPanel(QWidget):
     def _refresh(self, *_args) -> None:
         session = self.session
         if session.state is None:
-            self.heading.setText("No vocabulary yet: the corpus is empty.")
+            self.heading.setText(f"No vocabulary yet: {session.why_untrained}.")
         else:
             lesson = session.lesson
             self.heading.setText(describe_vocab(lesson.settings, lesson.history.vocab(session.step)))

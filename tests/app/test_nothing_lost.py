@@ -37,6 +37,9 @@ def test_the_default_lesson_saves_and_opens_lines_that_are_not_word_counts(make_
     assert again.files.path == path and not again.session.dirty
     assert "line 3" in again.corpus_panel.hint.text()  # the line to fix, as while typing
     assert again.session.state is None  # nothing trains until the text does
+    # and no view calls the corpus empty
+    assert "does not train yet" in again.timeline.status.text()
+    assert "does not train yet" in again.pairs_panel.heading.text()
     # fixing the line trains it, and the lesson saved again holds the fix
     again.session.request_corpus(NOT_COUNTS.replace("The sentence a teacher typed here.\n", "").replace(" 6 7", " 6"),
                                  True)
