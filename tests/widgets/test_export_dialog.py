@@ -151,6 +151,20 @@ def test_a_failed_write_is_reported_and_the_dialog_is_usable_again(qtbot, tmp_pa
     assert dialog.export_button.isEnabled() and dialog.progress.isHidden()
 
 
+def test_a_read_only_file_is_not_replaced_and_the_dialog_says_what_to_do(qtbot, tmp_path):
+    path = tmp_path / "tokenizer.json"
+    path.write_text("kept")
+    path.chmod(0o444)
+    dialog = dialog_for(qtbot)
+    dialog.choose_format("hf")
+    with qtbot.waitSignal(dialog.failed, timeout=60_000) as failed:
+        dialog.export_to(path)
+    wait_for_workers()
+    assert failed.args[0] == (f"Nothing was written: {path} is read-only, so it was not replaced: "
+                              "make it writable, or save under another name")
+    assert path.read_text() == "kept"
+
+
 def test_refusals_name_formats_as_the_dialog_does():
     assert format_names("export with --format hf or gpt2, which keep the merge list") == (
         "export with Hugging Face tokenizer.json or GPT-2 vocab.json + merges.txt, which keep the merge list")
