@@ -169,17 +169,26 @@ def _stage(target: str, data: bytes | str, private: bool = False) -> tuple[str, 
         raise BpeLabError(f"{target}: cannot write in {folder} (permission denied); choose another folder") from None
     except OSError as exc:
         raise BpeLabError(f"{target}: cannot write in {folder} ({exc.strerror}); choose another folder") from None
-    f = os.fdopen(fd, "wb")
+    f = None
     try:
-        _take_over_mode(f.fileno(), path_status(target), private)
+        f = os.fdopen(fd, "wb")
+        _take_over_mode(fd, path_status(target), private)
         f.write(data)
         f.flush()
-        os.fsync(f.fileno())
+        os.fsync(fd)
         if not locked:
             f.close()  # nothing to hold; Windows renames only a closed file
-    except OSError as exc:
-        _remove(temp)
-        f.close()
+    except BaseException as exc:  # whatever stops the write (a full disk, Ctrl+C), the temporary goes
+        _remove(temp)  # before closing: while locked, no other run's cleaning looks at it
+        try:
+            if f is not None:
+                f.close()
+            else:
+                os.close(fd)
+        except OSError:
+            pass
+        if not isinstance(exc, OSError):
+            raise
         raise BpeLabError(
             f"{target}: could not be written ({exc.strerror}); nothing was changed: free some space or "
             "choose another folder"
