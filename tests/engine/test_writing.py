@@ -296,3 +296,20 @@ def test_a_caller_that_asked_the_user_replaces_a_read_only_file_which_stays_read
     path.chmod(0o444)
     write_atomic(path, "new", overwrite_read_only=True)
     assert path.read_text() == "new" and mode(path) == 0o444
+
+
+def test_a_temporary_another_runs_cleaning_removed_before_it_was_locked_is_made_again(tmp_path, monkeypatch):
+    real = writing._try_lock
+    cleaned = []
+
+    def cleaning_first(fd):
+        if not cleaned:  # another run listed the new temporary before its lock was taken, and removed it
+            [temp] = [p for p in tmp_path.iterdir() if p.name.endswith(TEMP_SUFFIX)]
+            temp.unlink()
+            cleaned.append(temp.name)
+        return real(fd)
+
+    monkeypatch.setattr(writing, "_try_lock", cleaning_first)
+    write_atomic(tmp_path / "lesson.bpelab", "{}")
+    assert cleaned and (tmp_path / "lesson.bpelab").read_text() == "{}"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["lesson.bpelab"]
