@@ -46,6 +46,10 @@ _TEMP_NAME = re.compile(r"^\.(?P<name>.+)\.[a-z0-9_]{8}(?P<mark>\.bpe-lab)?\.tmp
 # what a replaced file never keeps of the old one's mode
 _SPECIAL_BITS = stat.S_ISUID | stat.S_ISGID | stat.S_ISVTX
 PRIVATE_MODE = 0o600
+# (device, inode) of the temporaries this process is writing: where flock is emulated with POSIX
+# locks (NFS), a lock belongs to the process, so asking it from here would be granted and closing
+# the asking descriptor would drop the writer's; this process's own cleaning skips them instead
+_WRITING: set[tuple[int, int]] = set()
 
 
 def write_atomic(path: str | os.PathLike, data: bytes | str, *, private: bool = False,
@@ -101,10 +105,23 @@ def _release(staged: list[tuple[str, str, BinaryIO | None]]) -> None:
     """Close the temporaries still held open (which lets go of their locks)."""
     for _, _, held in staged:
         if held is not None:
-            try:
-                held.close()
-            except OSError:
-                pass
+            _close(held.fileno(), held)
+
+
+def _close(fd: int, f: BinaryIO | None = None) -> None:
+    """Close a temporary's descriptor (or the file open on it), no longer one this process writes."""
+    try:
+        info = os.fstat(fd)
+        _WRITING.discard((info.st_dev, info.st_ino))
+    except OSError:
+        pass  # already closed (a descriptor that failed to open as a file)
+    try:
+        if f is not None:
+            f.close()
+        else:
+            os.close(fd)
+    except OSError:
+        pass
 
 
 def _refuse_read_only(target: str) -> None:
@@ -177,16 +194,10 @@ def _stage(target: str, data: bytes | str, private: bool = False) -> tuple[str, 
         f.flush()
         os.fsync(fd)
         if not locked:
-            f.close()  # nothing to hold; Windows renames only a closed file
+            _close(fd, f)  # nothing to hold; Windows renames only a closed file
     except BaseException as exc:  # whatever stops the write (a full disk, Ctrl+C), the temporary goes
         _remove(temp)  # before closing: while locked, no other run's cleaning looks at it
-        try:
-            if f is not None:
-                f.close()
-            else:
-                os.close(fd)
-        except OSError:
-            pass
+        _close(fd, f)
         if not isinstance(exc, OSError):
             raise
         raise BpeLabError(
@@ -216,6 +227,8 @@ def _create_temp(folder: str, prefix: str) -> tuple[int, str, bool]:
         if locked is False or (locked and not _names(path, fd)):
             os.close(fd)
             continue
+        info = os.fstat(fd)
+        _WRITING.add((info.st_dev, info.st_ino))
         return fd, path, bool(locked)
     raise FileExistsError(errno.EEXIST, f"no free temporary name in {folder}")
 
@@ -297,7 +310,7 @@ def clean_stale(folder: str | os.PathLike, names: Iterable[str] = ()) -> list[st
             info = entry.stat(follow_symlinks=False)
         except OSError:
             continue
-        if not stat.S_ISREG(info.st_mode) or info.st_uid != _me():
+        if not stat.S_ISREG(info.st_mode) or info.st_uid != _me() or (info.st_dev, info.st_ino) in _WRITING:
             continue
         old = now - info.st_mtime > STALE_AFTER_S
         if match["mark"] is None:
