@@ -22,6 +22,7 @@ import os
 import re
 import stat
 import time
+from dataclasses import dataclass
 from typing import BinaryIO, Iterable, Mapping
 
 try:
@@ -69,7 +70,7 @@ def write_files(files: Mapping, make_folder: str | os.PathLike | None = None, *,
     is written, unless ``overwrite_read_only`` (the user was asked).
     """
     made = _make_folder(plain_path(make_folder)) if make_folder is not None else None
-    staged: list[tuple[str, str, BinaryIO | None]] = []
+    staged: list[_Staged] = []
     done = False
     try:
         targets = [(_target(plain_path(path)), data) for path, data in files.items()]
@@ -79,21 +80,21 @@ def write_files(files: Mapping, make_folder: str | os.PathLike | None = None, *,
         for folder in {_folder_of(t) for t, _ in targets}:
             clean_stale(folder, names={os.path.basename(t) for t, _ in targets if _folder_of(t) == folder})
         for target, data in targets:
-            temp, held = _stage(target, data, private)
-            staged.append((temp, target, held))
+            staged.append(_stage(target, data, private))
         try:
-            for temp, target, _ in staged:
-                os.replace(temp, target)
+            for one in staged:
+                os.replace(one.temp, one.target)
         except OSError as exc:
             raise BpeLabError(f"could not finish writing ({exc.strerror}); choose another folder") from None
-        _release(staged)
+        for one in staged:
+            one.release()
         staged = []
         done = True
     finally:
         # removed while still locked, so no other run's cleaning can mistake them for stale in between
-        for temp, _, _ in staged:
-            _remove(temp)
-        _release(staged)
+        for one in staged:
+            _remove(one.temp)
+            one.release()
         if not done and made is not None:
             try:
                 os.rmdir(made)
@@ -101,25 +102,26 @@ def write_files(files: Mapping, make_folder: str | os.PathLike | None = None, *,
                 pass
 
 
-def _release(staged: list[tuple[str, str, BinaryIO | None]]) -> None:
-    """Close the temporaries still held open (which lets go of their locks)."""
-    for _, _, held in staged:
-        if held is not None:
-            _close(held.fileno(), held)
+@dataclass
+class _Staged:
+    """A temporary written whole, waiting for its rename over ``target``; ``file`` stays open while
+    it holds the temporary's lock (None: no lock, closed already)."""
+
+    temp: str
+    target: str
+    file: BinaryIO | None
+    key: tuple[int, int]  # (device, inode), in _WRITING until released
+
+    def release(self) -> None:
+        """No longer ours to write: the lock is let go."""
+        _WRITING.discard(self.key)
+        if self.file is not None:
+            _close(self.file)
 
 
-def _close(fd: int, f: BinaryIO | None = None) -> None:
-    """Close a temporary's descriptor (or the file open on it), no longer one this process writes."""
+def _close(f: BinaryIO) -> None:
     try:
-        info = os.fstat(fd)
-        _WRITING.discard((info.st_dev, info.st_ino))
-    except OSError:
-        pass  # already closed (a descriptor that failed to open as a file)
-    try:
-        if f is not None:
-            f.close()
-        else:
-            os.close(fd)
+        f.close()
     except OSError:
         pass
 
@@ -171,10 +173,9 @@ def _target(p: str) -> str:
     return p
 
 
-def _stage(target: str, data: bytes | str, private: bool = False) -> tuple[str, BinaryIO | None]:
+def _stage(target: str, data: bytes | str, private: bool = False) -> _Staged:
     """A temporary beside ``target`` holding ``data``, flushed to disk, with the mode (and owner) the
-    file will have; with it, its open file while it holds the temporary's lock (None: no lock), to be
-    closed once the temporary is renamed."""
+    file will have."""
     if isinstance(data, str):
         data = data.encode("utf-8")
     folder = _folder_of(target)
@@ -186,25 +187,33 @@ def _stage(target: str, data: bytes | str, private: bool = False) -> tuple[str, 
         raise BpeLabError(f"{target}: cannot write in {folder} (permission denied); choose another folder") from None
     except OSError as exc:
         raise BpeLabError(f"{target}: cannot write in {folder} ({exc.strerror}); choose another folder") from None
-    f = None
+    info = os.fstat(fd)
+    staged = _Staged(temp, target, None, (info.st_dev, info.st_ino))
+    _WRITING.add(staged.key)
     try:
-        f = os.fdopen(fd, "wb")
+        staged.file = f = os.fdopen(fd, "wb")
         _take_over_mode(fd, path_status(target), private)
         f.write(data)
         f.flush()
         os.fsync(fd)
-        if not locked:
-            _close(fd, f)  # nothing to hold; Windows renames only a closed file
     except BaseException as exc:  # whatever stops the write (a full disk, Ctrl+C), the temporary goes
         _remove(temp)  # before closing: while locked, no other run's cleaning looks at it
-        _close(fd, f)
+        if staged.file is None:
+            try:
+                os.close(fd)
+            except OSError:
+                pass  # closed by the failed open
+        staged.release()
         if not isinstance(exc, OSError):
             raise
         raise BpeLabError(
             f"{target}: could not be written ({exc.strerror}); nothing was changed: free some space or "
             "choose another folder"
         ) from None
-    return temp, f if locked else None
+    if not locked:
+        _close(f)  # nothing to hold; Windows renames only a closed file
+        staged.file = None
+    return staged
 
 
 def _create_temp(folder: str, prefix: str) -> tuple[int, str, bool]:
@@ -227,8 +236,6 @@ def _create_temp(folder: str, prefix: str) -> tuple[int, str, bool]:
         if locked is False or (locked and not _names(path, fd)):
             os.close(fd)
             continue
-        info = os.fstat(fd)
-        _WRITING.add((info.st_dev, info.st_ino))
         return fd, path, bool(locked)
     raise FileExistsError(errno.EEXIST, f"no free temporary name in {folder}")
 
