@@ -33,3 +33,12 @@ def one_line(message: str) -> str:
     """A message as one line: a line break or other control character that a file put in it (a token
     named in the message) is shown escaped, as Python writes it."""
     return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in message)
+
+
+class ReadOnlyFileError(BpeLabError):
+    """A file to be replaced has no write permission for its owner: desktop editors ask before
+    replacing one, so the writer refuses unless its caller has asked (``overwrite_read_only``)."""
+
+    def __init__(self, path: str):
+        super().__init__(f"{path} is read-only, so it was not replaced: make it writable, or save under another name")
+        self.path = path

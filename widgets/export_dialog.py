@@ -44,6 +44,9 @@ FORMAT_LINES = {
     "csv": "One row per token with its parents and counts, for spreadsheets; not read by libraries.",
     "bpelab": "Everything BPE Lab trained, read back exactly; only BPE Lab reads it.",
 }
+# tokenizers matches special-token text anywhere by default; BPE Lab reads user text as ordinary text
+ORDINARY_IN_TOKENIZERS = ("To read user text as BPE Lab does, with special-token text as ordinary text, "
+                          "set tokenizer.encode_special_tokens = True after loading it in tokenizers.")
 SUFFIXES = {"hf": "tokenizer.json", "bpelab": "tokenizer.bpelab.json", "tiktoken": "vocab.tiktoken", "csv": "vocab.csv"}
 FILTERS = {"hf": "tokenizer.json (*.json)", "bpelab": "BPE Lab tokenizer (*.json)",
            "tiktoken": "tiktoken ranks (*.tiktoken)", "csv": "CSV (*.csv)"}
@@ -320,6 +323,8 @@ class ExportDialog(QDialog):
         lines += [f"• {p.sentence()}" for p in report.proofs]
         if report.missing:
             lines.append(f"{report.missing} is not installed here, so only BPE Lab's reader checked the file.")
+        if self.fmt == "hf":
+            lines.append(ORDINARY_IN_TOKENIZERS)
         self.report.setText("\n".join(lines))
         self._fit()
         self.proved.emit(report)

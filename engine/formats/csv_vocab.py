@@ -11,7 +11,9 @@ that made the token and ``left``/``right`` its parents; a base or marker row has
 later merge spells its string again (letters that spell ``</w>``). ``count`` is how often the pair
 occurred when it was merged: it comes from the training history, so it is blank when the source
 has none (a tokenizer file, an imported tokenizer); a lesson file or ``bpe-lab train`` fills it.
-Ids with gaps (cl100k_base leaves some unused) read back as tiktoken-style ranks.
+Ids with gaps (cl100k_base leaves some unused) read back as tiktoken-style ranks. A cell that a
+spreadsheet would run as a formula (a token ``=HYPERLINK(...)``) is written with a leading quote,
+which the reader takes off again (``engine.formats.spreadsheet``).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from engine.writing import write_files
 from engine.formats.imported import tokenizer_from_vocab
 from engine.formats.listing import merges_of, vocab_of
 from engine.formats.schema import MAX_COUNT, SchemaError
+from engine.formats.spreadsheet import read_cell, safe_cell
 from engine.formats.settings_data import settings_from_data
 from engine.formats.tiktoken_file import check_single_bytes, rank_pattern
 from engine.tokenizer import UNKNOWN, RankTokenizer
@@ -88,7 +91,7 @@ def vocab_csv(tokenizer: Encoder, steps=None) -> str:
             row += [rank + 1, shown(a), shown(b), find(a), find(b), count]
         else:
             row += [""] * 6
-        writer.writerow(row)
+        writer.writerow([safe_cell(c) if isinstance(c, str) else c for c in row])
     return out.getvalue()
 
 
@@ -103,7 +106,8 @@ def _whole(text: str, what: str, where: str) -> int:
 
 
 def _rows(text: str, source: str) -> list[tuple[int, list[str]]]:
-    """The data rows with their line numbers, after the settings line and the header."""
+    """The data rows with their line numbers, after the settings line and the header; each cell
+    as it was before a spreadsheet's formula start was escaped."""
     reader = csv.reader(io.StringIO(text))
     try:
         header = next(reader, None)
@@ -112,7 +116,7 @@ def _rows(text: str, source: str) -> list[tuple[int, list[str]]]:
         out = []
         for row in reader:
             if row:
-                out.append((reader.line_num + 1, row))
+                out.append((reader.line_num + 1, [read_cell(c) for c in row]))
     except csv.Error as exc:
         raise SchemaError(f"{source}, line {reader.line_num + 1}: not a CSV row BPE Lab can read ({exc})") from None
     return out

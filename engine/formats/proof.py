@@ -10,8 +10,10 @@ export (``load.export``, which refuses before writing anything), then yields a `
 before each reading and returns a ``ProofReport``. The readers are BPE Lab's own (``load_source``,
 as ``bpe-lab encode --tokenizer`` reads a file) and, when it is importable, the library the format
 targets: `tokenizers` for tokenizer.json and the GPT-2 folder, tiktoken for .tiktoken. Each reader's
-ids are compared with those of the tokenizer that was exported, special tokens matched whole as the
-libraries match them (the rule of ``engine.formats.verify``).
+ids are compared with those of the tokenizer that was exported in both of BPE Lab's modes: text that
+spells a special token read as ordinary text (`tokenizers` with ``encode_special_tokens = True``,
+tiktoken's ``encode_ordinary``), and special tokens matched whole (the libraries' default; the rule
+of ``engine.formats.verify``).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from engine.errors import BpeLabError
 from engine.files import read_text
 from engine.formats.load import Source, check_export, export, load_source
 from engine.formats.refusal import Retrain, parts_of
-from engine.formats.verify import first_difference
+from engine.formats.verify import MODES, first_difference, library_encoders, tiktoken_encoders
 
 # which library reads each format, when it is installed
 LIBRARY = {"hf": "tokenizers", "gpt2": "tokenizers", "tiktoken": "tiktoken"}
@@ -66,7 +68,8 @@ class ProofProgress:
 
 @dataclass(frozen=True)
 class Proof:
-    """One reader on one text: ``position`` is the first token where its ids differ (None: the same)."""
+    """One reader on one text in one mode (``allow_special``: special tokens matched whole, else
+    their text is ordinary text): ``position`` is the first token where its ids differ (None: the same)."""
 
     reader: str
     text_name: str
@@ -74,15 +77,17 @@ class Proof:
     position: int | None = None
     expected: tuple[int, ...] = ()
     got: tuple[int, ...] = ()
+    allow_special: bool = False
 
     @property
     def same(self) -> bool:
         return self.position is None
 
     def sentence(self) -> str:
+        mode = MODES[self.allow_special]
         if self.same:
-            return f"{self.reader} gives the same {plural(self.ids, 'id')} on {self.text_name}"
-        return (f"{self.reader} differs on {self.text_name} from token {self.position:,} on: "
+            return f"{self.reader} gives the same {plural(self.ids, 'id')} on {self.text_name} with {mode}"
+        return (f"{self.reader} differs on {self.text_name} with {mode} from token {self.position:,} on: "
                 f"expected {list(self.expected)}, got {list(self.got)}")
 
 
@@ -97,14 +102,17 @@ class ProofReport:
         return all(p.same for p in self.proofs)
 
 
-def _library_encode(fmt: str, path: Path) -> Callable[[str], list[int]]:
-    """The target library's encoder for the written files (ImportError when it is not installed)."""
+Encoders = dict[bool, Callable[[str], list[int]]]
+
+
+def _library_encoders(fmt: str, path: Path) -> Encoders:
+    """The target library's encoders for the written files, by allow_special (ImportError when it
+    is not installed)."""
     if fmt == "tiktoken":
         from engine.formats.tiktoken_file import sidecar_path
         from engine.formats.verify import tiktoken_encoding
 
-        encoding = tiktoken_encoding(read_text(path), read_text(sidecar_path(path)))
-        return lambda text: encoding.encode(text, allowed_special="all")
+        return tiktoken_encoders(tiktoken_encoding(read_text(path), read_text(sidecar_path(path))))
     from tokenizers import Tokenizer as Library
 
     if fmt == "gpt2":
@@ -114,38 +122,43 @@ def _library_encode(fmt: str, path: Path) -> Callable[[str], list[int]]:
         library = Library.from_str(gpt2_tokenizer_json(*(read_text(path / name) for name in (VOCAB, MERGES, SIDECAR))))
     else:
         library = Library.from_str(read_text(path))
-    return lambda text: library.encode(text).ids
+    return library_encoders(library)
 
 
-def _readers(fmt: str, path: Path) -> tuple[list[tuple[str, Callable[[str], list[int]]]], str | None]:
+def _readers(fmt: str, path: Path) -> tuple[list[tuple[str, Encoders]], str | None]:
     own = load_source(path).tokenizer
-    readers = [(OWN_READER, lambda text: own.encode_ids(text, allow_special=True))]
+    readers: list[tuple[str, Encoders]] = [
+        (OWN_READER, {allow: (lambda text, allow=allow: own.encode_ids(text, allow_special=allow)) for allow in MODES}),
+    ]
     library = LIBRARY.get(fmt)
     if library is None:
         return readers, None
     try:
-        readers.append((library, _library_encode(fmt, path)))
+        readers.append((library, _library_encoders(fmt, path)))
     except ImportError:
         return readers, library
     return readers, None
 
 
 def prove(tokenizer: Encoder, fmt: str, path: str | os.PathLike, texts: dict[str, str]) -> Iterator[ProofProgress]:
-    """Read the written files back and compare ids on each of ``texts`` (name -> text); returns a ProofReport."""
+    """Read the written files back and compare ids on each of ``texts`` (name -> text) in both
+    modes; returns a ProofReport."""
     readers, missing = _readers(fmt, Path(path))
     texts = {name: text for name, text in texts.items() if text}
-    total = len(texts) * len(readers)
+    total = len(texts) * len(MODES) * len(readers)
     proofs = []
     for name, text in texts.items():
-        ours = tokenizer.encode_ids(text, allow_special=True)
-        for reader, encode in readers:
-            yield ProofProgress(len(proofs), total, f"{reader} on {name}")
-            theirs = list(encode(text))
-            at = first_difference(ours, theirs)
-            if at is None:
-                proofs.append(Proof(reader, name, len(ours)))
-            else:
-                proofs.append(Proof(reader, name, len(ours), at, tuple(ours[at:at + SHOWN]), tuple(theirs[at:at + SHOWN])))
+        for allow in MODES:
+            ours = tokenizer.encode_ids(text, allow_special=allow)
+            for reader, encoders in readers:
+                yield ProofProgress(len(proofs), total, f"{reader} on {name}")
+                theirs = list(encoders[allow](text))
+                at = first_difference(ours, theirs)
+                if at is None:
+                    proofs.append(Proof(reader, name, len(ours), allow_special=allow))
+                else:
+                    proofs.append(Proof(reader, name, len(ours), at, tuple(ours[at:at + SHOWN]),
+                                        tuple(theirs[at:at + SHOWN]), allow))
     yield ProofProgress(total, total, "done")
     return ProofReport(tuple(proofs), missing)
 

@@ -1,5 +1,10 @@
 """Every export is loaded in the library it targets before it is written, and must give BPE Lab's ids.
 
+In both of BPE Lab's modes: text that spells a special token is ordinary text by default, which is
+`tokenizers` with ``encode_special_tokens = True`` and tiktoken's ``encode_ordinary``; allowed
+(``--allow-special``), special tokens are matched whole, which is the libraries' default (tiktoken
+with ``allowed_special="all"``).
+
 The check text mixes scripts, emoji, code, whitespace runs, the tokenizer's special tokens, a
 character no vocabulary holds, every base token and the text of the learned tokens, so each merge
 gets a chance to apply. A library that is not installed is skipped: the files are then written
@@ -10,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import json
+from typing import Callable
 
 from engine.bytelevel import symbols_to_bytes
 from engine.encoder import Encoder
@@ -52,17 +58,36 @@ def first_difference(ours: list[int], theirs: list[int]) -> int | None:
     return next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b), min(len(ours), len(theirs)))
 
 
-def _compare(name: str, library_ids, tokenizer: Encoder, text: str) -> None:
-    # the libraries match special tokens whole (tiktoken as allowed_special="all")
-    ours = list(tokenizer.encode_ids(text, allow_special=True))
-    theirs = list(library_ids(text))
-    at = first_difference(ours, theirs)
-    if at is not None:
-        raise BpeLabError(
-            f"checked in {name}, the export gives other ids than BPE Lab from token {at} on "
-            f"(BPE Lab {ours[at:at + 3]}, {name} {theirs[at:at + 3]}), so nothing was written: "
-            "export with --format bpelab, and please report this"
-        )
+# BPE Lab's two modes, named as a message says them, by allow_special
+MODES = {False: "special-token text as ordinary text", True: "special tokens matched whole"}
+
+
+def library_encoders(library) -> dict[bool, Callable[[str], list[int]]]:
+    """A `tokenizers.Tokenizer`'s ids in each of BPE Lab's modes, by allow_special."""
+    def encode(text: str, allow_special: bool) -> list[int]:
+        # the library's own switch (tokenizers >= 0.19): False, its default, matches added tokens whole
+        library.encode_special_tokens = not allow_special
+        return library.encode(text).ids
+
+    return {allow: (lambda text, allow=allow: encode(text, allow)) for allow in MODES}
+
+
+def tiktoken_encoders(encoding) -> dict[bool, Callable[[str], list[int]]]:
+    """A `tiktoken.Encoding`'s ids in each of BPE Lab's modes, by allow_special."""
+    return {False: encoding.encode_ordinary, True: lambda text: encoding.encode(text, allowed_special="all")}
+
+
+def _compare(name: str, encoders: dict[bool, Callable[[str], list[int]]], tokenizer: Encoder, text: str) -> None:
+    for allow, library_ids in encoders.items():
+        ours = list(tokenizer.encode_ids(text, allow_special=allow))
+        theirs = list(library_ids(text))
+        at = first_difference(ours, theirs)
+        if at is not None:
+            raise BpeLabError(
+                f"checked in {name} with {MODES[allow]}, the export gives other ids than BPE Lab from token {at} "
+                f"on (BPE Lab {ours[at:at + 3]}, {name} {theirs[at:at + 3]}), so nothing was written: "
+                "export with --format bpelab, and please report this"
+            )
 
 
 def check_tokenizer_json(tokenizer: Encoder, text_json: str) -> None:
@@ -74,8 +99,7 @@ def check_tokenizer_json(tokenizer: Encoder, text_json: str) -> None:
         library = Library.from_str(text_json)
     except Exception as exc:  # the library's own complaint, whatever its type
         raise BpeLabError(f"the tokenizers library refuses the export ({exc}), so nothing was written") from None
-    text = check_text(tokenizer)
-    _compare("tokenizers", lambda t: library.encode(t).ids, tokenizer, text)
+    _compare("tokenizers", library_encoders(library), tokenizer, check_text(tokenizer))
 
 
 def gpt2_tokenizer_json(vocab_json: str, merges_txt: str, sidecar_json: str) -> str:
@@ -126,5 +150,4 @@ def check_tiktoken_files(tokenizer: Encoder, ranks_text: str, sidecar_json: str)
     except ImportError:
         return
     encoding = tiktoken_encoding(ranks_text, sidecar_json)
-    text = check_text(tokenizer)
-    _compare("tiktoken", lambda t: encoding.encode(t, allowed_special="all"), tokenizer, text)
+    _compare("tiktoken", tiktoken_encoders(encoding), tokenizer, check_text(tokenizer))

@@ -92,3 +92,36 @@ def test_a_symbolic_link_loop_is_named_as_one_for_reading_and_writing(tmp_path, 
         status, _, err = run(capsys, *argv)
         assert status == 2
         assert err.count("\n") == 1 and "a loop of symbolic links" in err
+
+
+# each format, and the file of it made read-only (a folder's merges.txt, a .tiktoken's sidecar)
+READ_ONLY = [("bpelab", "tok.json"), ("hf", "tokenizer.json"), ("csv", "vocab.csv"), ("gpt2", "gpt2/merges.txt"),
+             ("tiktoken", "out.tiktoken"), ("tiktoken", "out.tiktoken.json")]
+
+
+@pytest.mark.parametrize("command", ["train", "export"])
+@pytest.mark.parametrize("fmt, locked", READ_ONLY)
+def test_every_export_refuses_a_read_only_file_and_changes_nothing(tmp_path, corpus, capsys, command, fmt, locked):
+    source = tmp_path / "source.json"
+    options = ["--units", "bytes", "--split", "gpt4", "--merges", 3]
+    assert run(capsys, "train", corpus, "--out", source, *options)[0] == 0
+    out = tmp_path / ("gpt2" if fmt == "gpt2" else ("out.tiktoken" if fmt == "tiktoken" else locked))
+    (tmp_path / locked).parent.mkdir(exist_ok=True)
+    (tmp_path / locked).write_text("kept")
+    (tmp_path / locked).chmod(0o444)
+    before = names(tmp_path)
+    argv = ["train", corpus, *options] if command == "train" else ["export", source]
+    status, printed, err = run(capsys, *argv, "--format", fmt, "--out", out)
+    assert (status, printed) == (2, "")
+    assert err.count("\n") == 1
+    assert f"{tmp_path / locked} is read-only" in err and "make it writable, or save under another name" in err
+    assert (tmp_path / locked).read_text() == "kept"
+    assert names(tmp_path) == before
+
+
+def test_count_refuses_a_read_only_output(tmp_path, corpus, capsys):
+    out = tmp_path / "counts.tsv"
+    out.write_text("kept")
+    out.chmod(0o444)
+    status, _, err = run(capsys, "count", corpus, "--out", out)
+    assert status == 2 and "is read-only" in err and out.read_text() == "kept"

@@ -66,9 +66,11 @@ def test_each_format_is_written_and_proven_by_every_reader_on_both_texts(qtbot, 
     assert any(p.ids == expected and p.text_name == "your text" for p in report.proofs)
     assert load_any(path).encode_ids(HELD_OUT) == tokenizer.encode_ids(HELD_OUT)
     shown = dialog.report.text()
-    assert f"gives the same {expected:,} ids on your text" in shown
+    assert f"gives the same {expected:,} ids on your text with special tokens matched whole" in shown
+    assert {p.allow_special for p in report.proofs} == {False, True}
     if library:
         assert f"{library} gives the same" in shown
+    assert ("set tokenizer.encode_special_tokens = True" in shown) == (fmt == "hf")
 
 
 def test_the_end_exports_every_merge(qtbot, tmp_path):
@@ -112,20 +114,23 @@ def test_a_format_that_cannot_hold_the_lesson_is_refused_before_writing(qtbot, t
 def test_a_library_that_gives_other_ids_is_reported_with_the_first_difference(qtbot, tmp_path, monkeypatch):
     import engine.formats.proof as proof
 
-    real = proof._library_encode
+    real = proof._library_encoders
 
     def off_by_one_at_five(fmt, path):
-        encode = real(fmt, path)
-        return lambda text: [i + (k == 5) for k, i in enumerate(encode(text))]
+        encoders = real(fmt, path)
+        return {allow: (lambda text, encode=encode: [i + (k == 5) for k, i in enumerate(encode(text))])
+                for allow, encode in encoders.items()}
 
-    monkeypatch.setattr(proof, "_library_encode", off_by_one_at_five)
+    monkeypatch.setattr(proof, "_library_encoders", off_by_one_at_five)
     dialog = dialog_for(qtbot)
     report = run_export(qtbot, dialog, tmp_path / "tokenizer.json")
     assert not report.proven
     wrong = [p for p in report.proofs if p.reader == "tokenizers"]
     assert wrong and all(p.position == 5 and p.got[0] == p.expected[0] + 1 for p in wrong)
+    assert {p.allow_special for p in wrong} == {False, True}
     assert "Not proven" in dialog.report.text()
-    assert "tokenizers differs on your text from token 5 on: expected [" in dialog.report.text()
+    assert "tokenizers differs on your text with special tokens matched whole from token 5 on: expected [" in (
+        dialog.report.text())
 
 
 def test_without_the_library_the_report_says_so(qtbot, tmp_path, monkeypatch):
@@ -134,7 +139,7 @@ def test_without_the_library_the_report_says_so(qtbot, tmp_path, monkeypatch):
     def not_installed(fmt, path):
         raise ImportError("tokenizers")
 
-    monkeypatch.setattr(proof, "_library_encode", not_installed)
+    monkeypatch.setattr(proof, "_library_encoders", not_installed)
     dialog = dialog_for(qtbot)
     report = run_export(qtbot, dialog, tmp_path / "tokenizer.json")
     assert report.missing == "tokenizers" and {p.reader for p in report.proofs} == {"BPE Lab's reader"}
@@ -151,6 +156,20 @@ def test_a_failed_write_is_reported_and_the_dialog_is_usable_again(qtbot, tmp_pa
     assert dialog.export_button.isEnabled() and dialog.progress.isHidden()
 
 
+def test_a_read_only_file_is_not_replaced_and_the_dialog_says_what_to_do(qtbot, tmp_path):
+    path = tmp_path / "tokenizer.json"
+    path.write_text("kept")
+    path.chmod(0o444)
+    dialog = dialog_for(qtbot)
+    dialog.choose_format("hf")
+    with qtbot.waitSignal(dialog.failed, timeout=60_000) as failed:
+        dialog.export_to(path)
+    wait_for_workers()
+    assert failed.args[0] == (f"Nothing was written: {path} is read-only, so it was not replaced: "
+                              "make it writable, or save under another name")
+    assert path.read_text() == "kept"
+
+
 def test_refusals_name_formats_as_the_dialog_does():
     assert format_names("export with --format hf or gpt2, which keep the merge list") == (
         "export with Hugging Face tokenizer.json or GPT-2 vocab.json + merges.txt, which keep the merge list")
@@ -158,9 +177,10 @@ def test_refusals_name_formats_as_the_dialog_does():
 
 
 def test_the_proof_sentence_counts_in_words_people_read():
-    assert Proof("tiktoken", "your text", 1234).sentence() == "tiktoken gives the same 1,234 ids on your text"
-    assert Proof("tokenizers", "your text", 1, 0, (7,), ()).sentence() == (
-        "tokenizers differs on your text from token 0 on: expected [7], got []")
+    assert Proof("tiktoken", "your text", 1234).sentence() == (
+        "tiktoken gives the same 1,234 ids on your text with special-token text as ordinary text")
+    assert Proof("tokenizers", "your text", 1, 0, (7,), (), allow_special=True).sentence() == (
+        "tokenizers differs on your text with special tokens matched whole from token 0 on: expected [7], got []")
 
 
 def test_formats_are_checked_off_the_gui_thread_showing_checking_until_known(qtbot, monkeypatch):
@@ -209,7 +229,7 @@ def held(monkeypatch, name):
     return called, release
 
 
-@pytest.mark.parametrize("during", ["export", "_library_encode"])
+@pytest.mark.parametrize("during", ["export", "_library_encoders"])
 def test_cancel_while_writing_or_proving_leaves_a_whole_file_or_none_and_an_idle_dialog(qtbot, tmp_path, monkeypatch, during):
     called, release = held(monkeypatch, during)
     dialog = dialog_for(qtbot)

@@ -1,4 +1,5 @@
-"""Saving a chart as PNG or SVG (drawn in its theme) and its numbers as CSV."""
+"""Saving a chart as PNG or SVG (drawn in its theme) and its numbers as CSV; a text cell that a
+spreadsheet would run as a formula (a pair ``=`` ``1``) is quoted (``engine.formats.spreadsheet``)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pyqtgraph as pg
 import pyqtgraph.exporters  # noqa: F401  (the exporters are a submodule pyqtgraph does not import)
 
 from engine.errors import BpeLabError
+from engine.formats.spreadsheet import safe_cell
 from engine.writing import write_atomic
 from widgets.saving import png_bytes
 
@@ -71,5 +73,14 @@ def export_rows(rows: list[dict], path: str) -> None:
         out = csv.DictWriter(text, fieldnames=list(rows[0]))
         out.writeheader()
         for row in rows:
-            out.writerow({k: (f"{v:.4f}" if isinstance(v, float) else ("" if v is None else v)) for k, v in row.items()})
+            out.writerow({k: _cell(v) for k, v in row.items()})
     write_atomic(path, text.getvalue())
+
+
+def _cell(value: object) -> object:
+    """A number as a number (a negative one stays one); text quoted where a spreadsheet would run it."""
+    if isinstance(value, float):
+        return f"{value:.4f}"
+    if isinstance(value, str):
+        return safe_cell(value)
+    return "" if value is None else value

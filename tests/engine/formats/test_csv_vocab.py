@@ -7,12 +7,19 @@ import pytest
 
 from engine.errors import BpeLabError
 from engine.formats.csv_vocab import COLUMNS, load_csv, save_csv, vocab_csv
+from engine.formats.spreadsheet import read_cell
 from tests.engine.formats.samples import MODES, TEXT, trained
 
 
-def rows(text):
+def raw_rows(text):
+    """The rows as a spreadsheet receives them."""
     lines = text.split("\n", 1)[1]
     return list(csv.DictReader(io.StringIO(lines)))
+
+
+def rows(text):
+    """The rows as BPE Lab reads them."""
+    return [{k: read_cell(v) for k, v in row.items()} for row in raw_rows(text)]
 
 
 def test_worked_example_rows():
@@ -104,3 +111,28 @@ def test_a_merge_that_spells_the_marker_again_is_kept_on_the_markers_row(tmp_pat
     back = load_csv(tmp_path / "v.csv")
     assert back.merges == tok.merges and back.vocab == tok.vocab
     assert back.encode("a </w> x</w>") == tok.encode("a </w> x</w>")
+
+
+# tokens a spreadsheet would run as formulas, and tokens that start with the quote the escaping uses
+FORMULAS = ['=HYPERLINK("http://x")', "+1", "-2", "@SUM(1)", "'s", "''", "'=1"]
+MADE = {'=HYPERLINK("http://x")', "'s", "'=1", "@SUM(1)", "''", "-2", "+1"}
+
+
+@pytest.mark.parametrize("units", ["chars", "bytes"])
+def test_a_cell_a_spreadsheet_would_run_is_quoted_and_reads_back_as_the_same_token(units, tmp_path):
+    text = " ".join(t for t in FORMULAS for _ in range(3))
+    tok, steps = trained(text, merges=60, specials=(), units=units, end_of_word=None)
+    assert MADE <= {a + b for a, b in tok.merges}
+    written = vocab_csv(tok, steps)
+    cells = [c for r in raw_rows(written) for c in (r["token"], r["left"], r["right"])]
+    assert [c for c in cells if c[:1] in ("=", "+", "-", "@", "\t", "\r")] == []
+    assert {"'=HYPERLINK(\"http://x\")", "''s", "''=1", "'''", "'-2", "'+1", "'@SUM(1)"} <= set(cells)
+    table = rows(written)
+    assert MADE <= {r["token"] for r in table}
+    for r in table:
+        if r["kind"] == "merge":
+            assert r["token"] == r["left"] + r["right"]
+    save_csv(tok, tmp_path / "v.csv", steps)
+    back = load_csv(tmp_path / "v.csv")
+    assert back.vocab == tok.vocab and back.merges == tok.merges
+    assert back.encode(text) == tok.encode(text)

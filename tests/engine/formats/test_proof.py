@@ -1,0 +1,42 @@
+"""An export written and proven: each reader, on each text, in both of BPE Lab's modes."""
+
+import json
+
+from engine.formats import proof
+from engine.formats.load import Source
+from tests.engine.formats.samples import trained
+
+TEXTS = {"your text": "low lower newest<|endoftext|>widest", "the held-out text": "lowest <|endoftext|> newer"}
+
+
+def run(generator):
+    try:
+        while True:
+            next(generator)
+    except StopIteration as done:
+        return done.value
+
+
+def test_tokenizer_json_is_proven_in_tokenizers_as_ordinary_text_and_with_special_tokens_whole(tmp_path):
+    tok, steps = trained(specials=("<|endoftext|>",))
+    report = run(proof.export_and_prove(Source(tok, steps, "lesson"), "hf", tmp_path / "t.json", TEXTS))
+    assert report.proven and report.missing is None
+    assert {(p.reader, p.text_name, p.allow_special) for p in report.proofs} == {
+        (reader, name, allow) for reader in ("BPE Lab's reader", "tokenizers") for name in TEXTS for allow in (False, True)
+    }
+    ordinary = next(p for p in report.proofs if p.reader == "tokenizers" and not p.allow_special)
+    assert ordinary.sentence().endswith("on your text with special-token text as ordinary text")
+    assert ordinary.ids == len(tok.encode_ids(TEXTS["your text"]))
+
+
+def test_a_file_whose_special_tokens_match_inside_ordinary_text_is_not_proven(tmp_path):
+    tok, steps = trained(specials=("<|endoftext|>",))
+    path = tmp_path / "t.json"
+    run(proof.export_and_prove(Source(tok, steps, "lesson"), "hf", path, TEXTS))
+    data = json.loads(path.read_text(encoding="utf-8"))
+    for added in data["added_tokens"]:
+        added["special"] = False  # a file from elsewhere: tokenizers then matches it in any text
+    path.write_text(json.dumps(data), encoding="utf-8")
+    report = run(proof.prove(tok, "hf", path, TEXTS))
+    failed = {(p.reader, p.allow_special) for p in report.proofs if not p.same}
+    assert not report.proven and failed == {("tokenizers", False)}
