@@ -96,7 +96,7 @@ class Autosave(QObject):
 
     def _write(self, lesson: LessonFile) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
-        save_lesson(lesson, self.path)
+        save_lesson(lesson, self.path, private=True)
 
     @Slot(object)
     def _on_errored(self, error: BaseException) -> None:

@@ -18,8 +18,9 @@ from PySide6.QtWidgets import QMessageBox
 
 from app.autosave import INTERVAL_MS, LARGE as AUTOSAVE_LARGE, Autosave, UnreadableAutosaveError
 from app.session import Session
-from engine.errors import BpeLabError, NotPlainTextError, is_bad_input
+from engine.errors import BpeLabError, NotPlainTextError, ReadOnlyFileError, is_bad_input
 from engine.files import read_text
+from engine.writing import clean_stale_folders
 from engine.formats.lesson_file import SUFFIX, LessonFile, load_lesson, save_lesson
 from engine.formats.load import Recognised, recognise
 from engine.imported_lesson import KINDS, ImportedLesson
@@ -77,6 +78,12 @@ class LessonFiles(QObject):
         self.autosave_timer.timeout.connect(self.write_autosave)
         if autosave is not None:
             self.autosave_timer.start()
+        # a save killed in an earlier run left a temporary beside a lesson: removed once the window shows
+        QTimer.singleShot(0, self, self._clean_recent_folders)
+
+    @Slot()
+    def _clean_recent_folders(self) -> None:
+        clean_stale_folders(Path(r).parent for r in self.recent_files())
 
     def keep_progress_of(self, view: KeepsProgress) -> None:
         """Save ``view``'s progress in the lesson file and give it back when a lesson is opened."""
@@ -292,7 +299,17 @@ class LessonFiles(QObject):
                 from engine.quiz.session import pack_path_relative
 
                 lesson = replace(lesson, quiz=pack_path_relative(lesson.quiz, path.parent))
-            save_lesson(lesson, path)
+            try:
+                save_lesson(lesson, path)
+            except ReadOnlyFileError as exc:
+                # as desktop editors do: a read-only file is replaced only when the user says so
+                answer = self.window.ask("Replace a read-only file?", f"{exc.path} is read-only. Replace it "
+                                         "with this lesson anyway? The new file is read-only too.",
+                                         B.Save | B.Cancel, B.Cancel)
+                if answer != B.Save:
+                    self.window.tell(f"The lesson was not saved: {exc}.")
+                    return False
+                save_lesson(lesson, path, overwrite_read_only=True)
         except Exception as exc:  # noqa: BLE001 (a save that fails in any way is said, and keeps the window open)
             self.window.tell(f"The lesson was not saved: {save_problem(exc)}")
             return False

@@ -63,9 +63,11 @@ class LessonTooLargeError(BpeLabError):
     """The lesson's file would be larger than BPE Lab opens, so it is not written."""
 
 
-def save_lesson(lesson: LessonFile, path: str | os.PathLike, private: bool = False) -> None:
+def save_lesson(lesson: LessonFile, path: str | os.PathLike, private: bool = False,
+                overwrite_read_only: bool = False) -> None:
     """Write the lesson; refused, before anything is written, when the file could not be opened
-    again. ``private``: readable by its owner alone (unsaved work in the autosave)."""
+    again. ``private``: readable by its owner alone (unsaved work in the autosave).
+    ``overwrite_read_only``: the user agreed to replace a read-only file."""
     data = lesson.to_json().encode("utf-8")
     if len(data) > MAX_LESSON_BYTES:
         raise LessonTooLargeError(
@@ -73,10 +75,7 @@ def save_lesson(lesson: LessonFile, path: str | os.PathLike, private: bool = Fal
             "BPE Lab opens, so it was not written: train on a part of the text, or keep the text as a file of "
             "its own and open that"
         )
-    if private:
-        write_atomic(path, data, private=True)
-    else:
-        write_atomic(path, data)
+    write_atomic(path, data, private=private, overwrite_read_only=overwrite_read_only)
 
 
 def lesson_from_data(data, source: str) -> LessonFile:

@@ -270,3 +270,57 @@ def test_every_state_the_window_holds_saves_to_a_lesson_it_opens_again(make_wind
     assert again.corpus_panel.text() == expected.text
     window.close()
     again.close()
+
+
+# -- the files themselves ------------------------------------------------------------------------
+
+def test_the_autosave_is_readable_by_its_owner_alone_whatever_the_umask(make_window):
+    import os
+    import stat
+
+    old = os.umask(0o000)
+    try:
+        window = make_window()
+        window.session.request_corpus("private work 2\n", True)
+        window.files.write_autosave()
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(window.files.autosave.path.stat().st_mode) == 0o600
+
+
+@pytest.mark.parametrize("answer", [B.Save, B.Cancel])
+def test_saving_over_a_read_only_lesson_asks_first(make_window, tmp_path, answer):
+    import os
+    import stat
+
+    path = tmp_path / "kept.bpelab"
+    save_lesson(LessonFile("kept 2\n", True), path)
+    os.chmod(path, 0o444)
+    window = make_window()
+    assert window.files.open_path(path)
+    window.session.request_corpus("kept 2\nnew 3\n", True)
+    window.answers = [answer]
+    saved = window.files.save()
+    assert "read-only" in window.asked[-1]
+    assert saved == (answer == B.Save)
+    assert load_lesson(path).text == ("kept 2\nnew 3\n" if saved else "kept 2\n")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o444
+    assert window.session.dirty == (not saved)
+    if not saved:
+        assert "not saved" in window.told[-1] and "read-only" in window.told[-1]
+
+
+def test_a_start_removes_what_a_killed_save_left_beside_a_recent_lesson(make_window, tmp_path, qtbot):
+    from engine.writing import TEMP_SUFFIX
+
+    folder = tmp_path / "lessons"
+    folder.mkdir()
+    path = folder / "recent.bpelab"
+    first = make_window()
+    first.session.request_corpus("recent 2\n", True)
+    assert first.files.save_to(path)
+    left = folder / f".recent.bpelab.k1ll3d99{TEMP_SUFFIX}"
+    left.write_bytes(b"half a lesson")  # a save killed a moment ago: no run holds it
+    second = make_window()
+    qtbot.waitUntil(lambda: not left.exists(), timeout=5_000)
+    assert path.exists() and str(path.resolve()) in second.files.recent_files()
