@@ -52,11 +52,9 @@ class LessonFiles(QObject):
         self.session = session
         self.app_settings = app_settings
         self.autosave = autosave
-        # the autosave holds an earlier run's lesson that is safe nowhere else: it is never
-        # overwritten or deleted until that lesson is the one shown (recovered) or the user has
-        # discarded it in so many words; a recovery that fails or is cancelled keeps it for next time
-        self._autosave_held = autosave is not None and autosave.pending_path_exists()
-        # the recovered lesson while it trains: once shown, the session holds it as unsaved work
+        # the lesson of an earlier run's autosave while it trains: once it is shown, the session
+        # holds it as unsaved work and this run's autosave takes it over; the earlier run's file is
+        # deleted only then, or when the user discards it in so many words
         self._recovering: LessonFile | None = None
         # (path, quiz progress) before a lesson swapped in: put back if the swap fails after all
         self._before_open: tuple[Path | None, dict | None] | None = None
@@ -208,10 +206,11 @@ class LessonFiles(QObject):
                 self._keeper.restore_progress(quiz)
             else:
                 self._waiting_progress = quiz
-        if source is self._recovering:
-            # the recovered lesson is the one shown, as unsaved work: this run's autosave takes over
+        if source is self._recovering and self.autosave is not None:
+            # the recovered lesson is the one shown, as unsaved work: this run's autosave takes it
+            # over, and the earlier run's file goes once that write has it
             self._recovering = None
-            self._autosave_held = False
+            self.autosave.write(source, background=len(source.text) > AUTOSAVE_LARGE, then_drop_pending=True)
         if shown is not None:
             # reopening it from the menu reads the file again: it is never the path a save writes to
             self._remember_recent(shown)
@@ -234,7 +233,7 @@ class LessonFiles(QObject):
         kept = ""
         if self._recovering is not None and self.autosave is not None:
             self._recovering = None
-            kept = (f"\n\nThe autosaved lesson is kept in {self.autosave.path}; BPE Lab offers it again at the "
+            kept = (f"\n\nThe autosaved lesson is kept in {self.autosave.pending_path}; BPE Lab offers it again at the "
                     "next start.")
         self.window.tell(f"The lesson could not be opened: {message}\n\nThe current lesson is unchanged.{kept}")
 
@@ -316,7 +315,7 @@ class LessonFiles(QObject):
         self.path = path
         self.session.mark_saved()
         self._remember_recent(path)
-        if self.autosave is not None and not self._autosave_held:
+        if self.autosave is not None:
             self.autosave.clear()  # what it held is in the lesson file now
         self.path_changed.emit()
         return True
@@ -340,7 +339,7 @@ class LessonFiles(QObject):
     # -- autosave and recovery --------------------------------------------------------------------
 
     def write_autosave(self) -> None:
-        if self.autosave is not None and self.session.dirty and not self._autosave_held:
+        if self.autosave is not None and self.session.dirty:
             lesson = self.current_file()
             self.autosave.write(lesson, background=len(lesson.text) > AUTOSAVE_LARGE)
 
@@ -353,18 +352,15 @@ class LessonFiles(QObject):
         try:
             pending = self.autosave.pending()
         except UnreadableAutosaveError as exc:
-            self._autosave_held = exc.moved is None
             self.window.tell(str(exc))
             return False
         if pending is None:
-            self._autosave_held = False
             return False
         answer = self.window.ask("Recover the lesson?", "BPE Lab did not close properly last time. Bring back the "
                                  f"lesson it was working on?\n\nDiscard deletes it for good: {what_is_lost(pending)}.",
                                  B.Yes | B.Discard, B.Yes)
         if answer == B.Discard:
-            self._autosave_held = False
-            self.autosave.clear()
+            self.autosave.drop_pending()
             return False
         # kept until the recovered lesson is shown: a quit or a failure before then loses nothing
         self._recovering = pending
@@ -372,11 +368,12 @@ class LessonFiles(QObject):
         return True
 
     def close(self) -> None:
-        """A clean exit: no autosave of this run is left to offer next time (one that holds an
-        earlier run's lesson not shown yet stays for the next start)."""
+        """A clean exit: no autosave of this run is left to offer next time (an earlier run's that
+        was not recovered or discarded stays for the next start)."""
         self.autosave_timer.stop()
-        if self.autosave is not None and not self._autosave_held:
+        if self.autosave is not None:
             self.autosave.clear()
+            self.autosave.release()
 
 
 def what_is_lost(lesson: LessonFile) -> str:

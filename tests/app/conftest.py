@@ -15,7 +15,8 @@ def make_window(qtbot, tmp_path, monkeypatch):
     (test_window_launch.py) runs a real window in its own process, timer and all.
 
     ``window.answers`` is a list of buttons the next questions get (Discard when it runs out);
-    ``window.asked`` and ``window.told`` record what the user would have seen.
+    ``window.asked`` and ``window.told`` record what the user would have seen; ``window.crash()``
+    ends the window's run as a kill would, for the next window to find its autosave.
     """
     from app.central_views import Views
     from app.window import MainWindow
@@ -38,6 +39,14 @@ def make_window(qtbot, tmp_path, monkeypatch):
 
         window.ask = ask
         window.tell = window.told.append
+
+        def crash() -> None:
+            """What a killed run leaves: its files as they are, its locks let go."""
+            window.files.autosave_timer.stop()
+            if window.files.autosave is not None:
+                window.files.autosave.release()
+
+        window.crash = crash
         return window
 
     return make

@@ -6,7 +6,7 @@ import pytest
 
 import app.autosave
 from app.autosave import Autosave
-from engine.formats.lesson_file import LessonFile
+from engine.formats.lesson_file import LessonFile, load_lesson
 from engine.settings import Settings
 
 
@@ -15,10 +15,23 @@ def test_write_and_read_back(tmp_path):
     assert autosave.pending() is None
     lesson = LessonFile("a b a b", False, Settings(merges=3), 2, "held", {"answers": {}})
     autosave.write(lesson)
-    assert autosave.pending() == LessonFile("a b a b", False, Settings(merges=3).resolved(), 2, "held", {"answers": {}})
-    autosave.clear()
-    assert autosave.pending() is None
+    assert autosave.pending() is None  # this run's own autosave is no crashed run's
+    autosave.release()  # the run ends without clearing it
+    later = Autosave(tmp_path / "data")
+    assert later.pending() == LessonFile("a b a b", False, Settings(merges=3).resolved(), 2, "held", {"answers": {}})
+    later.drop_pending()
+    assert later.pending() is None and not autosave.path.exists()
     autosave.clear()  # twice is fine
+
+
+def test_a_run_that_holds_its_lock_is_never_offered(tmp_path):
+    live = Autosave(tmp_path)
+    live.write(LessonFile("still being typed"))
+    other = Autosave(tmp_path)
+    assert not other.has_pending() and other.pending() is None
+    live.clear()
+    live.release()
+    assert list(tmp_path.iterdir()) == []  # a clean end leaves nothing behind
 
 
 def test_background_write_is_whole_once_waited_for(qtbot, tmp_path):
@@ -26,7 +39,7 @@ def test_background_write_is_whole_once_waited_for(qtbot, tmp_path):
     big = "word " * 300_000
     autosave.write(LessonFile(big), background=True)
     autosave.wait()
-    assert autosave.pending().text == big
+    assert load_lesson(autosave.path).text == big
 
 
 def test_a_start_removes_what_a_save_killed_long_ago_left(tmp_path):
@@ -40,21 +53,25 @@ def test_a_start_removes_what_a_save_killed_long_ago_left(tmp_path):
 
 
 def test_an_unreadable_autosave_is_moved_aside_never_deleted(tmp_path):
-    from app.autosave import UnreadableAutosaveError
+    from app.autosave import FILE_NAME, UnreadableAutosaveError
 
+    left = tmp_path / FILE_NAME  # as earlier versions named their one autosave
+    left.write_text("{ half a lesson", encoding="utf-8")
     autosave = Autosave(tmp_path)
-    autosave.path.write_text("{ half a lesson", encoding="utf-8")
     with pytest.raises(UnreadableAutosaveError) as raised:
         autosave.pending()
     moved = raised.value.moved
     assert moved is not None and moved.parent == tmp_path and str(moved) in str(raised.value)
     assert moved.read_text(encoding="utf-8") == "{ half a lesson"
-    assert not autosave.path.exists() and autosave.pending() is None
-    # a second unreadable one gets a name of its own
-    autosave.path.write_text("{ another half", encoding="utf-8")
+    assert not left.exists() and autosave.pending() is None
+    # a second unreadable one, of a run that ended, gets a name of its own
+    crashed = Autosave(tmp_path)
+    crashed.write(LessonFile("x"))
+    crashed.release()
+    crashed.path.write_text("{ another half", encoding="utf-8")
     with pytest.raises(UnreadableAutosaveError) as again:
         autosave.pending()
-    assert again.value.moved != moved and moved.exists()
+    assert again.value.moved != moved and moved.exists() and not crashed.path.exists()
 
 
 def test_a_folder_that_cannot_be_made_is_reported_not_raised(tmp_path):
@@ -90,7 +107,7 @@ def test_a_write_that_gets_through_says_so(qtbot, tmp_path, background):
     with qtbot.waitSignal(autosave.written, timeout=10_000):
         autosave.write(LessonFile("a b"), background=background)
     autosave.wait()
-    assert autosave.pending().text == "a b" and failed == []
+    assert load_lesson(autosave.path).text == "a b" and failed == []
 
 
 def test_an_internal_error_while_writing_is_called_one(tmp_path, monkeypatch):
@@ -122,7 +139,7 @@ def test_an_autosave_nobody_has_seen_is_neither_overwritten_nor_deleted(make_win
     assert load_lesson(left).text == "what the crashed run was doing"
 
 
-def test_a_declined_or_recovered_autosave_is_the_runs_own_again(make_window, tmp_path):
+def test_a_discarded_autosave_goes_and_the_run_keeps_its_own(make_window, tmp_path):
     from PySide6.QtWidgets import QMessageBox
 
     from engine.formats.lesson_file import LessonFile, save_lesson
@@ -136,9 +153,10 @@ def test_a_declined_or_recovered_autosave_is_the_runs_own_again(make_window, tmp
     assert not left.exists()  # seen and discarded
     window.session.request_corpus("new words new", False)
     window.files.write_autosave()
-    assert left.exists()
+    assert window.files.autosave.path.exists()
     window.close()
-    assert not left.exists()  # a clean exit removes this run's own autosave
+    assert not window.files.autosave.path.exists()  # a clean exit removes this run's own autosave
+    assert list(left.parent.iterdir()) == []
 
 
 def test_a_start_with_a_file_still_offers_what_an_earlier_run_left(qapp, monkeypatch, tmp_path):

@@ -2,6 +2,7 @@
 autosave goes only once what it holds is safe in a lesson file or discarded by the user in words."""
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
@@ -53,7 +54,7 @@ def test_an_autosave_of_unparsed_counts_is_offered_after_a_crash(make_window):
     first.session.request_corpus(NOT_COUNTS, True)
     first.files.write_autosave()
     assert first.files.autosave.path.exists()
-    # the process is killed: no close, the next start finds the autosave
+    first.crash()  # the process is killed: no close, the next start finds the autosave
     second = make_window()
     second.answers = [B.Yes]
     assert second.files.offer_recovery()
@@ -109,7 +110,8 @@ def test_quitting_or_cancelling_a_recovery_still_training_keeps_the_autosave(mak
     first.session.request_large_text(BIG)
     first.files.write_autosave()
     first.files.autosave.wait()
-    assert first.files.autosave.pending().text == BIG
+    assert load_lesson(first.files.autosave.path).text == BIG
+    first.crash()
     second = make_window()
     second.answers = [B.Yes]
     assert second.files.offer_recovery()
@@ -119,12 +121,14 @@ def test_quitting_or_cancelling_a_recovery_still_training_keeps_the_autosave(mak
         second.files.write_autosave()  # the lesson shown is not the recovered one: nothing overwrites it
     second.close()
     assert second.asked[1:] == []  # the default lesson had no unsaved work, so nothing more was asked
+    assert load_lesson(first.files.autosave.path).text == BIG
     third = make_window()
     assert third.files.autosave.pending().text == BIG
     third.answers = [B.Discard]
     assert not third.files.offer_recovery()
     assert "deletes it for good" in third.asked[-1] and f"{len(BIG):,} characters" in third.asked[-1]
-    assert not third.files.autosave.path.exists()  # discarded in so many words
+    assert not first.files.autosave.path.exists()  # discarded in so many words
+    assert not third.files.autosave.has_pending()
 
 
 def test_a_recovery_that_fails_to_open_keeps_the_autosave_and_says_where(make_window, monkeypatch):
@@ -133,6 +137,7 @@ def test_a_recovery_that_fails_to_open_keeps_the_autosave_and_says_where(make_wi
     first = make_window()
     first.session.request_corpus("keep 2\nme 3\n", True)
     first.files.write_autosave()
+    first.crash()
     second = make_window()
     second.answers = [B.Yes]
 
@@ -141,9 +146,12 @@ def test_a_recovery_that_fails_to_open_keeps_the_autosave_and_says_where(make_wi
 
     monkeypatch.setattr(Trainer, "_refill_top", fail)
     second.files.offer_recovery()
-    assert "could not be opened" in second.told[-1] and str(second.files.autosave.path) in second.told[-1]
+    assert "could not be opened" in second.told[-1] and str(first.files.autosave.path) in second.told[-1]
     second.close()
-    assert second.files.autosave.pending().text == "keep 2\nme 3\n"
+    assert load_lesson(first.files.autosave.path).text == "keep 2\nme 3\n"
+    from app.autosave import Autosave
+
+    assert Autosave(first.files.autosave.folder).pending().text == "keep 2\nme 3\n"  # offered again
 
 
 def test_an_unreadable_autosave_is_moved_aside_and_the_user_told_where(make_window, tmp_path):
@@ -158,7 +166,7 @@ def test_an_unreadable_autosave_is_moved_aside_and_the_user_told_where(make_wind
     # this run autosaves again, into the place now free
     window.session.request_corpus("new work 2\n", True)
     window.files.write_autosave()
-    assert window.files.autosave.pending().text == "new work 2\n"
+    assert load_lesson(window.files.autosave.path).text == "new work 2\n"
 
 
 def test_saving_elsewhere_while_a_recovery_trains_keeps_the_autosave(make_window, tmp_path):
@@ -166,12 +174,34 @@ def test_saving_elsewhere_while_a_recovery_trains_keeps_the_autosave(make_window
     first.session.request_large_text(BIG)
     first.files.write_autosave()
     first.files.autosave.wait()
+    first.crash()
     second = make_window()
     second.answers = [B.Yes]
     second.files.offer_recovery()
     second.session.request_cancel()
     assert second.files.save_to(tmp_path / "other.bpelab")  # the default lesson, not the recovered one
-    assert second.files.autosave.pending().text == BIG
+    assert load_lesson(first.files.autosave.path).text == BIG
+
+
+def test_two_windows_open_at_once_keep_their_own_autosaves(make_window):
+    first = make_window()
+    first.session.request_corpus("first window 2\n", True)
+    first.files.write_autosave()
+    second = make_window()  # the first still runs: its lesson is no crashed run's
+    assert not second.files.offer_recovery() and second.asked == []
+    second.session.request_corpus("second window 2\n", True)
+    second.files.write_autosave()
+    assert load_lesson(first.files.autosave.path).text == "first window 2\n"
+    assert load_lesson(second.files.autosave.path).text == "second window 2\n"
+    second.crash()
+    third = make_window()  # offers the run that ended, never the one still open
+    third.answers = [B.Yes]
+    assert third.files.offer_recovery()
+    assert third.corpus_panel.text() == "second window 2\n"
+    third.files.autosave.wait()
+    assert not second.files.autosave.path.exists()  # this run's autosave holds it now
+    assert load_lesson(third.files.autosave.path).text == "second window 2\n"
+    assert load_lesson(first.files.autosave.path).text == "first window 2\n"
 
 
 # -- 4. a lesson too large to open again is never written ------------------------------------------
@@ -324,3 +354,38 @@ def test_a_start_removes_what_a_killed_save_left_beside_a_recent_lesson(make_win
     second = make_window()
     qtbot.waitUntil(lambda: not left.exists(), timeout=5_000)
     assert path.exists() and str(path.resolve()) in second.files.recent_files()
+
+
+def test_a_killed_run_is_offered_at_the_next_start(make_window, tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    folder = tmp_path / "appdata"
+    script = (
+        "import sys\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "app = QApplication([])\n"
+        "from app.autosave import Autosave\n"
+        "from app.window import MainWindow\n"
+        f"w = MainWindow(persist=False, autosave=Autosave({str(folder)!r}))\n"
+        f"w.session.request_corpus({NOT_COUNTS!r}, True)\n"
+        "w.files.write_autosave()\n"
+        "print('written', flush=True)\n"
+        "sys.stdin.read()\n"
+    )
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    run = subprocess.Popen([sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
+                           cwd=str(Path(__file__).resolve().parents[2]), text=True)
+    try:
+        assert run.stdout.readline().strip() == "written"
+        window = make_window()  # the run still lives: nothing of it is offered
+        assert not window.files.offer_recovery() and window.asked == []
+    finally:
+        run.send_signal(signal.SIGKILL)
+        run.wait(timeout=30)
+    after = make_window()
+    after.answers = [B.Yes]
+    assert after.files.offer_recovery()
+    assert after.corpus_panel.text() == NOT_COUNTS and after.session.dirty

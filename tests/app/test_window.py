@@ -306,6 +306,7 @@ def test_autosave_is_offered_back_after_a_crash(make_window, tmp_path):
     first.files.write_autosave()
     assert first.files.autosave.path.exists()
     # a crash: the window never closes, so the autosave stays
+    first.crash()
     second = make_window()
     second.answers = [B.Yes]
     assert second.files.offer_recovery()
@@ -318,10 +319,11 @@ def test_discarding_the_recovery_throws_the_autosave_away(make_window):
     first = make_window()
     type_corpus(first, "a b a b")
     first.files.write_autosave()
+    first.crash()
     second = make_window()
     second.answers = [B.Discard]
     assert not second.files.offer_recovery()
-    assert not second.files.autosave.path.exists()
+    assert not first.files.autosave.path.exists() and not second.files.autosave.has_pending()
     assert second.session.lesson.text == CLASSIC
 
 
