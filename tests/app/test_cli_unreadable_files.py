@@ -31,6 +31,8 @@ COMMANDS = {
     "export": ["export", "{file}", "--format", "csv", "--out", "-"],
     "quiz check": ["quiz", "check", "{file}"],
 }
+# a command that renders with Qt: run in a process of its own only (it sets up Qt's messages for the process)
+IN_PROCESS_OF_ITS_OWN = {"snapshot": ["snapshot", "{file}", "--out", "{tmp}/s.png"]}
 # what each command reads, written well: the command would succeed if it could read it
 CONTENT = {"encode --tokenizer": "tokenizer", "decode --tokenizer": "tokenizer", "export": "tokenizer",
            "quiz check": "pack"}
@@ -48,7 +50,7 @@ def good(tmp_path_factory):
 
 def argv(case, file, good, tmp_path):
     return [a.format(file=file, good=good / "corpus.txt", tokenizer=good / "tokenizer.json", tmp=tmp_path)
-            for a in COMMANDS[case]]
+            for a in {**COMMANDS, **IN_PROCESS_OF_ITS_OWN}[case]]
 
 
 def forbid(monkeypatch, path):
@@ -94,13 +96,13 @@ def streams():
     return found
 
 
-@pytest.mark.parametrize("case", sorted(COMMANDS))
+@pytest.mark.parametrize("case", sorted({**COMMANDS, **IN_PROCESS_OF_ITS_OWN}))
 @pytest.mark.parametrize("special", streams())
 def test_a_file_that_would_block_a_read_is_refused_at_once(case, special, good, tmp_path):
     if special == "fifo":
         special = tmp_path / "pipe"
         os.mkfifo(special)
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen"}
     # in a process of its own: a read that waits fails the test at the timeout rather than hang it
     done = subprocess.run([sys.executable, "-m", "app", *argv(case, special, good, tmp_path)], env=env, cwd=ROOT,
                           capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
