@@ -233,10 +233,20 @@ def run_window(argv: Sequence[str]) -> int:
     if args.close_after is not None:
         from PySide6.QtCore import QTimer
 
-        QTimer.singleShot(int(args.close_after * 1000), window, window.close)
+        from app.close_after import CloseAfter
+
+        closing = CloseAfter(app, window, args.close_after)
         if args.path:
-            window.files.open_path(args.path)
-        return app.exec()
+            def open_named() -> None:
+                if not window.files.open_path(args.path):
+                    closing.failed = True
+
+            # opened inside the event loop: a message box it shows then runs in a loop that the
+            # close can leave (before app.exec(), leaving it would leave nothing)
+            QTimer.singleShot(0, window, open_named)
+        code = app.exec()
+        closing.stop()
+        return closing.status or code
     # what an earlier run left is offered whatever file was named: recovered, it is the lesson shown
     # (the named file can be opened after); declined, the named file opens
     if not window.files.offer_recovery() and args.path:

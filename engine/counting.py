@@ -10,21 +10,21 @@ its place in the first-appearance order come out as counting the text whole give
 
 Cuts fall on ASCII bytes, so a part never ends inside a multi-byte character. Parts counted
 apart are added up in text order, which keeps the order of first appearance. Left out: the
-corpus built from the counts (``engine.corpus``) and the file checks (``engine.files``; a file
-that is no regular UTF-8 text is read whole by ``read_text``, which says what is wrong with it).
+corpus built from the counts (``engine.corpus``) and the file checks (``engine.files``: the file
+is opened once as a ``RegularFile``; one that is no UTF-8 text is read whole for ``decode_utf8``
+to say what is wrong with it).
 """
 
 from __future__ import annotations
 
 import os
 import re
-import stat
 import sys
 from collections import Counter
 from typing import Callable, Generator, Iterable, Iterator
 
 from engine.drain import drain
-from engine.files import MAX_BYTES, read_text
+from engine.files import RegularFile, decode_utf8
 from engine.pretokenize import lowercase, special_splitter, split_specials, split_words
 from engine.settings import Settings
 from engine.unicode_table import WHITE_SPACE
@@ -146,39 +146,25 @@ def count_file(path: str | os.PathLike, settings: Settings, progress: Progress |
     """``count_words`` of a UTF-8 text file, read a part at a time (on several processes when large).
 
     Memory holds the counts and one part per process, never the whole text. ``progress(bytes
-    counted, bytes in all)`` runs after each part. A file that is not a regular UTF-8 text file
-    within the size limit is read by ``read_text``, whose message says what is wrong.
+    counted, bytes in all)`` runs after each part. The file is opened once, as ``RegularFile``
+    checks it (a pipe, a device or a file the user may not read is refused before any byte is
+    read); one that is not UTF-8 is read whole, for ``decode_utf8`` to say what is wrong with it.
     """
     cuts = cuts_for(settings)
-    found = _regular_file(path)
-    if found is None or cuts is None:
-        return count_text(read_text(path), settings, progress, workers=1)
-    size = found
-    with open(path, "rb") as f:
-        head = f.read(4)
-    if head[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        return count_text(read_text(path), settings, progress, workers=1)  # UTF-16: decoded whole
-    n = workers_for(size, cuts, workers)
-    spans = _file_spans(path, size, cuts, part) if n > 1 else None
-    try:
-        if spans is None:
-            return _count_stream(path, size, settings, cuts, progress, part)
-        pieces = _in_pool(n, _count_span, ((str(path), a, b, settings) for a, b in spans))
-        return drain(_adding_up(pieces, [b for _, b in spans], size), progress)
-    except UnicodeDecodeError:
-        # not UTF-8, or a NUL byte: read_text words it, with the offset in the whole file
-        return count_text(read_text(path), settings, progress, workers=1)
-
-
-def _regular_file(path) -> int | None:
-    """The size of a regular file under the size limit, or None (read_text then says why not)."""
-    try:
-        info = os.stat(path)
-    except (OSError, ValueError):
-        return None
-    if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES:
-        return None
-    return info.st_size
+    with RegularFile(path) as f:
+        if cuts is None or f.read_at(0, 2) in (b"\xff\xfe", b"\xfe\xff"):
+            # one part, or UTF-16: decoded whole
+            return count_text(decode_utf8(f.read_all(), f.name), settings, progress, workers=1)
+        n = workers_for(f.size, cuts, workers)
+        try:
+            if n == 1:
+                return _count_stream(f, settings, cuts, progress, part)
+            spans = _file_spans(f, cuts, part)
+            pieces = _in_pool(n, _count_span, ((f.name, a, b, settings) for a, b in spans))
+            return drain(_adding_up(pieces, [b for _, b in spans], f.size), progress)
+        except UnicodeDecodeError:
+            # not UTF-8, or a NUL byte: decode_utf8 words it, with the offset in the whole file
+            return count_text(decode_utf8(f.read_all(), f.name), settings, progress, workers=1)
 
 
 def _decode(data: bytes, first: bool) -> str:
@@ -188,63 +174,74 @@ def _decode(data: bytes, first: bool) -> str:
     return text.removeprefix("\ufeff") if first else text
 
 
-def _count_stream(path, size: int, settings: Settings, cuts: Cuts, progress: Progress | None, part: int) -> Counter:
+def _count_stream(f: RegularFile, settings: Settings, cuts: Cuts, progress: Progress | None, part: int) -> Counter:
     counter: Counter[str] = Counter()
     done = 0
     carry = b""
-    with open(path, "rb") as f:
-        while True:
-            block = f.read(part)
-            data = carry + block
-            # a regular file's read comes up short only at its end: the rest is the last part
-            last = len(block) < part
-            end = len(data) if last else cuts.last(data)
-            if not end and not last:
-                carry = data  # no cut yet: the part grows until one comes
-                continue
-            if data[:end]:
-                counter.update(count_words(_decode(data[:end], first=done == 0), settings))
-            done += end
-            carry = data[end:]
-            if progress is not None:
-                progress(min(done, size), size)
-            if last:
-                return counter
+    size = f.size
+    f.seek(0)
+    while True:
+        block = _read_part(f, part)
+        data = carry + block
+        last = len(block) < part
+        end = len(data) if last else cuts.last(data)
+        if not end and not last:
+            carry = data  # no cut yet: the part grows until one comes
+            continue
+        if data[:end]:
+            counter.update(count_words(_decode(data[:end], first=done == 0), settings))
+        done += end
+        carry = data[end:]
+        if progress is not None:
+            progress(min(done, size), size)
+        if last:
+            return counter
 
 
-def _file_spans(path, size: int, cuts: Cuts, part: int) -> list[tuple[int, int]]:
+def _read_part(f: RegularFile, n: int) -> bytes:
+    """``n`` bytes, fewer only at the file's end (one read of a regular file may return less)."""
+    chunks = [f.read(n)]
+    got = len(chunks[0])
+    while chunks[-1] and got < n:
+        chunks.append(f.read(n - got))
+        got += len(chunks[-1])
+    return b"".join(chunks)
+
+
+def _file_spans(f: RegularFile, cuts: Cuts, part: int) -> list[tuple[int, int]]:
     """(start, end) byte spans of a file's parts, each ending at a cut, found by reading near each end."""
+    size = f.size
     ends = []
     pos = 0
-    with open(path, "rb") as f:
-        while pos + part < size:
-            f.seek(pos + part)
-            base = pos + part
-            window = b""
-            end = None
-            while end is None:
-                more = f.read(1 << 16)
-                if not more:
-                    break
-                # a cut looks one byte back and ahead: keep the window's last two bytes in view
-                window = window[-2:] + more
-                start = base - (len(window) - len(more))
-                found = cuts.after(window, 1)
-                if found is not None and start + found > pos + part - 1:
-                    end = start + found
-                base += len(more)
-            if end is None:
+    while pos + part < size:
+        base = pos + part
+        f.seek(base)
+        window = b""
+        end = None
+        while end is None:
+            more = f.read(1 << 16)
+            if not more:
                 break
-            ends.append(end)
-            pos = end
+            # a cut looks one byte back and ahead: keep the window's last two bytes in view
+            window = window[-2:] + more
+            start = base - (len(window) - len(more))
+            found = cuts.after(window, 1)
+            if found is not None and start + found > pos + part - 1:
+                end = start + found
+            base += len(more)
+        if end is None:
+            break
+        ends.append(end)
+        pos = end
     ends.append(size)
     return list(zip([0, *ends[:-1]], ends))
 
 
 def _count_span(path: str, start: int, end: int, settings: Settings) -> Counter:
-    with open(path, "rb") as f:
+    # opened again in the worker, and checked again: the name may lead elsewhere by now
+    with RegularFile(path) as f:
         f.seek(start)
-        data = f.read(end - start)
+        data = _read_part(f, end - start)
     return count_words(_decode(data, first=start == 0), settings)
 
 

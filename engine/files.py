@@ -60,6 +60,9 @@ def _os_problem(p: str, exc: OSError) -> str:
         longest = max(p.split(os.sep), key=len)
         return (f"{p[:60]}...: a name in the path is too long ({len(longest)} characters; at most 255): "
                 "give a shorter name")
+    if exc.errno in (errno.EAGAIN, errno.EWOULDBLOCK):
+        return (f"{p} has nothing to read yet: it streams what comes (a log or a device), it is not a "
+                "stored file; give a regular file")
     if isinstance(exc, PermissionError):
         return f"{p}: permission denied; check that you may read it"
     if isinstance(exc, IsADirectoryError):
@@ -69,46 +72,89 @@ def _os_problem(p: str, exc: OSError) -> str:
     return f"{p}: cannot be read ({exc.strerror or exc})"
 
 
-def read_bytes(path: str | os.PathLike, limit: int = MAX_BYTES) -> bytes:
-    """A regular file's bytes, at most ``limit`` of them; a message that says what to do otherwise.
+class RegularFile:
+    """A regular file opened for reading, checked before its first byte is read, read in parts.
 
-    Opened without blocking and checked before reading: a named pipe, a device such as /dev/zero or
-    a folder is refused at once rather than waited on or read without end.
+    Opened without blocking: a named pipe, a device such as /dev/zero or a folder is refused at
+    once rather than waited on or read without end, and a file that looks regular but streams
+    (/proc/kmsg) says it has nothing to read rather than wait. Every problem, on opening or on any
+    later read, is a ``BpeLabError`` that names the file; nothing past its first ``limit`` bytes is read.
     """
-    p = os.fspath(path)
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
-    try:
-        fd = os.open(p, flags)
-    except OSError as exc:
-        raise BpeLabError(_os_problem(p, exc)) from None
-    except ValueError:
-        raise BpeLabError(f"{p[:80]!r} is not a path: it holds a NUL character") from None
-    try:
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise BpeLabError(f"{p} is a folder, not a file")
-        if not stat.S_ISREG(info.st_mode):
-            raise BpeLabError(f"{p} is {special_kind(info.st_mode)}, not a regular file: give a file")
-        if info.st_size > limit:
-            raise BpeLabError(
-                f"{p} is {megabytes(info.st_size)}; BPE Lab reads files up to {megabytes(limit)}: use a part of it"
-            )
-        chunks = []
-        left = limit + 1
-        while left > 0:
-            chunk = os.read(fd, min(left, 1 << 24))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-    except OSError as exc:
-        raise BpeLabError(_os_problem(p, exc)) from None
-    finally:
-        os.close(fd)
-    data = b"".join(chunks)
-    if len(data) > limit:
-        raise BpeLabError(f"{p} grew past {megabytes(limit)} while it was read; BPE Lab reads files up to that size")
-    return data
+
+    def __init__(self, path: str | os.PathLike, limit: int = MAX_BYTES):
+        self.name = os.fspath(path)
+        self.limit = limit
+        self._at = 0  # where the next read starts
+        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+        try:
+            self._fd = os.open(self.name, flags)
+        except OSError as exc:
+            raise BpeLabError(_os_problem(self.name, exc)) from None
+        except ValueError:
+            raise BpeLabError(f"{self.name[:80]!r} is not a path: it holds a NUL character") from None
+        try:
+            info = os.fstat(self._fd)
+            if stat.S_ISDIR(info.st_mode):
+                raise BpeLabError(f"{self.name} is a folder, not a file")
+            if not stat.S_ISREG(info.st_mode):
+                raise BpeLabError(f"{self.name} is {special_kind(info.st_mode)}, not a regular file: give a file")
+            if info.st_size > limit:
+                raise BpeLabError(f"{self.name} is {megabytes(info.st_size)}; BPE Lab reads files up to "
+                                  f"{megabytes(limit)}: use a part of it")
+        except BaseException:
+            os.close(self._fd)
+            raise
+        self.size = info.st_size
+
+    def __enter__(self) -> "RegularFile":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+    def read(self, n: int) -> bytes:
+        """Up to ``n`` bytes from where the last read ended; b"" at the end."""
+        try:
+            # one byte past the limit tells a file that grew while it was read
+            data = os.read(self._fd, max(0, min(n, self.limit + 1 - self._at)))
+        except OSError as exc:
+            raise BpeLabError(_os_problem(self.name, exc)) from None
+        self._at += len(data)
+        if self._at > self.limit:
+            raise BpeLabError(f"{self.name} grew past {megabytes(self.limit)} while it was read; "
+                              "BPE Lab reads files up to that size")
+        return data
+
+    def seek(self, offset: int) -> None:
+        """The next read starts at ``offset``."""
+        try:
+            self._at = os.lseek(self._fd, offset, os.SEEK_SET)
+        except OSError as exc:
+            raise BpeLabError(_os_problem(self.name, exc)) from None
+
+    def read_at(self, offset: int, n: int) -> bytes:
+        """Up to ``n`` bytes from ``offset``; later reads go on from there."""
+        self.seek(offset)
+        return self.read(n)
+
+    def read_all(self) -> bytes:
+        """Every byte from the start (at most ``limit``)."""
+        chunks = [self.read_at(0, 1 << 24)]
+        while chunks[-1]:
+            chunks.append(self.read(1 << 24))
+        return b"".join(chunks)
+
+
+def read_bytes(path: str | os.PathLike, limit: int = MAX_BYTES) -> bytes:
+    """A regular file's bytes, at most ``limit`` of them; a message that says what to do otherwise
+    (``RegularFile``)."""
+    with RegularFile(path, limit) as f:
+        return f.read_all()
 
 
 def special_kind(mode: int) -> str:

@@ -29,7 +29,11 @@ class SchemaError(BpeLabError):
 
 def shown(value) -> str:
     """A value as the file wrote it, cut short for a message."""
-    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, (bytes, set)) else repr(value)
+    try:
+        text = json.dumps(value, ensure_ascii=False) if not isinstance(value, (bytes, set)) else repr(value)
+    except ValueError:
+        # Python writes no number of more than 4,300 digits
+        return "a number too long to show"
     return text if len(text) <= 40 else text[:37] + "..."
 
 

@@ -86,6 +86,16 @@ def parse_number(text) -> float | None:
     return value if math.isfinite(value) else None
 
 
+def typed(answer) -> str:
+    """An answer as the student gave it, cut short for a message."""
+    try:
+        text = str(answer).strip()
+    except ValueError:
+        # Python writes no whole number of more than 4,300 digits
+        return "that number"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def format_number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
@@ -99,8 +109,10 @@ def _grade_number(q: NumberQuestion, answer, known) -> Result:
     if answer is None or (isinstance(answer, str) and not answer.strip()):
         return _invalid("Type a number, then check.")
     value = parse_number(answer)
+    if value is None and isinstance(answer, (int, float)) and not isinstance(answer, bool):
+        return _invalid("That number is too large to be an answer: type a number such as 12.")
     if value is None:
-        return _invalid(f"'{answer}' is not a number: type digits, such as 12.")
+        return _invalid(f"'{typed(answer)}' is not a number we can use: type digits, such as 12.")
     expected = format_number(q.answer)
     if q.tolerance:
         expected += f" (± {format_number(q.tolerance)})"
@@ -125,7 +137,7 @@ def _chosen_indices(q: ChooseQuestion, answer) -> list[int] | None:
         answer = [answer]
     try:
         chosen = sorted(set(int(i) for i in answer))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # not a number, or one past what int() turns (inf)
         return None
     if any(i < 0 or i >= len(q.options) for i in chosen):
         return None
@@ -217,7 +229,7 @@ def _grade_order(q: OrderQuestion, answer: Sequence[int]) -> Result:
     n = len(q.items)
     try:
         order = [int(i) for i in answer]
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return _invalid("Put the items in order, then check.")
     if sorted(order) != list(range(n)):
         return _invalid("Every item must appear once: put all of them in order, then check.")

@@ -41,6 +41,9 @@ def image_path(folder: Path | None, url: str) -> Path:
     name = unquote(url.strip().removeprefix("<").removesuffix(">"))
     if not name:
         raise BpeLabError("no file named")
+    problem = unusable_name(name)
+    if problem:
+        raise BpeLabError(problem)
     if _SCHEME.match(name) and not re.match(r"^[A-Za-z]:[\\/]", name):
         raise BpeLabError("only files in the pack's folder are shown, not web or file: addresses")
     parts = PurePosixPath(name.replace("\\", "/"))
@@ -48,11 +51,48 @@ def image_path(folder: Path | None, url: str) -> Path:
         raise BpeLabError("only files in the pack's folder are shown, not absolute paths")
     if ".." in parts.parts:
         raise BpeLabError("only files in the pack's folder are shown, not paths with ..")
-    root = folder.resolve()
-    path = (root / parts).resolve()
+    try:
+        root = folder.resolve()
+        path = (root / parts).resolve()
+    except (OSError, RuntimeError, ValueError) as exc:  # a link loop, a name the system refuses
+        raise BpeLabError(f"the file cannot be looked up ({getattr(exc, 'strerror', None) or exc})") from None
     if not path.is_relative_to(root):
         raise BpeLabError("only files in the pack's folder are shown (this one links outside it)")
     return path
+
+
+def unusable_name(name: str) -> str | None:
+    """Why an image's file name (its %-escapes decoded) can name no file at all, or None."""
+    if "\x00" in name:
+        return "the name holds a NUL character (%00 in a link), which no file name can hold"
+    if any(len(part.encode("utf-8", "replace")) > 255 for part in re.split(r"[\\/]", name)):
+        return "a name in the path is longer than 255 bytes"
+    return None
+
+
+def image_links(markdown: str) -> list[str]:
+    """The address of every image in ``markdown`` that ``with_images`` would look up (code spans left out)."""
+    urls = []
+    definitions = {_label(m["label"]): m["url"] for m in _DEFINITION.finditer(markdown)}
+    for part in _CODE.split(markdown):
+        if part.startswith("`"):
+            continue
+        for m in _INLINE.finditer(part):
+            urls.append(m["url"])
+        for m in _REFERENCE.finditer(_INLINE.sub("", part)):
+            url = definitions.get(_label(m["label"] or m["alt"]))
+            if url is not None:
+                urls.append(url)
+    return urls
+
+
+def check_image_links(markdown: str) -> None:
+    """``BpeLabError`` for an image link that can name no file (what a pack's reader refuses)."""
+    for url in image_links(markdown):
+        problem = unusable_name(unquote(url.strip().removeprefix("<").removesuffix(">")))
+        if problem:
+            shown = url.strip()[:60]
+            raise BpeLabError(f"the image link {shown!r} cannot be shown: {problem}; fix the link")
 
 
 class ImageFiles:

@@ -41,6 +41,7 @@ from engine.quiz.packs import (
     labels_of,
     misconception_from_dict,
     question_from_dict,
+    usable_images,
 )
 from engine.quiz.page_sections import Section, json_block, page_title, split_sections
 from engine.quiz.questions import Pack, Reading
@@ -156,6 +157,7 @@ class _Page:
             except BpeLabError as exc:
                 raise QuestionError(str(exc)) from None
         if kind == "explanation":
+            usable_images(body)
             heading, text = _lead_heading(body)
             self.readings.append(Reading(key, title or heading or _meta_text(section, "concept") or "Reading",
                                          text if heading else body, labels))

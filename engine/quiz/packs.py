@@ -22,6 +22,7 @@ from pathlib import Path
 from engine.errors import BpeLabError
 from engine.files import parse_json
 from engine.formats.schema import REQUIRED, Fields, SchemaError, shown
+from engine.quiz.images import check_image_links
 from engine.quiz.questions import (
     KINDS,
     ChooseQuestion,
@@ -42,6 +43,12 @@ VERSION = 1
 GAP = re.compile(r"\[\[(\d+)\]\]")
 # a gap written as a run of underscores, as concept pages do: numbered in the order met
 BLANK_LINE = re.compile(r"_{3,}")
+
+
+def gap_number(digits: str) -> int:
+    """The number a gap ``[[digits]]`` is written with; 0 (no gap's) for one too long to be a gap's:
+    Python turns no more than 4,300 digits into a number, and no question has a million gaps."""
+    return int(digits) if len(digits) <= 6 else 0
 
 
 class QuestionError(SchemaError):
@@ -84,9 +91,27 @@ def labels_of(value) -> tuple[str, ...]:
     raise QuestionError(f'"labels" must be a list of words or an object of names and values (it is {shown(value)})')
 
 
+def usable_images(data) -> None:
+    """QuestionError for an image link, in any text of ``data``, that can name no file (a NUL
+    written %00 in it): refused where the pack is read, before a view would look the file up."""
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            try:
+                check_image_links(value)
+            except BpeLabError as exc:
+                raise QuestionError(str(exc)) from None
+        elif isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, (list, tuple)):
+            stack.extend(value)
+
+
 def question_from_dict(data, *, id: str, prompt: str = "", title: str = "", labels=()) -> Question:
     """One question from its fields; raises QuestionError naming the field that is wrong."""
     f = _fields(data, "a question")
+    usable_images((data, prompt))
     kind = f.get("kind", None)
     kind = f.get("type", None) if kind is None else kind
     if kind not in KINDS:
@@ -192,10 +217,11 @@ def _fill(f: Fields, common: dict) -> FillQuestion:
         if not isinstance(entry, list) or not entry or not all(isinstance(a, str) and a.strip() for a in entry):
             raise QuestionError(f"blank {i} must be a list of accepted answers, such as [\"tokens\", \"token\"]")
         blanks.append(tuple(a.strip() for a in entry))
-    gaps = [int(m) for m in GAP.findall(text)]
-    if sorted(gaps) != list(range(1, len(blanks) + 1)):
+    written = GAP.findall(text)
+    if sorted(gap_number(g) for g in written) != list(range(1, len(blanks) + 1)):
+        shown_gaps = ", ".join(f"[[{g if len(g) <= 12 else g[:9] + '...'}]]" for g in written[:10])
         raise QuestionError(
-            f"the text has gaps {', '.join(f'[[{g}]]' for g in gaps[:10]) or '(none)'} but \"blanks\" has "
+            f"the text has gaps {shown_gaps or '(none)'} but \"blanks\" has "
             f"{len(blanks)} entries: number the gaps [[1]] to [[{len(blanks)}]], each once"
         )
     case_sensitive = _checked(lambda: f.flag("case_sensitive", False))
@@ -216,6 +242,7 @@ def _order(f: Fields, common: dict) -> OrderQuestion:
 
 def misconception_from_dict(data, *, id: str = "", title: str = "", text: str = "") -> Misconception:
     f = _fields(data, "a misconception")
+    usable_images((data, text))
     key = _text(f, "id", id) or id
     if not key:
         raise QuestionError('a misconception needs an "id" for questions to refer to')
@@ -225,6 +252,7 @@ def misconception_from_dict(data, *, id: str = "", title: str = "", text: str = 
 
 def example_from_dict(data, *, id: str, title: str = "", body: str = "", labels=()) -> WorkedExample:
     f = _fields(data, "a worked example")
+    usable_images((data, body))
     steps = f.get("steps", None)
     if not isinstance(steps, list) or not steps:
         raise QuestionError('a worked example needs "steps": a list of Markdown texts')
@@ -245,6 +273,7 @@ def _step_text(step, n: int) -> str:
 
 def reading_from_dict(data, *, id: str) -> Reading:
     f = _fields(data, "a reading")
+    usable_images(data)
     text = _text(f, "text")
     if not text:
         raise QuestionError('a reading needs "text"')

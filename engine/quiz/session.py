@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Mapping, Protocol
 
 from engine.errors import BpeLabError
+from engine.formats.schema import shown
 from engine.quiz.load import check_pack_name, load_pack
 from engine.quiz.generated import MISCONCEPTIONS
 from engine.quiz.grading import Result, grade, points
@@ -68,31 +69,58 @@ class Progress:
         }
 
 
-def _is_number(value) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+# the furthest question a saved position may name: no pack holds this many
+MAX_POSITION = 1_000_000
+
+
+def _score(value) -> float | None:
+    """A saved score held to 0..1, or None for what is no number (compared before any float() of it:
+    a whole number too large for a float would not convert)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return 0.0 if value <= 0 else 1.0 if value >= 1 else float(value)
+
+
+def _savable(text: str) -> bool:
+    """Text a lesson file can hold again (UTF-8 has no spelling for a lone surrogate)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def read_progress(data) -> Progress:
-    """The record ``Progress.to_data`` wrote. A field of the wrong type is left out (its default
-    stands) and so is a damaged answer; data that is not an object, or from a newer format, is
-    refused with ``ProgressError``."""
+    """The record ``Progress.to_data`` wrote, checked whole before anything uses it. A field of the
+    wrong type or out of range is left out (its default stands) and so is a damaged answer; data
+    that is not an object, from a newer format, or naming its pack with what no file name holds,
+    is refused with ``ProgressError``. Nothing else is ever raised, whatever the data."""
     if not isinstance(data, dict):
         raise ProgressError("The saved quiz progress is not a JSON object: it was not loaded.")
     version = data.get("version", PROGRESS_VERSION)
     if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= PROGRESS_VERSION:
-        raise ProgressError(f"The saved quiz progress has version {version!r}; this BPE Lab reads version "
+        raise ProgressError(f"The saved quiz progress has version {shown(version)}; this BPE Lab reads version "
                             f"{PROGRESS_VERSION}: it was not loaded.")
     answers = {}
     raw = data.get("answers")
     for key, entry in (raw.items() if isinstance(raw, dict) else ()):
-        if isinstance(key, str) and isinstance(entry, dict) and _is_number(entry.get("score")):
-            answers[key] = Answered(min(1.0, max(0.0, float(entry["score"]))), entry.get("correct") is True)
+        score = _score(entry.get("score")) if isinstance(entry, dict) else None
+        if isinstance(key, str) and _savable(key) and score is not None:
+            answers[key] = Answered(score, entry.get("correct") is True)
     source = data.get("source")
+    if not isinstance(source, str):
+        source = BUNDLED
+    elif "\x00" in source or not _savable(source):
+        raise ProgressError(f"The saved quiz progress names its quiz pack {ascii(source[:60])}, which no file name can be "
+                            "(it holds a NUL character or half of a surrogate pair): it was not loaded.")
     position = data.get("position")
     teacher = data.get("teacher_mode")
     return Progress(
-        source=source if isinstance(source, str) else BUNDLED,
-        position=position if isinstance(position, int) and not isinstance(position, bool) else 0,
+        source=source,
+        position=position if isinstance(position, int) and not isinstance(position, bool)
+        and 0 <= position <= MAX_POSITION else 0,
         answers=answers,
         teacher_mode=teacher if isinstance(teacher, bool) else False,
     )
@@ -196,12 +224,9 @@ class QuizSession:
         """Load a pack file (JSON or Markdown); a file with no good question is refused, the reason
         in the notice."""
         try:
-            pack = load_pack(path)
+            pack = _read_pack(path)
         except BpeLabError as exc:
             self.notice = str(exc)
-            return False
-        if not pack.questions:
-            self.notice = f"{path}: no question could be loaded. " + " ".join(pack.errors[:3])
             return False
         self.add_pack(pack, FILE + path)
         return True
@@ -448,7 +473,8 @@ class QuizSession:
     def restore_progress(self, data) -> bool:
         """Take back what ``progress()`` gave. Damaged parts are left out; data that cannot be read
         at all is refused (False, the reason in the notice) and the quiz stays as it was. A pack
-        file that no longer opens gives way to the first pack."""
+        file that no longer opens gives way to the first pack. Everything is read (the record, then
+        the pack it names) before the quiz changes."""
         if not data:
             return True  # nothing saved
         try:
@@ -456,23 +482,30 @@ class QuizSession:
         except ProgressError as exc:
             self.notice = str(exc)
             return False
-        self._answers = dict(saved.answers)
-        self.set_teacher_mode(saved.teacher_mode)
-        source = saved.source
+        source, pack, reason = saved.source, None, ""
         if source.startswith(FILE) and source not in self._packs:
             path = source[len(FILE):]
             try:
                 check_pack_name(path)
+                pack = _read_pack(path)
             except BpeLabError as exc:
-                self.notice = str(exc)
-                opened = False
-            else:
-                opened = self.open_pack(path)  # on success the pack is up, its problems noted
-            if not opened:
-                reason = self.notice
-                self.set_source(BUNDLED)
-                self.notice = f"The quiz pack saved with this lesson could not be opened again: {reason}"
+                reason = str(exc)
+        self._answers = dict(saved.answers)
+        self.set_teacher_mode(saved.teacher_mode)
+        if pack is not None:
+            self.add_pack(pack, source)  # the pack is up, its problems noted
+        elif reason:
+            self.set_source(BUNDLED)
+            self.notice = f"The quiz pack saved with this lesson could not be opened again: {reason}"
         else:
             self.set_source(source if source in self._packs or source == LESSON else BUNDLED)
         self.go_to(saved.position)
         return True
+
+
+def _read_pack(path: str) -> Pack:
+    """A pack file with at least one good question; ``BpeLabError`` saying why not otherwise."""
+    pack = load_pack(path)
+    if not pack.questions:
+        raise BpeLabError(f"{path}: no question could be loaded. " + " ".join(pack.errors[:3]))
+    return pack

@@ -146,6 +146,9 @@ NUMBER = {"id": "n", "kind": "number", "prompt": "How many?", "answer": 9}
     (json.dumps(quiz([dict(NUMBER, answer=10**400)])), '"answer" must be a number from'),
     (json.dumps(quiz([NUMBER])).replace("9}", "NaN}"), "NaN is not a number JSON allows"),
     (json.dumps(quiz([NUMBER])).replace('"answer": 9', '"answer": 9, "answer": 2'), 'the key "answer" appears twice'),
+    (json.dumps(quiz([{"id": "f", "kind": "fill", "prompt": "?", "text": "[[" + "9" * 4301 + "]]", "blanks": ["x"]}])),
+     "the text has gaps [[999999999...]]"),
+    (json.dumps(quiz([dict(NUMBER, prompt="![tiles](tiles%00.png)")])), "holds a NUL character"),
 ])
 def test_a_quiz_pack_with_a_wrong_value(tmp_path, capsys, text, words):
     path = tmp_path / "pack.json"

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from PySide6.QtGui import QImage
 
 from app.about import app_icon
@@ -16,12 +17,12 @@ from app.main import platform_problem, window_arguments
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run_python(args, env_changes, tmp_path, drop=("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY")):
+def run_python(args, env_changes, tmp_path, drop=("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"), timeout=120):
     env = {k: v for k, v in os.environ.items() if k not in drop}
     env.update(PYTHONPATH=str(ROOT), HOME=str(tmp_path), **env_changes)
     for key in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"):
         env.pop(key, None)
-    return subprocess.run([sys.executable, *args], env=env, capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    return subprocess.run([sys.executable, *args], env=env, capture_output=True, text=True, cwd=tmp_path, timeout=timeout)
 
 
 def test_no_display_at_all_names_the_fix():
@@ -80,6 +81,31 @@ def test_the_window_opens_and_closes_itself_and_keeps_its_settings_in_the_users_
     # QSettings under the user's config folder; nothing in the folder it was started from
     assert (tmp_path / ".config" / "BPE Lab" / "BPE Lab.conf").is_file()
     assert {p.name for p in tmp_path.iterdir()} <= {".config", ".local", ".cache"}
+
+
+@pytest.mark.parametrize("name, content, status, words", [
+    # the message box saying why the lesson did not open: said on stderr, and the run fails
+    ("bad.bpelab", '{"format": "nope"', 2, "not valid JSON"),
+    ("pipe.bpelab", None, 2, "named pipe"),
+    # a text opens as an unsaved lesson: closing asks whether to save it, and that question goes too
+    ("words.txt", "low low lower newest\n", 0, None),
+])
+def test_close_after_ends_the_run_whatever_dialog_is_open(tmp_path, name, content, status, words):
+    path = tmp_path / name
+    if content is None:
+        os.mkfifo(path)
+    else:
+        path.write_text(content, encoding="utf-8")
+    # a dialog that held the run open would end the test at the timeout, not hang it
+    result = run_python(["-m", "app", "--close-after", "0.5", str(path)], {"QT_QPA_PLATFORM": "offscreen"}, tmp_path,
+                        timeout=60)
+    assert result.returncode == status, result.stderr
+    ours = [line for line in result.stderr.splitlines() if line.startswith("bpe-lab: ")]
+    if words is None:
+        assert ours == []
+    else:
+        assert len(ours) == 1 and str(path) in ours[0] and words in ours[0], result.stderr
+    assert "Traceback" not in result.stderr and "did not close" not in result.stderr
 
 
 def test_window_arguments_take_a_file_and_a_close_time():

@@ -11,6 +11,7 @@ from engine import counting
 from engine.corpus import Corpus
 from engine.counting import count_file, count_text, count_words, cuts_for
 from engine.errors import NotPlainTextError
+from engine.files import RegularFile
 from engine.settings import Settings
 
 PIECES = ["the", "The", "cat", "CAT", "sat", "é", "ÉTÉ", "日本語", "🙂", "ΟΔΟΣ", "Σ", "it's", "I'M", "42", "1234567",
@@ -66,7 +67,8 @@ def test_parallel_counting_counts_as_the_whole(tmp_path, monkeypatch, settings):
     path = tmp_path / "corpus.txt"
     path.write_bytes(text.encode("utf-8"))
     whole = list(count_words(text, settings).items())
-    spans = counting._file_spans(path, path.stat().st_size, cuts_for(settings), 7001)
+    with RegularFile(path) as f:
+        spans = counting._file_spans(f, cuts_for(settings), 7001)
     assert len(spans) > 5 and spans[-1][1] == path.stat().st_size
     assert all(a < b for a, b in spans) and all(x[1] == y[0] for x, y in zip(spans, spans[1:]))
     assert list(count_file(path, settings, workers=2, part=7001).items()) == whole

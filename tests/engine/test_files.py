@@ -1,13 +1,16 @@
 """Reading the user's files: only regular files under a size limit, text as UTF-8 (or UTF-16 with
 its mark), JSON held to what the formats can use."""
 
+import errno
 import json
 import os
 
 import pytest
 
+from engine.counting import count_file
 from engine.errors import BpeLabError, NotPlainTextError
-from engine.files import MAX_JSON_DEPTH, parse_json, read_bytes, read_text
+from engine.files import MAX_JSON_DEPTH, RegularFile, parse_json, read_bytes, read_text
+from engine.settings import Settings
 
 
 @pytest.mark.parametrize("data, words", [
@@ -36,6 +39,33 @@ def test_a_named_pipe_is_refused_at_once_rather_than_waited_on(tmp_path):
     # no writer ever opens the pipe: a blocking read would never return
     with pytest.raises(BpeLabError, match=r"named pipe \(FIFO\), not a regular file"):
         read_text(fifo)
+
+
+@pytest.mark.parametrize("read", [read_bytes, lambda p: count_file(p, Settings(), workers=1)],
+                         ids=["read_bytes", "count_file"])
+def test_a_file_that_streams_says_it_has_nothing_to_read_rather_than_wait(tmp_path, monkeypatch, read):
+    # what a read of /proc/kmsg, a regular file to fstat, gives when opened without blocking
+    path = tmp_path / "log"
+    path.write_text("low low\n")
+
+    def waiting(fd, n):
+        raise BlockingIOError(errno.EAGAIN, os.strerror(errno.EAGAIN))
+
+    monkeypatch.setattr(os, "read", waiting)
+    with pytest.raises(BpeLabError, match=f"^{path} has nothing to read yet: .* give a regular file"):
+        read(path)
+
+
+def test_a_file_is_read_no_further_than_the_limit_however_it_is_read(tmp_path):
+    path = tmp_path / "f.txt"
+    path.write_bytes(b"x" * 100)
+    with RegularFile(path, limit=100) as f:
+        assert f.read_at(90, 50) == b"x" * 10 and f.read(5) == b""
+        assert f.read_all() == b"x" * 100  # a read from the start again has the whole limit
+    with RegularFile(path, limit=100) as f:
+        path.write_bytes(b"x" * 150)  # grown since it was checked
+        with pytest.raises(BpeLabError, match="grew past"):
+            f.read_all()
 
 
 def test_a_device_is_refused_before_any_byte_is_read():

@@ -515,3 +515,28 @@ def test_the_verdict_scrolls_into_view_on_a_small_screen(qtbot):
     qtbot.waitUntil(lambda: panel.question_page.verticalScrollBar().value() > 0, timeout=2000)
     top = panel.verdict.mapTo(viewport, panel.verdict.rect().topLeft()).y()
     assert panel.verdict.isVisible() and 0 <= top and top + panel.verdict.height() <= viewport.height()
+
+
+def test_a_number_answer_of_thousands_of_digits_is_refused_on_screen(qtbot, panel):
+    panel.editor.edit.setText("9" * 5000)
+    panel.check()
+    shown = panel.why.text() + panel.verdict.text()
+    assert panel.score() == (0, 0) and "not a number we can use" in shown and len(shown) < 200
+
+
+@pytest.mark.parametrize("progress", [
+    {"version": 1, "source": "file:pack\x00.json", "answers": {"n": {"score": 1}}},
+    {"version": 10 ** 5000},
+], ids=["NUL in the pack's name", "version of 5,000 digits"])
+def test_progress_no_reader_accepts_leaves_the_panel_as_it_was(qtbot, panel, progress):
+    panel.restore_progress(progress)
+    assert panel.score() == (0, 0) and panel.current_question().id == "n" and "not loaded" in panel.notice.text()
+
+
+def test_progress_naming_a_pack_with_a_gap_past_pythons_digits_shows_the_first_pack(qtbot, panel, tmp_path):
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps({"format": FORMAT, "version": 1, "questions": [
+        {"id": "f", "kind": "fill", "prompt": "?", "text": "[[" + "9" * 4301 + "]]", "blanks": ["x"]}]}))
+    panel.restore_progress({"version": 1, "source": f"file:{path}", "answers": {}})
+    assert panel.source == "bundled" and panel.current_question().id == "n"
+    assert "could not be opened again" in panel.notice.text()
