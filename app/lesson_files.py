@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QMessageBox
 from app.autosave import INTERVAL_MS, LARGE as AUTOSAVE_LARGE, Autosave, UnreadableAutosaveError
 from app.session import Session
 from engine.errors import BpeLabError, NotPlainTextError, ReadOnlyFileError, is_bad_input
-from engine.files import read_text
+from engine.files import read_bytes, read_text
 from engine.writing import clean_stale_folders
 from engine.formats.lesson_file import SUFFIX, LessonFile, load_lesson, save_lesson
 from engine.formats.load import Recognised, recognise
@@ -174,9 +174,10 @@ class LessonFiles(QObject):
             self.window.tell(str(exc))
             return None
         try:
-            return p.read_bytes().decode("utf-8", errors="replace")
-        except OSError as exc:
-            self.window.tell(f"{p}: cannot be read ({exc.strerror})")
+            # through the same checked reader: a file swapped for a pipe meanwhile is refused, not waited on
+            return read_bytes(p).decode("utf-8", errors="replace")
+        except BpeLabError as exc:
+            self.window.tell(str(exc))
             return None
 
     def _load(self, source: LessonFile, path: Path | None, clean: bool = True) -> bool:
