@@ -20,7 +20,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QGuiApplication, QPageLa
 from engine.colouring import colouring_of
 from engine.errors import BpeLabError
 from engine.lesson import Lesson, LessonState
-from engine.describe import describe_start, describe_vocab, join_pairs, tie_rule, tie_size, tied_rivals
+from engine.describe import describe_overlap, describe_start, describe_vocab, join_pairs, tie_rule, tie_size, tied_rivals
 from engine.display import show
 from engine.writing import write_atomic
 from widgets.tiles.painter import TilePainter
@@ -82,7 +82,13 @@ def merge_sentence(lesson: Lesson, k: int) -> str:
         verb = "occurs" if rivals == 1 else "occur"
         text = (f"The pair “{a}” + “{b}” occurs {step.count:,} times; {names} {verb} just as often, "
                 f"and the tie goes to {tie_rule(s)}")
-    text += (f". Every “{a}” followed by “{b}” becomes the new token “{new}”. The corpus goes from "
+    overlap = describe_overlap(s, step)
+    # where runs overlap, "every" would promise more merges than the totals below show
+    every = "Reading left to right, each" if overlap else "Every"
+    text += f". {every} “{a}” followed by “{b}” becomes the new token “{new}”."
+    if overlap:
+        text += f" {overlap}"
+    text += (f" The corpus goes from "
              f"{history.total_tokens(k - 1):,} to {history.total_tokens(k):,} tokens, and the vocabulary now holds "
              f"{describe_vocab(s, history.vocab(k))}.")
     return text
