@@ -142,3 +142,44 @@ def test_worked_example_shows_every_tie(pack):
         said = next(s for s in example.steps if f"`{step.pair[0]} {step.pair[1]}`" in s)
         for x, y in step.tied:
             assert f"`{x} {y}`" in said, (step.pair, (x, y))
+
+
+NUMBER_WORDS = {2: "two", 3: "three", 7: "seven", 9: "nine", 10: "ten", 12: "twelve", 13: "thirteen"}
+
+
+def test_counts_of_characters_and_letters_are_the_texts_own(pack, questions):
+    typed = "<|im_end|>"
+    said = misconception(pack, "typed-markers-are-controls").text
+    assert f"types {typed} has typed {NUMBER_WORDS[len(typed)]} characters" in said
+    assert f"not {NUMBER_WORDS[len('strawberry')]} letters" in questions["strawberry"].explanation
+    assert f"the {NUMBER_WORDS[len('strawberry')]} letters are inside them" in questions["strawberry-tokens"].explanation
+    # the "a token is a letter" wrong answers are the letters (and marker) the word starts as
+    assert questions["token-or-word"].wrong[1].answer == len("tokenization")
+    assert questions["lowest"].wrong[1].answer == len("lowest") + 1
+    assert questions["slowest"].wrong[1].answer == len("slowest") + 1
+    greek = questions["languages-order"].items[2].split(": ", 1)[1]
+    assert all(len(c.encode("utf-8")) == 2 for c in greek if c.isalpha())
+    assert "Greek letters also take two bytes each" in questions["languages-why"].explanation
+
+
+def test_each_wrong_option_carries_the_misconception_it_shows(pack, questions):
+    tags = {o.text: o.misconception for q in pack.questions for o in getattr(q, "options", ()) if o.misconception}
+    # believing texts get longer is not believing a bigger vocabulary is better: nearly the opposite
+    longer = tags["Texts would become longer"]
+    assert longer != "bigger-vocab-is-free" and "longer" in misconception(pack, longer).title
+    assert "bigger is always better" in next(o.text for o in questions["vocab-tradeoff"].options
+                                             if o.misconception == "bigger-vocab-is-free")
+    # a control token that becomes <unk> is not a character being dropped
+    for q in ("special-whole", "typed-marker"):
+        assert all(o.misconception != "unknown-is-dropped" for o in questions[q].options), q
+    for text, tag in tags.items():
+        assert tag in pack.misconceptions, text
+
+
+def test_more_merges_never_make_a_text_longer(pack):
+    # what the "bigger vocabulary makes texts longer" feedback says, on the classic run and a held-out word
+    said = misconception(pack, "bigger-vocab-lengthens").text
+    assert "or as many" in said and "never more" in said
+    _, steps = train(classic())
+    totals = [s.tokens_after for s in steps]
+    assert all(b <= a for a, b in zip([steps[0].tokens_before] + totals, totals))
