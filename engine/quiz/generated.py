@@ -174,7 +174,7 @@ def pair_count(state: LiveLesson, rng: random.Random) -> Question | None:
         shown += f" = {answer}"
     explanation = (
         f"{state.show_pair(pair)} appears in " + ", ".join(w for w, _ in parts[:8]) + (", …" if len(parts) > 8 else "")
-        + f": {shown}. Each place counts as many times as the word occurs."
+        + f": {shown}. Each place counts as many times as the {_unit_noun(state)} occurs."
     )
     wrong = []
     unweighted = len(parts)
@@ -187,7 +187,7 @@ def pair_count(state: LiveLesson, rng: random.Random) -> Question | None:
         id=f"lesson:pair-count:{k}:{'+'.join(pair)}",
         title="How often does this pair occur?",
         prompt=f"At step {k}, how many times does the pair {state.show_pair(pair)} occur in the corpus?",
-        hint="Find the words where these two tokens stand side by side; add up the words' counts.",
+        hint=f"Find the {_unit_noun(state)}s where these two tokens stand side by side; add up their counts.",
         explanation=explanation,
         labels=("lesson", "counting"),
         reveal_step=k + 1 if winner else k,

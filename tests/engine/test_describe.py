@@ -155,6 +155,8 @@ def test_why_not_larger_gives_cl100ks_real_size():
     from engine.describe import WHY_NOT_LARGER
 
     assert f"{len(load_cl100k().ranks):,} regular tokens" in WHY_NOT_LARGER
+    # a merge that applies nowhere in a text leaves it as long: "every text shorter" would be false
+    assert "every text shorter" not in WHY_NOT_LARGER and "or leave it as long" in WHY_NOT_LARGER
     for idea in ("square of the length", "context window", "embedding table", "output layer", "rare tokens"):
         assert idea in WHY_NOT_LARGER
 

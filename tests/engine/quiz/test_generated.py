@@ -247,12 +247,13 @@ def test_pieces_of_a_split_text_are_chunks_not_words():
     corpus, steps, _ = lesson("bytes")  # gpt2 split: "␣café" and "," are entries, not words
     asked = 0
     for k in range(len(steps)):
-        for kind in ("word-split", "in-pieces"):
+        for kind in ("word-split", "in-pieces", "pair-count"):
             q = generate(live(corpus, steps, k), kind, seed=k)
             if q is None:
                 continue
-            assert "chunk" in q.prompt and "word" not in q.prompt.replace("end-of-word", ""), q.prompt
-            asked += 1
+            said = q.prompt + q.hint + q.explanation
+            assert "word" not in said.replace("end-of-word", ""), said
+            asked += kind != "pair-count" and "chunk" in q.prompt
     assert asked
     words, steps_w, _ = lesson("classic")
     assert "the word “" in generate(live(words, steps_w, 0), "word-split", seed=1).prompt
