@@ -183,3 +183,12 @@ def test_more_merges_never_make_a_text_longer(pack):
     _, steps = train(classic())
     totals = [s.tokens_after for s in steps]
     assert all(b <= a for a, b in zip([steps[0].tokens_before] + totals, totals))
+
+
+def test_the_chat_marker_ids_are_the_ones_the_explorer_uses(questions):
+    from engine.cl100k import CHAT_TOKENS
+    from engine.explorer import QWEN_CHAT_IDS
+
+    said = questions["chat-markers"].explanation
+    for ids in (QWEN_CHAT_IDS, CHAT_TOKENS):
+        assert f"{ids['<|im_start|>']} and {ids['<|im_end|>']}" in said
