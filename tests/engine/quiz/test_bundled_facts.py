@@ -192,3 +192,30 @@ def test_the_chat_marker_ids_are_the_ones_the_explorer_uses(questions):
     said = questions["chat-markers"].explanation
     for ids in (QWEN_CHAT_IDS, CHAT_TOKENS):
         assert f"{ids['<|im_start|>']} and {ids['<|im_end|>']}" in said
+
+
+def test_the_worked_counts_in_explanations_are_the_engines(pack, questions):
+    tea = Corpus.from_text("tea tea team teams steam seat", Settings(end_of_word=None))
+    stats = get_stats([tea.symbols(i) for i in range(len(tea))], tea.counts)
+    said = questions["tea-next"].explanation
+    # the six words are six occurrences (tea twice): a pair's count is the number of words holding it
+    words = {6: "all six", 5: "five", 3: "three"}
+    assert f"e a occurs in {words[stats[('e', 'a')]]} words: {stats[('e', 'a')]} times" in said
+    assert f"t e occurs in {words[stats[('t', 'e')]]} of them" in said and f"a m in {words[stats[('a', 'm')]]}" in said
+    _, steps = train(tea)
+    def shrinks(s, verb=""):
+        return f"{' '.join(s.pair)} {verb}{s.tokens_before - s.tokens_after} times ({s.tokens_before} → {s.tokens_after})"
+
+    said = ", ".join([shrinks(steps[0], "applies "), *(shrinks(s) for s in steps[1:])])
+    assert said in questions["tea-tokens"].explanation
+    corpus = classic()
+    per_word = ", ".join(f"{w}: {len(corpus.symbols(i))} × {c} = {len(corpus.symbols(i)) * c}"
+                         for i, (w, c) in enumerate(zip(corpus.words, corpus.counts)))
+    assert per_word in questions["total-symbols"].explanation
+    _, first = train(classic(merges=5))
+    order = f"{first[0].token} ({first[0].count}), {first[1].token} ({first[1].count}), {first[2].token} ({first[2].count}), " \
+            f"then {first[3].token} ({first[3].count}) and {first[4].token} ({first[4].count})"
+    assert order in questions["classic-order"].explanation
+    stats = get_stats([corpus.symbols(i) for i in range(len(corpus))], corpus.counts)
+    said = next(s for s in next(e for e in pack.examples if e.id == "first-merges").steps if "**9**" in s)
+    assert f"`w e` {stats[('w', 'e')]}; `l o` and `o w` {stats[('l', 'o')]}" in said and stats[("l", "o")] == stats[("o", "w")]
