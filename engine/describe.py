@@ -165,7 +165,7 @@ def merges_made(step: MergeStep) -> int | None:
 
 def describe_overlap(settings: Settings, step: MergeStep) -> str:
     """Why a step made fewer merges than its count, or '' when every counted pair was merged:
-    '82 pairs overlap in runs such as ␣␣␣ (two pairs, one merge); 41 merges fit.'"""
+    '82 pairs overlap in runs such as ␣␣␣ (two pairs, one merge, left to right); 41 merges fit.'"""
     made = merges_made(step)
     if made is None or step.count is None or made >= step.count:
         return ""
