@@ -20,7 +20,8 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QGuiApplication, QPageLa
 from engine.colouring import colouring_of
 from engine.errors import BpeLabError
 from engine.lesson import Lesson, LessonState
-from engine.describe import describe_start, describe_vocab, join_pairs, tie_rule, tie_size, tied_rivals
+from engine.describe import (describe_overlap, describe_start, describe_vocab, join_pairs, plural, tie_rule, tie_size,
+                             tied_rivals, times)
 from engine.display import show
 from engine.writing import write_atomic
 from widgets.tiles.painter import TilePainter
@@ -74,15 +75,21 @@ def merge_sentence(lesson: Lesson, k: int) -> str:
     history = lesson.history
     s = lesson.settings
     a, b, new = show(s, step.pair[0]), show(s, step.pair[1]), show(s, step.token)
-    text = f"The pair “{a}” + “{b}” occurs {step.count:,} times, more often than any other pair"
+    text = f"The pair “{a}” + “{b}” occurs {times(step.count)}, more often than any other pair"
     others = tied_rivals(step)
     if others:
         rivals = tie_size(step) - 1
         names = join_pairs(s, others, rivals)
         verb = "occurs" if rivals == 1 else "occur"
-        text = (f"The pair “{a}” + “{b}” occurs {step.count:,} times; {names} {verb} just as often, "
+        text = (f"The pair “{a}” + “{b}” occurs {times(step.count)}; {names} {verb} just as often, "
                 f"and the tie goes to {tie_rule(s)}")
-    text += (f". Every “{a}” followed by “{b}” becomes the new token “{new}”. The corpus goes from "
+    overlap = describe_overlap(s, step)
+    # where runs overlap, "every" would promise more merges than the totals below show
+    every = "Reading left to right, each" if overlap else "Every"
+    text += f". {every} “{a}” followed by “{b}” becomes the new token “{new}”."
+    if overlap:
+        text += f" {overlap}"
+    text += (f" The corpus goes from "
              f"{history.total_tokens(k - 1):,} to {history.total_tokens(k):,} tokens, and the vocabulary now holds "
              f"{describe_vocab(s, history.vocab(k))}.")
     return text
@@ -93,7 +100,7 @@ def growth_summary(lesson: Lesson) -> str:
     history = lesson.history
     s = lesson.settings
     first, last = history.total_tokens(0), history.total_tokens(history.last_step)
-    return (f"The corpus starts as {describe_start(lesson.corpus)}. After {history.last_step:,} merges it is "
+    return (f"The corpus starts as {describe_start(lesson.corpus)}. After {plural(history.last_step, 'merge')} it is "
             f"{last:,} tokens, {100 * (1 - last / max(1, first)):.0f}% fewer, and the vocabulary has grown from "
             f"{describe_vocab(s, history.vocab(0))} to {describe_vocab(s, history.vocab(history.last_step))}.")
 

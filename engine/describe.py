@@ -115,7 +115,8 @@ def describe_vocab(settings: Settings, size: VocabSize) -> str:
 
 # beside the chart of corpus length against vocabulary size
 WHY_NOT_LARGER = (
-    "Why not simply a bigger vocabulary? More tokens make every text shorter: attention's cost grows "
+    "Why not simply a bigger vocabulary? More tokens make a text shorter (or leave it as long, where no new "
+    "token fits): attention's cost grows "
     "with the square of the length, and more text fits in the context window. But each token needs a "
     "row in the embedding table and in the output layer, so both grow, and rare tokens are seen in "
     "few training examples, so the model learns them poorly. Real models settle between tens of "
@@ -153,13 +154,34 @@ def describe_start(corpus: Corpus) -> str:
     return text
 
 
+def merges_made(step: MergeStep) -> int | None:
+    """How many merges the step made, weighted by word count: fewer than its count where the pair
+    overlaps itself (``a a a`` holds ``a a`` twice, and one merge uses both of its first two);
+    None where a file gives no token totals."""
+    if step.tokens_before is None or step.tokens_after is None:
+        return None
+    return step.tokens_before - step.tokens_after
+
+
+def describe_overlap(settings: Settings, step: MergeStep) -> str:
+    """Why a step made fewer merges than its count, or '' when every counted pair was merged:
+    '82 pairs overlap in runs such as ␣␣␣ (two pairs, one merge, left to right); 41 merges fit.'"""
+    made = merges_made(step)
+    if made is None or step.count is None or made >= step.count:
+        return ""
+    run = show(settings, step.pair[0]) * 3
+    return (f"{step.count:,} pairs overlap in runs such as {run} (two pairs, one merge, left to right); "
+            f"{plural(made, 'merge')} fit.")
+
+
 def describe_merge(settings: Settings, step: MergeStep) -> str:
     """'Merged e + s into es: it appeared 9 times, tied with s + t and t + </w>.'"""
     text = f"Merged {show_pair(settings, step.pair)} into {show(settings, step.token)}: it appeared {times(step.count)}"
     others = tied_rivals(step)
     if others:
         text += f", tied with {join_pairs(settings, others, tie_size(step) - 1)}; the tie goes to {tie_rule(settings)}"
-    return text + "."
+    overlap = describe_overlap(settings, step)
+    return text + "." + (f" {overlap}" if overlap else "")
 
 
 def join_pairs(settings: Settings, pairs, total: int | None = None, limit: int = 3) -> str:

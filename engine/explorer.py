@@ -171,7 +171,9 @@ def load_languages() -> list[Sample]:
         index = json.loads(folder.joinpath("index.json").read_text("utf-8"))
         samples = []
         for entry in index["samples"]:
-            text = folder.joinpath(entry["file"]).read_text("utf-8")
+            # the file's closing line end is not the sample's: counted, it adds a character (and
+            # often a token) to every language in the chart
+            text = folder.joinpath(entry["file"]).read_text("utf-8").removesuffix("\n")
             samples.append(Sample(entry["code"], entry["name"], entry["native"], entry["script"], text))
     except (OSError, KeyError, ValueError) as exc:
         raise BpeLabError(f"the languages set in resources/languages is damaged ({exc}): reinstall BPE Lab") from None
@@ -279,7 +281,8 @@ def chat_demo(tokenizer: Encoder, plain: Encoder | None = None) -> Demo:
     start, end = tokenizer.special_ids["<|im_start|>"], tokenizer.special_ids["<|im_end|>"]
     markers = sum(1 for i in ids if i in (start, end))
     caption = (
-        f"ChatML markers, the chat template of the lesson (Qwen's models use it too). Here they are special "
+        f"ChatML markers: ChatML is the chat template OpenAI published for its chat models, and Qwen's models "
+        f"use it too. Here the markers are special "
         f"tokens with the ids of the cl100k_im extension example in tiktoken's README: <|im_start|> {start}, "
         f"<|im_end|> {end}. This prompt is {len(ids)} tokens, {markers} of them markers. "
     )

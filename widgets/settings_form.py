@@ -34,7 +34,7 @@ SPLIT_TIPS = {
 }
 UNITS = (
     ("chars", "Characters", "Start from letters; a letter never seen becomes <unk>."),
-    ("bytes", "Bytes", "Start from the 256 UTF-8 bytes: nothing is ever unknown."),
+    ("bytes", "Bytes", "Start from the 256 byte values (the text as UTF-8 bytes): nothing is ever unknown."),
 )
 MARKERS = (("</w>", "</w>"), ("_", "_"), (None, "none"))
 STOPS = (

@@ -137,8 +137,9 @@ def next_pair(state: LiveLesson, rng: random.Random) -> Question | None:
     if behind:
         lines.append("Behind it: " + ", ".join(f"{state.show_pair(p)} ({counts[p]})" for p in behind) + ".")
     prompt = f"The lesson is at step {k}. Which pair of neighbouring tokens is merged at step {k + 1}?"
-    if len({counts[p] for p in shown}) < len(shown):
-        # options at equal counts: without the rule the question has no single answer to reason out
+    if sum(counts[p] == step.count for p in shown) > 1:
+        # options tied with the winner: without the rule the question has no single answer to reason out
+        # (a tie among the pairs behind it decides nothing, so the rule is not said there)
         prompt += f" {tie_rule_sentence(state.corpus.settings)}"
     return ChooseQuestion(
         id=f"lesson:next-pair:{k}",
@@ -173,7 +174,7 @@ def pair_count(state: LiveLesson, rng: random.Random) -> Question | None:
         shown += f" = {answer}"
     explanation = (
         f"{state.show_pair(pair)} appears in " + ", ".join(w for w, _ in parts[:8]) + (", …" if len(parts) > 8 else "")
-        + f": {shown}. Each place counts as many times as the word occurs."
+        + f": {shown}. Each place counts as many times as the {_unit_noun(state)} occurs."
     )
     wrong = []
     unweighted = len(parts)
@@ -186,7 +187,7 @@ def pair_count(state: LiveLesson, rng: random.Random) -> Question | None:
         id=f"lesson:pair-count:{k}:{'+'.join(pair)}",
         title="How often does this pair occur?",
         prompt=f"At step {k}, how many times does the pair {state.show_pair(pair)} occur in the corpus?",
-        hint="Find the words where these two tokens stand side by side; add up the words' counts.",
+        hint=f"Find the {_unit_noun(state)}s where these two tokens stand side by side; add up their counts.",
         explanation=explanation,
         labels=("lesson", "counting"),
         reveal_step=k + 1 if winner else k,
@@ -220,6 +221,7 @@ def word_split(state: LiveLesson, rng: random.Random) -> Question | None:
     tokens = history.word_tokens(index, target)
     now = history.word_tokens(index, k)
     word = state.show(state.corpus.words[index])
+    noun = _unit_noun(state)
     note = _marker_note(state)
     wrong = []
     if len(tokens) != 1:
@@ -231,7 +233,7 @@ def word_split(state: LiveLesson, rng: random.Random) -> Question | None:
     return NumberQuestion(
         id=f"lesson:word-split:{target}:{index}",
         title="How many tokens?",
-        prompt=f"Into how many tokens does the word “{word}” split after step {target}?{note}",
+        prompt=f"Into how many tokens does the {noun} “{word}” split after step {target}?{note}",
         hint=f"Start from its tiles at step {k}: {state.show_tokens(now)}. Apply merges {k + 1} to {target} in order."
         if target > k else "Look at its tiles now and count them.",
         explanation=f"{when.capitalize()} “{word}” is {state.show_tokens(tokens)}: {len(tokens)} "
@@ -292,7 +294,10 @@ def in_pieces(state: LiveLesson, rng: random.Random) -> Question | None:
     options += [Option(state.show(state.corpus.words[i]), False) for i in others]
     word = state.show(state.corpus.words[answer])
     join = _next_join(state, answer, at)
-    why = f"After step {at} “{word}” is still {state.show_tokens(state.history.word_tokens(answer, at))}, while the others are one token each. "
+    whole_ones = [f"“{state.show(state.corpus.words[i])}”" for i in others]
+    each = "is one token" if len(whole_ones) == 1 else "are one token each"
+    why = (f"After step {at} “{word}” is still {state.show_tokens(state.history.word_tokens(answer, at))}, while "
+           f"{_join(whole_ones)} {each}. ")
     if join is not None:
         step = state.steps[join - 1]
         why += (f"Its next merge is {state.show_pair(step.pair)} at step {join}: that pair occurs {_times(step.count)}, "
@@ -302,14 +307,28 @@ def in_pieces(state: LiveLesson, rng: random.Random) -> Question | None:
                 f"(fewer than {state.corpus.settings.min_frequency} times) or training stopped first.")
     return ChooseQuestion(
         id=f"lesson:in-pieces:{at}:{answer}",
-        title="Which word is still in pieces, and why?",
-        prompt=f"After step {at}, which of these words is still split into more than one token?{_marker_note(state)}",
-        hint="A word becomes one token only when merges have glued all of its pieces. Which pairs are rare?",
+        title=f"Which {_unit_noun(state)} is still in pieces, and why?",
+        prompt=f"After step {at}, which of these {_unit_noun(state)}s is still split into more than one token?"
+        f"{_marker_note(state)}",
+        hint=f"A {_unit_noun(state)} becomes one token only when merges have glued all of its pieces. "
+        "Which pairs are rare?",
         explanation=why,
         labels=("lesson", "frequency"),
         reveal_step=at,
         options=_shuffled(options, rng),
     )
+
+
+def _unit_noun(state: LiveLesson) -> str:
+    """What a corpus entry is called: a word under the whitespace split; under the gpt2, gpt4 and
+    none splits an entry may be ``↵␣␣␣`` or a whole text, which nobody calls a word ("piece" would
+    blur with the tokens the question asks about)."""
+    return "word" if state.corpus.settings.split == "whitespace" else "chunk"
+
+
+def _join(names: list[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _marker_note(state: LiveLesson) -> str:

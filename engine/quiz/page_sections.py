@@ -107,19 +107,49 @@ def _version_problem(text: str) -> str:
     return f"the heading gives {shown!r} where a version needs 64 hex digits"
 
 
+def _fence_left_open(line: str, m, opener: str, headed: bool) -> bool:
+    """Whether ``line``, met inside the fence ``opener``, shows that fence was never closed: a version
+    heading (a fence never spans sections), or a fence of the same run opening with an info string
+    (```` ```json ````), which inside a code block would be a closing line someone mistyped."""
+    if headed and _VERSION.match(line):
+        return True
+    return bool(m and m.group(2) and m.group(1) == opener)
+
+
+def _unclosed(line: int, opening: str, opener: str) -> str:
+    return f"its code fence at line {line} ({opening}) is never closed: add a line {opener} after the code"
+
+
 def split_sections(text: str) -> list[Section]:
-    """Sections in file order; text before the first one (the page's title, an intro) is dropped."""
+    """Sections in file order; text before the first one (the page's title, an intro) is dropped.
+
+    A fence left open would swallow every section after it: where it shows (see
+    ``_fence_left_open``, or the end of the page), its section is refused, naming the fence's line,
+    and the page is read again from the line after the fence as if it were text."""
     lines = text.splitlines()
+    headed = any(_VERSION.match(line) for line in lines)
     sections: list[Section] = []
     current: Section | None = None
     heading: tuple[str, int] | None = None  # a version heading whose front matter has not come yet
     fence = None
+    # where the open fence started: its line, its run of backticks, its section and that body's length
+    opened: tuple[int, str, Section | None, int] = (0, "", None, 0)
+    plain: set[int] = set()  # fences found open: read as text on the second pass
     i = 0
-    while i < len(lines):
-        line = lines[i]
-        m = _FENCE.match(line)
-        if m and fence is None:
+    while i < len(lines) or fence is not None:
+        line = lines[i] if i < len(lines) else ""
+        m = _FENCE.match(line) if i < len(lines) else None
+        if fence is not None and (i >= len(lines) or _fence_left_open(line, m, opened[1], headed)):
+            at, opener, owner, kept = opened
+            if owner is not None:
+                del owner.body[kept:]
+                owner.problem = owner.problem or _unclosed(at + 1, lines[at].strip(), opener)
+            plain.add(at)
+            fence, current, i = None, owner, at
+            line, m = lines[i], None
+        if m and fence is None and i not in plain:
             fence = m.group(1)[:3]
+            opened = (i, m.group(1), current, len(current.body) if current is not None else 0)
         elif m and fence is not None and m.group(1).startswith(fence) and not m.group(2):
             # a closing fence has no info string
             fence = None

@@ -208,7 +208,7 @@ def check_quiz(window, qtbot, a: Answer) -> None:
     elif shown.title == "How many tokens?":
         target = int(re.search(r"after step (\d+)\?", prompt).group(1))
         assert k <= target <= a.last
-    elif shown.title == "Which word is still in pieces, and why?":
+    elif shown.title in ("Which word is still in pieces, and why?", "Which chunk is still in pieces, and why?"):
         at = int(re.search(r"After step (\d+),", prompt).group(1))
         assert k <= at <= a.last
     else:

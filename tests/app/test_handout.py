@@ -313,3 +313,21 @@ def test_the_every_box_says_merge_or_merges_with_its_number(qtbot):
     assert dialog.every.value() == 1 and dialog.every.suffix() == " merge"
     dialog.every.setValue(3)
     assert dialog.every.suffix() == " merges"
+
+
+def test_the_handout_says_where_overlapping_pairs_merge_fewer_times():
+    from engine.describe import describe_overlap
+
+    lesson = Lesson("aaa aaa ab", settings=Settings(end_of_word=None)).train()
+    text = merge_sentence(lesson, 1)
+    assert describe_overlap(lesson.settings, lesson.steps[0]) in text and "Every “a”" not in text
+    assert "from 8 to 6 tokens" in text
+    classic = Lesson("low 5\nlower 2\nnewest 6\nwidest 3\n", word_counts=True).train()
+    assert "Every “e” followed by “s”" in merge_sentence(classic, 1) and "overlap" not in merge_sentence(classic, 1)
+
+
+def test_a_pair_met_once_and_a_single_merge_read_as_english():
+    lesson = Lesson("ab", settings=Settings(end_of_word=None, min_frequency=1)).train()
+    assert lesson.last_step == 1
+    assert "occurs once" in merge_sentence(lesson, 1) and "1 times" not in merge_sentence(lesson, 1)
+    assert "After 1 merge it is" in growth_summary(lesson)

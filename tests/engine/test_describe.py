@@ -155,6 +155,8 @@ def test_why_not_larger_gives_cl100ks_real_size():
     from engine.describe import WHY_NOT_LARGER
 
     assert f"{len(load_cl100k().ranks):,} regular tokens" in WHY_NOT_LARGER
+    # a merge that applies nowhere in a text leaves it as long: "every text shorter" would be false
+    assert "every text shorter" not in WHY_NOT_LARGER and "or leave it as long" in WHY_NOT_LARGER
     for idea in ("square of the length", "context window", "embedding table", "output layer", "rare tokens"):
         assert idea in WHY_NOT_LARGER
 
@@ -167,3 +169,20 @@ def test_a_count_and_its_noun_agree():
     assert plural(1234, "merge") == "1,234 merges"
     assert plural(0, "token") == "0 tokens"
     assert plural(3, "child", "children") == "3 children"
+
+
+def test_a_pair_that_overlaps_itself_says_how_many_merges_fit():
+    from engine.describe import describe_overlap, merges_made
+    from engine.textbook import merge
+
+    lesson = Lesson("aaa aaa ab", settings=Settings(end_of_word=None)).train()
+    step = lesson.steps[0]
+    assert step.pair == ("a", "a") and step.count == 4
+    # the textbook merge, left to right without overlap, is the count of merges that fit
+    fit = sum(len(w) - len(merge(w, step.pair)) for w in (list("aaa"), list("aaa")))
+    assert merges_made(step) == fit == 2
+    said = describe_overlap(lesson.settings, step)
+    assert said == "4 pairs overlap in runs such as aaa (two pairs, one merge, left to right); 2 merges fit."
+    assert describe_merge(lesson.settings, step).endswith(said)
+    untouched = Lesson("low 5\nlower 2\nnewest 6\nwidest 3\n", word_counts=True).train()
+    assert all(describe_overlap(untouched.settings, s) == "" for s in untouched.steps)

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 import tiktoken
+
+import resources
 
 from engine.cl100k import CHAT_TOKENS, load_cl100k
 from engine.display import show_text
@@ -66,6 +71,14 @@ def test_languages_set_has_eight_scripts_and_code():
     assert len(scripts) >= 8
     assert {"en", "de", "es", "hi", "ta", "ar", "zh", "ja", "py"} <= {s.code for s in samples}
     assert all(s.text.strip() for s in samples)
+
+
+def test_a_samples_count_leaves_out_its_files_closing_line_end():
+    folder = Path(resources.__file__).parent / "languages"
+    files = {e["code"]: e["file"] for e in json.loads((folder / "index.json").read_text("utf-8"))["samples"]}
+    for sample in load_languages():
+        written = (folder / files[sample.code]).read_text("utf-8")
+        assert written.endswith("\n") and sample.text == written[:-1], sample.code
 
 
 def test_counts_match_tiktoken_on_every_language(gpt4, reference):

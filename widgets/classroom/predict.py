@@ -34,6 +34,8 @@ MUTED = QColor("#E0E0E0")
 ACCENT = QColor("#FFFF00")  # the same yellow frames the winner on the high-contrast tiles
 RIGHT = QColor("#66FF66")
 
+COUNT_HINT = "Count each pair of neighbouring tiles in every word, times the word's count."
+
 
 @dataclass(frozen=True)
 class Choice:
@@ -61,6 +63,15 @@ class Question:
     @property
     def winner_index(self) -> int:
         return next(i for i, c in enumerate(self.choices) if c.pair == self.winner)
+
+    @property
+    def choices_tie(self) -> bool:
+        """Whether another choice has the winner's count: then only the tie rule decides."""
+        return sum(c.count == self.count for c in self.choices) > 1
+
+    def tie_note(self) -> str:
+        """The rule, said before the reveal when the choices tie (the reveal's own words, ``rule``)."""
+        return f"A tie goes to {self.rule}." if self.choices_tie else ""
 
     def shown(self, token: str) -> str:
         return self.display.token(token)
@@ -168,7 +179,9 @@ class PredictPrompt(Cover):
         if q is None or self.state == HIDDEN:
             return ""
         if self.state == ASKING:
-            lines = [f"Merge {q.merge}: which pair wins?"]
+            lines = [f"Merge {q.merge}: which pair wins?", COUNT_HINT]
+            if q.tie_note():
+                lines.append(q.tie_note())
             lines += [f"{i + 1}  {q.pair_text(c.pair)}" for i, c in enumerate(q.choices)]
             if self.guess is not None:
                 lines.append(f"The class says {self.guess + 1}")
@@ -234,9 +247,13 @@ class PredictPrompt(Cover):
         p.setPen(MUTED)
         hint_h = QFontMetricsF(hint).lineSpacing() * 1.2
         y = margin * 0.5 + top_h
-        p.drawText(QRectF(margin, y, w - 2 * margin, hint_h), Qt.AlignmentFlag.AlignVCenter,
-                   "Count each pair of neighbouring tiles in every word, times the word's count.")
-        y += hint_h + 10 * unit
+        p.drawText(QRectF(margin, y, w - 2 * margin, hint_h), Qt.AlignmentFlag.AlignVCenter, COUNT_HINT)
+        y += hint_h
+        if q.tie_note():
+            p.setPen(ACCENT)
+            p.drawText(QRectF(margin, y, w - 2 * margin, hint_h), Qt.AlignmentFlag.AlignVCenter, q.tie_note())
+            y += hint_h
+        y += 10 * unit
 
         choices_h = h * 0.30
         footer_h = QFontMetricsF(hint).lineSpacing() * 1.6

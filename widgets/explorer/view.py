@@ -35,9 +35,13 @@ from widgets.explorer.theme import ExplorerTheme, theme_named
 from widgets.scrolling import scrolling
 from widgets.special_switch import SpecialTextSwitch
 
+# what the second line claims about GPT-4's tokens is checked against cl100k by a test
+SEVERAL_TOKENS = ("antidisestablishmentarianism", "naïve", "日本語")
+ONE_TOKEN = ("café", "🙂")
 DEFAULT_TEXT = (
     "Tokenizers cut text into pieces before a model reads it.\n"
-    "Rare words like antidisestablishmentarianism, accents (naïve café), 日本語 and 🙂 cost more.\n"
+    f"Rare words like {SEVERAL_TOKENS[0]}, accents ({SEVERAL_TOKENS[1]}) and {SEVERAL_TOKENS[2]} take several "
+    f"tokens; {ONE_TOKEN[0]} and {ONE_TOKEN[1]} take one each.\n"
     "\tA tab, then  two spaces."
 )
 DEMOS = {

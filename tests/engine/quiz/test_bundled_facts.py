@@ -142,3 +142,80 @@ def test_worked_example_shows_every_tie(pack):
         said = next(s for s in example.steps if f"`{step.pair[0]} {step.pair[1]}`" in s)
         for x, y in step.tied:
             assert f"`{x} {y}`" in said, (step.pair, (x, y))
+
+
+NUMBER_WORDS = {2: "two", 3: "three", 7: "seven", 9: "nine", 10: "ten", 12: "twelve", 13: "thirteen"}
+
+
+def test_counts_of_characters_and_letters_are_the_texts_own(pack, questions):
+    typed = "<|im_end|>"
+    said = misconception(pack, "typed-markers-are-controls").text
+    assert f"types {typed} has typed {NUMBER_WORDS[len(typed)]} characters" in said
+    assert f"not {NUMBER_WORDS[len('strawberry')]} letters" in questions["strawberry"].explanation
+    assert f"the {NUMBER_WORDS[len('strawberry')]} letters are inside them" in questions["strawberry-tokens"].explanation
+    # the "a token is a letter" wrong answers are the letters (and marker) the word starts as
+    assert questions["token-or-word"].wrong[1].answer == len("tokenization")
+    assert questions["lowest"].wrong[1].answer == len("lowest") + 1
+    assert questions["slowest"].wrong[1].answer == len("slowest") + 1
+    greek = questions["languages-order"].items[2].split(": ", 1)[1]
+    assert all(len(c.encode("utf-8")) == 2 for c in greek if c.isalpha())
+    assert "Greek letters also take two bytes each" in questions["languages-why"].explanation
+
+
+def test_each_wrong_option_carries_the_misconception_it_shows(pack, questions):
+    tags = {o.text: o.misconception for q in pack.questions for o in getattr(q, "options", ()) if o.misconception}
+    # believing texts get longer is not believing a bigger vocabulary is better: nearly the opposite
+    longer = tags["Texts would become longer"]
+    assert longer != "bigger-vocab-is-free" and "longer" in misconception(pack, longer).title
+    assert "bigger is always better" in next(o.text for o in questions["vocab-tradeoff"].options
+                                             if o.misconception == "bigger-vocab-is-free")
+    # a control token that becomes <unk> is not a character being dropped
+    for q in ("special-whole", "typed-marker"):
+        assert all(o.misconception != "unknown-is-dropped" for o in questions[q].options), q
+    for text, tag in tags.items():
+        assert tag in pack.misconceptions, text
+
+
+def test_more_merges_never_make_a_text_longer(pack):
+    # what the "bigger vocabulary makes texts longer" feedback says, on the classic run and a held-out word
+    said = misconception(pack, "bigger-vocab-lengthens").text
+    assert "or as many" in said and "never more" in said
+    _, steps = train(classic())
+    totals = [s.tokens_after for s in steps]
+    assert all(b <= a for a, b in zip([steps[0].tokens_before] + totals, totals))
+
+
+def test_the_chat_marker_ids_are_the_ones_the_explorer_uses(questions):
+    from engine.cl100k import CHAT_TOKENS
+    from engine.explorer import QWEN_CHAT_IDS
+
+    said = questions["chat-markers"].explanation
+    for ids in (QWEN_CHAT_IDS, CHAT_TOKENS):
+        assert f"{ids['<|im_start|>']} and {ids['<|im_end|>']}" in said
+
+
+def test_the_worked_counts_in_explanations_are_the_engines(pack, questions):
+    tea = Corpus.from_text("tea tea team teams steam seat", Settings(end_of_word=None))
+    stats = get_stats([tea.symbols(i) for i in range(len(tea))], tea.counts)
+    said = questions["tea-next"].explanation
+    # the six words are six occurrences (tea twice): a pair's count is the number of words holding it
+    words = {6: "all six", 5: "five", 3: "three"}
+    assert f"e a occurs in {words[stats[('e', 'a')]]} words: {stats[('e', 'a')]} times" in said
+    assert f"t e occurs in {words[stats[('t', 'e')]]} of them" in said and f"a m in {words[stats[('a', 'm')]]}" in said
+    _, steps = train(tea)
+    def shrinks(s, verb=""):
+        return f"{' '.join(s.pair)} {verb}{s.tokens_before - s.tokens_after} times ({s.tokens_before} → {s.tokens_after})"
+
+    said = ", ".join([shrinks(steps[0], "applies "), *(shrinks(s) for s in steps[1:])])
+    assert said in questions["tea-tokens"].explanation
+    corpus = classic()
+    per_word = ", ".join(f"{w}: {len(corpus.symbols(i))} × {c} = {len(corpus.symbols(i)) * c}"
+                         for i, (w, c) in enumerate(zip(corpus.words, corpus.counts)))
+    assert per_word in questions["total-symbols"].explanation
+    _, first = train(classic(merges=5))
+    order = f"{first[0].token} ({first[0].count}), {first[1].token} ({first[1].count}), {first[2].token} ({first[2].count}), " \
+            f"then {first[3].token} ({first[3].count}) and {first[4].token} ({first[4].count})"
+    assert order in questions["classic-order"].explanation
+    stats = get_stats([corpus.symbols(i) for i in range(len(corpus))], corpus.counts)
+    said = next(s for s in next(e for e in pack.examples if e.id == "first-merges").steps if "**9**" in s)
+    assert f"`w e` {stats[('w', 'e')]}; `l o` and `o w` {stats[('l', 'o')]}" in said and stats[("l", "o")] == stats[("o", "w")]

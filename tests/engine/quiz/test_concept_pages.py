@@ -193,3 +193,41 @@ def test_labels_with_nested_values_are_kept_as_text():
     p = pack_from_markdown(text, "p.md")
     assert p.questions[0].labels == ("lang: en", 'tags: ["bpe", "counting"]')
     assert len(p.errors) == len(pack().errors)
+
+
+def new_errors(p) -> list[str]:
+    """The errors of ``p`` the unchanged page does not have (lines after an insertion move)."""
+    def unlined(e: str) -> str:
+        return re.sub(r"line \d+", "line N", e)
+
+    known = {unlined(e) for e in pack_from_markdown(TEXT, "p.md").errors}
+    return [e for e in p.errors if unlined(e) not in known]
+
+
+def test_an_unclosed_fence_is_named_at_its_line_and_the_next_heading_still_starts_a_section():
+    lead = "part of a word, a whole word, or a space with a word.\n"
+    assert TEXT.count(lead) == 1
+    text = TEXT.replace(lead, lead + "\n```python\nprint('tokens')\n", 1)
+    fence_line = text.splitlines().index("```python") + 1
+    p = pack_from_markdown(text, "p.md")
+    good = pack()
+    (error,) = new_errors(p)
+    assert f"code fence at line {fence_line} (```python) is never closed: add a line ``` after" in error
+    assert re.search(r"explanation \S+ \(line 5\)", error)
+    # the reading with the open fence is refused; the figure's HTML reaches no reading, every question loads
+    assert [r.title for r in p.readings] == [r.title for r in good.readings if r.title != "What a token is"]
+    assert all("<figure>" not in r.text for r in p.readings)
+    assert [q.id for q in p.questions] == [q.id for q in good.questions]
+
+
+def test_a_json_block_left_open_refuses_its_question_only():
+    lines = TEXT.splitlines()
+    start = next(n for n, line in enumerate(lines) if line == "```json")
+    end = next(n for n in range(start + 1, len(lines)) if lines[n] == "```")
+    text = "\n".join(lines[:end] + lines[end + 1:]) + "\n"
+    p = pack_from_markdown(text, "p.md")
+    good = pack()
+    (error,) = new_errors(p)
+    assert f"code fence at line {start + 1} (```json) is never closed" in error
+    assert len(p.questions) == len(good.questions) - 1
+    assert len(p.readings) == len(good.readings) and len(p.examples) == len(good.examples)

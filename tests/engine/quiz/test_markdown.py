@@ -111,3 +111,36 @@ def test_windows_line_endings_and_unquoted_values():
     p = pack_from_markdown(text, "page.md")
     assert [q.id for q in p.questions] == [q.id for q in pack().questions]
     assert len(p.errors) == len(pack().errors)
+
+
+def test_an_unclosed_fence_in_a_page_without_headings_stops_at_the_next_json_block():
+    text = """---
+kind: "explanation"
+id: "e"
+---
+Some code:
+
+```
+x = 1
+
+---
+kind: "question"
+id: "after"
+---
+Put them in order.
+
+```json
+{"type": "order", "items": ["a", "b"]}
+```
+"""
+    p = pack_from_markdown(text, "page.md")
+    assert [q.id for q in p.questions] == ["after"]
+    (error,) = p.errors
+    assert "code fence at line 7 (```) is never closed" in error and "line 1" in error
+    assert p.readings == ()
+
+
+def test_a_fence_open_at_the_end_of_the_page_is_named():
+    text = '---\nkind: "explanation"\nid: "e"\n---\nText.\n\n~~~\ncode\n'
+    p = pack_from_markdown(text, "page.md")
+    assert p.readings == () and "code fence at line 7 (~~~) is never closed: add a line ~~~" in p.errors[0]

@@ -185,3 +185,21 @@ def test_the_prompt_tiles_read_tokens_as_every_other_tile_view_does(prompt, qapp
     assert prompt.tiles.display.kind("<|endoftext|>") == SPECIAL
     assert prompt.tiles.display.kind("<unk>") == UNKNOWN
     prompt.grab()  # paints with them
+
+
+def test_tied_choices_are_asked_with_the_tie_rule_the_reveal_uses(prompt, session):
+    from engine.describe import tie_rule
+
+    asked = {True: 0, False: 0}
+    for k in range(session.last_step):
+        session.request_step(k)
+        q = question_for(session)
+        if q is None:
+            continue
+        prompt.ask(q)
+        tied = sum(c.count == q.count for c in q.choices) > 1
+        rule = f"A tie goes to {tie_rule(session.lesson.settings)}."
+        assert (rule in prompt.text()) == tied, k
+        asked[tied] += 1
+    # the classic lesson opens on a three-way tie and later has untied merges: both cases are seen
+    assert asked[True] and asked[False]
