@@ -105,6 +105,14 @@ def test_cl100k_lists_its_merges(tmp_path):
     cl100k = load_any("cl100k")
     merges = merges_of(cl100k)
     assert len(merges) == len(cl100k.ranks) - 256
+    # the long tokens, split through earlier tokens' trees, split as tiktoken's rule splits their bytes
+    from engine.formats.rank_merges import SHORT, byte_pair_split
+
+    by_rank = sorted((r, t) for t, r in cl100k.ranks.items() if len(t) > 1)
+    long = [(rank, token, merge) for (rank, token), merge in zip(by_rank, merges) if len(token) > SHORT]
+    assert len(long) > 10_000
+    for rank, token, (a, b) in long:
+        assert byte_pair_split(token, cl100k.ranks, below=rank) == [symbols_to_bytes(a), symbols_to_bytes(b)]
     # replaying the listed merges gives tiktoken's ids
     replay = Tokenizer(Settings(units="bytes", split="gpt4"), [t for _, t in vocab_of(cl100k)[:256]], merges)
     for text in TEXTS[:6]:
