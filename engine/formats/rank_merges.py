@@ -4,8 +4,8 @@ A token of rank r is the merge of the two parts tiktoken's rule leaves when it s
 token's bytes with the ranks under r (``byte_pair_split``). Splitting every token from its bytes
 costs a long token its length in joins, which a file of chained tokens (``a``, ``aa``, ``aaa``, ...)
 pays again for each of them. Here the split of a longer token starts instead from two earlier
-tokens that spell it (it less its last byte and that byte, or its first byte and the rest; a
-token neither way spells is split from its bytes), because of two facts about the rule:
+tokens that spell it (the longest earlier token it starts or ends with, and the few bytes left
+over; a token with no such start is split from its bytes), because of two facts about the rule:
 
 - While no join crosses a part's edges, the part's bytes join exactly as they do when that part
   is split alone: each part repeats the joins of its own merge tree, which is already known.
@@ -33,6 +33,8 @@ from engine.errors import BpeLabError
 _NEVER = 1 << 62
 # tokens up to this many bytes are split from their bytes, which takes no more steps than the trees
 SHORT = 8
+# how many bytes a split may start from beside an earlier token
+REST = 8
 
 
 def byte_pair_split(piece: bytes, ranks: dict[bytes, int], below: int | None = None) -> list[bytes]:
@@ -101,13 +103,23 @@ class _Splitter:
         self.joins[(left, right)] = (rank, token)
 
     def start(self, token: bytes, rank: int) -> list[bytes] | None:
-        """Two earlier tokens that spell ``token``: it less its last byte and that byte, or its first
-        byte and the rest; None where neither is a token."""
+        """Earlier tokens that spell ``token``: the longest earlier token it starts with (or else ends
+        with) that leaves at most ``REST`` bytes, and those bytes; None where there is none."""
         ranks, same = self.ranks, self.same
-        for head, tail in ((token[:-1], token[-1:]), (token[:1], token[1:])):
-            longer = head if len(head) > 1 else tail
-            if ranks.get(longer, _NEVER) < rank:
-                return [same.get(head, head), same.get(tail, tail)]
+
+        def byte(i: int) -> bytes:
+            one = token[i : i + 1]
+            return same.get(one, one)
+
+        n = len(token)
+        for rest in range(1, min(REST, n - 2) + 1):
+            head = token[:-rest]
+            if ranks.get(head, _NEVER) < rank:
+                return [same[head]] + [byte(i) for i in range(n - rest, n)]
+        for rest in range(1, min(REST, n - 2) + 1):
+            tail = token[rest:]
+            if ranks.get(tail, _NEVER) < rank:
+                return [byte(i) for i in range(rest)] + [same[tail]]
         return None
 
     def right_branch(self, node: bytes) -> list[bytes]:

@@ -11,6 +11,7 @@ generator longer.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import random
@@ -61,7 +62,9 @@ id: "count"
 title: "Counting"
 labels: ["counting", "pairs"]
 ---
-How many times does `s t` occur?
+How many times does `s t` occur? ![the tiles](tiles.png "tiles") and ![missing][m]
+
+[m]: <not here.png>
 
 ```json
 {"type": "number", "answer": 9, "wrong": [{"answer": 2, "misconception": "w"}]}
@@ -192,6 +195,7 @@ def make_seeds(root: Path) -> dict[str, list[Path]]:
     export(Source(byte_level, byte_steps), "csv", csv_bytes)
     _write_json(seeds["quiz-json"][0], QUIZ_JSON)
     seeds["quiz-markdown"][0].write_text(QUIZ_MARKDOWN, encoding="utf-8")
+    (seeds["quiz-markdown"][0].parent / "tiles.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(40))
     seeds["quiz-markdown"][1].write_text(QUIZ_PAGE, encoding="utf-8")
     return seeds
 
@@ -493,7 +497,13 @@ def _use_lesson(path: Path) -> None:
 def _use_pack(path: Path) -> None:
     from engine.quiz import grade, load_pack
 
+    from engine.quiz.images import ImageFiles, with_images
+
     pack = load_pack(path)
+    # every text as the quiz panel shows it, images read from the pack's folder
+    images = ImageFiles()
+    for text in _texts((pack.questions, pack.examples, pack.readings, tuple(pack.misconceptions.values()))):
+        with_images(text, path.parent, images)
     for q in pack.questions:
         for answer in ("9", 9, [0], [0, 1], ["y", "w"], [2, 0, 1], "1e400", 10**400, None):
             try:
@@ -501,6 +511,21 @@ def _use_pack(path: Path) -> None:
             except TypeError:
                 # an answer of the wrong shape for this kind of question: the panel never sends it
                 pass
+
+
+def _texts(value):
+    """Every string in a pack's records (dataclasses, tuples, dicts), depth first."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            yield from _texts(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _texts(item)
+    elif dataclasses.is_dataclass(value):
+        for f in dataclasses.fields(value):
+            yield from _texts(getattr(value, f.name))
 
 
 def run_cli(kind: str, path: Path) -> tuple[int, str]:
