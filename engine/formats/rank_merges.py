@@ -3,9 +3,9 @@
 A token of rank r is the merge of the two parts tiktoken's rule leaves when it splits the
 token's bytes with the ranks under r (``byte_pair_split``). Splitting every token from its bytes
 costs a long token its length in joins, which a file of chained tokens (``a``, ``aa``, ``aaa``, ...)
-pays again for each of them. Here the split of a longer token starts instead from two earlier
-tokens that spell it (the longest earlier token it starts or ends with, and the few bytes left
-over; a token with no such start is split from its bytes), because of two facts about the rule:
+pays again for each of them. Here the split of a longer token starts instead from the longest
+earlier token it starts or ends with and the few bytes left over (a token with no such start is
+split from its bytes), because of two facts about the rule:
 
 - While no join crosses a part's edges, the part's bytes join exactly as they do when that part
   is split alone: each part repeats the joins of its own merge tree, which is already known.
@@ -91,7 +91,8 @@ class _Splitter:
         self.joins: dict[tuple[bytes, bytes], tuple[int, bytes]] = {}
         # each token as the one bytes object every table holds, so lookups compare by identity
         self.same = {t: t for t in ranks}
-        # how many tree nodes were visited and crossings queued: the work done, whatever the machine
+        # tree nodes visited and crossings queued (a split from the bytes counts its length): the
+        # work done, whatever the machine's speed
         self.work = 0
 
     def time(self, node: bytes) -> int:
@@ -139,7 +140,7 @@ class _Splitter:
             out.append(node)
         return out
 
-    def crossing(self, left: bytes, right: bytes, after: int):
+    def crossing(self, left: bytes, right: bytes, after: int) -> tuple[int, int, int, bytes] | None:
         """The first join across the edge between two neighbouring parts whose joins inside follow
         their trees, at rank ``after`` or later: (rank, depth on the left, depth on the right, token)."""
         xs, ys = self.right_branch(left), self.left_branch(right)

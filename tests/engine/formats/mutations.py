@@ -315,7 +315,8 @@ def _line_mutation(rng: random.Random, text: str) -> str:
     if op == 7 and numbers and re.search(r"\d+", lines[i]):
         # a number made another of the file's own, or one more or less: a plausible id or count
         found = rng.choice(list(re.finditer(r"\d+", lines[i])))
-        new = rng.choice([rng.choice(numbers), str(int(found.group()) + 1), str(max(0, int(found.group()) - 1))])
+        value = int(found.group()[-18:])  # a run of thousands of digits is another mutation's work
+        new = rng.choice([rng.choice(numbers), str(value + 1), str(max(0, value - 1))])
         lines[i] = lines[i][: found.start()] + new + lines[i][found.end():]
     elif op == 0:
         del lines[i]
