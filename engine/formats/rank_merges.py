@@ -32,7 +32,7 @@ from engine.errors import BpeLabError
 # above every rank
 _NEVER = 1 << 62
 # tokens up to this many bytes are split from their bytes, which takes no more steps than the trees
-SHORT = 8
+SHORT = 32
 # how many bytes a split may start from beside an earlier token
 REST = 8
 
