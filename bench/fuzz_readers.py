@@ -3,7 +3,7 @@ in-process (and the API where they load), counting what loaded, what was refused
 and every failure.
 
 Run by hand: ``.venv/bin/python bench/fuzz_readers.py [COUNT_PER_FORMAT] [SEED] [FORMAT ...]``
-(default 2,000 per format, 22,000 in all). Exit status 1 when any file failed; the first failures
+(default 2,000 per format, 24,000 in all). Exit status 1 when any file failed; the first failures
 are printed with the seed and the mutation's number, so they can be made again. A file that takes
 longer than ``LIMIT`` seconds counts as a hang, a failure like any other; the slowest file of each
 format is printed with its time.

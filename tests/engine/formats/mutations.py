@@ -153,6 +153,8 @@ FORMATS = {
     "lesson-quiz": (("lesson.bpelab",), ["export", "{path}", "--format", "csv", "--out", "-"]),
     "merges-txt": (("folder/merges.txt",), ["encode", "--tokenizer", "{path}", TEXT]),
     "settings": (("settings.json",), None),
+    # a training text, counted a part at a time as a large file is
+    "text": (("corpus.txt",), ["count", "{path}", "--out", "-", "--workers", "1"]),
     "hf": (("chars/tokenizer.json", "bytes/tokenizer.json"), ["encode", "--tokenizer", "{path}", TEXT]),
     "gpt2": (("folder",), ["encode", "--tokenizer", "{path}", TEXT]),
     "tiktoken": (("tok.tiktoken",), ["encode", "--tokenizer", "{path}", TEXT]),
@@ -187,6 +189,7 @@ def make_seeds(root: Path) -> dict[str, list[Path]]:
     _write_json(seeds["lesson-quiz"][0].parent / "pack.json", QUIZ_JSON)
     _write_folder(seeds["merges-txt"][0].parent, Settings(units="bytes", split="gpt2"))
     _write_json(seeds["settings"][0], SETTINGS)
+    seeds["text"][0].write_text("\ufeff" + (TEXT + "\n") * 3 + "naïve — Ünïcode ﬁ 日本語 \r\nend", encoding="utf-8")
     _write_json(hf_chars, _hf_data(chars))
     _write_json(hf_bytes, _hf_data(byte_level))
     _write_folder(seeds["gpt2"][0], Settings(units="bytes", split="gpt2"))
@@ -439,6 +442,8 @@ def use(kind: str, path: Path) -> str:
             _use_quiz_progress(path)
         elif kind == "settings":
             _use_settings(path)
+        elif kind == "text":
+            _use_text(path)
         else:
             _use_tokenizer(load_source(path).tokenizer, path.name)
     except BpeLabError as exc:
@@ -474,6 +479,16 @@ def _use_quiz_progress(path: Path) -> None:
     if not quiz.restore_progress(lesson.quiz):
         assert quiz.notice.strip(), "a refusal without a notice"
     quiz.score_text()
+
+
+def _use_text(path: Path) -> None:
+    from engine.counting import count_file, count_text
+    from engine.files import read_text
+
+    # parts of a few bytes cut inside characters and words: the counts must not change
+    whole = count_text(read_text(path), Settings())
+    for part in (5, 64):
+        assert count_file(path, Settings(), workers=1, part=part) == whole, f"counted in parts of {part}"
 
 
 def _use_settings(path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Every reader, fed 1,500 mutated files per format: a file loads and works, or is refused with a
+"""Every reader, fed 1,350 mutated files per format: a file loads and works, or is refused with a
 ``BpeLabError``, which the CLI turns into exit 2 and one line on stderr. Never another exception,
 never a traceback. Seeded, so a failure names a file that can be made again."""
 
@@ -11,7 +11,7 @@ import pytest
 from tests.engine.formats.mutations import FORMATS, Mutator, check, make_seeds, run_cli, use
 
 # the formats share the quick run's budget of about 16,000 files (bench/fuzz_readers.py runs more)
-COUNT = 1500
+COUNT = 1350
 
 
 @pytest.fixture(scope="module")
