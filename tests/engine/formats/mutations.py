@@ -445,7 +445,10 @@ def use(kind: str, path: Path) -> str:
         elif kind == "text":
             _use_text(path)
         else:
-            _use_tokenizer(load_source(path).tokenizer, path.name)
+            tokenizer = load_source(path).tokenizer
+            _use_tokenizer(tokenizer, path.name)
+            if kind == "tiktoken":
+                _as_tiktoken_reads_it(tokenizer, path)
     except BpeLabError as exc:
         assert str(exc).strip(), "an empty message"
         return "refused"
@@ -458,13 +461,38 @@ def _use_tokenizer(tokenizer, name: str = "tokenizer") -> None:
     from engine.imported_lesson import merges_of as lesson_merges
 
     encoding = tokenizer.encode(TEXT)
-    tokenizer.decode(list(encoding.ids))
+    back = tokenizer.decode(list(encoding.ids))
+    settings = tokenizer.settings
+    kept = "".join(tokenizer.pre_tokenize(TEXT, allow_special=False)) == TEXT
+    if settings.units == "bytes" and not settings.lowercase and kept:
+        # byte-level ids of words that keep every character stand for the text exactly, whatever the file held
+        assert back == TEXT, f"decodes as {back!r}"
     for word in dict.fromkeys(tokenizer.pre_tokenize(TEXT)):
         tokenizer.encode_steps(word)
     tokenizer.decode([i for i, _ in vocab_of(tokenizer)])
     merges_of(tokenizer)
     # what the window does with a tokenizer it opens: its merges become the lesson's steps
     drain(lesson_merges(tokenizer, name))
+
+
+def _as_tiktoken_reads_it(tokenizer, path: Path) -> None:
+    """A .tiktoken that BPE Lab reads gives the ids tiktoken gives, where tiktoken reads it too and
+    its split pattern is one BPE Lab writes (the two regex engines may read another one apart)."""
+    import base64
+    import tiktoken
+
+    from engine.formats.tiktoken_file import PATTERNS
+
+    try:
+        side = json.loads(Path(str(path) + ".json").read_text(encoding="utf-8"))
+        ranks = {base64.b64decode(t): int(r) for t, r in (line.split() for line in path.read_text().splitlines())}
+        if side["pat_str"] not in PATTERNS.values():
+            return
+        encoding = tiktoken.Encoding(name="fuzz", pat_str=side["pat_str"], mergeable_ranks=ranks,
+                                     special_tokens=side["special_tokens"])
+    except Exception:  # noqa: BLE001 (a file tiktoken does not take says nothing here)
+        return
+    assert tokenizer.encode_ids(TEXT) == encoding.encode_ordinary(TEXT), "tiktoken gives other ids"
 
 
 def _use_quiz_progress(path: Path) -> None:
