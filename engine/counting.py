@@ -65,15 +65,17 @@ class Cuts:
         found = (self._bytes if isinstance(data, bytes) else self._text).search(data, max(pos, 1))
         return found.start() if found else None
 
-    def last(self, data: bytes) -> int | None:
-        """The last cut in ``data`` (after its first byte), or None."""
+    def last(self, data: bytes | bytearray, since: int = 0) -> int | None:
+        """The last cut in ``data`` at or after ``since`` (and after its first byte), or None."""
         # looked for near the end first: a text has a cut every few bytes, and walking every one
         # of a long tail costs more than the counting of a small file
+        first = max(1, since)
         for back in (1 << 10, 64 << 10, len(data)):
             found = None
-            for m in self._bytes.finditer(data, max(1, len(data) - back)):
+            start = max(first, len(data) - back)
+            for m in self._bytes.finditer(data, start):
                 found = m.start()
-            if found is not None or back >= len(data):
+            if found is not None or start == first:
                 return found
         return None
 
@@ -177,21 +179,25 @@ def _decode(data: bytes, first: bool) -> str:
 def _count_stream(f: RegularFile, settings: Settings, cuts: Cuts, progress: Progress | None, part: int) -> Counter:
     counter: Counter[str] = Counter()
     done = 0
-    carry = b""
+    data = bytearray()
+    searched = 0  # where a cut may still be found in what was read: the bytes before it hold none
     size = f.size
     f.seek(0)
     while True:
         block = _read_part(f, part)
-        data = carry + block
+        data += block
         last = len(block) < part
-        end = len(data) if last else cuts.last(data)
+        end = len(data) if last else cuts.last(data, searched)
         if not end and not last:
-            carry = data  # no cut yet: the part grows until one comes
+            # no cut yet: the part grows until one comes, and only its new end is searched again
+            # (a cut looks one byte ahead), or a long run without one costs its length each time
+            searched = max(0, len(data) - 2)
             continue
-        if data[:end]:
-            counter.update(count_words(_decode(data[:end], first=done == 0), settings))
+        if end:
+            counter.update(count_words(_decode(bytes(data[:end]), first=done == 0), settings))
         done += end
-        carry = data[end:]
+        del data[:end]
+        searched = 0
         if progress is not None:
             progress(min(done, size), size)
         if last:

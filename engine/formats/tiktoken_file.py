@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import heapq
 import json
 import os
 import re
@@ -29,6 +28,7 @@ from engine.errors import BpeLabError
 from engine.files import path_status, read_json, read_text
 from engine.writing import write_files
 from engine.formats.imported import tokenizer_from_vocab
+from engine.formats.rank_merges import byte_pair_split, recover_merges
 from engine.formats.refusal import ExportRefused, Retrain
 from engine.formats.schema import MAX_COUNT, Fields, SchemaError, shown, text_map
 from engine.formats.settings_data import settings_from_data
@@ -42,8 +42,6 @@ from engine.unicode_table import WHITESPACE_CHARS
 SIDECAR_FORMAT = "bpe-lab-tiktoken-settings"
 # split patterns are a few hundred characters; a far longer one only costs time to compile
 MAX_PATTERN_CHARS = 10_000
-# above every rank
-_NO_LIMIT = 1 << 62
 # how Rust's regex (tiktoken's) writes a code point, which Python's regex spells \U0000XXXX
 _RUST_CODE_POINT = re.compile(r"\\x\{([0-9A-Fa-f]{1,6})\}")
 
@@ -63,67 +61,6 @@ PATTERNS = {
 
 def sidecar_path(path: str | os.PathLike) -> Path:
     return Path(str(path) + ".json")
-
-
-def byte_pair_split(piece: bytes, ranks: dict[bytes, int], below: int | None = None) -> list[bytes]:
-    """tiktoken's rule: join the neighbours whose bytes rank lowest (the leftmost of equals), using
-    only ranks under ``below``.
-
-    The candidate joins wait in a heap, so a long piece costs n log n lookups, not n squared; a
-    join changes only its two neighbouring candidates, and the older entries for them are skipped.
-    """
-    n = len(piece)
-    if n < 2:
-        return [piece] if n else []
-    limit = below if below is not None else _NO_LIMIT
-    # the parts as a chain: ends[i] is where the part starting at i ends (and the next one starts),
-    # -1 once i is inside another part; before[i] is where the part before it starts
-    ends = list(range(1, n + 1))
-    before = list(range(-1, n - 1))
-    heap: list[tuple[int, int, int]] = []
-
-    def offer(i: int) -> None:
-        j = ends[i]
-        if j < n:
-            r = ranks.get(piece[i : ends[j]])
-            if r is not None and r < limit:
-                heapq.heappush(heap, (r, i, ends[j]))
-
-    for i in range(n - 1):
-        offer(i)
-    while heap:
-        _, i, end = heapq.heappop(heap)
-        j = ends[i]
-        if j == -1 or j >= n or ends[j] != end:
-            continue  # a join since this pair was offered changed it
-        ends[i], ends[j] = end, -1
-        if end < n:
-            before[end] = i
-        offer(i)
-        if before[i] >= 0:
-            offer(before[i])
-    parts = []
-    i = 0
-    while i < n:
-        parts.append(piece[i : ends[i]])
-        i = ends[i]
-    return parts
-
-
-def recover_merges(ranks: dict[bytes, int], source: str = "ranks") -> list[tuple[bytes, bytes]]:
-    """The merge list, in rank order, that ranked tokens stand for."""
-    merges = []
-    for token, rank in sorted(ranks.items(), key=lambda kv: kv[1]):
-        if len(token) < 2:
-            continue
-        parts = byte_pair_split(token, ranks, below=rank)
-        if len(parts) != 2:
-            raise BpeLabError(
-                f"{source}: the token of rank {rank} is not the join of two earlier tokens, so it is not a "
-                "byte pair encoding vocabulary"
-            )
-        merges.append((parts[0], parts[1]))
-    return merges
 
 
 def check_rank_rule(tokenizer: Tokenizer) -> None:
@@ -292,13 +229,16 @@ def load_tiktoken(path: str | os.PathLike):
     if path_status(side_path) is not None:
         settings, specials, pattern = _sidecar(side_path, ranks)
     check_single_bytes(ranks, source)
-    vocab = {bytes_to_symbols(t): r for t, r in ranks.items()}
-    for t, i in specials.items():
-        vocab[t] = i
+    spelt = {bytes_to_symbols(t): r for t, r in ranks.items()}
+    vocab = {**spelt, **specials}
     try:
         pairs = [(bytes_to_symbols(a), bytes_to_symbols(b)) for a, b in recover_merges(ranks, source)]
         tokenizer = tokenizer_from_vocab(settings, vocab, pairs, specials, None, source, where=lambda i: f"rank of merge {i + 1}")
-        check_rank_rule(tokenizer)
+        # each merge is the split tiktoken's rule makes of its token, so replaying the merges in rank
+        # order is that rule (check_rank_rule would split every token again to find so); what is left
+        # to hold is that the merge list and the ids came through as the file has them
+        if tokenizer.merges != pairs or any(tokenizer.token_to_id(t) != r for t, r in spelt.items()):
+            raise BpeLabError(f"{source}: the ranks do not come through a merge list unchanged")
         return tokenizer
     except BpeLabError:
         # ranks that a merge list cannot replay exactly stay ranks: tiktoken's own rule

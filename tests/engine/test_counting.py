@@ -100,3 +100,23 @@ def test_the_last_cut_is_found_however_far_it_lies_from_the_end(split, tail):
     cuts = cuts_for(Settings(split=split))
     assert cuts.last(b"ab cd" + b"x" * tail) == 2
     assert cuts.last(b"x" * (tail + 1)) is None
+
+
+@pytest.mark.parametrize("settings", [Settings(), Settings(split="gpt2")])
+def test_a_long_run_without_a_cut_is_searched_once_not_again_with_each_part(tmp_path, monkeypatch, settings):
+    from engine.counting import Cuts
+
+    path = tmp_path / "corpus.txt"
+    text = "ab cd " + "x" * 20_000 + " y z"
+    path.write_text(text, encoding="utf-8")
+    searched = []
+    last = Cuts.last
+
+    def counted(self, data, since=0):
+        searched.append(len(data) - max(1, since))
+        return last(self, data, since)
+
+    monkeypatch.setattr(Cuts, "last", counted)
+    assert count_file(path, settings, workers=1, part=16) == count_words(text, settings)
+    # searching all that was read again for each new part came to about 12 million bytes
+    assert sum(searched) < 3 * len(text)

@@ -2,7 +2,8 @@
 
 Every format BPE Lab reads has a seed file or folder (``make_seeds``) and a way to use what loads
 (``use``), so a reader that accepts a bad file without a message is caught when the result is
-used. ``Mutator`` changes one file of a seed: truncations, bit flips, invalid UTF-8, NUL bytes,
+used. Readers with no command of their own (the settings object every file carries) are run through the
+API alone; quiz progress is read from a lesson as the quiz panel restores it. ``Mutator`` changes one file of a seed: truncations, bit flips, invalid UTF-8, NUL bytes,
 lines removed, repeated or swapped; for JSON also values swapped for other types, huge numbers,
 NaN, deep nesting, duplicate keys, keys removed or added. ``bench/fuzz_readers.py`` runs the same
 generator longer.
@@ -10,6 +11,7 @@ generator longer.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import random
@@ -60,7 +62,9 @@ id: "count"
 title: "Counting"
 labels: ["counting", "pairs"]
 ---
-How many times does `s t` occur?
+How many times does `s t` occur? ![the tiles](tiles.png "tiles") and ![missing][m]
+
+[m]: <not here.png>
 
 ```json
 {"type": "number", "answer": 9, "wrong": [{"answer": 2, "misconception": "w"}]}
@@ -134,10 +138,23 @@ kind: "worked-example"
 ```
 """
 
+# what the quiz panel saved in a lesson: a pack file, the question up, first answers, teacher mode
+QUIZ_PROGRESS = {"version": 1, "source": "file:pack.json", "position": 2, "teacher_mode": True,
+                 "answers": {"n": {"score": 1.0, "correct": True}, "c": {"score": 0.5, "correct": False}}}
+SETTINGS = {"split": "gpt2", "units": "bytes", "end_of_word": None, "lowercase": True, "min_frequency": 1,
+            "merges": 8, "vocab_size": None, "special_tokens": ["<|endoftext|>"], "tie_break": "hf"}
+
 # each format's seeds (file names in their own folders) and what the CLI does with a file of it
+# (None: no command reads it alone, so only the API is run)
 FORMATS = {
     "bpelab": (("chars/tok.json", "bytes/tok.json"), ["encode", "--tokenizer", "{path}", "--trace", TEXT]),
     "lesson": (("lesson.bpelab",), ["export", "{path}", "--format", "csv", "--out", "-"]),
+    # quiz progress inside a lesson, next to the pack it names
+    "lesson-quiz": (("lesson.bpelab",), ["export", "{path}", "--format", "csv", "--out", "-"]),
+    "merges-txt": (("folder/merges.txt",), ["encode", "--tokenizer", "{path}", TEXT]),
+    "settings": (("settings.json",), None),
+    # a training text, counted a part at a time as a large file is
+    "text": (("corpus.txt",), ["count", "{path}", "--out", "-", "--workers", "1"]),
     "hf": (("chars/tokenizer.json", "bytes/tokenizer.json"), ["encode", "--tokenizer", "{path}", TEXT]),
     "gpt2": (("folder",), ["encode", "--tokenizer", "{path}", TEXT]),
     "tiktoken": (("tok.tiktoken",), ["encode", "--tokenizer", "{path}", TEXT]),
@@ -168,6 +185,11 @@ def make_seeds(root: Path) -> dict[str, list[Path]]:
     export(Source(chars), "bpelab", bpelab_chars)
     export(Source(byte_level), "bpelab", bpelab_bytes)
     save_lesson(LessonFile(WORDS, word_counts=True, settings=Settings(merges=6), step=3), seeds["lesson"][0])
+    save_lesson(LessonFile(TEXT, settings=Settings(merges=5), step=2, quiz=QUIZ_PROGRESS), seeds["lesson-quiz"][0])
+    _write_json(seeds["lesson-quiz"][0].parent / "pack.json", QUIZ_JSON)
+    _write_folder(seeds["merges-txt"][0].parent, Settings(units="bytes", split="gpt2"))
+    _write_json(seeds["settings"][0], SETTINGS)
+    seeds["text"][0].write_text("\ufeff" + (TEXT + "\n") * 3 + "naïve — Ünïcode ﬁ 日本語 \r\nend", encoding="utf-8")
     _write_json(hf_chars, _hf_data(chars))
     _write_json(hf_bytes, _hf_data(byte_level))
     _write_folder(seeds["gpt2"][0], Settings(units="bytes", split="gpt2"))
@@ -176,6 +198,7 @@ def make_seeds(root: Path) -> dict[str, list[Path]]:
     export(Source(byte_level, byte_steps), "csv", csv_bytes)
     _write_json(seeds["quiz-json"][0], QUIZ_JSON)
     seeds["quiz-markdown"][0].write_text(QUIZ_MARKDOWN, encoding="utf-8")
+    (seeds["quiz-markdown"][0].parent / "tiles.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(40))
     seeds["quiz-markdown"][1].write_text(QUIZ_PAGE, encoding="utf-8")
     return seeds
 
@@ -208,7 +231,8 @@ def _write_tiktoken(path: Path, tokenizer) -> None:
 
 
 def files_of(seed: Path) -> list[Path]:
-    """The files a seed is made of (a gpt2 folder's three, a .tiktoken and its sidecar)."""
+    """The files a seed is made of (a gpt2 folder's three, a .tiktoken and its sidecar); a
+    merges.txt stands for itself, though its folder comes with it."""
     if seed.is_dir():
         return sorted(seed.iterdir())
     sidecar = Path(str(seed) + ".json")
@@ -249,9 +273,13 @@ def _json_mutation(rng: random.Random, text: str) -> str:
     data = json.loads(text)
     paths = list(_paths(data))
     path, value = rng.choice(paths)
-    op = rng.randrange(8)
+    op = rng.randrange(9)
     if op == 0:
         new = rng.choice(VALUES + list(RAW))
+        data = _set(data, path, new)
+    elif op == 8 and path:
+        # a value from elsewhere in the file: right in type and spelling, wrong in where it stands
+        new = json.loads(json.dumps(rng.choice(paths)[1]))
         data = _set(data, path, new)
     elif op == 1 and path:
         parent = data
@@ -285,8 +313,15 @@ def _json_mutation(rng: random.Random, text: str) -> str:
 def _line_mutation(rng: random.Random, text: str) -> str:
     lines = text.split("\n")
     i = rng.randrange(len(lines))
-    op = rng.randrange(7)
-    if op == 0:
+    op = rng.randrange(8)
+    numbers = re.findall(r"\d+", text)
+    if op == 7 and numbers and re.search(r"\d+", lines[i]):
+        # a number made another of the file's own, or one more or less: a plausible id or count
+        found = rng.choice(list(re.finditer(r"\d+", lines[i])))
+        value = int(found.group()[-18:])  # a run of thousands of digits is another mutation's work
+        new = rng.choice([rng.choice(numbers), str(value + 1), str(max(0, value - 1))])
+        lines[i] = lines[i][: found.start()] + new + lines[i][found.end():]
+    elif op == 0:
         del lines[i]
     elif op == 1:
         lines.insert(i, lines[rng.randrange(len(lines))])
@@ -347,16 +382,29 @@ class Mutator:
             _overwrite(self.changed, self.originals[self.changed][1])
         target = self.changed = rng.choice(sorted(self.originals))
         path, data = self.originals[target]
-        kind = rng.random()
-        if kind < 0.3:
-            data = _byte_mutation(rng, data)
-        else:
-            text = data.decode("utf-8")
-            is_json = text.lstrip().startswith(("{", "["))
-            data = (_json_mutation(rng, text) if is_json and kind < 0.8 else _line_mutation(rng, text)).encode(
-                "utf-8", "surrogatepass")
+        # now and then two or three changes on top of each other: one alone rarely gets past the
+        # first check that refuses it
+        for _ in range(rng.choice((1, 1, 1, 1, 2, 3))):
+            data = _mutation(rng, data)
         _overwrite(target, data)
         return path
+
+
+def _mutation(rng: random.Random, data: bytes) -> bytes:
+    kind = rng.random()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        kind = 0.0  # an earlier change left bytes that are not text
+    if kind < 0.3:
+        return _byte_mutation(rng, data)
+    is_json = text.lstrip().startswith(("{", "["))
+    if is_json and kind < 0.8:
+        try:
+            return _json_mutation(rng, text).encode("utf-8", "surrogatepass")
+        except (ValueError, RecursionError):
+            pass  # an earlier change left text that is not JSON
+    return _line_mutation(rng, text).encode("utf-8", "surrogatepass")
 
 
 def _overwrite(path: Path, data: bytes) -> None:
@@ -374,6 +422,8 @@ def check(kind: str, path: Path) -> tuple[str, str | None]:
     """("ok" or "refused", the problem or None) for one file: the CLI in-process on it, which goes
     through the API's readers (only a ``BpeLabError`` becomes exit 2; any other exception escapes),
     then, where it loads, the API using the result further."""
+    if FORMATS[kind][1] is None:
+        return use(kind, path), None
     status, err = run_cli(kind, path)
     problem = cli_problem(status, err)
     if problem is None and status == 0:
@@ -388,22 +438,94 @@ def use(kind: str, path: Path) -> str:
             _use_pack(path)
         elif kind == "lesson":
             _use_lesson(path)
+        elif kind == "lesson-quiz":
+            _use_quiz_progress(path)
+        elif kind == "settings":
+            _use_settings(path)
+        elif kind == "text":
+            _use_text(path)
         else:
-            _use_tokenizer(load_source(path).tokenizer)
+            tokenizer = load_source(path).tokenizer
+            _use_tokenizer(tokenizer, path.name)
+            if kind == "tiktoken":
+                _as_tiktoken_reads_it(tokenizer, path)
     except BpeLabError as exc:
         assert str(exc).strip(), "an empty message"
         return "refused"
     return "ok"
 
 
-def _use_tokenizer(tokenizer) -> None:
-    from engine.formats.listing import vocab_of
+def _use_tokenizer(tokenizer, name: str = "tokenizer") -> None:
+    from engine.drain import drain
+    from engine.formats.listing import merges_of, vocab_of
+    from engine.imported_lesson import merges_of as lesson_merges
 
     encoding = tokenizer.encode(TEXT)
-    tokenizer.decode(list(encoding.ids))
+    back = tokenizer.decode(list(encoding.ids))
+    settings = tokenizer.settings
+    kept = "".join(tokenizer.pre_tokenize(TEXT, allow_special=False)) == TEXT
+    if settings.units == "bytes" and not settings.lowercase and kept:
+        # byte-level ids of words that keep every character stand for the text exactly, whatever the file held
+        assert back == TEXT, f"decodes as {back!r}"
     for word in dict.fromkeys(tokenizer.pre_tokenize(TEXT)):
         tokenizer.encode_steps(word)
     tokenizer.decode([i for i, _ in vocab_of(tokenizer)])
+    merges_of(tokenizer)
+    # what the window does with a tokenizer it opens: its merges become the lesson's steps
+    drain(lesson_merges(tokenizer, name))
+
+
+def _as_tiktoken_reads_it(tokenizer, path: Path) -> None:
+    """A .tiktoken that BPE Lab reads gives the ids tiktoken gives, where tiktoken reads it too and
+    its split pattern is one BPE Lab writes (the two regex engines may read another one apart)."""
+    import base64
+    import tiktoken
+
+    from engine.formats.tiktoken_file import PATTERNS
+
+    try:
+        side = json.loads(Path(str(path) + ".json").read_text(encoding="utf-8"))
+        ranks = {base64.b64decode(t): int(r) for t, r in (line.split() for line in path.read_text().splitlines())}
+        if side["pat_str"] not in PATTERNS.values():
+            return
+        encoding = tiktoken.Encoding(name="fuzz", pat_str=side["pat_str"], mergeable_ranks=ranks,
+                                     special_tokens=side["special_tokens"])
+    except Exception:  # noqa: BLE001 (a file tiktoken does not take says nothing here)
+        return
+    assert tokenizer.encode_ids(TEXT) == encoding.encode_ordinary(TEXT), "tiktoken gives other ids"
+
+
+def _use_quiz_progress(path: Path) -> None:
+    from engine.formats.lesson_file import load_lesson
+    from engine.quiz import load_pack
+    from engine.quiz.session import QuizSession, read_progress
+
+    lesson = load_lesson(path)
+    read_progress(lesson.quiz)
+    # as the quiz panel restores it: a damaged part is left out, what cannot be read is noted
+    quiz = QuizSession(load_pack(path.parent / "pack.json"))
+    if not quiz.restore_progress(lesson.quiz):
+        assert quiz.notice.strip(), "a refusal without a notice"
+    quiz.score_text()
+
+
+def _use_text(path: Path) -> None:
+    from engine.counting import count_file, count_text
+    from engine.files import read_text
+
+    # parts of a few bytes cut inside characters and words: the counts must not change
+    whole = count_text(read_text(path), Settings())
+    for part in (5, 64):
+        assert count_file(path, Settings(), workers=1, part=part) == whole, f"counted in parts of {part}"
+
+
+def _use_settings(path: Path) -> None:
+    from engine.files import read_json
+    from engine.formats.settings_data import settings_from_data
+
+    settings = settings_from_data(read_json(path), str(path))
+    trainer, steps = train(Corpus.from_text(TEXT, settings))
+    _use_tokenizer(Tokenizer.from_trainer(trainer))
 
 
 def _use_lesson(path: Path) -> None:
@@ -419,7 +541,13 @@ def _use_lesson(path: Path) -> None:
 def _use_pack(path: Path) -> None:
     from engine.quiz import grade, load_pack
 
+    from engine.quiz.images import ImageFiles, with_images
+
     pack = load_pack(path)
+    # every text as the quiz panel shows it, images read from the pack's folder
+    images = ImageFiles()
+    for text in _texts((pack.questions, pack.examples, pack.readings, tuple(pack.misconceptions.values()))):
+        with_images(text, path.parent, images)
     for q in pack.questions:
         for answer in ("9", 9, [0], [0, 1], ["y", "w"], [2, 0, 1], "1e400", 10**400, None):
             try:
@@ -427,6 +555,21 @@ def _use_pack(path: Path) -> None:
             except TypeError:
                 # an answer of the wrong shape for this kind of question: the panel never sends it
                 pass
+
+
+def _texts(value):
+    """Every string in a pack's records (dataclasses, tuples, dicts), depth first."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            yield from _texts(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _texts(item)
+    elif dataclasses.is_dataclass(value):
+        for f in dataclasses.fields(value):
+            yield from _texts(getattr(value, f.name))
 
 
 def run_cli(kind: str, path: Path) -> tuple[int, str]:

@@ -1,4 +1,4 @@
-"""Every reader, fed 2,000 mutated files per format: a file loads and works, or is refused with a
+"""Every reader, fed 1,350 mutated files per format: a file loads and works, or is refused with a
 ``BpeLabError``, which the CLI turns into exit 2 and one line on stderr. Never another exception,
 never a traceback. Seeded, so a failure names a file that can be made again."""
 
@@ -10,7 +10,8 @@ import pytest
 
 from tests.engine.formats.mutations import FORMATS, Mutator, check, make_seeds, run_cli, use
 
-COUNT = 2000
+# the formats share the quick run's budget of about 16,000 files (bench/fuzz_readers.py runs more)
+COUNT = 1350
 
 
 @pytest.fixture(scope="module")
@@ -22,7 +23,8 @@ def seeds(tmp_path_factory):
 def test_every_seed_loads_and_works(seeds, kind):
     for seed in seeds[kind]:
         assert use(kind, seed) == "ok"
-        assert run_cli(kind, seed) == (0, "")
+        if FORMATS[kind][1] is not None:
+            assert run_cli(kind, seed) == (0, "")
 
 
 @pytest.mark.parametrize("kind", sorted(FORMATS))

@@ -9,7 +9,8 @@ from tiktoken.load import load_tiktoken_bpe
 
 import base64
 
-from engine.bytelevel import BASE_ORDER, symbols_to_bytes
+import engine.formats.rank_merges as rank_merges
+from engine.bytelevel import BASE_ORDER, bytes_to_symbols, symbols_to_bytes
 from engine.errors import BpeLabError
 from engine.formats.load import load_any
 from engine.formats.tiktoken_file import check_rank_rule, load_tiktoken, save_tiktoken, tiktoken_files
@@ -99,16 +100,36 @@ def test_cl100k_exports_as_the_published_ranks(tmp_path):
         assert enc.encode(text, allowed_special="all") == list(cl100k.encode(text, allow_special=True).ids)
 
 
-def test_cl100k_lists_its_merges(tmp_path):
+def test_cl100k_lists_its_merges(tmp_path, monkeypatch):
     from engine.formats.listing import merges_of, vocab_of
 
     cl100k = load_any("cl100k")
     merges = merges_of(cl100k)
     assert len(merges) == len(cl100k.ranks) - 256
+    # split through earlier tokens' trees from 9 bytes on (20,000 tokens), not only from 33, the
+    # merges are the same
+    monkeypatch.setattr(rank_merges, "SHORT", 8)
+    through_trees = rank_merges.recover_merges(cl100k.ranks)
+    assert [(bytes_to_symbols(a), bytes_to_symbols(b)) for a, b in through_trees] == merges
     # replaying the listed merges gives tiktoken's ids
     replay = Tokenizer(Settings(units="bytes", split="gpt4"), [t for _, t in vocab_of(cl100k)[:256]], merges)
     for text in TEXTS[:6]:
         assert replay.encode(text).ids == cl100k.encode(text).ids
+
+
+def test_cl100k_read_from_its_tiktoken_file_is_its_merge_list(tmp_path):
+    from importlib import resources
+
+    from engine.formats.listing import merges_of
+
+    cl100k = load_any("cl100k")
+    path = tmp_path / "cl100k_base.tiktoken"
+    path.write_bytes(resources.files("tiktoken_ext").joinpath("data/cl100k_base.tiktoken").read_bytes())
+    tok = load_any(path)
+    assert isinstance(tok, Tokenizer)
+    assert tok.merges == merges_of(cl100k)
+    for text in TEXTS:
+        assert tok.encode(text).ids == cl100k.encode(text).ids, text
 
 
 def test_a_foreign_file_without_settings_is_read_with_the_gpt4_split(tmp_path):
