@@ -23,13 +23,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QKeySequence, QPalette
+from PySide6.QtGui import QAction, QPalette
 from PySide6.QtWidgets import (
     QAbstractSpinBox, QApplication, QDockWidget, QLineEdit, QMenu, QPlainTextEdit, QStatusBar, QTextEdit,
     QToolBar, QWidget,
 )
 
 from app.appearance import palette
+from widgets import shortcuts
 from widgets.tiles import TileView
 
 # the covers, the predict prompt and the quiz are imported when the mode first needs them: the
@@ -132,7 +133,7 @@ class Classroom(QObject):
         self._blank: BlankCover | None = None
 
         self.action = QAction("&Classroom mode", window)
-        self.action.setShortcut(QKeySequence(K.Key_F5))
+        shortcuts.bind(self.action, "classroom")
         self.action.setCheckable(True)
         self.action.setStatusTip("Full screen, large type and high contrast for a projector; Esc leaves")
         self.action.triggered.connect(lambda _checked=False: self.toggle())
