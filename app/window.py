@@ -40,6 +40,7 @@ from widgets.scrolling import scrolling
 from widgets.timeline import Timeline
 from widgets.tokenize_panel import TokenizePanel
 from widgets.vocab_panel import VocabPanel
+from widgets.wheel_guard import guard_wheel
 from widgets.worker import wait_for_workers
 
 ViewFactory = Callable[[Session], QWidget]
@@ -108,6 +109,7 @@ class MainWindow(QMainWindow):
         theme: str | None = None,
     ):
         super().__init__()
+        guard_wheel(QApplication.instance())  # before any panel is made: every one is polished through it
         self.setObjectName("mainWindow")
         self.setWindowIcon(app_icon())  # dialogs with the window as parent show it too
         self.session = session or Session()
