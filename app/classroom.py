@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.appearance import palette
+from widgets import shortcuts
 from widgets.tiles import TileView
 
 # the covers, the predict prompt and the quiz are imported when the mode first needs them: the
@@ -52,8 +53,8 @@ PREDICT, HELP, LEAVE = "predict", "help", "leave"
 
 K = Qt.Key
 PLAIN_KEYS = {
-    K.Key_PageDown: NEXT, K.Key_Right: NEXT, K.Key_Down: NEXT, K.Key_Space: NEXT,
-    K.Key_PageUp: PREVIOUS, K.Key_Left: PREVIOUS, K.Key_Up: PREVIOUS, K.Key_Backspace: PREVIOUS,
+    K.Key_Right: NEXT, K.Key_PageDown: NEXT, K.Key_Space: NEXT, K.Key_Down: NEXT,
+    K.Key_Left: PREVIOUS, K.Key_PageUp: PREVIOUS, K.Key_Up: PREVIOUS, K.Key_Backspace: PREVIOUS,
     K.Key_P: PLAY,
     K.Key_B: BLACK, K.Key_Period: BLACK, K.Key_W: WHITE, K.Key_Comma: WHITE,
     K.Key_Home: RESET, K.Key_End: END,
@@ -71,19 +72,41 @@ QUIZ_KEEPS = {NEXT, PREVIOUS, PLAY, RESET, END, PREDICT, NEXT_VIEW, PREVIOUS_VIE
 NUMBER_KEYS = {key: n for n, key in enumerate(
     (K.Key_1, K.Key_2, K.Key_3, K.Key_4, K.Key_5, K.Key_6, K.Key_7, K.Key_8, K.Key_9), start=1)}
 
-KEY_LIST = [
-    ("→  Page Down  Space", "next step (with predict first: reveal, then merge)"),
-    ("←  Page Up", "step back"),
-    ("B  .", "black screen (a clicker's blank-screen button; any key brings the lesson back)"),
-    ("W  ,", "white screen (any key brings the lesson back)"),
-    ("P", "play / pause"),
-    ("Home  /  End", "back to the start  /  go to the end"),
-    ("A", "predict first on / off"),
-    ("1–4", "while asking: mark the class's answer"),
-    ("Ctrl + =  /  Ctrl + −", "larger / smaller type (Ctrl + 0: starting size)"),
-    ("?", "this list"),
-    ("Esc  or  F5", "leave classroom mode"),
+# The list of keys ("?", and Help > Keyboard shortcuts): each row the commands it names and what
+# they do. The keys are read from PLAIN_KEYS, so a key added there is listed; the Ctrl keys are
+# the plain ones again (CONTROL_KEYS), which the row's text says.
+KEY_ROWS: list[tuple[tuple[str, ...], str]] = [
+    ((NEXT,), "next step (with predict first: reveal, then merge)"),
+    ((PREVIOUS,), "step back"),
+    ((BLACK,), "black screen (a clicker's blank button); any key brings it back"),
+    ((WHITE,), "white screen; any key brings it back"),
+    ((PLAY,), "play / pause"),
+    ((RESET, END), "back to the start  /  go to the end"),
+    ((PREDICT,), "predict first on / off"),
+    ((BIGGER, SMALLER, ACTUAL), "larger / smaller / starting type size, with or without Ctrl"),
+    ((HELP,), "this list"),
+    ((LEAVE,), "leave classroom mode"),
 ]
+# the views' row, put in where a window's views are known (``Classroom.key_list``)
+VIEW_COMMANDS = (NEXT_VIEW, PREVIOUS_VIEW)
+KEY_NAMES = {
+    K.Key_Right: "→", K.Key_Left: "←", K.Key_Down: "↓", K.Key_Up: "↑", K.Key_PageDown: "Page Down",
+    K.Key_PageUp: "Page Up", K.Key_Minus: "−", K.Key_Escape: "Esc", K.Key_Backtab: "Shift+Tab",
+}
+
+
+def key_name(key: Qt.Key) -> str:
+    return KEY_NAMES.get(key) or QKeySequence(key).toString(QKeySequence.SequenceFormat.PortableText)
+
+
+def keys_of(commands: tuple[str, ...]) -> str:
+    """The plain keys of each command, a command's keys side by side and commands apart by " / "."""
+    return "  /  ".join("  ".join(key_name(k) for k, c in PLAIN_KEYS.items() if c == command) for command in commands)
+
+
+KEY_LIST = [(keys_of(commands), what) for commands, what in KEY_ROWS]
+# where the row of the views goes, and the row for marking the class's answer after it
+VIEWS_AT = 6
 
 
 def command_for(key: int, modifiers: Qt.KeyboardModifier) -> str | None:
@@ -132,7 +155,7 @@ class Classroom(QObject):
         self._blank: BlankCover | None = None
 
         self.action = QAction("&Classroom mode", window)
-        self.action.setShortcut(QKeySequence(K.Key_F5))
+        shortcuts.bind(self.action, "classroom")
         self.action.setCheckable(True)
         self.action.setStatusTip("Full screen, large type and high contrast for a projector; Esc leaves")
         self.action.triggered.connect(lambda _checked=False: self.toggle())
@@ -376,10 +399,14 @@ class Classroom(QObject):
 
     def key_list(self) -> list[tuple[str, str]]:
         titles = list(self.window.views)
-        switch = ("1–%d  Tab" % len(titles), "  ".join(f"{i + 1} {t}" for i, t in enumerate(titles))) if titles else None
         rows = list(KEY_LIST)
-        if switch is not None:
-            rows.insert(6, switch)
+        if titles:
+            digits = f"1–{min(len(titles), len(NUMBER_KEYS))}"
+            rows[VIEWS_AT:VIEWS_AT] = [
+                (f"{digits}  /  {keys_of(VIEW_COMMANDS)}",
+                 "  ".join(f"{i + 1} {t}" for i, t in enumerate(titles)) + "  /  next  /  previous"),
+                (digits, "while asking: mark the class's answer"),
+            ]
         return rows
 
     def run(self, command: str) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Callable, Protocol, runtime_checkable
 
 from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, QTimer, Slot
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QApplication, QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QTabBar, QTabWidget, QVBoxLayout, QWidget,
 )
@@ -31,13 +31,16 @@ from app.classroom import Classroom
 from app.handout_dialog import add_handout_action
 from app.lesson_files import KeepsProgress, LessonFiles
 from app.session import Session
+from app.shortcut_list import show_shortcuts
 from engine.formats.lesson_file import SUFFIX
 from widgets.corpus_panel import CorpusPanel
 from widgets.pairs_panel import PairsPanel
+from widgets import shortcuts
 from widgets.scrolling import scrolling
 from widgets.timeline import Timeline
 from widgets.tokenize_panel import TokenizePanel
 from widgets.vocab_panel import VocabPanel
+from widgets.wheel_guard import guard_wheel
 from widgets.worker import wait_for_workers
 
 ViewFactory = Callable[[Session], QWidget]
@@ -106,6 +109,7 @@ class MainWindow(QMainWindow):
         theme: str | None = None,
     ):
         super().__init__()
+        guard_wheel(QApplication.instance())  # before any panel is made: every one is polished through it
         self.setObjectName("mainWindow")
         self.setWindowIcon(app_icon())  # dialogs with the window as parent show it too
         self.session = session or Session()
@@ -284,11 +288,11 @@ class MainWindow(QMainWindow):
             dock_layout.keep_titles_whole(event.child())
         return super().event(event)
 
-    def _action(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
+    def _action(self, text: str, slot, keys: str | None = None, tip: str = "") -> QAction:
+        """An action of the window; ``keys`` names its shortcut in ``widgets.shortcuts.KEYS``."""
         action = QAction(text, self)
-        if shortcut is not None:
-            keys = shortcut if isinstance(shortcut, list) else [shortcut]
-            action.setShortcuts([QKeySequence(k) for k in keys])
+        if keys is not None:
+            shortcuts.bind(action, keys)
         if tip:
             action.setStatusTip(tip)
         action.triggered.connect(lambda _checked=False: slot())
@@ -297,30 +301,28 @@ class MainWindow(QMainWindow):
 
     def _build_actions(self) -> None:
         s, files = self.session, self.files
-        K = QKeySequence.StandardKey
-        self.new_action = self._action("&New", files.new_lesson, K.New)
-        self.open_action = self._action("&Open…", files.open_dialog, K.Open)
-        self.save_action = self._action("&Save", files.save, K.Save)
-        self.save_as_action = self._action("Save &As…", files.save_as, K.SaveAs)
-        self.quit_action = self._action("&Quit", self.close, K.Quit)
-        self.export_action = self._action("&Export vocabulary…", self.export_vocab, "Ctrl+E",
+        self.new_action = self._action("&New", files.new_lesson, "new")
+        self.open_action = self._action("&Open…", files.open_dialog, "open")
+        self.save_action = self._action("&Save", files.save, "save")
+        self.save_as_action = self._action("Save &As…", files.save_as, "save as")
+        self.quit_action = self._action("&Quit", self.close, "quit")
+        self.export_action = self._action("&Export vocabulary…", self.export_vocab, "export",
                                           "Write the vocabulary for tokenizers, GPT-2 tools, tiktoken or a spreadsheet")
-        self.undo_action = s.undo_stack.createUndoAction(self, "&Undo")
-        self.undo_action.setShortcuts(QKeySequence.keyBindings(K.Undo))
-        self.redo_action = s.undo_stack.createRedoAction(self, "&Redo")
-        self.redo_action.setShortcuts(QKeySequence.keyBindings(K.Redo))
+        self.undo_action = shortcuts.bind(s.undo_stack.createUndoAction(self, "&Undo"), "undo")
+        self.redo_action = shortcuts.bind(s.undo_stack.createRedoAction(self, "&Redo"), "redo")
         self.addActions([self.undo_action, self.redo_action])
-        self.next_action = self._action("Step &forward", s.request_next, Qt.Key.Key_Right)
-        self.previous_action = self._action("Step &back", s.request_previous, Qt.Key.Key_Left)
-        self.play_action = self._action("&Play / pause", self.timeline.toggle_play, Qt.Key.Key_Space)
-        self.start_action = self._action("Back to the &start", lambda: s.request_step(0), Qt.Key.Key_Home)
-        self.end_action = self._action("Go to the &end", lambda: s.request_step(s.last_step), Qt.Key.Key_End)
-        self.zoom_in_action = self._action("Zoom &in", lambda: self.set_zoom(self.zoom * ZOOM_STEP),
-                                           ["Ctrl+=", "Ctrl++", K.ZoomIn])
-        self.zoom_out_action = self._action("Zoom &out", lambda: self.set_zoom(self.zoom / ZOOM_STEP), ["Ctrl+-", K.ZoomOut])
-        self.zoom_reset_action = self._action("&Actual size", lambda: self.set_zoom(1.0), "Ctrl+0")
+        self.next_action = self._action("Step &forward", s.request_next, "next step")
+        self.previous_action = self._action("Step &back", s.request_previous, "previous step")
+        self.play_action = self._action("&Play / pause", self.timeline.toggle_play, "play")
+        self.start_action = self._action("Back to the &start", lambda: s.request_step(0), "start")
+        self.end_action = self._action("Go to the &end", lambda: s.request_step(s.last_step), "end")
+        self.zoom_in_action = self._action("Zoom &in", lambda: self.set_zoom(self.zoom * ZOOM_STEP), "zoom in")
+        self.zoom_out_action = self._action("Zoom &out", lambda: self.set_zoom(self.zoom / ZOOM_STEP), "zoom out")
+        self.zoom_reset_action = self._action("&Actual size", lambda: self.set_zoom(1.0), "actual size")
         self.dark_action = self._action("&Dark theme", lambda: self.set_theme("dark" if self.dark_action.isChecked() else "light"))
         self.dark_action.setCheckable(True)
+        self.shortcuts_action = self._action("&Keyboard shortcuts", lambda: show_shortcuts(self), "shortcuts",
+                                             "Every key of the window, of each view and of classroom mode")
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
@@ -344,6 +346,7 @@ class MainWindow(QMainWindow):
         for dock in (self.corpus_dock, self.pairs_dock, self.vocab_dock, self.tokenize_dock):
             view_menu.addAction(dock.toggleViewAction())
         help_menu = bar.addMenu("&Help")
+        help_menu.addAction(self.shortcuts_action)
         self.about_action = help_menu.addAction("&About BPE Lab", lambda: show_about(self))
 
     def export_vocab(self):

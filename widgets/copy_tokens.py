@@ -12,8 +12,10 @@ import json
 from typing import Callable, Sequence
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import QWidget
+
+from widgets import shortcuts
 
 Tokens = Callable[[], tuple[Sequence[int], Sequence[str]]]
 SEPARATOR = " | "
@@ -38,13 +40,13 @@ def add_copy_actions(widget: QWidget, tokens: Tokens) -> list[QAction]:
 
     made = []
     for text, make, keys in (
-        ("Copy ids", lambda ids, _t: ids_text(ids), QKeySequence.StandardKey.Copy),
+        ("Copy ids", lambda ids, _t: ids_text(ids), "copy ids"),
         ("Copy tokens", lambda _i, toks: tokens_text(toks), None),
-        ("Copy ids and tokens as JSON", tokens_json, QKeySequence("Ctrl+Shift+C")),
+        ("Copy ids and tokens as JSON", tokens_json, "copy json"),
     ):
         action = QAction(text, widget)
         if keys is not None:
-            action.setShortcut(keys)
+            shortcuts.bind(action, keys)
             # only while this view has the focus: a text field's own Ctrl+C stays its own
             action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         action.triggered.connect(copier(make))

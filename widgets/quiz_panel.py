@@ -10,7 +10,7 @@ through ``progress()`` (a JSON-ready dict the lesson file keeps under "quiz") an
 through ``restore_progress``.
 
 Keys: the digits pick an option wherever the focus is in the panel (the question's text too);
-Return checks the answer, then moves on; Ctrl+H hint; Ctrl+Return check; Ctrl+N next;
+Return checks the answer, then moves on; Ctrl+H hint; Ctrl+Return check; Alt+Right next;
 Ctrl+R reveal (teacher mode); Ctrl+T show on the tiles; F11 full screen, Esc to leave it.
 """
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QKeySequence, QShortcut, QTextDocument
+from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -39,6 +39,7 @@ from engine.quiz.grading import Result
 from engine.quiz.images import ImageFiles
 from engine.quiz.questions import Pack, Question
 from engine.quiz.session import QuizSession
+from widgets import shortcuts
 from widgets.quiz.answers import AnswerEditor, editor_for
 from widgets.quiz.example_view import ExampleView
 from widgets.quiz.feedback import FeedbackBox
@@ -105,7 +106,7 @@ class QuizPanel(QWidget):
         self.examples_button = QPushButton("Worked examples")
         self.examples_button.clicked.connect(self.show_examples)
         self.teacher_box = QCheckBox("Teacher mode")
-        self.teacher_box.setToolTip("Hide the answer feedback until you reveal it (Ctrl+R)")
+        self.teacher_box.setToolTip("Hide the answer feedback until you reveal it (" + shortcuts.key_text("quiz reveal") + ")")
         self.teacher_box.toggled.connect(self.set_teacher_mode)
         self.full_button = QPushButton("Full screen")
         self.full_button.setToolTip("Show this question full screen (F11; Esc to leave)")
@@ -178,19 +179,19 @@ class QuizPanel(QWidget):
         self.stack.addWidget(self.example_view)
 
         self.hint_button = QPushButton("Hint")
-        self.hint_button.setToolTip("Ctrl+H")
+        self.hint_button.setToolTip(shortcuts.key_text("quiz hint"))
         self.hint_button.clicked.connect(self.show_hint)
         self.check_button = QPushButton("Check")
-        self.check_button.setToolTip("Return or Ctrl+Return")
+        self.check_button.setToolTip("Return or " + shortcuts.key_text("quiz check"))
         self.check_button.clicked.connect(self.check)
         self.reveal_button = QPushButton("Reveal answer")
-        self.reveal_button.setToolTip("Ctrl+R: show the class whether it was right")
+        self.reveal_button.setToolTip(shortcuts.key_text("quiz reveal") + ": show the class whether it was right")
         self.reveal_button.clicked.connect(self.reveal)
         self.tiles_button = QPushButton("Show on the tiles")
-        self.tiles_button.setToolTip("Ctrl+T: step the lesson to where the answer shows")
+        self.tiles_button.setToolTip(shortcuts.key_text("quiz tiles") + ": step the lesson to where the answer shows")
         self.tiles_button.clicked.connect(self.show_on_tiles)
         self.next_button = QPushButton("Next question")
-        self.next_button.setToolTip("Ctrl+N")
+        self.next_button.setToolTip(shortcuts.key_text("quiz next"))
         self.next_button.clicked.connect(self.next_question)
         self.buttons = QWidget()
         row = QHBoxLayout(self.buttons)
@@ -209,13 +210,14 @@ class QuizPanel(QWidget):
         layout.addWidget(self.stack, 1)
         layout.addWidget(self.buttons)
 
-        keys = {
-            "Ctrl+Return": self.check, "Ctrl+Enter": self.check, "Ctrl+H": self.show_hint,
-            "Ctrl+N": self.next_question, "Ctrl+R": self.reveal, "Ctrl+T": self.show_on_tiles,
-            "F11": lambda: self.set_full_screen(not self.is_full_screen()),
-        }
-        for key, slot in keys.items():
-            QShortcut(QKeySequence(key), self, context=Qt.ShortcutContext.WidgetWithChildrenShortcut).activated.connect(slot)
+        for name, what, slot in (
+            ("quiz check", "Check the answer", self.check), ("quiz hint", "Show a hint", self.show_hint),
+            ("quiz next", "Next question", self.next_question),
+            ("quiz reveal", "Reveal the answer (teacher mode)", self.reveal),
+            ("quiz tiles", "Show the answer on the tiles", self.show_on_tiles),
+            ("quiz full screen", "Full screen quiz (Esc leaves)", lambda: self.set_full_screen(not self.is_full_screen())),
+        ):
+            shortcuts.shortcut(self, name, what, slot)
 
     def set_scale(self, scale: float) -> None:
         """Type size: 1 is already large (read from the back of a class); the projector may go higher."""
@@ -310,7 +312,7 @@ class QuizPanel(QWidget):
             else:
                 self.feedback.hide()
         elif not s.revealed:
-            self.feedback.show_note("Answer checked.", "Press Reveal answer (Ctrl+R) to show the class.")
+            self.feedback.show_note("Answer checked.", "Press Reveal answer (" + shortcuts.key_text("quiz reveal") + ") to show the class.")
         else:
             self.feedback.show_result(result, question)
             if self._editor is not None and result.parts:
