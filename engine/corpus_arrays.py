@@ -102,6 +102,9 @@ class CorpusArrays:
         if a == k:
             return changed
         numbers = _distinct(self.place_steps[i:j])
+        if not len(numbers):
+            self.step = k
+            return changed
         if len(numbers) > REBUILT_STEPS or (j - i) * PLACE_COST > self.tokens_in_all:
             self._rebuild(k)
             return changed
@@ -120,6 +123,10 @@ class CorpusArrays:
         self.step = k
         self._all = None
         self._settle(outs, ins)
+        # a pair's sources change only where the move took it out or put it in
+        moved = _distinct(np.sort(np.concatenate([c for c, _ in outs] + [c for c, _ in ins])))
+        self._sources = {c: found for c, found in self._sources.items()
+                         if moved[min(int(np.searchsorted(moved, c)), len(moved) - 1)] != c}
         return changed
 
     def _around(self, s: int, left, cuts, weights, split: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -203,6 +210,7 @@ class CorpusArrays:
         self.tokens_in_all = len(starts)
         self.step = k
         self._all = None
+        self._sources: dict[int, list[tuple[int, int]]] = {}
         kept = self._kept.get(k)
         if kept is None:
             at = np.flatnonzero(self.ids >= 0)
@@ -259,12 +267,15 @@ class CorpusArrays:
         code = self.table.code(pair)
         if code is None:
             return []
-        at, codes = self.pair_places()
-        # read in order, the words come sorted
-        words = self.word_of[at[codes == code]]
-        starts = _run_starts(words)
-        times = np.diff(np.append(starts, len(words)))
-        return list(zip(words[starts].tolist(), times.tolist()))
+        found = self._sources.get(code)
+        if found is None:
+            at, codes = self.pair_places()
+            # read in order, the words come sorted
+            words = self.word_of[at[codes == code]]
+            starts = _run_starts(words)
+            times = np.diff(np.append(starts, len(words)))
+            found = self._sources[code] = list(zip(words[starts].tolist(), times.tolist()))
+        return found
 
     def ranked(self, limit: int | None, token_ids=None) -> list[tuple[tuple[str, str], int]]:
         """The pairs by count, the first ``limit`` of them (all without a limit), ties broken by
