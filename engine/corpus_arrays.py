@@ -22,7 +22,12 @@ rule (``engine.lesson``).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Iterator
+
 import numpy as np
+
+from engine.drain import drain
 
 from engine.corpus import Corpus  # noqa: F401  (used by the doctest)
 from engine.history import History
@@ -39,6 +44,19 @@ PLACE_COST = 8
 KEPT_COUNTS = 4
 # up to this many possible pairs of the tokens present, pairs are counted in one array by pair
 DENSE_PAIRS = 1 << 24
+
+
+@dataclass(frozen=True)
+class Rebuilt:
+    """Every word's tokens and the pair counts at one step, built apart from the arrays shown."""
+
+    step: int
+    ids: np.ndarray
+    after: np.ndarray
+    before: np.ndarray
+    tokens: int
+    codes: np.ndarray
+    counts: np.ndarray
 
 
 class CorpusArrays:
@@ -96,18 +114,13 @@ class CorpusArrays:
         a = self.step
         lo, hi = sorted((a, k))
         i, j = np.searchsorted(self.place_steps, [lo, hi], side="right")
-        touched = np.zeros(len(self.lengths), dtype=bool)
-        touched[self.place_words[i:j]] = True
-        changed = np.flatnonzero(touched)
+        changed = self.changed_words(a, k)
         if a == k:
             return changed
-        numbers = _distinct(self.place_steps[i:j])
-        if not len(numbers):
-            self.step = k
-            return changed
-        if len(numbers) > REBUILT_STEPS or (j - i) * PLACE_COST > self.tokens_in_all:
+        if self._rebuilds(self.place_steps[i:j]):
             self._rebuild(k)
             return changed
+        numbers = _distinct(self.place_steps[i:j])
         outs, ins = [], []
         bounds = np.searchsorted(self.place_steps, numbers, side="left").tolist()
         ends = np.searchsorted(self.place_steps, numbers, side="right").tolist()
@@ -192,34 +205,64 @@ class CorpusArrays:
         self.codes, self.counts = codes[kept], counts[kept]
 
     def _rebuild(self, k: int) -> None:
-        """Every word at step k from the history index: each token's id is that of the last merge
-        made inside it (the one that made it), or its base symbol's when none was."""
+        self.adopt(self.rebuilt(k))
+
+    def rebuilt(self, k: int) -> Rebuilt:
+        return drain(self.rebuilding(k))
+
+    def rebuilding(self, k: int) -> Iterator[tuple[int, int]]:
+        """Every word at step k from the history index, without changing these arrays: a worker
+        builds it while the views read the step shown, yielding (parts done, parts) between parts
+        and returning the ``Rebuilt``. Each token's id is that of the last merge made inside it
+        (the one that made it), or its base symbol's when none was."""
         removed = self._removed
         standing = removed > k
         starts = np.flatnonzero(standing)
         last = np.maximum.reduceat(np.where(standing, 0, removed), starts) if len(starts) else starts
         n = self.n
-        self.ids = np.full(n, -1, dtype=np.int32)
-        self.ids[starts] = np.where(last > 0, self.table.made[last], self.base[starts])
+        ids = np.full(n, -1, dtype=np.int32)
+        ids[starts] = np.where(last > 0, self.table.made[last], self.base[starts])
+        yield 1, 3
         # a token's neighbours: the next token start, or the slot that ends its word
         marks = np.flatnonzero(standing | (removed == 0))
-        self.after = np.full(n, n - 1, dtype=np.int32)
-        self.after[marks[:-1]] = marks[1:]
-        self.before = np.full(n, -1, dtype=np.int32)
-        self.before[marks[1:]] = marks[:-1]
-        self.tokens_in_all = len(starts)
-        self.step = k
+        after = np.full(n, n - 1, dtype=np.int32)
+        after[marks[:-1]] = marks[1:]
+        before = np.full(n, -1, dtype=np.int32)
+        before[marks[1:]] = marks[:-1]
+        kept = self._kept.get(k)
+        yield 2, 3
+        if kept is None:
+            at = starts[ids[after[starts]] >= 0]
+            kept = _counted(at, ids, after, self.freq[self.word_of[at]], self.table.size)
+        return Rebuilt(k, ids, after, before, len(starts), *kept)
+
+    def adopt(self, found: Rebuilt) -> None:
+        """Stand at the step ``found`` was rebuilt for."""
+        self.ids, self.after, self.before = found.ids, found.after, found.before
+        self.tokens_in_all = found.tokens
+        self.step = found.step
         self._all = None
         self._sources: dict[int, list[tuple[int, int]]] = {}
-        kept = self._kept.get(k)
-        if kept is None:
-            at = np.flatnonzero(self.ids >= 0)
-            at = at[self.ids[self.after[at]] >= 0]
-            kept = _counted(at, self.ids, self.after, self.freq[self.word_of[at]], self.table.size)
-            if len(self._kept) >= KEPT_COUNTS:
-                self._kept.pop(next(iter(self._kept)))
-            self._kept[k] = kept
-        self.codes, self.counts = kept
+        if found.step not in self._kept and len(self._kept) >= KEPT_COUNTS:
+            self._kept.pop(next(iter(self._kept)))
+        self._kept[found.step] = self.codes, self.counts = found.codes, found.counts
+
+    def rebuilds(self, k: int) -> bool:
+        """Whether going to step k rebuilds every word (a jump) rather than moving place by place."""
+        lo, hi = sorted((self.step, k))
+        i, j = np.searchsorted(self.place_steps, [lo, hi], side="right")
+        return self._rebuilds(self.place_steps[i:j])
+
+    def _rebuilds(self, places: np.ndarray) -> bool:
+        return len(places) * PLACE_COST > self.tokens_in_all or len(_distinct(places)) > REBUILT_STEPS
+
+    def changed_words(self, a: int, b: int) -> np.ndarray:
+        """The words whose tokens differ between steps a and b, in corpus order."""
+        lo, hi = sorted((a, b))
+        i, j = np.searchsorted(self.place_steps, [lo, hi], side="right")
+        touched = np.zeros(len(self.lengths), dtype=bool)
+        touched[self.place_words[i:j]] = True
+        return np.flatnonzero(touched)
 
     # -- pairs ------------------------------------------------------------------------------------
 

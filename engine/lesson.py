@@ -32,6 +32,8 @@ LONG_WORD = 1024
 # a corpus whose short words hold this many base symbols in all is kept whole in numpy arrays
 # (``engine.corpus_arrays``): a merge there re-splits tens of thousands of words
 LARGE_CORPUS = 200_000
+# building every word of a corpus this many base symbols long takes a tenth of a second or more
+SLOW_REBUILD = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -331,6 +333,30 @@ class LessonState:
             self._settle(moved)
         previous, self.step = self.step, k
         return StepChange(k, previous, tuple(ordered))
+
+    def slow_move(self, k: int) -> bool:
+        """Whether going to step k builds every word of a corpus of millions of symbols again (a
+        jump): a few tenths of a second, worth a worker."""
+        arrays = self._arrays
+        return (arrays is not None and arrays.n >= SLOW_REBUILD
+                and arrays.rebuilds(max(0, min(k, self.history.last_step))))
+
+    def rebuilding(self, k: int) -> Iterator[tuple[int, int]]:
+        """Step k built apart from the step shown, for a worker: yields (parts done, parts) and
+        returns what ``adopt`` takes. Only a large corpus's state has parts to build."""
+        k = max(0, min(k, self.history.last_step))
+        if self._arrays is None:
+            return k
+        return (yield from self._arrays.rebuilding(k))
+
+    def adopt(self, built) -> StepChange:
+        """Stand at the step ``rebuilding`` built; the change names the words whose tokens changed."""
+        if self._arrays is None:
+            return self.go_to(built)
+        changed = self._arrays.changed_words(self.step, built.step)
+        self._arrays.adopt(built)
+        previous, self.step = self.step, built.step
+        return StepChange(self.step, previous, tuple(changed.tolist()))
 
     def _bump_codes(self, w: int, out, put, moved: dict) -> None:
         """Count long word w's pairs out and in, given as numpy arrays of pair codes: only their
