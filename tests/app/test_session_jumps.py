@@ -61,3 +61,19 @@ def test_a_cancelled_jump_leaves_the_step_shown(qtbot, large):
     assert ended == [True] and not session.moving
     qtbot.wait(300)
     assert changes == [] and session.step == 0
+
+
+def test_the_timeline_shows_a_jump_being_built_and_its_cancel_stays_at_the_step(qtbot, large):
+    from widgets.timeline import Timeline
+
+    session = large
+    timeline = Timeline(session)
+    qtbot.addWidget(timeline)
+    timeline.move_cancel_requested.connect(session.request_move_cancel)
+    timeline.cancel_requested.connect(lambda: pytest.fail("Cancel during a jump stops no training"))
+    session.request_step(session.lesson.last_step)
+    assert timeline.shown().training and "Going to step" in timeline.progress_label.text()
+    timeline.cancel_button.click()
+    assert not session.moving and not timeline.shown().training
+    qtbot.wait(300)
+    assert session.step == 0 and timeline.shown().slider == 0
