@@ -23,7 +23,7 @@ rule (``engine.lesson``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Callable, Iterator
 
 import numpy as np
 
@@ -44,6 +44,8 @@ PLACE_COST = 8
 KEPT_COUNTS = 4
 # up to this many possible pairs of the tokens present, pairs are counted in one array by pair
 DENSE_PAIRS = 1 << 24
+# the sources of at most this many pairs are kept from step to step
+KEPT_SOURCES = 10_000
 
 
 @dataclass(frozen=True)
@@ -135,14 +137,17 @@ class CorpusArrays:
             ins.append(self._around(s, left, cuts, weights, k < a))
         self.step = k
         self._all = None
-        self._settle(outs, ins)
+        self._lefts: dict[int, np.ndarray] = {}
+        moved = self._settle(outs, ins)
         # a pair's sources change only where the move took it out or put it in
-        moved = _distinct(np.sort(np.concatenate([c for c, _ in outs] + [c for c, _ in ins])))
+        if len(self._sources) > KEPT_SOURCES:
+            self._sources = {}
         self._sources = {c: found for c, found in self._sources.items()
                          if moved[min(int(np.searchsorted(moved, c)), len(moved) - 1)] != c}
         return changed
 
-    def _around(self, s: int, left, cuts, weights, split: bool) -> tuple[np.ndarray, np.ndarray]:
+    def _around(self, s: int, left: np.ndarray, cuts: np.ndarray, weights: np.ndarray,
+                split: bool) -> tuple[np.ndarray, np.ndarray]:
         """The codes of the pairs around step s's places, each with its word's frequency: the pair
         before each place and the one after it, and the pair inside it while it is split. Places
         side by side share a pair, taken once, as the pair after the left one."""
@@ -166,7 +171,7 @@ class CorpusArrays:
                                 ids[ends[inside]] + np.int64(made * size)))
         return codes, np.concatenate((weights[keep], weights[inside]))
 
-    def _join(self, s: int, left, cuts) -> None:
+    def _join(self, s: int, left: np.ndarray, cuts: np.ndarray) -> None:
         """Step s forward: the token at each cut joins the one before it."""
         ends = self.after[cuts]
         self.ids[left] = self.table.made[s]
@@ -175,7 +180,7 @@ class CorpusArrays:
         self.before[ends] = left
         self.tokens_in_all -= len(cuts)
 
-    def _split(self, s: int, left, cuts) -> None:
+    def _split(self, s: int, left: np.ndarray, cuts: np.ndarray) -> None:
         """Step s back: each token that step made splits at its cut again."""
         ends = self.after[left]
         self.ids[left] = self.table.left[s]
@@ -186,13 +191,14 @@ class CorpusArrays:
         self.before[ends] = cuts
         self.tokens_in_all += len(cuts)
 
-    def _settle(self, outs, ins) -> None:
-        """Add a move's changes of count into the sorted count arrays, dropping the pairs gone."""
+    def _settle(self, outs: list, ins: list) -> np.ndarray:
+        """Add a move's changes of count into the sorted count arrays, dropping the pairs gone;
+        returns the codes of every pair taken out or put in somewhere, sorted."""
         codes = np.concatenate([c for c, _ in outs] + [c for c, _ in ins])
         weights = np.concatenate([-w for _, w in outs] + [w for _, w in ins])
-        changed, net = _summed(codes, weights, self.table.size)
+        touched, net = _summed(codes, weights, self.table.size)
         moved = net != 0
-        changed, net = changed[moved], net[moved]
+        changed, net = touched[moved], net[moved]
         at = np.searchsorted(self.codes, changed)
         known = at < len(self.codes)
         known[known] = self.codes[at[known]] == changed[known]
@@ -203,6 +209,7 @@ class CorpusArrays:
         counts = np.insert(counts, at[fresh], net[fresh])
         kept = counts != 0
         self.codes, self.counts = codes[kept], counts[kept]
+        return touched
 
     def _rebuild(self, k: int) -> None:
         self.adopt(self.rebuilt(k))
@@ -242,6 +249,7 @@ class CorpusArrays:
         self.tokens_in_all = found.tokens
         self.step = found.step
         self._all = None
+        self._lefts = {}
         self._sources: dict[int, list[tuple[int, int]]] = {}
         if found.step not in self._kept and len(self._kept) >= KEPT_COUNTS:
             self._kept.pop(next(iter(self._kept)))
@@ -260,6 +268,8 @@ class CorpusArrays:
         """The words whose tokens differ between steps a and b, in corpus order."""
         lo, hi = sorted((a, b))
         i, j = np.searchsorted(self.place_steps, [lo, hi], side="right")
+        if hi == lo + 1:
+            return _distinct(self.place_words[i:j])  # one step's places run word by word
         touched = np.zeros(len(self.lengths), dtype=bool)
         touched[self.place_words[i:j]] = True
         return np.flatnonzero(touched)
@@ -280,9 +290,6 @@ class CorpusArrays:
         pair = right >= 0
         at = at[pair]
         return at, ids[at].astype(np.int64) * self.table.size + right[pair]
-
-    def code(self, pair: tuple[str, str]) -> int | None:
-        return self.table.code(pair)
 
     def pair_count(self, pair: tuple[str, str]) -> int:
         code = self.table.code(pair)
@@ -312,15 +319,21 @@ class CorpusArrays:
             return []
         found = self._sources.get(code)
         if found is None:
-            at, codes = self.pair_places()
+            left, right = divmod(code, self.table.size)
+            at = self._lefts.get(left)
+            if at is None:
+                # the places of a left token, kept for the step: the top pairs share their left tokens
+                at = self._lefts[left] = np.flatnonzero(self.ids == left)
+            at = at[self.ids[self.after[at]] == right]
             # read in order, the words come sorted
-            words = self.word_of[at[codes == code]]
+            words = self.word_of[at]
             starts = _run_starts(words)
             times = np.diff(np.append(starts, len(words)))
             found = self._sources[code] = list(zip(words[starts].tolist(), times.tolist()))
         return found
 
-    def ranked(self, limit: int | None, token_ids=None) -> list[tuple[tuple[str, str], int]]:
+    def ranked(self, limit: int | None,
+               token_ids: Callable[[str], int] | None = None) -> list[tuple[tuple[str, str], int]]:
         """The pairs by count, the first ``limit`` of them (all without a limit), ties broken by
         the pair met first or, given ``token_ids`` (a token's id), by the smaller ids."""
         codes, counts = self.codes, self.counts
@@ -353,7 +366,7 @@ class CorpusArrays:
         shown = counts[order].tolist() + [int(edge)] * len(at_edge)
         return [(pair(c), n) for c, n in zip(chosen, shown)]
 
-    def _tokenizer_ids(self, token_ids) -> np.ndarray:
+    def _tokenizer_ids(self, token_ids: Callable[[str], int]) -> np.ndarray:
         """Each token's id in the tokenizer (``token_ids``), by its id here (found once)."""
         if self._ids is None:
             self._ids = np.array([token_ids(name) for name in self.table.names], dtype=np.int64)
