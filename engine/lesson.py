@@ -23,7 +23,7 @@ from engine.tokenizer import UNKNOWN, Tokenizer
 from engine.trainer import MergeStep, Trainer, target_merges
 
 if TYPE_CHECKING:
-    from engine.corpus_arrays import CorpusArrays
+    from engine.corpus_arrays import CorpusArrays, Rebuilt
     from engine.long_word import LongWord, TokenIds
 
 
@@ -202,6 +202,9 @@ class LessonState:
     date word by word, and the pairs ranked by the tie rule, for the views that follow the lesson.
     A word of ``LONG_WORD`` symbols or more is kept as numpy arrays (``engine.long_word``) and moved
     where its merges were made; views read its head (``tokens_head``), not its millions of tokens.
+    A corpus of ``LARGE_CORPUS`` symbols or more is kept whole in numpy arrays
+    (``engine.corpus_arrays``), and a jump across one of millions can be built in a worker
+    (``slow_move``, ``rebuilding``, ``adopt``) while the views read the step shown.
     """
 
     def __init__(self, lesson: Lesson, step: int = 0):
@@ -349,7 +352,7 @@ class LessonState:
             return k
         return (yield from self._arrays.rebuilding(k))
 
-    def adopt(self, built) -> StepChange:
+    def adopt(self, built: "Rebuilt | int") -> StepChange:
         """Stand at the step ``rebuilding`` built; the change names the words whose tokens changed."""
         if self._arrays is None:
             return self.go_to(built)

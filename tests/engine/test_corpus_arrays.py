@@ -52,7 +52,7 @@ def same(state: LessonState, plain: LessonState, lesson: Lesson, k: int) -> None
         assert state.ranked_pairs(1)[0][0] == nxt.pair
 
 
-def text(seed: int, words: int = 120) -> str:
+def text(seed: int, words: int = 80) -> str:
     rng = random.Random(seed)
     # short words of few letters, so merges overlap (aaaa), tie and touch side by side
     return " ".join("".join(rng.choice("abcaé") for _ in range(rng.randint(1, 7))) for _ in range(words))
@@ -62,7 +62,7 @@ def walk(lesson: Lesson, monkeypatch, seed: int) -> None:
     state, plain = arrays_state(lesson, monkeypatch), plain_state(lesson)
     last = lesson.last_step
     rng = random.Random(seed)
-    order = list(range(1, last + 1)) + list(range(last - 1, -1, -1)) + [rng.randint(0, last) for _ in range(12)]
+    order = list(range(1, last + 1)) + list(range(last - 1, -1, -1)) + [rng.randint(0, last) for _ in range(8)]
     for k in order + [last, 0, last // 2, last // 2]:
         assert state.go_to(k) == plain.go_to(k)
         same(state, plain, lesson, k)
