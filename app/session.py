@@ -193,6 +193,11 @@ class Session(QObject):
     def request_step(self, k: int) -> None:
         if self.state is None:
             return
+        # a step asked for now replaces a jump still being built
+        self._stop_moving()
+        if self.state.slow_move(k):
+            self._move_in_background(k)
+            return
         change = self.state.go_to(k)
         if change.step != change.previous:
             self.step_changed.emit(change)
@@ -462,3 +467,60 @@ class Session(QObject):
         if dirty != self._was_dirty:
             self._was_dirty = dirty
             self.dirty_changed.emit(dirty)
+
+    # -- a jump in a large lesson, built off the GUI thread ---------------------------------------------
+
+    # a jump is being built: the step it goes to; then progress (parts done, parts); then it ended,
+    # landed (step_changed follows) or not (cancelled, or replaced by another step asked for)
+    step_move_started = Signal(int)
+    step_move_progressed = Signal(int, int)
+    step_move_ended = Signal()
+    _mover = None
+
+    @property
+    def moving(self) -> bool:
+        """Whether a jump is being built in the background (the step shown is still the one before)."""
+        return self._mover is not None
+
+    @Slot()
+    def request_move_cancel(self) -> None:
+        self._stop_moving()
+
+    def _move_in_background(self, k: int) -> None:
+        from functools import partial
+
+        from widgets.worker import Worker
+
+        state = self.state
+        worker = Worker(state.rebuilding, k)
+        worker.yielded.connect(lambda done: self.step_move_progressed.emit(*done))
+        worker.returned.connect(partial(self._on_moved, worker, state))
+        worker.errored.connect(partial(self._on_move_failed, worker))
+        self._mover = worker
+        self.step_move_started.emit(k)
+        worker.start()
+
+    def _stop_moving(self) -> None:
+        worker, self._mover = self._mover, None
+        if worker is not None:
+            worker.quit()
+            self.step_move_ended.emit()
+
+    def _on_moved(self, worker, state, built) -> None:
+        if worker is not self._mover:
+            return  # cancelled or replaced: what it built is not wanted
+        self._mover = None
+        self.step_move_ended.emit()
+        if state is not self.state:
+            return  # another lesson came in meanwhile
+        change = state.adopt(built)
+        if change.step != change.previous:
+            self.step_changed.emit(change)
+
+    def _on_move_failed(self, worker, error: BaseException) -> None:
+        if worker is not self._mover:
+            return
+        self._mover = None
+        self.step_move_ended.emit()
+        log.error("a jump could not be built", exc_info=error)
+        self.problem_reported.emit(f"The step could not be shown: {_internal(error)}. Please report the error.")

@@ -149,6 +149,7 @@ class MainWindow(QMainWindow):
     def _build_central(self, views) -> None:
         self.timeline = Timeline(self.session)
         self.timeline.cancel_requested.connect(self.session.request_cancel)
+        self.timeline.move_cancel_requested.connect(self.session.request_move_cancel)
         self.tabs = QTabWidget()
         self.tabs.setObjectName("views")
         self.tabs.setDocumentMode(True)

@@ -20,6 +20,7 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
+from itertools import chain
 from typing import Sequence
 
 from engine.corpus import Corpus
@@ -204,6 +205,24 @@ class History:
             found = self._merges[w] = (np.fromiter(steps, dtype=np.int64, count=len(steps)),
                                        np.fromiter(cuts, dtype=np.int64, count=len(cuts)))
         return found
+
+    def symbol_lengths(self) -> list[int]:
+        """Every word's length in base symbols, in corpus order."""
+        return list(self._lengths)
+
+    def place_arrays(self):
+        """Every place a merge was made as three numpy arrays of int32, ordered by step, then in
+        reading order: the step, the word, and the token start that merge removed there."""
+        import numpy as np
+
+        sizes = np.fromiter(map(len, self._steps_in), dtype=np.int64, count=len(self._steps_in))
+        total = int(sizes.sum())
+        steps = np.fromiter(chain.from_iterable(self._steps_in), dtype=np.int32, count=total)
+        cuts = np.fromiter(chain.from_iterable(self._cuts), dtype=np.int32, count=total)
+        words = np.repeat(np.arange(len(sizes), dtype=np.int32), sizes)
+        # a stable sort keeps each step's places word by word, each word's left to right
+        order = np.argsort(steps, kind="stable")
+        return steps[order], words[order], cuts[order]
 
     def merge_offsets(self, w: int, k: int, limit: int) -> list[int]:
         """Base-symbol offsets in word w where step k merged its pair, left to right, those below

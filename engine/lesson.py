@@ -23,11 +23,17 @@ from engine.tokenizer import UNKNOWN, Tokenizer
 from engine.trainer import MergeStep, Trainer, target_merges
 
 if TYPE_CHECKING:
+    from engine.corpus_arrays import CorpusArrays, Rebuilt
     from engine.long_word import LongWord, TokenIds
 
 
 # a word of this many base symbols or more is kept in numpy arrays and moved where its merges were made
 LONG_WORD = 1024
+# a corpus whose short words hold this many base symbols in all is kept whole in numpy arrays
+# (``engine.corpus_arrays``): a merge there re-splits tens of thousands of words
+LARGE_CORPUS = 200_000
+# building every word of a corpus this many base symbols long takes a tenth of a second or more
+SLOW_REBUILD = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -196,6 +202,9 @@ class LessonState:
     date word by word, and the pairs ranked by the tie rule, for the views that follow the lesson.
     A word of ``LONG_WORD`` symbols or more is kept as numpy arrays (``engine.long_word``) and moved
     where its merges were made; views read its head (``tokens_head``), not its millions of tokens.
+    A corpus of ``LARGE_CORPUS`` symbols or more is kept whole in numpy arrays
+    (``engine.corpus_arrays``), and a jump across one of millions can be built in a worker
+    (``slow_move``, ``rebuilding``, ``adopt``) while the views read the step shown.
     """
 
     def __init__(self, lesson: Lesson, step: int = 0):
@@ -206,7 +215,16 @@ class LessonState:
         words = range(len(self.corpus))
         self._long: dict[int, LongWord] = {}
         self._table: TokenIds | None = None
-        long = [w for w in words if history.token_count(w, 0) >= LONG_WORD]
+        self._arrays: CorpusArrays | None = None
+        lengths = history.symbol_lengths()
+        if sum(n for n in lengths if n < LONG_WORD) >= LARGE_CORPUS:
+            from engine.corpus_arrays import CorpusArrays
+            from engine.long_word import TokenIds
+
+            self._table = TokenIds(history)
+            self._arrays = CorpusArrays(history, self._table, k)
+            return
+        long = [w for w in words if lengths[w] >= LONG_WORD]
         if long:
             from engine.long_word import LongWord, TokenIds  # numpy: only lessons with a long word need it
 
@@ -295,6 +313,10 @@ class LessonState:
         """Move to step k (clamped); the change names the words whose tokens changed."""
         history = self.history
         k = max(0, min(k, history.last_step))
+        if self._arrays is not None:
+            changed = self._arrays.go_to(k)
+            previous, self.step = self.step, k
+            return StepChange(k, previous, tuple(changed.tolist()))
         ordered = history.words_changed(self.step, k)
         short = [w for w in ordered if w not in self._long]
         # past half the words, counting every short word's pairs afresh beats taking each out and back in
@@ -314,6 +336,30 @@ class LessonState:
             self._settle(moved)
         previous, self.step = self.step, k
         return StepChange(k, previous, tuple(ordered))
+
+    def slow_move(self, k: int) -> bool:
+        """Whether going to step k builds every word of a corpus of millions of symbols again (a
+        jump): a few tenths of a second, worth a worker."""
+        arrays = self._arrays
+        return (arrays is not None and arrays.n >= SLOW_REBUILD
+                and arrays.rebuilds(max(0, min(k, self.history.last_step))))
+
+    def rebuilding(self, k: int) -> Iterator[tuple[int, int]]:
+        """Step k built apart from the step shown, for a worker: yields (parts done, parts) and
+        returns what ``adopt`` takes. Only a large corpus's state has parts to build."""
+        k = max(0, min(k, self.history.last_step))
+        if self._arrays is None:
+            return k
+        return (yield from self._arrays.rebuilding(k))
+
+    def adopt(self, built: "Rebuilt | int") -> StepChange:
+        """Stand at the step ``rebuilding`` built; the change names the words whose tokens changed."""
+        if self._arrays is None:
+            return self.go_to(built)
+        changed = self._arrays.changed_words(self.step, built.step)
+        self._arrays.adopt(built)
+        previous, self.step = self.step, built.step
+        return StepChange(self.step, previous, tuple(changed.tolist()))
 
     def _bump_codes(self, w: int, out, put, moved: dict) -> None:
         """Count long word w's pairs out and in, given as numpy arrays of pair codes: only their
@@ -345,12 +391,16 @@ class LessonState:
 
     def tokens(self, w: int) -> list[str]:
         """Word w's tokens, all of them: for a word millions of symbols long, read ``tokens_head``."""
+        if self._arrays is not None:
+            return self._arrays.tokens(w)
         found = self._long.get(w)
         return found.tokens() if found is not None else self._tokens[w]
 
     def tokens_head(self, w: int, symbols: int) -> list[str]:
         """Word w's tokens that start within its first ``symbols`` base symbols: what a view shows
         of a long word, in time of ``symbols``."""
+        if self._arrays is not None:
+            return self._arrays.tokens_head(w, symbols)
         found = self._long.get(w)
         if found is not None:
             return found.head(symbols)
@@ -366,21 +416,44 @@ class LessonState:
         return head
 
     def token_count(self, w: int) -> int:
+        if self._arrays is not None:
+            return self.history.token_count(w, self.step)
         found = self._long.get(w)
         return found.count if found is not None else len(self._tokens[w])
 
     def pair_counts(self) -> dict[tuple[str, str], int]:
+        """Every pair's count (all of a large corpus's: ``distinct_pairs`` and ``pairs_with_count``
+        answer the common questions without listing them)."""
+        if self._arrays is not None:
+            return self._arrays.pair_counts()
         return self._counts
 
+    @property
+    def distinct_pairs(self) -> int:
+        """How many different pairs of neighbours there are."""
+        return len(self._arrays.codes) if self._arrays is not None else len(self._counts)
+
+    def pairs_with_count(self, count: int) -> set[tuple[str, str]]:
+        if self._arrays is not None:
+            return set(self._arrays.pairs_with_count(count))
+        return {pair for pair, c in self._counts.items() if c == count}
+
     def pair_count(self, pair: tuple[str, str]) -> int:
+        if self._arrays is not None:
+            return self._arrays.pair_count(pair)
         return self._counts.get(pair, 0)
 
     def pair_sources(self, pair: tuple[str, str]) -> list[tuple[int, int]]:
         """(word index, occurrences in that word), in corpus order: count = sum(occ * word count)."""
+        if self._arrays is not None:
+            return self._arrays.pair_sources(pair)
         return sorted(self._pairs.get(pair, {}).items())
 
     def ranked_pairs(self, limit: int | None = None) -> list[tuple[tuple[str, str], int]]:
         """Pairs by count, ties in the order the lesson's tie rule breaks them."""
+        if self._arrays is not None:
+            hf = self.lesson.settings.tie_break == "hf"
+            return self._arrays.ranked(limit, self.lesson.tokenizer.token_to_id if hf else None)
         counts = self._counts
         if self.lesson.settings.tie_break == "hf":
             ids = self.lesson.tokenizer.token_to_id

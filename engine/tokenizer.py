@@ -280,6 +280,23 @@ class _CutIds:
 Pair = tuple[int, int]
 
 
+# what the pair tables say about every merge, by the tables' identity: the tokenizer at each step
+# shares its lesson's tables, and working this out per step would cost a pass over every merge
+_PAIR_FACTS: dict[int, tuple[Mapping, bool, dict[Pair, int]]] = {}
+
+
+def _pair_facts(pairs: Mapping[Pair, tuple[int, int]], repeats: Mapping, start: int) -> tuple[bool, dict[Pair, int]]:
+    """(whether every merge makes a new token, each pair's rank) for a pair table."""
+    found = _PAIR_FACTS.get(id(pairs))
+    if found is None or found[0] is not pairs:
+        if len(_PAIR_FACTS) >= 4:
+            _PAIR_FACTS.clear()
+        each_new = not repeats and all(new == start + rank for rank, new in pairs.values())
+        # the table kept beside the facts, so its id names no other table while they are kept
+        found = _PAIR_FACTS[id(pairs)] = (pairs, each_new, {pair: rank for pair, (rank, _) in pairs.items()})
+    return found[1], found[2]
+
+
 @dataclass(frozen=True)
 class TokenizerTables:
     """What a merge-list tokenizer looks up, all derived from its settings, base and merges.
@@ -617,13 +634,12 @@ class Tokenizer(_Pipeline):
     def _each_merge_new(self) -> bool:
         """Whether every merge makes a token not there before (none rebuilds one, no pair is merged
         twice): the ids then follow the base vocabulary in merge order."""
-        start = len(self.base)
-        return not self._repeats and all(new == start + rank for rank, new in self._ranks.values())
+        return _pair_facts(self._ranks, self._repeats, len(self.base))[0]
 
     @cached_property
     def _pair_ranks(self) -> dict[Pair, int]:
         """Each merged pair's rank (its first merge's)."""
-        return {pair: rank for pair, (rank, _) in self._ranks.items()}
+        return _pair_facts(self._ranks, self._repeats, len(self.base))[1]
 
     def _later_merge(self, pair: Pair, done: int) -> tuple[int, int] | None:
         """The (rank, id) of the pair's first merge after rank ``done``, if it is merged again."""

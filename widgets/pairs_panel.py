@@ -64,7 +64,7 @@ class PairsPanel(QWidget):
             self.count_label.setText("")
             self.details.setText("")
             return
-        n = len(state.pair_counts())
+        n = state.distinct_pairs
         following = state.next_step()
         if not session.lesson.counts_known:
             self._show_without_counts(following)

@@ -36,6 +36,8 @@ SPEEDS = (("½ step/s", 0.5), ("1 step/s", 1.0), ("2 steps/s", 2.0), ("4 steps/s
 
 class Timeline(QWidget):
     cancel_requested = Signal()
+    # Cancel pressed while a jump is being built (not a training)
+    move_cancel_requested = Signal()
 
     def __init__(self, session, parent=None):
         super().__init__(parent)
@@ -82,7 +84,7 @@ class Timeline(QWidget):
         self.progress.setObjectName("trainingProgress")
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setToolTip("Stop training; the lesson shown stays as it is")
-        self.cancel_button.clicked.connect(self.cancel_requested)
+        self.cancel_button.clicked.connect(self._on_cancel_clicked)
         self.progress_row = QWidget()
         row = QHBoxLayout(self.progress_row)
         row.setContentsMargins(0, 0, 0, 0)
@@ -130,6 +132,9 @@ class Timeline(QWidget):
         session.training_progressed.connect(self._on_training_progressed)
         session.training_ended.connect(self._on_training_ended)
         session.play_interval_changed.connect(self._on_play_interval_changed)
+        session.step_move_started.connect(self._on_move_started)
+        session.step_move_progressed.connect(self._on_move_progressed)
+        session.step_move_ended.connect(self._on_move_ended)
         self._on_lesson_changed()
 
     def shown(self) -> TimelineShown:
@@ -264,3 +269,31 @@ class Timeline(QWidget):
 
     def _on_training_ended(self) -> None:
         self.status_stack.setCurrentIndex(0)
+
+    # -- a jump built in the background -----------------------------------------------------------
+
+    def _on_cancel_clicked(self) -> None:
+        if self.session.moving and not self.session.training:
+            self.move_cancel_requested.emit()
+        else:
+            self.cancel_requested.emit()
+
+    def _on_move_started(self, k: int) -> None:
+        if self.session.training:
+            return  # the training's progress keeps the row
+        self.progress.setRange(0, 3)
+        self.progress.setValue(0)
+        self.progress.setFormat("")
+        self._say_progress(f"Going to step {k:,}…")
+        self.cancel_button.setToolTip("Stay at the step shown")
+        self.status_stack.setCurrentWidget(self.progress_row)
+
+    def _on_move_progressed(self, done: int, total: int) -> None:
+        if not self.session.training:
+            self.progress.setRange(0, total)
+            self.progress.setValue(done)
+
+    def _on_move_ended(self) -> None:
+        if not self.session.training:
+            self.cancel_button.setToolTip("Stop training; the lesson shown stays as it is")
+            self.status_stack.setCurrentIndex(0)

@@ -16,6 +16,7 @@ HEADERS = ("#", "Pair", "Count", "Tie", "From")
 # a classroom reads the top of the list; counting every pair of a large corpus is the engine's job
 DEFAULT_LIMIT = 100
 SOURCES_SHOWN = 4
+KEPT_SOURCES = 1000
 _ROLES = {Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, KeyRole, Qt.ItemDataRole.TextAlignmentRole}
 
 
@@ -25,7 +26,9 @@ class _Sources:
     and the text."""
 
     count: int
-    words: dict[int, int]
+    # None for a pair in more than KEPT_SOURCES words: said again on every step (the lesson state
+    # keeps a large corpus's sources from step to step), not checked word by word
+    words: frozenset[int] | None
     text: str
 
 
@@ -120,15 +123,17 @@ class PairsModel(HeaderedTableModel):
         """
         counts = dict(rows)
         changed = set(changed_words)
-        # (a dict's keys check the smaller side against the larger, as sets do)
+        # (a set checks the smaller side against the larger)
         self._sources = {pair: said for pair, said in self._sources.items()
-                         if counts.get(pair) == said.count and said.words.keys().isdisjoint(changed)}
+                         if counts.get(pair) == said.count and said.words is not None
+                         and said.words.isdisjoint(changed)}
 
     def _said_sources(self, pair: tuple[str, str], count: int) -> str:
         said = self._sources.get(pair)
         if said is None:
             sources = self.session.state.pair_sources(pair)
-            said = self._sources[pair] = _Sources(count, dict(sources), self._sources_text(sources))
+            words = frozenset(w for w, _ in sources) if len(sources) <= KEPT_SOURCES else None
+            said = self._sources[pair] = _Sources(count, words, self._sources_text(sources))
         return said.text
 
     def _sources_text(self, sources: list[tuple[int, int]]) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import islice
+
 from PySide6.QtCore import QModelIndex, Qt
 
 from widgets.models.common import WORD_SHOWN, CountRole, HeaderedTableModel, TokensRole, runs, word_shown
@@ -31,7 +33,7 @@ class WordsModel(HeaderedTableModel):
         # only the words the merges touched change: one signal per run of neighbouring rows, or
         # one spanning them all when a step touches words all over a large corpus
         changed = change.words
-        spans = list(runs(changed)) if changed else []
+        spans = list(islice(runs(changed), MAX_SIGNALS + 1)) if changed else []
         if len(spans) > MAX_SIGNALS:
             spans = [(min(changed), max(changed))]
         for first, last in spans:

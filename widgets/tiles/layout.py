@@ -411,7 +411,7 @@ class TileRows:
         state's counts give the rest at once, where the history would count the corpus again."""
         state = self.state
         if nxt.tie_count > len(nxt.tied) and state is not None and state.step == nxt.step - 1:
-            tied = {pair for pair, count in state.pair_counts().items() if count == nxt.count}
+            tied = state.pairs_with_count(nxt.count)
         else:
             tied = set(self.lesson.history.ties(nxt.step - 1))
         return tied - {nxt.pair}
