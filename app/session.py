@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
+from functools import partial
 
 from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtGui import QUndoStack
@@ -31,6 +32,7 @@ from engine.formats.lesson_file import LessonFile
 from engine.lesson import Lesson, LessonState
 from engine.settings import Settings
 from resources.presets import preset, preset_with_held_out
+from widgets.worker import Worker
 
 DEFAULT_TEXT = "low 5\nlower 2\nnewest 6\nwidest 3\n"
 # Play's pace: milliseconds between two steps (2 steps a second)
@@ -115,6 +117,11 @@ class Session(QObject):
     dirty_changed = Signal(bool)
     # Play's pace changed (milliseconds between steps)
     play_interval_changed = Signal(int)
+    # a jump in a large lesson is being built: the step it goes to; then progress (parts done,
+    # parts); then it ended, landed (step_changed follows) or not (cancelled, or replaced)
+    step_move_started = Signal(int)
+    step_move_progressed = Signal(int, int)
+    step_move_ended = Signal()
 
     def __init__(self, lesson: Lesson | None = None, parent: QObject | None = None):
         super().__init__(parent)
@@ -136,6 +143,8 @@ class Session(QObject):
         self._was_dirty = False
         # (source, opened clean) while a lesson given to ``load`` trains
         self._loading: tuple[LessonFile, bool] | None = None
+        # the worker building a jump, while one is
+        self._mover: Worker | None = None
         self.runner = TrainingRunner(self)
         self.runner.started.connect(self._on_runner_started)
         self.runner.counted.connect(self.counting_progressed)
@@ -176,6 +185,7 @@ class Session(QObject):
 
         A worker may pass the state it built off the GUI thread, so a large corpus costs nothing here.
         """
+        self._stop_moving()  # a jump in the lesson before means nothing in this one
         if state is None and lesson.trained:
             state = LessonState(lesson, step)
         elif state is not None and state.step != step:
@@ -349,7 +359,11 @@ class Session(QObject):
         self.runner.cancel()
 
     def close(self) -> None:
-        """Stop any training quietly and wait for its thread (the window is closing)."""
+        """Stop any training or jump quietly and wait for its thread (the window is closing)."""
+        mover = self._mover
+        self._stop_moving()
+        if mover is not None:
+            mover.wait()
         self.runner.cancel(quietly=True)
         self.runner.wait()
 
@@ -470,12 +484,6 @@ class Session(QObject):
 
     # -- a jump in a large lesson, built off the GUI thread ---------------------------------------------
 
-    # a jump is being built: the step it goes to; then progress (parts done, parts); then it ended,
-    # landed (step_changed follows) or not (cancelled, or replaced by another step asked for)
-    step_move_started = Signal(int)
-    step_move_progressed = Signal(int, int)
-    step_move_ended = Signal()
-    _mover = None
 
     @property
     def moving(self) -> bool:
@@ -487,10 +495,6 @@ class Session(QObject):
         self._stop_moving()
 
     def _move_in_background(self, k: int) -> None:
-        from functools import partial
-
-        from widgets.worker import Worker
-
         state = self.state
         worker = Worker(state.rebuilding, k)
         worker.yielded.connect(lambda done: self.step_move_progressed.emit(*done))
