@@ -22,6 +22,7 @@ from typing import Iterable, Iterator, Mapping, Sequence
 
 from engine.bytelevel import BYTE_TO_CHAR, bytes_to_symbols, symbols_to_bytes
 from engine.errors import BpeLabError
+from engine.merge_queue import merge_ranked_bytes, replay_merges
 from engine.pretokenize import (
     GPT2_PATTERN,
     GPT4_PATTERN,
@@ -43,6 +44,10 @@ _CACHE_LIMIT = 500_000
 _UNRANKED = 1 << 62
 # each byte as a one-byte string, made once
 _ONE_BYTE = [bytes((b,)) for b in range(256)]
+# up to this many symbols, a piece is merged by scanning its pairs (a few builtins per merge, fastest
+# for a word); past it, by a heap of candidate merges (``engine.merge_queue``), whose cost grows
+# with the piece's length and not with its square
+_SHORT_PIECE = 64
 # how Settings names the published split patterns
 _SPLIT_OF_PATTERN = {GPT2_PATTERN: "gpt2", GPT4_PATTERN: "gpt4"}
 
@@ -568,8 +573,10 @@ class Tokenizer(_Pipeline):
         """
         if limit is None:
             limit = len(self.merges)
-        if trace is None and self._each_merge_new:
-            return self._bpe_lowest_first(ids, limit)
+        if trace is None:
+            if self._each_merge_new and len(ids) <= _SHORT_PIECE:
+                return self._bpe_lowest_first(ids, limit)
+            return replay_merges(ids, self._ranks.get, self._later_merge, limit)
         ranks = self._ranks
         done = -1
         while len(ids) > 1:
@@ -789,6 +796,8 @@ class RankTokenizer(_Pipeline):
         Each pair's rank is looked up once; a merge looks up only the two pairs it changes.
         """
         rank_of = self.ranks.get
+        if trace is None and len(piece) > _SHORT_PIECE:
+            return merge_ranked_bytes(piece, rank_of)
         parts = [_ONE_BYTE[b] for b in piece]
         pair_ranks = [rank_of(a + b, _UNRANKED) for a, b in zip(parts, parts[1:])]
         while pair_ranks:
