@@ -9,6 +9,7 @@ from hypothesis import given, settings as hyp_settings, strategies as st
 
 from engine import Corpus, Settings, Tokenizer, train
 from engine.cl100k import load_cl100k
+from engine.formats.hf import load_hf, save_hf
 from engine.merge_queue import merge_ranked_bytes, replay_merges
 from engine.tokenizer import RankTokenizer
 
@@ -95,7 +96,7 @@ def _cost(encode, piece: str) -> float:
     return best
 
 
-def test_encoding_grows_with_the_length_of_a_piece_not_its_square():
+def test_encoding_grows_with_the_length_of_a_piece_not_its_square(tmp_path):
     # eight times the length: about eight times the work, where the square would be sixty-four
     rng = random.Random(2)
     text = "".join(rng.choice("abcd efg") for _ in range(40_000))
@@ -103,8 +104,11 @@ def test_encoding_grows_with_the_length_of_a_piece_not_its_square():
     rebuilt = Tokenizer(Settings(end_of_word=None, split="none"), list("abcd efg"),
                         [("a", "b"), ("b", "c"), ("a", "bc"), ("abc", "d"), ("ab", "c"), ("d", " ")])
     assert not rebuilt._each_merge_new
+    save_hf(chars, tmp_path / "tokenizer.json")
+    imported = load_hf(tmp_path / "tokenizer.json")
     cl100k = load_cl100k()
     letters = text.replace(" ", "")  # one pre-token of cl100k's split
-    for tokenizer, piece in ((chars, text), (rebuilt, text), (cl100k, letters)):
+    assert imported.encode_ids(text[:5000]) == chars.encode_ids(text[:5000])
+    for tokenizer, piece in ((chars, text), (rebuilt, text), (imported, text), (cl100k, letters)):
         short, long = _cost(tokenizer.encode_ids, piece[:5000]), _cost(tokenizer.encode_ids, piece[:40_000])
         assert long < 24 * short, (tokenizer, short, long)
