@@ -317,6 +317,7 @@ class MainWindow(QMainWindow):
         self.play_action = self._action("&Play / pause", self.timeline.toggle_play, "play")
         self.start_action = self._action("Back to the &start", lambda: s.request_step(0), "start")
         self.end_action = self._action("Go to the &end", lambda: s.request_step(s.last_step), "end")
+        self.go_to_action = self._action("&Go to step…", self.timeline.step_field.focus_for_typing, "go to step")
         self.zoom_in_action = self._action("Zoom &in", lambda: self.set_zoom(self.zoom * ZOOM_STEP), "zoom in")
         self.zoom_out_action = self._action("Zoom &out", lambda: self.set_zoom(self.zoom / ZOOM_STEP), "zoom out")
         self.zoom_reset_action = self._action("&Actual size", lambda: self.set_zoom(1.0), "actual size")
@@ -338,7 +339,8 @@ class MainWindow(QMainWindow):
         edit_menu = bar.addMenu("&Edit")
         edit_menu.addActions([self.undo_action, self.redo_action])
         lesson_menu = bar.addMenu("&Lesson")
-        lesson_menu.addActions([self.next_action, self.previous_action, self.play_action, self.start_action, self.end_action])
+        lesson_menu.addActions([self.next_action, self.previous_action, self.play_action, self.start_action, self.end_action,
+                                self.go_to_action])
         view_menu = bar.addMenu("&View")
         view_menu.addActions([self.zoom_in_action, self.zoom_out_action, self.zoom_reset_action])
         view_menu.addSeparator()

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 from engine.describe import describe_position, plural
 from widgets.elided import ElidedLabel
 from widgets.steady import steady
+from widgets.step_field import StepField
 
 @dataclass(frozen=True)
 class TimelineShown:
@@ -97,6 +98,8 @@ class Timeline(QWidget):
         for b in (self.home_button, self.back_button, self.play_button, self.forward_button, self.end_button):
             controls.addWidget(b)
         controls.addWidget(self.slider, 1)
+        self.step_field = StepField(session)
+        controls.addWidget(self.step_field)
         controls.addWidget(self.speed)
         # the progress row takes the status line's place while a lesson trains: one stack of the
         # two keeps the same height, so starting a training lays nothing out again
