@@ -53,6 +53,13 @@ class AsksForTiles(Protocol):
     tiles_requested: object  # a signal with no arguments
 
 
+@runtime_checkable
+class HidesAnswers(Protocol):
+    """A view that asks a question the Pairs panel would answer (the quiz, about the live lesson)."""
+
+    answer_pending_changed: object  # a signal carrying whether the answer is still to come
+
+
 def _tiles(session: Session) -> QWidget:
     from widgets.tiles import TileView
 
@@ -178,6 +185,8 @@ class MainWindow(QMainWindow):
             self.files.keep_progress_of(view)
         if isinstance(view, AsksForTiles):
             view.tiles_requested.connect(lambda: self.show_view("Tiles"))
+        if isinstance(view, HidesAnswers):
+            view.answer_pending_changed.connect(self.pairs_panel.set_answer_hidden)
 
     def show_view(self, title: str) -> None:
         if title in self.views:
