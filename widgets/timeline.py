@@ -65,7 +65,8 @@ class Timeline(QWidget):
         self.slider.setObjectName("stepSlider")
         self.slider.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.slider.setPageStep(10)
-        self.slider.setMinimumWidth(80)
+        # narrow enough, at 200 % zoom, to leave the go-to-step field its room in the row
+        self.slider.setMinimumWidth(40)
         self.step_label = QLabel()
         self.step_label.setObjectName("stepLabel")
         self.speed = QComboBox()
