@@ -32,6 +32,14 @@ EXIT_BAD_INPUT = 2
 # options that stand instead of a command (anything else first opens the window)
 OPTIONS = ("-h", "--help", "--version", "--install-desktop-entry", "--uninstall-desktop-entry")
 
+# the window's own arguments (app/main.py: window_arguments), which the commands' parser does not parse
+WINDOW_USAGE = ("bpe-lab [FILE] [--close-after SECONDS]\n"
+                "       bpe-lab COMMAND [options]   (bpe-lab COMMAND --help for one command's)\n"
+                "       bpe-lab [--version | --install-desktop-entry | --uninstall-desktop-entry]")
+WINDOW_HELP = ("The window: bpe-lab FILE opens a lesson (.bpelab) or a text file to train on; with no FILE, the "
+               "default lesson. --close-after SECONDS closes the window after SECONDS, as File > Quit does "
+               "(to check an installation).")
+
 
 class HelpLayout(argparse.HelpFormatter):
     """argparse's help layout, given the terminal's width as ``shutil.get_terminal_size`` finds it
@@ -74,7 +82,8 @@ def build_parser(command: str | None = None) -> Parser:
     Given a command, only that command's parser: a command run from a script starts without
     importing what the other commands and ``--version`` need.
     """
-    parser = Parser(prog="bpe-lab", description="Byte pair encoding, step by step. With no command: the window.")
+    parser = Parser(prog="bpe-lab", description="Byte pair encoding, step by step. With no command: the window.",
+                    usage=WINDOW_USAGE if command is None else None, epilog=WINDOW_HELP if command is None else None)
     if command is None:
         from app.about import version_line
 
@@ -83,7 +92,7 @@ def build_parser(command: str | None = None) -> Parser:
         entry.add_argument("--install-desktop-entry", action="store_true",
                            help="add BPE Lab to the application menu and open .bpelab lessons with it")
         entry.add_argument("--uninstall-desktop-entry", action="store_true", help="remove what --install-desktop-entry added")
-    sub = parser.add_subparsers(dest="command", parser_class=Parser, metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", parser_class=Parser, metavar="COMMAND", prog="bpe-lab")
     for name, module in COMMANDS.items():
         if command in (None, name):
             importlib.import_module(module).add_parser(sub)

@@ -53,6 +53,13 @@ class AsksForTiles(Protocol):
     tiles_requested: object  # a signal with no arguments
 
 
+@runtime_checkable
+class HidesAnswers(Protocol):
+    """A view that asks a question the Pairs panel would answer (the quiz, about the live lesson)."""
+
+    answer_pending_changed: object  # a signal carrying whether the answer is still to come
+
+
 def _tiles(session: Session) -> QWidget:
     from widgets.tiles import TileView
 
@@ -178,6 +185,8 @@ class MainWindow(QMainWindow):
             self.files.keep_progress_of(view)
         if isinstance(view, AsksForTiles):
             view.tiles_requested.connect(lambda: self.show_view("Tiles"))
+        if isinstance(view, HidesAnswers):
+            view.answer_pending_changed.connect(self.pairs_panel.set_answer_hidden)
 
     def show_view(self, title: str) -> None:
         if title in self.views:
@@ -317,6 +326,7 @@ class MainWindow(QMainWindow):
         self.play_action = self._action("&Play / pause", self.timeline.toggle_play, "play")
         self.start_action = self._action("Back to the &start", lambda: s.request_step(0), "start")
         self.end_action = self._action("Go to the &end", lambda: s.request_step(s.last_step), "end")
+        self.go_to_action = self._action("&Go to step…", self.timeline.step_field.focus_for_typing, "go to step")
         self.zoom_in_action = self._action("Zoom &in", lambda: self.set_zoom(self.zoom * ZOOM_STEP), "zoom in")
         self.zoom_out_action = self._action("Zoom &out", lambda: self.set_zoom(self.zoom / ZOOM_STEP), "zoom out")
         self.zoom_reset_action = self._action("&Actual size", lambda: self.set_zoom(1.0), "actual size")
@@ -338,7 +348,8 @@ class MainWindow(QMainWindow):
         edit_menu = bar.addMenu("&Edit")
         edit_menu.addActions([self.undo_action, self.redo_action])
         lesson_menu = bar.addMenu("&Lesson")
-        lesson_menu.addActions([self.next_action, self.previous_action, self.play_action, self.start_action, self.end_action])
+        lesson_menu.addActions([self.next_action, self.previous_action, self.play_action, self.start_action, self.end_action,
+                                self.go_to_action])
         view_menu = bar.addMenu("&View")
         view_menu.addActions([self.zoom_in_action, self.zoom_out_action, self.zoom_reset_action])
         view_menu.addSeparator()

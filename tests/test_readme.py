@@ -140,6 +140,7 @@ def script_copy(tmp_path) -> tuple[Path, Path]:
     tools = tmp_path / "tools"
     tools.mkdir()
     shutil.copy(ROOT / "tools" / "bpe-lab.sh", tools / "bpe-lab.sh")
+    shutil.copy(ROOT / "tools" / "system.sh", tools / "system.sh")
     mark = tmp_path / "set-up"
     (tools / "setup.sh").write_text(f'touch "{mark}"\nexit 0\n', encoding="utf-8")
     return tools / "bpe-lab.sh", mark

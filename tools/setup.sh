@@ -7,33 +7,12 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="$ROOT/.venv"
 source "$ROOT/tools/venv.sh"
-
-QT_PACKAGES="libgl1 libegl1 libxkbcommon0 libfontconfig1 libdbus-1-3 libglib2.0-0 fonts-dejavu-core"
-# scripts the explorer and the multilingual presets show: Devanagari, Tamil, Chinese and Japanese, emoji
-FONT_PACKAGES="fonts-lohit-deva fonts-lohit-taml fonts-wqy-microhei fonts-noto-color-emoji"
-# what the tests use to check the menu entry and the .bpelab file type the app installs
-DESKTOP_PACKAGES="desktop-file-utils shared-mime-info"
-X_PACKAGES="xvfb xauth libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-render-util0 libxcb-shape0 libxkbcommon-x11-0"
-
-install_system_packages() {
-    command -v dpkg-query >/dev/null 2>&1 || return 0
-    local missing=()
-    for pkg in $QT_PACKAGES $FONT_PACKAGES $X_PACKAGES $DESKTOP_PACKAGES; do
-        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
-    done
-    [ ${#missing[@]} -eq 0 ] && return 0
-    if [ "$(id -u)" -ne 0 ]; then
-        echo "BPE Lab needs these Debian packages: ${missing[*]}" >&2
-        echo "install them with: sudo apt-get install ${missing[*]}" >&2
-        return 0
-    fi
-    echo "installing system packages: ${missing[*]}" >&2
-    DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
-}
+source "$ROOT/tools/system.sh"
 
 install_project() {
-    "$1" -m pip install --quiet -e "$ROOT[test]" >&2
+    echo "bpe-lab set-up: installing BPE Lab and its dependencies into .venv (about 2 minutes, once)" >&2
+    # pip's own lines (one per package collected and installed) are the progress of the longest step
+    "$1" -m pip install -e "$ROOT[test]" >&2
 }
 
 install_system_packages

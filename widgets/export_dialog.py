@@ -26,6 +26,7 @@ from engine.errors import BpeLabError
 from engine.formats.load import FORMATS, Source
 from engine.formats.proof import FormatCheck, ProofProgress, ProofReport, check_formats, export_and_prove
 from engine.formats.refusal import Retrain, parts_of, said
+from widgets.folder_dialog import choose_folder
 from widgets.settings_form import MARKERS, SPLITS, UNITS
 from widgets.worker import Worker
 
@@ -190,7 +191,7 @@ class ExportDialog(QDialog):
 
     def choose_path(self) -> str:
         if self.fmt == "gpt2":
-            return QFileDialog.getExistingDirectory(self, "Export vocabulary: choose or make a folder for vocab.json and merges.txt")
+            return choose_folder(self, "Export vocabulary: choose a folder for vocab.json and merges.txt, or type a new one")
         return QFileDialog.getSaveFileName(self, "Export vocabulary", SUFFIXES[self.fmt], FILTERS[self.fmt])[0]
 
     # -- refusing before writing ----------------------------------------------------------------

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from engine.describe import describe_stop, plural, tie_rule_sentence, tie_size, times
+from widgets.answer_cover import AnswerCover
 from widgets.models import PairsModel
 from widgets.models.pairs import COUNT, PAIR, RANK, SOURCES, TIE
 from widgets.tables import make_table
@@ -44,10 +45,16 @@ class PairsPanel(QWidget):
         layout.addWidget(steady(self.count_label))
         layout.addWidget(self.table, 1)
         layout.addWidget(steady(self.details))
+        self.answer_cover = AnswerCover(layout, "The pairs are hidden while the quiz asks about this step: they "
+                                                "would give its answer away. Answer it, or leave the Quiz tab, to see them.")
         self.table.selectionModel().currentRowChanged.connect(self._on_row_picked)
         session.lesson_changed.connect(self._refresh)
         session.step_changed.connect(self._refresh)
         self._refresh()
+
+    def set_answer_hidden(self, hidden: bool) -> None:
+        """Hide the counts and the next merge while a quiz question about this step awaits its answer."""
+        self.answer_cover.set_covering(hidden)
 
     def shown(self, rows: int | None = None) -> PairsShown:
         """The heading lines and the first ``rows`` rows (all without a limit), as the table displays them."""

@@ -66,6 +66,9 @@ class QuizPanel(QWidget):
     tiles_requested = Signal()
     # the score or position changed: the lesson file has something new to save
     progress_changed = Signal()
+    # True while a question about the lesson on screen awaits its answer, in sight: the lesson's
+    # other views (the pairs and their counts) would give it away meanwhile; False once revealed
+    answer_pending_changed = Signal(bool)
 
     def __init__(self, pack: Pack | None = None, parent: QWidget | None = None, scale: float = 1.0):
         super().__init__(parent)
@@ -86,6 +89,7 @@ class QuizPanel(QWidget):
         self._scale = scale
         self._full = False
         self._step_behind: int | None = None  # the lesson's step, while hidden and not yet asked about
+        self._pending = False  # what answer_pending_changed last said
         self._build()
         self.set_scale(scale)
         self._render()
@@ -260,6 +264,7 @@ class QuizPanel(QWidget):
         self.message.setText(s.empty_reason())
         self._render_answer()
         self._render_buttons()
+        self._say_pending()
         self.position_label.setText(s.position_text())
         self.score_label.setText(s.score_text())
         if fresh and self._editor is not None and not self._examples_open:
@@ -391,6 +396,23 @@ class QuizPanel(QWidget):
         super().showEvent(event)
         if self._step_behind is not None:
             self.set_current_step(self._step_behind)
+        self._say_pending()
+
+    def hideEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().hideEvent(event)
+        self._say_pending()
+
+    def answer_pending(self) -> bool:
+        """Whether a question about the live lesson is in sight and its answer not yet shown."""
+        question = self.session.question
+        return (self.isVisible() and question is not None and question.reveal_step is not None
+                and not self.session.revealed)
+
+    def _say_pending(self) -> None:
+        pending = self.answer_pending()
+        if pending != self._pending:
+            self._pending = pending
+            self.answer_pending_changed.emit(pending)
 
     def _on_lesson_question(self, question: Question) -> None:
         self.session.add_lesson_question(question)

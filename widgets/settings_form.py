@@ -37,12 +37,15 @@ UNITS = (
     ("bytes", "Bytes", "Start from the 256 byte values (the text as UTF-8 bytes): nothing is ever unknown."),
 )
 MARKERS = (("</w>", "</w>"), ("_", "_"), (None, "none"))
+NO_MARKER_IN_BYTES = "Bytes have no end-of-word marker: End of word is off while Units is Bytes."
 STOPS = (
     # short enough for the narrowest panel; the number comes on the row below
     ("repeat", "no pair repeats"),
     ("merges", "after N merges"),
     ("vocab", "at N tokens"),
 )
+# the N a stop rule starts from when the lesson had none (a preset that trains until no pair repeats)
+FIRST_N = {"merges": 10, "vocab": {"chars": 50, "bytes": 300}}
 TIES = (
     ("first", "pair met first", f"Equal counts go to {TIE_RULES['first']}."),
     ("hf", "smaller ids", f"Equal counts go to {TIE_RULES['hf']} (Hugging Face's rule)."),
@@ -115,6 +118,7 @@ class SettingsForm(QWidget):
         form.addRow("Stop", self.stop)
         self.size.setPrefix("N = ")
         form.addRow("", self.size)
+        self._form = form
         form.addRow("Ties", self.tie)
         form.addRow("Special", self.specials)
         layout = QVBoxLayout(self)
@@ -135,6 +139,8 @@ class SettingsForm(QWidget):
                                  "quotes): each gets an id of its own and is never merged (Return to apply)")
 
         self._settings = settings
+        # the marker chosen for characters, shown again when Units goes back from bytes to characters
+        self._chars_marker: str | None = settings.marker if settings.units == "chars" else "</w>"
         self.show_settings(settings)
         for combo in (self.split, self.units, self.marker, self.stop, self.tie):
             combo.currentIndexChanged.connect(self._on_edited)
@@ -153,12 +159,14 @@ class SettingsForm(QWidget):
             w.blockSignals(True)
         self.split.setCurrentIndex(self.split.findData(s.split))
         self.units.setCurrentIndex(self.units.findData(s.units))
-        marker = s.marker
+        marker = s.marker if s.units == "chars" else self._chars_marker
         i = self.marker.findData(marker)
         if i < 0:
             self.marker.addItem(marker, marker)
             i = self.marker.count() - 1
         self.marker.setCurrentIndex(i)
+        if s.units == "chars":
+            self._chars_marker = marker
         self.lowercase.setChecked(s.lowercase)
         self.min_frequency.setValue(s.min_frequency)
         if s.merges is not None:
@@ -169,6 +177,8 @@ class SettingsForm(QWidget):
             self.size.setValue(s.vocab_size)
         else:
             self.stop.setCurrentIndex(0)
+            # no N of an earlier lesson stays behind to be taken for this one's
+            self.size.setValue(0)
         self.tie.setCurrentIndex(self.tie.findData(s.tie_break))
         self.specials.setText(join_specials(s.special_tokens))
         for w in widgets:
@@ -178,14 +188,23 @@ class SettingsForm(QWidget):
 
     def _update_enabled(self) -> None:
         # a marker only makes sense for character units: bytes keep the space in the next word
-        self.marker.setEnabled(self.units.currentData() == "chars")
+        chars = self.units.currentData() == "chars"
+        if self.marker.isEnabled():
+            self._chars_marker = self.marker.currentData()
+        # with bytes the row shows what the lesson has, no marker, not the choice kept for characters
+        self.marker.blockSignals(True)
+        self.marker.setCurrentIndex(self.marker.findData(self._chars_marker if chars else None))
+        self.marker.blockSignals(False)
+        self.marker.setEnabled(chars)
         self.size.setEnabled(self.stop.currentData() != "repeat")
+        self._form.setRowVisible(self.size, self.stop.currentData() != "repeat")
 
     def _explain(self) -> None:
         split = split_tip(self.split.currentData())
         units = UNITS[self.units.currentIndex()][2]
         tie = TIES[self.tie.currentIndex()][2]
-        self.explain.setText(f"{split} {units} {tie}")
+        marker = f" {NO_MARKER_IN_BYTES}" if self.units.currentData() == "bytes" else ""
+        self.explain.setText(f"{split} {units}{marker} {tie}")
 
     def current(self) -> Settings:
         stop = self.stop.currentData()
@@ -205,9 +224,11 @@ class SettingsForm(QWidget):
         )
 
     def _on_edited(self, *_args) -> None:
-        if self.stop.currentData() == "vocab" and self.size.value() == 0:
+        stop = self.stop.currentData()
+        if stop != "repeat" and (self.size.value() == 0 and (stop == "vocab" or self._settings.merges is None)):
+            first = FIRST_N[stop]
             self.size.blockSignals(True)
-            self.size.setValue(max(300 if self.units.currentData() == "bytes" else 50, 1))
+            self.size.setValue(first if isinstance(first, int) else first[self.units.currentData()])
             self.size.blockSignals(False)
         self._update_enabled()
         self._explain()

@@ -37,6 +37,7 @@ KEYS: dict[str, tuple[Key, ...]] = {
     "play": ("Space",),
     "start": ("Home",),
     "end": ("End",),
+    "go to step": ("Ctrl+G",),
     # Ctrl+= as well: on most keyboards + needs Shift, and the key is the same one
     "zoom in": ("Ctrl+=", S.ZoomIn, "Ctrl++"),
     "zoom out": (S.ZoomOut, "Ctrl+-"),

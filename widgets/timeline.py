@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 from engine.describe import describe_position, plural
 from widgets.elided import ElidedLabel
 from widgets.steady import steady
+from widgets.step_field import StepField
 
 @dataclass(frozen=True)
 class TimelineShown:
@@ -64,7 +65,8 @@ class Timeline(QWidget):
         self.slider.setObjectName("stepSlider")
         self.slider.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.slider.setPageStep(10)
-        self.slider.setMinimumWidth(80)
+        # narrow enough, at 200 % zoom, to leave the go-to-step field its room in the row
+        self.slider.setMinimumWidth(40)
         self.step_label = QLabel()
         self.step_label.setObjectName("stepLabel")
         self.speed = QComboBox()
@@ -97,6 +99,8 @@ class Timeline(QWidget):
         for b in (self.home_button, self.back_button, self.play_button, self.forward_button, self.end_button):
             controls.addWidget(b)
         controls.addWidget(self.slider, 1)
+        self.step_field = StepField(session)
+        controls.addWidget(self.step_field)
         controls.addWidget(self.speed)
         # the progress row takes the status line's place while a lesson trains: one stack of the
         # two keeps the same height, so starting a training lays nothing out again

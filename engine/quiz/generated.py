@@ -4,7 +4,8 @@ Given the lesson's history index and the step the lesson is at, each generator a
 exact state and takes its answer from the same index the tiles, the charts and the handout read:
 a word's tokens after k merges, the pair counts (weighted by word frequency, as a merge round
 counts them) and the vocabulary size. Every question carries ``reveal_step``: the step at which
-the tiles show its answer, so the quiz can ask the lesson to go there.
+the tiles show its answer (the step asked about, never one past it), so the quiz can ask the lesson
+to go there.
 
 Left out: questions about text outside the corpus (the bundled pack covers unseen words).
 """
@@ -148,7 +149,9 @@ def next_pair(state: LiveLesson, rng: random.Random) -> Question | None:
         hint="Count each pair of neighbours in every word, times the word's count. The highest count wins.",
         explanation=" ".join(lines),
         labels=("lesson", "next merge"),
-        reveal_step=k + 1,
+        # the step asked about, where the tiles crown the winning pair; at k + 1 it is fused and the
+        # crown is on the merge after it
+        reveal_step=k,
         options=_shuffled(options, rng),
     )
 
@@ -181,8 +184,6 @@ def pair_count(state: LiveLesson, rng: random.Random) -> Question | None:
     if unweighted != answer:
         # counting words that hold the pair, not weighting them by frequency
         wrong.append(WrongAnswer(unweighted, "unweighted-count"))
-    following = state.history.next_merge(k)
-    winner = following is not None and following.pair == pair
     return NumberQuestion(
         id=f"lesson:pair-count:{k}:{'+'.join(pair)}",
         title="How often does this pair occur?",
@@ -190,7 +191,7 @@ def pair_count(state: LiveLesson, rng: random.Random) -> Question | None:
         hint=f"Find the {_unit_noun(state)}s where these two tokens stand side by side; add up their counts.",
         explanation=explanation,
         labels=("lesson", "counting"),
-        reveal_step=k + 1 if winner else k,
+        reveal_step=k,
         answer=answer,
         wrong=tuple(wrong),
     )

@@ -4,7 +4,7 @@ from PySide6.QtCore import Qt
 
 from engine.describe import gpt4_split_sentence
 from engine.settings import Settings
-from widgets.settings_form import SPLIT_TIPS, SettingsForm
+from widgets.settings_form import FIRST_N, NO_MARKER_IN_BYTES, SPLIT_TIPS, SettingsForm
 
 TIP = Qt.ItemDataRole.ToolTipRole
 
@@ -26,3 +26,44 @@ def test_the_line_under_the_form_follows_the_split_chosen(qtbot):
     assert form.explain.text().startswith(SPLIT_TIPS["whitespace"])
     form.show_settings(Settings(split="gpt4"))
     assert form.explain.text().startswith(gpt4_split_sentence())
+
+
+def test_bytes_say_the_marker_is_off_and_characters_bring_it_back(qtbot):
+    form = SettingsForm(Settings())
+    qtbot.addWidget(form)
+    assert NO_MARKER_IN_BYTES not in form.explain.text()
+    with qtbot.waitSignal(form.settings_requested) as blocker:
+        form.units.setCurrentIndex(form.units.findData("bytes"))
+    assert blocker.args[0].marker is None
+    assert NO_MARKER_IN_BYTES in form.explain.text()
+    assert form.marker.currentData() is None and not form.marker.isEnabled()
+    with qtbot.waitSignal(form.settings_requested) as blocker:
+        form.units.setCurrentIndex(form.units.findData("chars"))
+    assert blocker.args[0].marker == "</w>" and form.marker.currentData() == "</w>"
+    assert NO_MARKER_IN_BYTES not in form.explain.text()
+
+
+def test_a_lesson_in_bytes_keeps_the_marker_chosen_for_characters(qtbot):
+    form = SettingsForm(Settings(end_of_word="_"))
+    qtbot.addWidget(form)
+    form.show_settings(Settings(units="bytes"))
+    assert form.marker.currentData() is None
+    with qtbot.waitSignal(form.settings_requested) as blocker:
+        form.units.setCurrentIndex(form.units.findData("chars"))
+    assert blocker.args[0].marker == "_"
+
+
+def test_a_lesson_with_no_stop_number_shows_none_left_from_the_one_before(qtbot):
+    form = SettingsForm(Settings(merges=1000))
+    qtbot.addWidget(form)
+    form.show()
+    assert form.size.isVisible() and form.size.text() == "N = 1000"
+    form.show_settings(Settings())
+    assert form.stop.currentData() == "repeat" and not form.size.isVisible()
+    with qtbot.waitSignal(form.settings_requested) as blocker:
+        form.stop.setCurrentIndex(form.stop.findData("merges"))
+    assert blocker.args[0].merges == FIRST_N["merges"] and form.size.isVisible()
+    # within a rule, N is the user's: 0 merges stays 0
+    with qtbot.waitSignal(form.settings_requested) as blocker:
+        form.size.setValue(0)
+    assert blocker.args[0].merges == 0

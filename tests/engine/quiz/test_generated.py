@@ -70,7 +70,8 @@ def test_next_pair_is_the_merge_the_engine_makes(name):
         assert stats[winner] == max(stats.values()) == state.steps[k].count
         assert correct_texts(q) == [state.show_pair(winner)]
         assert len({o.text for o in q.options}) == len(q.options) >= 2
-        assert q.reveal_step == k + 1
+        # the step asked about: its tiles crown the winner (one step on, the crown is on the next merge)
+        assert q.reveal_step == k
         assert str(state.steps[k].count) in q.explanation
         if len(state.steps[k].tied) > 1:
             assert "tie" in q.explanation
@@ -89,6 +90,8 @@ def test_pair_count_matches_a_recount(name):
             shown = re.search(r"the pair (.+) occur", q.prompt).group(1)
             assert q.answer == counted[shown]
             assert grade(q, str(counted[shown])).correct
+            # the pairs of the step asked about, the winner's too: once merged its count is gone
+            assert q.reveal_step == state.step
 
 
 @pytest.mark.parametrize("name", CORPORA)
