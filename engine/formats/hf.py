@@ -30,6 +30,7 @@ from engine.encoder import Encoder
 from engine.errors import BpeLabError
 from engine.files import read_json
 from engine.writing import write_files
+from engine.formats.hf_added import AddedToken, AddedTokens
 from engine.formats.hf_pipeline import FileTokenizer, FrontEnd
 from engine.formats.imported import check_ids, tokenizer_from_vocab
 from engine.formats.refusal import ExportRefused, Retrain
@@ -355,12 +356,24 @@ def _pipeline_node(value, name: str, source: str, part: str):
     return value
 
 
-def _added_tokens(f: Fields, source: str) -> list[tuple[str, int]]:
+def _added_tokens(f: Fields, source: str) -> list[AddedToken]:
     out = []
     for i, entry in enumerate(f.items("added_tokens", [], optional=True) or []):
         token = Fields.of(entry, source, f"added_tokens[{i}]")
-        out.append((token.text("content", nonempty=True), token.whole("id")))
+        content, tid = token.text("content", nonempty=True), token.whole("id")
+        # the library's defaults for a flag left out
+        flags = {key: bool(token.flag(key, False, optional=True))
+                 for key in ("single_word", "lstrip", "rstrip", "normalized")}
+        out.append(AddedToken(content, tid, special=bool(token.flag("special", False, optional=True)), **flags))
     return out
+
+
+def _plain_specials(added: list[AddedToken], merges, unknown: str | None) -> bool:
+    """Whether the added tokens act as BPE Lab's special tokens do: matched whole, only where
+    allowed, each its own token (the unknown token apart)."""
+    used = {part for a, b in merges for part in (a, b, a + b)}
+    return all(t.special and not (t.lstrip or t.rstrip or t.single_word or t.normalized)
+               and t.content not in used and t.content != unknown for t in added)
 
 
 def tokenizer_from_hf_data(data, source: str):
@@ -404,7 +417,16 @@ def tokenizer_from_hf_data(data, source: str):
             "where BPE Lab replays the merges in order, so some text would get other ids"
         )
     specials: dict[str, int] = {}
-    for i, (content, tid) in enumerate(_added_tokens(f, source)):
+    added = _added_tokens(f, source)
+    normalizer = parts["normalizer"]
+    for i, token in enumerate(added):
+        if token.normalized and normalizer is not None:
+            raise SchemaError(
+                f"{source}: added_tokens[{i}] ('{token.content[:40]}') has \"normalized\": true, so the library "
+                f"looks for it in the text its normalizer {normalizer['type'][:40]} made, which BPE Lab does not; "
+                "set it to false to match it in the text as typed"
+            )
+    for i, (content, tid) in enumerate((t.content, t.id) for t in added):
         if content in vocab and vocab[content] != tid:
             raise SchemaError(
                 f"{source}: added_tokens[{i}] gives '{content}' id {tid}, but model.vocab gives it {vocab[content]}"
@@ -423,7 +445,7 @@ def tokenizer_from_hf_data(data, source: str):
             Settings(split="whitespace", units="chars", end_of_word=None), vocab, merges, specials, unknown,
             source, where=lambda i: f"model.merges[{i}]",
         )
-        return FileTokenizer(inner, front, unknown)
+        return FileTokenizer(inner, front, unknown, AddedTokens(added))
     if suffix or byte_fallback:
         raise SchemaError(
             f"{source}: model.end_of_word_suffix or model.byte_fallback is set with a pre-tokenizer BPE Lab "
@@ -439,10 +461,14 @@ def tokenizer_from_hf_data(data, source: str):
             "byte-level model; normalize the text yourself and remove the normalizer"
         )
     settings = Settings(split=split, units=units, end_of_word=marker)
-    return tokenizer_from_vocab(
+    tokenizer = tokenizer_from_vocab(
         settings, vocab, merges, specials, unknown, source,
         where=lambda i: f"model.merges[{i}]", marker_as=mark,
     )
+    if _plain_specials(added, merges, unknown):
+        return tokenizer
+    return FileTokenizer(tokenizer, None, unknown if tokenizer.unknown_id is not None else None,
+                         AddedTokens(added))
 
 
 def load_hf(path: str | os.PathLike):

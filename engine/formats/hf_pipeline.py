@@ -13,12 +13,13 @@ text as it is (else each token spans its whole stretch of text).
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable, Iterator
 
 import regex
 
-from engine.pretokenize import SplitPattern, iter_word_spans, special_splitter
+from engine.formats.hf_added import AddedToken, AddedTokens
+from engine.pretokenize import SplitPattern, iter_word_spans
 from engine.tokenizer import Encoding, Tokenizer
 
 # letters, numbers and spaces as the library's Unicode has them, whatever the installed regex knows
@@ -92,23 +93,58 @@ class FrontEnd:
 
 
 class FileTokenizer(Tokenizer):
-    """A tokenizer with a file's merges replayed in order behind that file's front end."""
+    """A tokenizer with a file's merges replayed in order behind that file's front end and added tokens.
 
-    def __init__(self, inner: Tokenizer, front: FrontEnd, unknown: str | None = None):
+    ``front`` None keeps the inner tokenizer's own split and spelling (a file in BPE Lab's
+    pipelines whose added tokens do more than special tokens do here).
+    """
+
+    def __init__(self, inner: Tokenizer, front: FrontEnd | None, unknown: str | None = None,
+                 added: AddedTokens | None = None):
         super().__init__(inner.settings, inner.base, inner.merges, tables=inner.tables)
         self.front = front
         self._inner = inner
         self._unknown_name = unknown
-        if unknown is not None and self.unknown_id is not None:
+        if added is None:
             # the library lists its unknown token among the added tokens: where special tokens are
             # allowed, its text stands for it like theirs
-            self.special_ids = {**self.special_ids, unknown: self.unknown_id}
-            self._specials = special_splitter(tuple(self.settings.special_tokens) + (unknown,))
+            added = AddedTokens([AddedToken(t, i, special=True) for t, i in inner.special_ids.items()])
+            if unknown is not None and inner.unknown_id is not None:
+                added = AddedTokens(added.tokens + (AddedToken(unknown, inner.unknown_id, special=True),))
+        self.added = added
+        self.special_ids = {**inner.special_ids}
+        if unknown is not None and inner.unknown_id is not None:
+            self.special_ids[unknown] = inner.unknown_id
+
+    @property
+    def way(self) -> str:
+        """What about the file no format BPE Lab writes can hold, for a refusal."""
+        if self.front is None:
+            return "its added tokens' flags or shared ids"
+        return f"its {self.front.split} pre-tokenizer"
 
     def truncated(self, merges: int) -> "FileTokenizer":
-        return FileTokenizer(self._inner.truncated(merges), self.front, self._unknown_name)
+        inner = self._inner.truncated(merges)
+        # a cut gives BPE Lab's ids: each added token takes the cut's id of its text, if it has one yet
+        ids = {**inner.special_ids, **({self._unknown_name: inner.unknown_id} if self._unknown_name else {})}
+        kept = []
+        for token in self.added.tokens:
+            i = ids.get(token.content, inner.token_to_id(token.content))
+            if i is not None:
+                kept.append(replace(token, id=i))
+        return FileTokenizer(inner, self.front, self._unknown_name, AddedTokens(kept))
+
+    def id_to_token(self, token_id: int) -> str:
+        if token_id == self.unknown_id and self._unknown_name is not None:
+            return self._unknown_name  # the file's name for it ([UNK]), not BPE Lab's <unk>
+        return super().id_to_token(token_id)
+
+    def _tokens(self, ids: list[int]) -> tuple[str, ...]:
+        return tuple(self.id_to_token(i) for i in ids)
 
     def _words(self, segment: str) -> list[tuple[int, int, str]]:
+        if self.front is None:
+            return [(s, e, segment[s:e]) for s, e in super()._split_spans(segment)]
         text = self.front.normalize(segment)
         return [(s, e, self.front.model_word(text[s:e], n == 0)) for n, (s, e) in
                 enumerate(self.front.word_spans(text))]
@@ -118,6 +154,8 @@ class FileTokenizer(Tokenizer):
 
     def _symbols(self, word: str) -> list[int]:
         """Each character (the last with the suffix) by its id, else its bytes' ``<0xNN>`` tokens, else unknown."""
+        if self.front is None:
+            return super()._symbols(word)
         ids, unknown, front = self._ids, self.unknown_id, self.front
         out = []
         last = len(word) - 1
@@ -132,26 +170,43 @@ class FileTokenizer(Tokenizer):
             out.append(unknown if i is None else i)
         return out
 
+    def _segments(self, text: str, allow_special: bool) -> Iterator[tuple[int, int, bool]]:
+        return ((s, e, found is not None) for s, e, found in self.added.segments(text, allow_special))
+
+    def encode_ids(self, text: str, allow_special: bool = False) -> list[int]:
+        out: list[int] = []
+        for start, end, found in self.added.segments(text, allow_special):
+            if found is not None:
+                out.append(found)
+            else:
+                self._extend_with_words(out, self._split(text[start:end]))
+        return out
+
     def encode(self, text: str, allow_special: bool = False) -> Encoding:
         ids: list[int] = []
         offsets: list[tuple[int, int]] = []
-        for seg_start, seg_end, special in self._segments(text, allow_special):
-            if special:
-                ids.append(self.special_ids[text[seg_start:seg_end]])
+        for seg_start, seg_end, found in self.added.segments(text, allow_special):
+            if found is not None:
+                ids.append(found)
                 offsets.append((seg_start, seg_end))
                 continue
             segment = text[seg_start:seg_end]
-            same = self.front.normalize(segment) == segment
+            same = self.front is None or self.front.normalize(segment) == segment
             for start, end, word in self._words(segment):
                 word_ids = self._ids_of_word(word)
                 ids.extend(word_ids)
+                if self.front is None:
+                    offsets.extend((seg_start + start + s, seg_start + start + e) for s, e in self._spans(word, word_ids))
+                    continue
                 span = (seg_start + start, seg_start + end) if same else (seg_start, seg_end)
                 offsets.extend([span] * len(word_ids))
-        return Encoding(tuple(ids), tuple(self.id_to_token(i) for i in ids), tuple(offsets))
+        return Encoding(tuple(ids), self._tokens(ids), tuple(offsets))
 
     def decode(self, ids: Iterable[int]) -> str:
         """The text as the file's decoder gives it: Metaspace reads ``▁`` as a space (the first
         one dropped), a suffix ends a word, and the rest joins tokens with a space."""
+        if self.front is None:
+            return super().decode(ids)
         tokens = [self.vocab[i] for i in self._checked(ids)]
         front = self.front
         if front.split == "metaspace":
@@ -169,4 +224,6 @@ class FileTokenizer(Tokenizer):
         return " ".join(tokens)
 
     def decode_bytes(self, ids: Iterable[int]) -> bytes:
+        if self.front is None:
+            return super().decode_bytes(ids)
         return self.decode(ids).encode("utf-8")

@@ -56,6 +56,10 @@ def tokenizer_from_vocab(
         # byte-level text has no unknown characters; a file's unknown token is then an ordinary entry
         unknown = None
     made: set[str] = set()
+    # a special token a merge names or makes is that regular token (an added token of
+    # `tokenizers` can be one): it keeps its one id and is no special token of its own here
+    used = {part for a, b in merges for part in (a, b, a + b)}
+    specials = {t: i for t, i in specials.items() if t not in used}
     for i, (a, b) in enumerate(merges):
         for part in (a, b, a + b):
             if part not in vocab:
