@@ -298,6 +298,12 @@ def front_end(parts: dict, suffix: str, byte_fallback: bool, source: str) -> Fro
     kind = pre["type"] if pre is not None else None
     norm_kind = norm["type"] if norm is not None else None
     if kind == "Metaspace":
+        if "add_prefix_space" in pre and "prepend_scheme" not in pre:
+            # the format before prepend_scheme, which the library still reads: true stood for "always",
+            # and a missing split for true (false it refuses to load)
+            old_style = {"prepend_scheme": "always" if pre["add_prefix_space"] is True else None}
+            pre = {**{k: v for k, v in pre.items() if k not in ("add_prefix_space", "str_rep")},
+                   **old_style, "split": pre.get("split", True)}
         if {k: pre.get(k) for k in _METASPACE} != _METASPACE or suffix:
             raise SchemaError(
                 f"{source}: pre_tokenizer Metaspace reads only as SentencePieceBPETokenizer writes it "

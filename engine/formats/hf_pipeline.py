@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Iterable, Iterator
 
 import regex
@@ -87,9 +88,11 @@ class FrontEnd:
         """The word as the model sees it: Metaspace spells spaces ``▁`` and puts one before the text."""
         if self.split != "metaspace":
             return word
-        if first and not word.startswith(" "):
-            word = " " + word
-        return word.replace(" ", self.space)
+        word = word.replace(" ", self.space)
+        # the library prepends one only where the piece does not start with one already, typed or not
+        if first and not word.startswith(self.space):
+            word = self.space + word
+        return word
 
 
 class FileTokenizer(Tokenizer):
@@ -134,13 +137,13 @@ class FileTokenizer(Tokenizer):
                 kept.append(replace(token, id=i))
         return FileTokenizer(inner, self.front, self._unknown_name, AddedTokens(kept))
 
-    def id_to_token(self, token_id: int) -> str:
-        if token_id == self.unknown_id and self._unknown_name is not None:
-            return self._unknown_name  # the file's name for it ([UNK]), not BPE Lab's <unk>
-        return super().id_to_token(token_id)
-
-    def _tokens(self, ids: list[int]) -> tuple[str, ...]:
-        return tuple(self.id_to_token(i) for i in ids)
+    @cached_property
+    def vocab(self) -> list[str]:
+        vocab = super().vocab
+        if self.unknown_id is None or self._unknown_name is None:
+            return vocab
+        # the file's name for its unknown token ([UNK]), not BPE Lab's <unk>
+        return vocab[: self.unknown_id] + [self._unknown_name] + vocab[self.unknown_id + 1:]
 
     def _words(self, segment: str) -> list[tuple[int, int, str]]:
         if self.front is None:
