@@ -477,5 +477,27 @@ def tokenizer_from_hf_data(data, source: str):
                          AddedTokens(added))
 
 
+# what CharBPETokenizer.save_model leaves out of its vocab.json + merges.txt, and from_file puts back
+CHAR_BPE_SUFFIX = "</w>"
+CHAR_BPE_UNKNOWN = "<unk>"
+
+
+def is_char_bpe_folder(vocab: dict[str, int]) -> bool:
+    """Whether a vocab.json is CharBPETokenizer's: its unknown token, and words ending in ``</w>``."""
+    return CHAR_BPE_UNKNOWN in vocab and any(t.endswith(CHAR_BPE_SUFFIX) and t != CHAR_BPE_SUFFIX for t in vocab)
+
+
+def char_bpe_folder_data(vocab: dict[str, int], merges: list[tuple[str, str]]) -> dict:
+    """The tokenizer.json that ``CharBPETokenizer.from_file`` makes of a saved vocab.json + merges.txt."""
+    return {
+        "added_tokens": [{"id": vocab[CHAR_BPE_UNKNOWN], "content": CHAR_BPE_UNKNOWN, "special": True}],
+        "normalizer": dict(_BERT_NORMALIZER),
+        "pre_tokenizer": {"type": "BertPreTokenizer"},
+        "decoder": {"type": "BPEDecoder", "suffix": CHAR_BPE_SUFFIX},
+        "model": {"type": "BPE", "unk_token": CHAR_BPE_UNKNOWN, "end_of_word_suffix": CHAR_BPE_SUFFIX,
+                  "vocab": vocab, "merges": [list(m) for m in merges]},
+    }
+
+
 def load_hf(path: str | os.PathLike):
     return tokenizer_from_hf_data(read_json(path), str(path))

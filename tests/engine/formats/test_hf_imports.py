@@ -169,3 +169,30 @@ def test_an_imported_unknown_token_reads_as_the_file_names_it(shape, tmp_path):
     unknown = [t for t in theirs.encode(text).tokens if t in ("[UNK]", "<unk>")]
     assert unknown and [t for t in ours.encode(text).tokens if t in ("[UNK]", "<unk>")] == unknown
     assert ours.vocab[ours.unknown_id] == unknown[0]
+
+
+def test_a_folder_char_bpe_saved_gives_the_ids_from_file_gives(tmp_path):
+    tok = CharBPETokenizer()
+    tok.train_from_iterator(TRAIN, vocab_size=300)
+    tok.save_model(str(tmp_path))
+    ours = load_any(tmp_path)
+    theirs = CharBPETokenizer.from_file(str(tmp_path / "vocab.json"), str(tmp_path / "merges.txt"))
+    assert ours.get_vocab_size() == theirs.get_vocab_size()
+    for text in HELD_OUT:
+        assert ours.encode_ids(text, allow_special=True) == theirs.encode(text).ids, text
+
+
+def test_a_nul_in_a_tokenizer_json_string_loads_and_a_raw_one_is_refused_as_the_library_refuses_it(tmp_path):
+    path = tmp_path / "tokenizer.json"
+    _char_bpe(path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["added_tokens"].append({"id": len(data["model"]["vocab"]), "content": "a\x00b", "special": True,
+                                "single_word": False, "lstrip": False, "rstrip": False, "normalized": False})
+    text = json.dumps(data)  # JSON spells the NUL \u0000
+    path.write_text(text, encoding="utf-8")
+    assert load_any(path).encode_ids("xa\x00b", allow_special=True) == Tokenizer.from_file(str(path)).encode("xa\x00b").ids
+    path.write_text(text.replace("\\u0000", "\x00"), encoding="utf-8")
+    with pytest.raises(Exception, match="control character"):
+        Tokenizer.from_file(str(path))
+    with pytest.raises(BpeLabError):
+        load_any(path)
