@@ -424,9 +424,12 @@ def tokenizer_from_hf_data(data, source: str):
         )
     specials: dict[str, int] = {}
     added = _added_tokens(f, source)
+    front = front_end(parts, suffix, bool(byte_fallback), source)
     normalizer = parts["normalizer"]
     for i, token in enumerate(added):
-        if token.normalized and normalizer is not None:
+        # a front end of the library's recipes normalizes as the library does; BPE Lab's own pipelines
+        # spell the end-of-word marker with their normalizer, which added tokens must not see
+        if token.normalized and normalizer is not None and front is None:
             raise SchemaError(
                 f"{source}: added_tokens[{i}] ('{token.content[:40]}') has \"normalized\": true, so the library "
                 f"looks for it in the text its normalizer {normalizer['type'][:40]} made, which BPE Lab does not; "
@@ -445,13 +448,12 @@ def tokenizer_from_hf_data(data, source: str):
     check_ids(vocab.items(), source, "the vocabulary (model.vocab with added_tokens)")
     # the library lists its unknown token among the special tokens; BPE Lab keeps it apart
     specials.pop(unknown, None)
-    front = front_end(parts, suffix, bool(byte_fallback), source)
     if front is not None:
         inner = tokenizer_from_vocab(
             Settings(split="whitespace", units="chars", end_of_word=None), vocab, merges, specials, unknown,
             source, where=lambda i: f"model.merges[{i}]",
         )
-        return FileTokenizer(inner, front, unknown, AddedTokens(added))
+        return FileTokenizer(inner, front, unknown, AddedTokens(added, front.normalize))
     if suffix or byte_fallback:
         raise SchemaError(
             f"{source}: model.end_of_word_suffix or model.byte_fallback is set with a pre-tokenizer BPE Lab "

@@ -3,8 +3,7 @@
 Each added token is matched whole, leftmost and longest first. Its flags change where it matches
 and what it takes with it: ``single_word`` matches only where no letter or digit touches it,
 ``lstrip`` / ``rstrip`` take the whitespace on that side into the token, and ``normalized``
-tokens are looked for only in what the others left, after them (the library then matches them in
-normalized text, so this module is used only where that text is the input itself). A ``special``
+tokens are looked for only in what the others left, once that is normalized. A ``special``
 token is matched only where special tokens are allowed; other added tokens are vocabulary and
 always matched, as in the library.
 
@@ -20,7 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 from engine.unicode_table import WHITESPACE_CHARS
 
@@ -38,23 +37,33 @@ class AddedToken:
     normalized: bool = False
 
 
-def _pattern(tokens: Sequence[AddedToken]):
-    if not tokens:
+def _pattern(spellings: Sequence[str]):
+    if not spellings:
         return None
     # longest first: at one start the longest token wins, like the library's leftmost-longest search
-    ordered = sorted({t.content for t in tokens}, key=len, reverse=True)
+    ordered = sorted(set(spellings), key=len, reverse=True)
     return re.compile("|".join(re.escape(c) for c in ordered))
 
 
 class AddedTokens:
-    """The added tokens of a file and where they cut a text."""
+    """The added tokens of a file and where they cut a text.
 
-    def __init__(self, tokens: Sequence[AddedToken]):
+    ``normalize``: the file's normalizer, which the library also applies to a normalized token's
+    own text before looking for it ("ﬃ" is then found as "ffi").
+    """
+
+    def __init__(self, tokens: Sequence[AddedToken], normalize: Callable[[str], str] | None = None):
         self.tokens = tuple(tokens)
-        self._by_content = {t.content: t for t in self.tokens}
+        self.normalize = normalize
+        # the text each token is looked for as -> the token (the first where two read the same)
+        self._by_spelling: dict[str, AddedToken] = {}
+        for t in self.tokens:
+            spelling = normalize(t.content) if t.normalized and normalize is not None else t.content
+            if spelling:
+                self._by_spelling.setdefault(spelling, t)
         # (pass, allow_special) -> pattern: raw tokens first, then normalized ones in what is left
         self._patterns = {
-            (normalized, allowed): _pattern([t for t in self.tokens if t.normalized is normalized
+            (normalized, allowed): _pattern([s for s, t in self._by_spelling.items() if t.normalized is normalized
                                              and (allowed or not t.special)])
             for normalized in (False, True) for allowed in (False, True)
         }
@@ -63,13 +72,21 @@ class AddedTokens:
         return bool(self.tokens)
 
     def segments(self, text: str, allow_special: bool) -> Iterator[tuple[int, int, int | None]]:
-        """(start, end, id of the added token there, or None for ordinary text) covering the text."""
-        later = self._patterns[True, allow_special]
-        for start, end, found in self._cut(text, 0, len(text), self._patterns[False, allow_special]):
+        """(start, end, id of the added token there, or None for ordinary text) covering the text,
+        where normalizing leaves the text as it is."""
+        for start, end, found in self.raw_segments(text, allow_special):
             if found is None:
-                yield from self._cut(text, start, end, later)
+                yield from self._cut(text, start, end, self._patterns[True, allow_special])
             else:
                 yield start, end, found
+
+    def raw_segments(self, text: str, allow_special: bool) -> Iterator[tuple[int, int, int | None]]:
+        """The first pass: the tokens that are not normalized, in the text as typed."""
+        return self._cut(text, 0, len(text), self._patterns[False, allow_special])
+
+    def normalized_segments(self, piece: str, allow_special: bool) -> Iterator[tuple[int, int, int | None]]:
+        """The second pass: the normalized tokens, in a piece the first pass left, once normalized."""
+        return self._cut(piece, 0, len(piece), self._patterns[True, allow_special])
 
     def _cut(self, text: str, start: int, end: int, pattern) -> Iterator[tuple[int, int, int | None]]:
         pos = start
@@ -78,7 +95,7 @@ class AddedTokens:
                 s, e = m.span()
                 if s < pos:
                     continue  # inside whitespace an rstrip before has taken
-                token = self._by_content[m.group()]
+                token = self._by_spelling[m.group()]
                 if token.single_word and ((s > start and text[s - 1].isalnum()) or (e < end and text[e].isalnum())):
                     continue
                 if token.lstrip:

@@ -135,7 +135,7 @@ class FileTokenizer(Tokenizer):
             i = ids.get(token.content, inner.token_to_id(token.content))
             if i is not None:
                 kept.append(replace(token, id=i))
-        return FileTokenizer(inner, self.front, self._unknown_name, AddedTokens(kept))
+        return FileTokenizer(inner, self.front, self._unknown_name, AddedTokens(kept, self.added.normalize))
 
     @cached_property
     def vocab(self) -> list[str]:
@@ -145,10 +145,10 @@ class FileTokenizer(Tokenizer):
         # the file's name for its unknown token ([UNK]), not BPE Lab's <unk>
         return vocab[: self.unknown_id] + [self._unknown_name] + vocab[self.unknown_id + 1:]
 
-    def _words(self, segment: str) -> list[tuple[int, int, str]]:
+    def _words(self, segment: str, normalized: bool = False) -> list[tuple[int, int, str]]:
         if self.front is None:
             return [(s, e, segment[s:e]) for s, e in super()._split_spans(segment)]
-        text = self.front.normalize(segment)
+        text = segment if normalized else self.front.normalize(segment)
         return [(s, e, self.front.model_word(text[s:e], n == 0)) for n, (s, e) in
                 enumerate(self.front.word_spans(text))]
 
@@ -176,26 +176,40 @@ class FileTokenizer(Tokenizer):
     def _segments(self, text: str, allow_special: bool) -> Iterator[tuple[int, int, bool]]:
         return ((s, e, found is not None) for s, e, found in self.added.segments(text, allow_special))
 
+    def _pieces(self, text: str, allow_special: bool) -> Iterator[tuple[int, int, int | None, str, bool]]:
+        """(start, end, added token's id or None, the normalized piece, whether normalizing kept it)
+        in order: the library cuts the added tokens out of the text as typed, normalizes the rest,
+        then cuts the normalized added tokens out of that."""
+        for start, end, found in self.added.raw_segments(text, allow_special):
+            if found is not None:
+                yield start, end, found, "", True
+                continue
+            piece = text[start:end]
+            norm = piece if self.front is None else self.front.normalize(piece)
+            same = norm == piece
+            for s, e, inner in self.added.normalized_segments(norm, allow_special):
+                # where normalizing changed the piece, its characters no longer line up with the text
+                where = (start + s, start + e) if same else (start, end)
+                yield *where, inner, norm[s:e], same
+
     def encode_ids(self, text: str, allow_special: bool = False) -> list[int]:
         out: list[int] = []
-        for start, end, found in self.added.segments(text, allow_special):
+        for _, _, found, piece, _ in self._pieces(text, allow_special):
             if found is not None:
                 out.append(found)
             else:
-                self._extend_with_words(out, self._split(text[start:end]))
+                self._extend_with_words(out, [word for _, _, word in self._words(piece, normalized=True)])
         return out
 
     def encode(self, text: str, allow_special: bool = False) -> Encoding:
         ids: list[int] = []
         offsets: list[tuple[int, int]] = []
-        for seg_start, seg_end, found in self.added.segments(text, allow_special):
+        for seg_start, seg_end, found, piece, same in self._pieces(text, allow_special):
             if found is not None:
                 ids.append(found)
                 offsets.append((seg_start, seg_end))
                 continue
-            segment = text[seg_start:seg_end]
-            same = self.front is None or self.front.normalize(segment) == segment
-            for start, end, word in self._words(segment):
+            for start, end, word in self._words(piece, normalized=True):
                 word_ids = self._ids_of_word(word)
                 ids.extend(word_ids)
                 if self.front is None:

@@ -65,13 +65,29 @@ def test_each_added_token_flag_is_applied_as_the_library_applies_it(flag, specia
     _same_ids(path, Tokenizer.from_file(str(path)))
 
 
-def test_an_added_token_matched_in_normalized_text_is_refused_naming_the_flag(tmp_path):
+def test_a_normalized_added_token_is_looked_for_in_the_normalized_text(tmp_path):
     path = tmp_path / "tokenizer.json"
     tok = SentencePieceBPETokenizer()
     tok.train_from_iterator(TRAIN, vocab_size=300)
-    tok.add_tokens([AddedToken("ﬁx", normalized=True)])
+    tok.add_tokens([AddedToken("fix", normalized=True), AddedToken("ＡＢ", normalized=False)])
     tok.save(str(path))
-    with pytest.raises(BpeLabError, match=r"added_tokens\[\d+\] \('ﬁx'\) has \"normalized\": true.*NFKC"):
+    theirs = Tokenizer.from_file(str(path))
+    ours = _same_ids(path, theirs)
+    # NFKC makes "ﬁx" of "fix"; "ＡＢ" is matched as typed, before NFKC would make it "AB"
+    for text in ("a ﬁx b", "ＡＢ AB", "ﬁxﬁx ＡＢＡＢ"):
+        assert ours.encode_ids(text) == theirs.encode(text).ids, text
+
+
+def test_a_normalized_added_token_in_bpe_labs_marker_pipeline_is_refused_naming_the_flag(tmp_path):
+    from engine.formats.hf import tokenizer_json_data
+    from tests.engine.formats.samples import trained
+
+    data = tokenizer_json_data(trained()[0])
+    data["added_tokens"].append({"id": len(data["model"]["vocab"]), "content": "zz", "special": False,
+                                 "single_word": False, "lstrip": False, "rstrip": False, "normalized": True})
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(BpeLabError, match=r"added_tokens\[\d+\] \('zz'\) has \"normalized\": true"):
         load_any(path)
 
 

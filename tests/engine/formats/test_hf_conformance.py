@@ -129,8 +129,10 @@ SHAPES = {
     "added_single_word": (dict(pre=pre_tokenizers.Whitespace(), added=[AddedToken("er", single_word=True)]), None),
     "added_rstrip_metaspace": (dict(pre=pre_tokenizers.Metaspace(), added=[
         AddedToken("<sep>", rstrip=True, normalized=False, special=True)]), None),
-    "added_normalized_nfkc": (dict(pre=pre_tokenizers.Metaspace(), norm=normalizers.NFKC(), added=["ﬁx"]),
-                              '"normalized": true'),
+    "added_normalized_nfkc": (dict(pre=pre_tokenizers.Metaspace(), norm=normalizers.NFKC(),
+                                   added=["fix", "ﬃ", AddedToken("ＡＢ", normalized=False)]), None),
+    "added_normalized_bert": (dict(pre=pre_tokenizers.BertPreTokenizer(), norm=BERT, **SUFFIX,
+                                   added=["ab", "中文", AddedToken("<X>", lstrip=True, rstrip=True, special=True)]), None),
     # post-processors
     "post_byte_level": (BYTE_LEVEL | dict(edit=lambda d: d.update(post_processor={
         "type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": True})), None),
