@@ -6,7 +6,9 @@ normalizer and pre-tokenizer with an ``end_of_word_suffix`` glued to each word's
 ``SentencePieceBPETokenizer``'s NFKC and ``Metaspace`` (``▁`` for each space, one before the
 text) with ``<0xNN>`` byte tokens for characters outside the vocabulary. ``FileTokenizer`` keeps
 BPE Lab's merge replay and lets such a front end cut the words and give their first symbols, so
-the ids equal the library's. Left out: offsets are exact only where the normalizer keeps the
+the ids equal the library's; the file's added tokens are cut out first, with their flags
+(``engine.formats.hf_added``), also for a file in BPE Lab's own pipelines whose added tokens do
+more than its special tokens do. Left out: offsets are exact only where the normalizer keeps the
 text as it is (else each token spans its whole stretch of text).
 """
 
@@ -173,8 +175,14 @@ class FileTokenizer(Tokenizer):
             out.append(unknown if i is None else i)
         return out
 
-    def _segments(self, text: str, allow_special: bool) -> Iterator[tuple[int, int, bool]]:
-        return ((s, e, found is not None) for s, e, found in self.added.segments(text, allow_special))
+    def pieces(self, text: str, allow_special: bool = False) -> list[tuple[str, bool]]:
+        found: list[tuple[str, bool]] = []
+        for start, end, added, piece, _ in self._pieces(text, allow_special):
+            if added is not None:
+                found.append((text[start:end], True))
+            else:
+                found.extend((word, False) for _, _, word in self._words(piece, normalized=True))
+        return found
 
     def _pieces(self, text: str, allow_special: bool) -> Iterator[tuple[int, int, int | None, str, bool]]:
         """(start, end, added token's id or None, the normalized piece, whether normalizing kept it)

@@ -105,3 +105,18 @@ def test_lstrip_takes_the_whitespace_before_and_single_word_wants_no_letter_besi
     assert list(added.segments("a  <m>", True)) == [(0, 1, None), (1, 6, 1)]
     assert list(added.segments("a  <m>", False)) == [(0, 6, None)]
     assert list(added.segments("ax x", False)) == [(0, 3, None), (3, 4, 2)]
+
+
+def test_the_pieces_a_trace_walks_through_make_the_encoding(tmp_path):
+    path = tmp_path / "tokenizer.json"
+    _byte_level(path, "lo", special=[AddedToken("<mask>", lstrip=True, special=True)])
+    ours = load_any(path)
+    text = "lo lower  <mask> lob"
+    tokens = []
+    for piece, special in ours.pieces(text, allow_special=True):
+        if special:
+            tokens.append(piece.strip())
+            continue
+        base, steps = ours.encode_steps(piece)
+        tokens.extend(steps[-1].tokens if steps else base)
+    assert tuple(tokens) == ours.encode(text, allow_special=True).tokens
