@@ -157,6 +157,8 @@ def check_base(settings: Settings, base: Sequence[str], source: str, exact: bool
                 f"{source}: a bytes vocabulary's base holds the 256 byte symbols"
                 + (" and nothing else" if exact else ", spelt in the GPT-2 byte alphabet")
                 + (f"; this one also holds '{odd[0][:40]}'" if odd else f"; this one lacks {missing} of them")
+                # tokenizers loads such a file and leaves the bytes it lacks out of the ids, unannounced
+                + ("" if odd or exact else ", which tokenizers would silently leave out of the ids")
             )
         return
     if marker is not None and marker not in base:
