@@ -221,7 +221,8 @@ class FileTokenizer(Tokenizer):
                 word_ids = self._ids_of_word(word)
                 ids.extend(word_ids)
                 if self.front is None:
-                    offsets.extend((seg_start + start + s, seg_start + start + e) for s, e in self._spans(word, word_ids))
+                    at = seg_start + start
+                    offsets.extend((at + s, at + e) for s, e in self._spans(word, word_ids))
                     continue
                 span = (seg_start + start, seg_start + end) if same else (seg_start, seg_end)
                 offsets.extend([span] * len(word_ids))

@@ -190,7 +190,8 @@ def test_a_nul_in_a_tokenizer_json_string_loads_and_a_raw_one_is_refused_as_the_
                                 "single_word": False, "lstrip": False, "rstrip": False, "normalized": False})
     text = json.dumps(data)  # JSON spells the NUL \u0000
     path.write_text(text, encoding="utf-8")
-    assert load_any(path).encode_ids("xa\x00b", allow_special=True) == Tokenizer.from_file(str(path)).encode("xa\x00b").ids
+    theirs = Tokenizer.from_file(str(path))
+    assert load_any(path).encode_ids("xa\x00b", allow_special=True) == theirs.encode("xa\x00b").ids
     path.write_text(text.replace("\\u0000", "\x00"), encoding="utf-8")
     with pytest.raises(Exception, match="control character"):
         Tokenizer.from_file(str(path))
