@@ -21,7 +21,8 @@ from pathlib import Path
 from engine.encoder import Encoder
 from engine.errors import BpeLabError
 from engine.files import path_status, read_json, read_text
-from engine.formats.hf import pipeline, spelled_table
+from engine.formats.hf import (char_bpe_folder_data, is_char_bpe_folder, pipeline, spelled_table,
+                               tokenizer_from_hf_data)
 from engine.formats.imported import check_ids, tokenizer_from_vocab
 from engine.formats.merges_txt import HEADER, read_merges
 from engine.formats.refusal import ExportRefused, Retrain
@@ -121,6 +122,9 @@ def load_gpt2(path: str | os.PathLike):
             if vocab.get(token) != i:
                 raise SchemaError(f"{sidecar_path}: special_tokens gives '{token}' id {i}, but {VOCAB} gives "
                                   f"{shown(vocab.get(token))}")
+    elif is_char_bpe_folder(vocab):
+        # a folder CharBPETokenizer saved: the library reads it back with that recipe's pipeline
+        return tokenizer_from_hf_data(char_bpe_folder_data(vocab, merges), str(folder))
     else:
         made = {a + b for a, b in merges}
         specials = {t: i for t, i in vocab.items() if len(t) > 1 and t not in made}

@@ -31,6 +31,7 @@ from engine.encoder import Encoder
 from engine.errors import BpeLabError
 from engine.files import read_json
 from engine.writing import write_files
+from engine.formats.hf_added import AddedToken, AddedTokens
 from engine.formats.hf_pipeline import FileTokenizer, FrontEnd
 from engine.formats.imported import check_ids, tokenizer_from_vocab
 from engine.formats.refusal import ExportRefused, Retrain
@@ -309,6 +310,12 @@ def front_end(parts: dict, suffix: str, byte_fallback: bool, source: str) -> Fro
     kind = pre["type"] if pre is not None else None
     norm_kind = norm["type"] if norm is not None else None
     if kind == "Metaspace":
+        if "add_prefix_space" in pre and "prepend_scheme" not in pre:
+            # the format before prepend_scheme, which the library still reads: true stood for "always",
+            # and a missing split for true (false it refuses to load)
+            old_style = {"prepend_scheme": "always" if pre["add_prefix_space"] is True else None}
+            pre = {**{k: v for k, v in pre.items() if k not in ("add_prefix_space", "str_rep")},
+                   **old_style, "split": pre.get("split", True)}
         if {k: pre.get(k) for k in _METASPACE} != _METASPACE or suffix:
             raise SchemaError(
                 f"{source}: pre_tokenizer Metaspace reads only as SentencePieceBPETokenizer writes it "
@@ -367,12 +374,24 @@ def _pipeline_node(value, name: str, source: str, part: str):
     return value
 
 
-def _added_tokens(f: Fields, source: str) -> list[tuple[str, int]]:
+def _added_tokens(f: Fields, source: str) -> list[AddedToken]:
     out = []
     for i, entry in enumerate(f.items("added_tokens", [], optional=True) or []):
         token = Fields.of(entry, source, f"added_tokens[{i}]")
-        out.append((token.text("content", nonempty=True), token.whole("id")))
+        content, tid = token.text("content", nonempty=True), token.whole("id")
+        # the library's defaults for a flag left out
+        flags = {key: bool(token.flag(key, False, optional=True))
+                 for key in ("single_word", "lstrip", "rstrip", "normalized")}
+        out.append(AddedToken(content, tid, special=bool(token.flag("special", False, optional=True)), **flags))
     return out
+
+
+def _plain_specials(added: list[AddedToken], merges, unknown: str | None) -> bool:
+    """Whether the added tokens act as BPE Lab's special tokens do: matched whole, only where
+    allowed, each its own token (the unknown token apart)."""
+    used = {part for a, b in merges for part in (a, b, a + b)}
+    return all(t.special and not (t.lstrip or t.rstrip or t.single_word or t.normalized)
+               and t.content not in used and t.content != unknown for t in added)
 
 
 def tokenizer_from_hf_data(data, source: str):
@@ -416,7 +435,19 @@ def tokenizer_from_hf_data(data, source: str):
             "where BPE Lab replays the merges in order, so some text would get other ids"
         )
     specials: dict[str, int] = {}
-    for i, (content, tid) in enumerate(_added_tokens(f, source)):
+    added = _added_tokens(f, source)
+    front = front_end(parts, suffix, bool(byte_fallback), source)
+    normalizer = parts["normalizer"]
+    for i, token in enumerate(added):
+        # a front end of the library's recipes normalizes as the library does; BPE Lab's own pipelines
+        # spell the end-of-word marker with their normalizer, which added tokens must not see
+        if token.normalized and normalizer is not None and front is None:
+            raise SchemaError(
+                f"{source}: added_tokens[{i}] ('{token.content[:40]}') has \"normalized\": true, so the library "
+                f"looks for it in the text its normalizer {normalizer['type'][:40]} made, which BPE Lab does not; "
+                "set it to false to match it in the text as typed"
+            )
+    for i, (content, tid) in enumerate((t.content, t.id) for t in added):
         if content in vocab and vocab[content] != tid:
             raise SchemaError(
                 f"{source}: added_tokens[{i}] gives '{content}' id {tid}, but model.vocab gives it {vocab[content]}"
@@ -429,13 +460,12 @@ def tokenizer_from_hf_data(data, source: str):
     check_ids(vocab.items(), source, "the vocabulary (model.vocab with added_tokens)")
     # the library lists its unknown token among the special tokens; BPE Lab keeps it apart
     specials.pop(unknown, None)
-    front = front_end(parts, suffix, bool(byte_fallback), source)
     if front is not None:
         inner = tokenizer_from_vocab(
             Settings(split="whitespace", units="chars", end_of_word=None), vocab, merges, specials, unknown,
             source, where=lambda i: f"model.merges[{i}]",
         )
-        return FileTokenizer(inner, front, unknown)
+        return FileTokenizer(inner, front, unknown, AddedTokens(added, front.normalize))
     if suffix or byte_fallback:
         raise SchemaError(
             f"{source}: model.end_of_word_suffix or model.byte_fallback is set with a pre-tokenizer BPE Lab "
@@ -451,10 +481,36 @@ def tokenizer_from_hf_data(data, source: str):
             "byte-level model; normalize the text yourself and remove the normalizer"
         )
     settings = Settings(split=split, units=units, end_of_word=marker)
-    return tokenizer_from_vocab(
+    tokenizer = tokenizer_from_vocab(
         settings, vocab, merges, specials, unknown, source,
         where=lambda i: f"model.merges[{i}]", marker_as=mark,
     )
+    if _plain_specials(added, merges, unknown):
+        return tokenizer
+    return FileTokenizer(tokenizer, None, unknown if tokenizer.unknown_id is not None else None,
+                         AddedTokens(added))
+
+
+# what CharBPETokenizer.save_model leaves out of its vocab.json + merges.txt, and from_file puts back
+CHAR_BPE_SUFFIX = "</w>"
+CHAR_BPE_UNKNOWN = "<unk>"
+
+
+def is_char_bpe_folder(vocab: dict[str, int]) -> bool:
+    """Whether a vocab.json is CharBPETokenizer's: its unknown token, and words ending in ``</w>``."""
+    return CHAR_BPE_UNKNOWN in vocab and any(t.endswith(CHAR_BPE_SUFFIX) and t != CHAR_BPE_SUFFIX for t in vocab)
+
+
+def char_bpe_folder_data(vocab: dict[str, int], merges: list[tuple[str, str]]) -> dict:
+    """The tokenizer.json that ``CharBPETokenizer.from_file`` makes of a saved vocab.json + merges.txt."""
+    return {
+        "added_tokens": [{"id": vocab[CHAR_BPE_UNKNOWN], "content": CHAR_BPE_UNKNOWN, "special": True}],
+        "normalizer": dict(_BERT_NORMALIZER),
+        "pre_tokenizer": {"type": "BertPreTokenizer"},
+        "decoder": {"type": "BPEDecoder", "suffix": CHAR_BPE_SUFFIX},
+        "model": {"type": "BPE", "unk_token": CHAR_BPE_UNKNOWN, "end_of_word_suffix": CHAR_BPE_SUFFIX,
+                  "vocab": vocab, "merges": [list(m) for m in merges]},
+    }
 
 
 def load_hf(path: str | os.PathLike):

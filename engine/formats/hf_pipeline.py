@@ -6,19 +6,23 @@ normalizer and pre-tokenizer with an ``end_of_word_suffix`` glued to each word's
 ``SentencePieceBPETokenizer``'s NFKC and ``Metaspace`` (``▁`` for each space, one before the
 text) with ``<0xNN>`` byte tokens for characters outside the vocabulary. ``FileTokenizer`` keeps
 BPE Lab's merge replay and lets such a front end cut the words and give their first symbols, so
-the ids equal the library's. Left out: offsets are exact only where the normalizer keeps the
+the ids equal the library's; the file's added tokens are cut out first, with their flags
+(``engine.formats.hf_added``), also for a file in BPE Lab's own pipelines whose added tokens do
+more than its special tokens do. Left out: offsets are exact only where the normalizer keeps the
 text as it is (else each token spans its whole stretch of text).
 """
 
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Iterable, Iterator
 
 import regex
 
-from engine.pretokenize import SplitPattern, iter_word_spans, special_splitter
+from engine.formats.hf_added import AddedToken, AddedTokens
+from engine.pretokenize import SplitPattern, iter_word_spans
 from engine.tokenizer import Encoding, Tokenizer
 
 # letters, numbers and spaces as the library's Unicode has them, whatever the installed regex knows
@@ -86,30 +90,67 @@ class FrontEnd:
         """The word as the model sees it: Metaspace spells spaces ``▁`` and puts one before the text."""
         if self.split != "metaspace":
             return word
-        if first and not word.startswith(" "):
-            word = " " + word
-        return word.replace(" ", self.space)
+        word = word.replace(" ", self.space)
+        # the library prepends one only where the piece does not start with one already, typed or not
+        if first and not word.startswith(self.space):
+            word = self.space + word
+        return word
 
 
 class FileTokenizer(Tokenizer):
-    """A tokenizer with a file's merges replayed in order behind that file's front end."""
+    """A tokenizer with a file's merges replayed in order behind that file's front end and added tokens.
 
-    def __init__(self, inner: Tokenizer, front: FrontEnd, unknown: str | None = None):
+    ``front`` None keeps the inner tokenizer's own split and spelling (a file in BPE Lab's
+    pipelines whose added tokens do more than special tokens do here).
+    """
+
+    def __init__(self, inner: Tokenizer, front: FrontEnd | None, unknown: str | None = None,
+                 added: AddedTokens | None = None):
         super().__init__(inner.settings, inner.base, inner.merges, tables=inner.tables)
         self.front = front
         self._inner = inner
         self._unknown_name = unknown
-        if unknown is not None and self.unknown_id is not None:
+        if added is None:
             # the library lists its unknown token among the added tokens: where special tokens are
             # allowed, its text stands for it like theirs
-            self.special_ids = {**self.special_ids, unknown: self.unknown_id}
-            self._specials = special_splitter(tuple(self.settings.special_tokens) + (unknown,))
+            added = AddedTokens([AddedToken(t, i, special=True) for t, i in inner.special_ids.items()])
+            if unknown is not None and inner.unknown_id is not None:
+                added = AddedTokens(added.tokens + (AddedToken(unknown, inner.unknown_id, special=True),))
+        self.added = added
+        self.special_ids = {**inner.special_ids}
+        if unknown is not None and inner.unknown_id is not None:
+            self.special_ids[unknown] = inner.unknown_id
+
+    @property
+    def way(self) -> str:
+        """What about the file no format BPE Lab writes can hold, for a refusal."""
+        if self.front is None:
+            return "its added tokens' flags or shared ids"
+        return f"its {self.front.split} pre-tokenizer"
 
     def truncated(self, merges: int) -> "FileTokenizer":
-        return FileTokenizer(self._inner.truncated(merges), self.front, self._unknown_name)
+        inner = self._inner.truncated(merges)
+        # a cut gives BPE Lab's ids: each added token takes the cut's id of its text, if it has one yet
+        ids = {**inner.special_ids, **({self._unknown_name: inner.unknown_id} if self._unknown_name else {})}
+        kept = []
+        for token in self.added.tokens:
+            i = ids.get(token.content, inner.token_to_id(token.content))
+            if i is not None:
+                kept.append(replace(token, id=i))
+        return FileTokenizer(inner, self.front, self._unknown_name, AddedTokens(kept, self.added.normalize))
 
-    def _words(self, segment: str) -> list[tuple[int, int, str]]:
-        text = self.front.normalize(segment)
+    @cached_property
+    def vocab(self) -> list[str]:
+        vocab = super().vocab
+        if self.unknown_id is None or self._unknown_name is None:
+            return vocab
+        # the file's name for its unknown token ([UNK]), not BPE Lab's <unk>
+        return vocab[: self.unknown_id] + [self._unknown_name] + vocab[self.unknown_id + 1:]
+
+    def _words(self, segment: str, normalized: bool = False) -> list[tuple[int, int, str]]:
+        if self.front is None:
+            return [(s, e, segment[s:e]) for s, e in super()._split_spans(segment)]
+        text = segment if normalized else self.front.normalize(segment)
         return [(s, e, self.front.model_word(text[s:e], n == 0)) for n, (s, e) in
                 enumerate(self.front.word_spans(text))]
 
@@ -118,6 +159,8 @@ class FileTokenizer(Tokenizer):
 
     def _symbols(self, word: str) -> list[int]:
         """Each character (the last with the suffix) by its id, else its bytes' ``<0xNN>`` tokens, else unknown."""
+        if self.front is None:
+            return super()._symbols(word)
         ids, unknown, front = self._ids, self.unknown_id, self.front
         out = []
         last = len(word) - 1
@@ -132,26 +175,64 @@ class FileTokenizer(Tokenizer):
             out.append(unknown if i is None else i)
         return out
 
+    def pieces(self, text: str, allow_special: bool = False) -> list[tuple[str, bool]]:
+        found: list[tuple[str, bool]] = []
+        for start, end, added, piece, _ in self._pieces(text, allow_special):
+            if added is not None:
+                found.append((text[start:end], True))
+            else:
+                found.extend((word, False) for _, _, word in self._words(piece, normalized=True))
+        return found
+
+    def _pieces(self, text: str, allow_special: bool) -> Iterator[tuple[int, int, int | None, str, bool]]:
+        """(start, end, added token's id or None, the normalized piece, whether normalizing kept it)
+        in order: the library cuts the added tokens out of the text as typed, normalizes the rest,
+        then cuts the normalized added tokens out of that."""
+        for start, end, found in self.added.raw_segments(text, allow_special):
+            if found is not None:
+                yield start, end, found, "", True
+                continue
+            piece = text[start:end]
+            norm = piece if self.front is None else self.front.normalize(piece)
+            same = norm == piece
+            for s, e, inner in self.added.normalized_segments(norm, allow_special):
+                # where normalizing changed the piece, its characters no longer line up with the text
+                where = (start + s, start + e) if same else (start, end)
+                yield *where, inner, norm[s:e], same
+
+    def encode_ids(self, text: str, allow_special: bool = False) -> list[int]:
+        out: list[int] = []
+        for _, _, found, piece, _ in self._pieces(text, allow_special):
+            if found is not None:
+                out.append(found)
+            else:
+                self._extend_with_words(out, [word for _, _, word in self._words(piece, normalized=True)])
+        return out
+
     def encode(self, text: str, allow_special: bool = False) -> Encoding:
         ids: list[int] = []
         offsets: list[tuple[int, int]] = []
-        for seg_start, seg_end, special in self._segments(text, allow_special):
-            if special:
-                ids.append(self.special_ids[text[seg_start:seg_end]])
+        for seg_start, seg_end, found, piece, same in self._pieces(text, allow_special):
+            if found is not None:
+                ids.append(found)
                 offsets.append((seg_start, seg_end))
                 continue
-            segment = text[seg_start:seg_end]
-            same = self.front.normalize(segment) == segment
-            for start, end, word in self._words(segment):
+            for start, end, word in self._words(piece, normalized=True):
                 word_ids = self._ids_of_word(word)
                 ids.extend(word_ids)
+                if self.front is None:
+                    at = seg_start + start
+                    offsets.extend((at + s, at + e) for s, e in self._spans(word, word_ids))
+                    continue
                 span = (seg_start + start, seg_start + end) if same else (seg_start, seg_end)
                 offsets.extend([span] * len(word_ids))
-        return Encoding(tuple(ids), tuple(self.id_to_token(i) for i in ids), tuple(offsets))
+        return Encoding(tuple(ids), self._tokens(ids), tuple(offsets))
 
     def decode(self, ids: Iterable[int]) -> str:
         """The text as the file's decoder gives it: Metaspace reads ``▁`` as a space (the first
         one dropped), a suffix ends a word, and the rest joins tokens with a space."""
+        if self.front is None:
+            return super().decode(ids)
         tokens = [self.vocab[i] for i in self._checked(ids)]
         front = self.front
         if front.split == "metaspace":
@@ -169,4 +250,6 @@ class FileTokenizer(Tokenizer):
         return " ".join(tokens)
 
     def decode_bytes(self, ids: Iterable[int]) -> bytes:
+        if self.front is None:
+            return super().decode_bytes(ids)
         return self.decode(ids).encode("utf-8")

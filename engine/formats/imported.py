@@ -56,6 +56,10 @@ def tokenizer_from_vocab(
         # byte-level text has no unknown characters; a file's unknown token is then an ordinary entry
         unknown = None
     made: set[str] = set()
+    # a special token a merge names or makes is that regular token (an added token of
+    # `tokenizers` can be one): it keeps its one id and is no special token of its own here
+    used = {part for a, b in merges for part in (a, b, a + b)}
+    specials = {t: i for t, i in specials.items() if t not in used}
     for i, (a, b) in enumerate(merges):
         for part in (a, b, a + b):
             if part not in vocab:
@@ -153,6 +157,8 @@ def check_base(settings: Settings, base: Sequence[str], source: str, exact: bool
                 f"{source}: a bytes vocabulary's base holds the 256 byte symbols"
                 + (" and nothing else" if exact else ", spelt in the GPT-2 byte alphabet")
                 + (f"; this one also holds '{odd[0][:40]}'" if odd else f"; this one lacks {missing} of them")
+                # tokenizers loads such a file and leaves the bytes it lacks out of the ids, unannounced
+                + ("" if odd or exact else ", which tokenizers would silently leave out of the ids")
             )
         return
     if marker is not None and marker not in base:

@@ -166,7 +166,7 @@ def _check_exportable(tokenizer: Encoder) -> None:
     pipeline = sys.modules.get("engine.formats.hf_pipeline")
     if pipeline is not None and isinstance(tokenizer, pipeline.FileTokenizer):
         raise BpeLabError(
-            f"this tokenizer.json cuts and spells words its own way ({tokenizer.front.split} pre-tokenizer), "
+            f"this tokenizer.json cuts and spells words its own way ({tokenizer.way}), "
             "which no format BPE Lab writes can hold: keep the tokenizer.json itself"
         )
 

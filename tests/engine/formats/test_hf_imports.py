@@ -3,16 +3,19 @@
 import json
 
 import pytest
-from tokenizers import (ByteLevelBPETokenizer, CharBPETokenizer, SentencePieceBPETokenizer, Tokenizer,
+from tokenizers import (ByteLevelBPETokenizer, CharBPETokenizer, Regex, SentencePieceBPETokenizer, Tokenizer,
                         models, pre_tokenizers, trainers)
 
 from engine.errors import BpeLabError
 from engine.formats.load import load_any
+from engine.pretokenize import GPT2_PATTERN
 from tests.engine.formats.samples import TEXTS, TRAINING
 
 TRAIN = [TRAINING, "low lower newest widest " * 20, "Größe straße café 日本語 Привет мир"]
 # held out: unseen characters, emoji, several scripts, whitespace runs, compatibility characters
-HELD_OUT = TEXTS + ["ﬃ\u00a0nbsp \u2003 em\x00null\ufeffbom 中文字 ＡＢＣ", "tab\t\tend  \n\n  x"]
+HELD_OUT = TEXTS + ["ﬃ\u00a0nbsp \u2003 em\x00null\ufeffbom 中文字 ＡＢＣ", "tab\t\tend  \n\n  x",
+                    # a typed ▁ (Metaspace puts none before it), and the unknown token's own text
+                    "\u2581low \u2581\u2581x a\u2581b", "<unk> [UNK]<unk>[CLS] x"]
 
 
 def _bpe(pre_tokenizer, path):
@@ -49,7 +52,27 @@ def _byte_level(path):
     tok.save(str(path))
 
 
+def _char_level(pre_tokenizer, path):
+    tok = Tokenizer(models.BPE(unk_token="<unk>"))
+    if pre_tokenizer is not None:
+        tok.pre_tokenizer = pre_tokenizer
+    tok.train_from_iterator(TRAIN, trainers.BpeTrainer(vocab_size=300, special_tokens=["<unk>"]))
+    tok.save(str(path))
+
+
+def _sentencepiece_old_metaspace(path):
+    # the Metaspace of files written before prepend_scheme, which the library still loads
+    _sentencepiece(path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    for part in ("pre_tokenizer", "decoder"):
+        data[part] = {"type": "Metaspace", "replacement": "\u2581", "add_prefix_space": True, "str_rep": "\u2581"}
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
 SHAPES = {
+    "split_gpt2_chars": lambda p: _char_level(pre_tokenizers.Split(Regex(GPT2_PATTERN), "isolated"), p),
+    "no_pre_tokenizer_chars": lambda p: _char_level(None, p),
+    "sentencepiece_old_metaspace": _sentencepiece_old_metaspace,
     "whitespace": lambda p: _bpe(pre_tokenizers.Whitespace(), p),
     "whitespace_split": lambda p: _bpe(pre_tokenizers.WhitespaceSplit(), p),
     "char_bpe": _char_bpe,
@@ -135,3 +158,42 @@ def test_the_whitespace_pre_tokenizer_cuts_newer_letters_as_the_library_does():
         text = f"a{ch}b {ch}{ch} x"
         ours = [text[s:e] for s, e in front.word_spans(text)]
         assert ours == [p for p, _ in pre_tokenizers.Whitespace().pre_tokenize_str(text)], hex(ord(ch))
+
+
+@pytest.mark.parametrize("shape", ["whitespace", "char_bpe", "sentencepiece"])
+def test_an_imported_unknown_token_reads_as_the_file_names_it(shape, tmp_path):
+    path = tmp_path / "tokenizer.json"
+    SHAPES[shape](path)
+    ours, theirs = load_any(path), Tokenizer.from_file(str(path))
+    text = "a \u2603 b"  # a character old enough for every Unicode table
+    unknown = [t for t in theirs.encode(text).tokens if t in ("[UNK]", "<unk>")]
+    assert unknown and [t for t in ours.encode(text).tokens if t in ("[UNK]", "<unk>")] == unknown
+    assert ours.vocab[ours.unknown_id] == unknown[0]
+
+
+def test_a_folder_char_bpe_saved_gives_the_ids_from_file_gives(tmp_path):
+    tok = CharBPETokenizer()
+    tok.train_from_iterator(TRAIN, vocab_size=300)
+    tok.save_model(str(tmp_path))
+    ours = load_any(tmp_path)
+    theirs = CharBPETokenizer.from_file(str(tmp_path / "vocab.json"), str(tmp_path / "merges.txt"))
+    assert ours.get_vocab_size() == theirs.get_vocab_size()
+    for text in HELD_OUT:
+        assert ours.encode_ids(text, allow_special=True) == theirs.encode(text).ids, text
+
+
+def test_a_nul_in_a_tokenizer_json_string_loads_and_a_raw_one_is_refused_as_the_library_refuses_it(tmp_path):
+    path = tmp_path / "tokenizer.json"
+    _char_bpe(path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["added_tokens"].append({"id": len(data["model"]["vocab"]), "content": "a\x00b", "special": True,
+                                "single_word": False, "lstrip": False, "rstrip": False, "normalized": False})
+    text = json.dumps(data)  # JSON spells the NUL \u0000
+    path.write_text(text, encoding="utf-8")
+    theirs = Tokenizer.from_file(str(path))
+    assert load_any(path).encode_ids("xa\x00b", allow_special=True) == theirs.encode("xa\x00b").ids
+    path.write_text(text.replace("\\u0000", "\x00"), encoding="utf-8")
+    with pytest.raises(Exception, match="control character"):
+        Tokenizer.from_file(str(path))
+    with pytest.raises(BpeLabError):
+        load_any(path)

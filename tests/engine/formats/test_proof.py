@@ -39,4 +39,5 @@ def test_a_file_whose_special_tokens_match_inside_ordinary_text_is_not_proven(tm
     path.write_text(json.dumps(data), encoding="utf-8")
     report = run(proof.prove(tok, "hf", path, TEXTS))
     failed = {(p.reader, p.allow_special) for p in report.proofs if not p.same}
-    assert not report.proven and failed == {("tokenizers", False)}
+    # BPE Lab's reader matches an added token that is not special as the library does: in any text
+    assert not report.proven and failed == {("tokenizers", False), ("BPE Lab's reader", False)}
