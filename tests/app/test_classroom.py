@@ -16,6 +16,9 @@ from widgets.explorer import ExplorerView
 from widgets.quiz.session_link import quiz_view
 from widgets.tiles import TileView
 
+# classroom mode drives the whole window through every view: run by .ci/run, left out of the quick part (-m "not slow")
+pytestmark = pytest.mark.slow
+
 K = Qt.Key
 CTRL = Qt.KeyboardModifier.ControlModifier
 VIEWS = [("Tiles", TileView), ("Charts", ChartsView), ("Explorer", ExplorerView), ("Quiz", quiz_view)]

@@ -22,6 +22,9 @@ from engine.bytelevel import symbols_to_bytes
 from engine.describe import describe_position, describe_stop, describe_vocab, tie_rule_sentence, times
 from engine.display import for_settings
 
+# every view of whole real corpora compared: run by .ci/run, left out of the quick part (-m "not slow")
+pytestmark = pytest.mark.slow
+
 CLASSIC = "low 5\nlower 2\nnewest 6\nwidest 3\n"
 # what the corpus panel says in place of its summary after a cancelled training
 STOPPED = "Training stopped: the panels still show the lesson before this change."

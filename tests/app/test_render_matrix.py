@@ -17,6 +17,9 @@ from PySide6.QtWidgets import QApplication, QToolButton
 from app import layout as dock_layout
 from app.appearance import BASE_POINTS
 
+# every view rendered at every classroom size: run by .ci/run, left out of the quick part (-m "not slow")
+pytestmark = pytest.mark.slow
+
 SIZES = [(1280, 720), (1366, 768), (1920, 1080)]
 ZOOMS = [1.0, 1.5, 2.0]
 THEMES = ["light", "dark"]

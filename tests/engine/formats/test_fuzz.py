@@ -10,6 +10,9 @@ import pytest
 
 from tests.engine.formats.mutations import FORMATS, Mutator, check, make_seeds, run_cli, use
 
+# thousands of mutated files per format: run by .ci/run, left out of the quick part (-m "not slow")
+pytestmark = pytest.mark.slow
+
 # the formats share the quick run's budget of about 16,000 files (bench/fuzz_readers.py runs more)
 COUNT = 1350
 
