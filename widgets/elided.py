@@ -59,8 +59,12 @@ class ElidedLabel(QLabel):
         """How many lines the label's height holds."""
         return self._height_lines
 
+    def _room(self) -> int:
+        # the style sheet's side padding is not among the margins Qt reports either
+        return self.contentsRect().width() - 6
+
     def _lines_needed(self) -> int:
-        width = self.contentsRect().width()
+        width = self._room()
         if self.elide or width <= 0:
             return self.lines
         key = (width, self.font().key())
@@ -80,7 +84,7 @@ class ElidedLabel(QLabel):
             self.setFixedHeight(height)
 
     def _show(self) -> None:
-        width = self.contentsRect().width()
+        width = self._room()
         if self.elide:
             super().setText(elide_lines(self._full, self.font(), width, self.lines))
             return
