@@ -37,6 +37,8 @@ SPEEDS = (("½ step/s", 0.5), ("1 step/s", 1.0), ("2 steps/s", 2.0), ("4 steps/s
 # how many steps' sentences the status line measures to take its height (a long history is sampled;
 # a longer sentence at a step not sampled makes the line grow then, never elide)
 MEASURED_STEPS = 300
+# the width under which the step stands above its sentence instead of beside it
+NARROW = 720
 
 
 def _sampled_steps(last: int) -> list[int]:
@@ -124,7 +126,7 @@ class Timeline(QWidget):
             page.setSizePolicy(policy)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 4, 8, 4)
-        status_row = QHBoxLayout()
+        self.status_row = status_row = QHBoxLayout()
         status_row.addWidget(steady(self.step_label), 0, Qt.AlignmentFlag.AlignTop)
         status_row.addWidget(steady(self.status_stack), 1)
         layout.addLayout(controls)
@@ -148,6 +150,15 @@ class Timeline(QWidget):
         session.step_move_progressed.connect(self._on_move_progressed)
         session.step_move_ended.connect(self._on_move_ended)
         self._on_lesson_changed()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        # on a narrow timeline (a 1024-wide screen) the step stands above the sentence, which then
+        # has the whole width to wrap in and stays whole within its lines
+        narrow = self.width() < NARROW
+        direction = QHBoxLayout.Direction.TopToBottom if narrow else QHBoxLayout.Direction.LeftToRight
+        if self.status_row.direction() != direction:
+            self.status_row.setDirection(direction)
 
     def shown(self) -> TimelineShown:
         """What is on screen now, read from the labels and the slider (for tests and accessibility)."""
