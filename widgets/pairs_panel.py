@@ -94,6 +94,8 @@ class PairsPanel(QWidget):
         else:
             self.heading.setText("No pairs left: every word is one token.")
             self.count_label.setText("")
+        # every step brings other pairs: the columns fit them, so no pair or tie mark is cut
+        self.table.fit_columns()
         self._show_details(self.table.currentIndex().row())
 
     def _show_without_counts(self, following) -> None:

@@ -8,7 +8,8 @@ out each cell's text through the full text engine, which made the tables most of
 A table draws its own cells instead, from its model's rows read one call each (the model is a
 ``widgets.models.common.HeaderedTableModel``): the row's background (selection, the model's own
 colour, alternate rows), then each cell's text on one line, numbers against the right edge,
-elided when it does not fit. Each text is measured and laid out once (``QStaticText``) and kept
+elided when it does not fit (only the stretching column's text can be: the others fit their
+contents, and a shortened cell's tooltip is its whole text). Each text is measured and laid out once (``QStaticText``) and kept
 while the table shows it, not laid out in a rectangle by alignment flags on every paint.
 """
 
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPalette, QPen, QStaticText
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QToolTip
 
 # how many rows Qt reads to size a column to its contents (those on screen first)
 SIZE_FROM_ROWS = 25
@@ -40,6 +41,14 @@ def _laid_out(metrics, text: str, room: int) -> tuple[QStaticText, int]:
     laid_out = QStaticText(text)
     laid_out.setTextFormat(Qt.TextFormat.PlainText)  # a token such as </w> is no tag
     return laid_out, room - metrics.horizontalAdvance(text)
+
+
+def title_room(view, model, column: int) -> int:
+    """The width a column's bold title needs with its padding."""
+    bold = QFont(view.font())
+    bold.setBold(True)
+    title = model.headerData(column, Qt.Orientation.Horizontal, _DISPLAY)
+    return QFontMetrics(bold).horizontalAdvance(str(title or "")) + 2 * CELL_PADDING + 4
 
 
 class Table(QTableView):
@@ -124,6 +133,24 @@ class Table(QTableView):
             painter.drawRect(0, y, width - 1, self.rowHeight(current.row()) - 1)
         painter.end()
 
+    def cell_shown(self, row: int, column: int) -> str:
+        """A cell's text as the table draws it: whole, or shortened with "…"."""
+        value = self.model().row_values(row)[column]
+        text = "" if value is None else str(value)
+        return fitted(self.fontMetrics(), text, self.columnWidth(column) - 2 * CELL_PADDING)
+
+    def viewportEvent(self, event) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.ToolTip:
+            index = self.indexAt(event.pos())
+            if index.isValid():
+                value = self.model().row_values(index.row())[index.column()]
+                full = "" if value is None else str(value)
+                if full and self.cell_shown(index.row(), index.column()) != full:
+                    # a shortened cell's whole text, where the pointer is
+                    QToolTip.showText(event.globalPos(), full, self.viewport())
+                    return True
+        return super().viewportEvent(event)
+
     def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
@@ -157,13 +184,17 @@ def make_table(model, stretch_column: int | None = None) -> QTableView:
     header.setHighlightSections(False)
     if stretch_column is not None:
         header.setSectionResizeMode(stretch_column, QHeaderView.ResizeMode.Stretch)
+        # the stretching column shortens its text rather than make the table scroll sideways
+        view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        header.setMinimumSectionSize(title_room(view, model, stretch_column))
     else:
         header.setStretchLastSection(True)
 
     # columns fit their contents when a lesson arrives or the font changes, not on every step:
     # a column sized to contents re-reads its rows on each change the model announces
     def fit_columns() -> None:
-        # measured here as the cells are drawn (text plus padding), the rows in view first
+        # measured here as the cells are drawn (text plus padding): the rows in view and the last
+        # rows, where a vocabulary keeps its longest tokens and largest ids
         metrics = view.fontMetrics()
         # the style sheets draw column titles bold with side padding, which the header's own size
         # hint does not know of: a title sized by it loses its first letters ("oun" for Count)
@@ -172,9 +203,8 @@ def make_table(model, stretch_column: int | None = None) -> QTableView:
         title_metrics = QFontMetrics(bold)
         rows = model.rowCount()
         first = max(0, min(view.rowAt(0), rows - SIZE_FROM_ROWS))
-        # one long entry (a word of 40 stars) must not squeeze the column that stretches to nothing
-        widest = max(60, view.viewport().width() // 3)
-        cells = [model.row_values(row) for row in range(first, min(rows, first + SIZE_FROM_ROWS))]
+        measured = set(range(first, min(rows, first + SIZE_FROM_ROWS))) | set(range(max(0, rows - SIZE_FROM_ROWS), rows))
+        cells = [model.row_values(row) for row in sorted(measured)]
         for column in range(model.columnCount()):
             if header.sectionResizeMode(column) == QHeaderView.ResizeMode.Stretch:
                 continue
@@ -185,7 +215,9 @@ def make_table(model, stretch_column: int | None = None) -> QTableView:
                 value = values[column]
                 if value is not None:
                     width = max(width, metrics.horizontalAdvance(str(value)) + 2 * CELL_PADDING + 2)
-            header.resizeSection(column, min(width, max(widest, header.sectionSizeHint(column))))
+            # never capped: a pair, a tie mark, an id is read whole; the stretching column (where a
+            # count comes from, a token's parents) gives way, its full text in the cell's tooltip
+            header.resizeSection(column, width)
 
     view.fit_columns = fit_columns
     model.modelReset.connect(fit_columns)

@@ -35,6 +35,19 @@ class TimelineShown:
 SPEEDS = (("½ step/s", 0.5), ("1 step/s", 1.0), ("2 steps/s", 2.0), ("4 steps/s", 4.0), ("10 steps/s", 10.0), ("30 steps/s", 30.0))
 
 
+# how many steps' sentences the status line measures to take its height (a long history is sampled;
+# a longer sentence at a step not sampled makes the line grow then, never elide)
+MEASURED_STEPS = 300
+# the width under which the step stands above its sentence instead of beside it
+NARROW = 720
+
+
+def _sampled_steps(last: int) -> list[int]:
+    if last + 1 <= MEASURED_STEPS:
+        return list(range(last + 1))
+    return sorted({round(i * last / (MEASURED_STEPS - 1)) for i in range(MEASURED_STEPS)})
+
+
 class Timeline(QWidget):
     cancel_requested = Signal()
     # Cancel pressed while a jump is being built (not a training)
@@ -78,8 +91,9 @@ class Timeline(QWidget):
             self.speed.addItem(text, value)
         self._show_speed(session.play_interval)
         self.speed.currentIndexChanged.connect(self._on_speed_chosen)
-        # two lines whatever the step says (the rest in its tooltip): stepping moves nothing below
-        self.status = ElidedLabel(lines=2)
+        # the sentence that explains a step (the tie rule among it) is read whole by a class: it
+        # wraps, to the height of the lesson's longest step sentence, so stepping moves nothing below
+        self.status = ElidedLabel(lines=2, elide=False, most_height=140)
         self.status.setObjectName("statusLine")
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.progress = QProgressBar()
@@ -114,11 +128,11 @@ class Timeline(QWidget):
             policy = page.sizePolicy()
             policy.setRetainSizeWhenHidden(True)
             page.setSizePolicy(policy)
-        status_row = QHBoxLayout()
-        status_row.addWidget(steady(self.step_label), 0, Qt.AlignmentFlag.AlignTop)
-        status_row.addWidget(steady(self.status_stack), 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 4, 8, 4)
+        self.status_row = status_row = QHBoxLayout()
+        status_row.addWidget(steady(self.step_label), 0, Qt.AlignmentFlag.AlignTop)
+        status_row.addWidget(steady(self.status_stack), 1)
         layout.addLayout(controls)
         layout.addLayout(status_row)
 
@@ -140,6 +154,15 @@ class Timeline(QWidget):
         session.step_move_progressed.connect(self._on_move_progressed)
         session.step_move_ended.connect(self._on_move_ended)
         self._on_lesson_changed()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        # on a narrow timeline (a 1024-wide screen) the step stands above the sentence, which then
+        # has the whole width to wrap in and stays whole within its lines
+        narrow = self.width() < NARROW
+        direction = QHBoxLayout.Direction.TopToBottom if narrow else QHBoxLayout.Direction.LeftToRight
+        if self.status_row.direction() != direction:
+            self.status_row.setDirection(direction)
 
     def shown(self) -> TimelineShown:
         """What is on screen now, read from the labels and the slider (for tests and accessibility)."""
@@ -206,6 +229,7 @@ class Timeline(QWidget):
         self.slider.blockSignals(True)
         self.slider.setRange(0, self.session.last_step)
         self.slider.blockSignals(False)
+        self.status.reserve_for(self._told(k) for k in _sampled_steps(self.session.last_step))
         self._show_step()
 
     def _on_step_changed(self, _change) -> None:
@@ -225,12 +249,16 @@ class Timeline(QWidget):
         self.end_button.setEnabled(not empty and step < last)
         self.play_button.setEnabled(not empty and last > 0)
         self.slider.setEnabled(not empty and last > 0)
-        # a word joiner after each slash keeps a marker such as </w> on one line
-        if empty and session.text_waiting:
+        self.status.setText(self._told(step))
+
+    def _told(self, step: int) -> str:
+        session = self.session
+        if session.state is None and session.text_waiting:
             told = "The text does not train yet: the corpus panel names the line to fix."
         else:
             told = describe_position(session.lesson, step)
-        self.status.setText(told.replace("/", "/\u2060"))
+        # a word joiner after each slash keeps a marker such as </w> on one line
+        return told.replace("/", "/\u2060")
 
     def _on_training_started(self) -> None:
         # never Qt's busy bar: its animation repaints many times a second, each time waiting for the

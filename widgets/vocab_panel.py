@@ -81,8 +81,7 @@ class VocabPanel(QWidget):
         if new > previous:
             # the newest token is what the class is looking at
             self.table.scrollToBottom()
-            if new // 10 != previous // 10:
-                self.table.fit_columns()  # longer tokens and ids arrive as the lesson goes on
+            self.table.fit_columns()  # longer tokens and ids arrive as the lesson goes on
 
     def _refresh(self, *_args) -> None:
         session = self.session

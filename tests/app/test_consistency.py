@@ -113,9 +113,9 @@ def check_tiles(window, a: Answer) -> None:
         assert second.startswith(head), second
         others = a.history.ties(a.step)[1:]
         if others:
-            listed = ", ".join(a.pair(p) for p in others[:4])
+            listed = ", ".join(f"({n}) {a.pair(p)}" for n, p in enumerate(others[:4], 1))
             more = f" and {len(others) - 4} more" if len(others) > 4 else ""
-            assert f"tied with {listed}{more} (underlined)" in second
+            assert f"tied with {listed}{more} (numbered brackets below the tiles)" in second
         else:
             assert "tied" not in second
     assert shown.rows, "some rows are in view"

@@ -375,10 +375,55 @@ class PredictPrompt(Cover):
                 p.drawText(box.adjusted(0, 0, 0, -8 * unit), Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom,
                            "the class's answer")
 
+    def _answer_layout(self, w: float, unit: float) -> tuple[float, float, bool]:
+        """Where the answer's parts go at ``unit``: the headline's height, the height of all of it,
+        and whether the count sentence goes under the tiles (it does not fit beside them)."""
+        q = self.question
+        margin = 36 * unit
+        big = QFontMetricsF(self._font(52 * unit, bold=True))
+        self.tiles.set_scale(2.0 * unit)
+        row_h = max(big.lineSpacing() * 1.25, self.tiles.tile_h)
+        x = margin + big.horizontalAdvance("Answer:") + 24 * unit + self._pair_width(q.winner, 0)
+        under = x + 12 * unit + big.horizontalAdvance(self._times()) > w - margin
+        head = row_h + (big.lineSpacing() * 1.25 if under else 0)
+        room = QRectF(0, 0, w - 2 * margin, 1e6)
+        wrap = Qt.TextFlag.TextWordWrap
+        body = 0.0
+        for text, bold in ((self._counts(), False), (self._closing_line(), True)):
+            body += QFontMetricsF(self._font(36 * unit, bold=bold)).boundingRect(room, wrap, text).height() + 4 * unit
+        hint = QFontMetricsF(self._font(30 * unit)).lineSpacing()
+        return head, 18 * unit + head + 8 * unit + body + hint + 8 * unit, under
+
+    def _unit(self) -> float:
+        """The answer's scale: as large as the band allows with every line whole and wrapped inside it."""
+        w, h = self.width(), self.height()
+        unit = min(h / 290, w / 1920)
+        while unit > 0.2 and self._answer_layout(w, unit)[1] > h:
+            unit *= 0.92
+        return unit
+
+    def answer_fits(self) -> bool:
+        """Whether the revealed answer's lines all lie inside the band (for tests)."""
+        return self._answer_layout(self.width(), self._unit())[1] <= self.height()
+
+    def _times(self) -> str:
+        q = self.question
+        return f"→ {q.shown(q.token)}   {q.count:,} times (choice {q.winner_index + 1})"
+
+    def _counts(self) -> str:
+        q = self.question
+        return "    ".join(f"{i + 1}: {q.pair_text(c.pair)} ×{c.count:,}" for i, c in enumerate(q.choices))
+
+    def _closing_line(self) -> str:
+        q = self.question
+        tie = f"Tied pairs: the tie goes to {q.rule}." if q.tied else ""
+        return "   ".join(s for s in (self.verdict(), tie) if s) or "It is framed on the tiles above."
+
     def _paint_answer(self, p: QPainter) -> None:
         q = self.question
         w, h = self.width(), self.height()
-        unit = min(h / 290, w / 1920)
+        unit = self._unit()
+        head, _, under = self._answer_layout(w, unit)
         margin = 36 * unit
         p.fillRect(QRectF(0, 0, w, 6 * unit), ACCENT)
         big = self._font(52 * unit, bold=True)
@@ -389,33 +434,34 @@ class PredictPrompt(Cover):
         p.setFont(big)
         p.setPen(ACCENT)
         label = "Answer:"
-        p.drawText(QRectF(margin, y, w, max(line_h, t.tile_h)), Qt.AlignmentFlag.AlignVCenter, label)
-        x = margin + QFontMetricsF(big).horizontalAdvance(label) + 24 * unit
         row_h = max(line_h, t.tile_h)
+        p.drawText(QRectF(margin, y, w, row_h), Qt.AlignmentFlag.AlignVCenter, label)
+        x = margin + QFontMetricsF(big).horizontalAdvance(label) + 24 * unit
         ty = y + (row_h - t.tile_h) / 2
         x = self._draw_tiles(p, list(q.winner), x, ty, framed={0, 1})
         p.setFont(big)
         p.setPen(TEXT)
-        times = f"→ {q.shown(q.token)}   {q.count:,} times (choice {q.winner_index + 1})"
-        p.drawText(QRectF(x + 12 * unit, y, w - x, row_h), Qt.AlignmentFlag.AlignVCenter, times)
-        y += row_h + 8 * unit
+        # on a narrow screen the count goes under the tiles rather than off the edge
+        where = QRectF(margin, y + row_h, w - 2 * margin, line_h) if under else QRectF(x + 12 * unit, y, w - x, row_h)
+        p.drawText(where, Qt.AlignmentFlag.AlignVCenter, self._times())
+        y += head + 8 * unit
 
+        wrap = int(Qt.TextFlag.TextWordWrap)
+        room = w - 2 * margin
         small = self._font(36 * unit)
         p.setFont(small)
-        small_h = QFontMetricsF(small).lineSpacing() * 1.15
         p.setPen(TEXT)
-        counts = "    ".join(f"{i + 1}: {q.pair_text(c.pair)} ×{c.count:,}" for i, c in enumerate(q.choices))
-        p.drawText(QRectF(margin, y, w - 2 * margin, small_h), Qt.AlignmentFlag.AlignVCenter, counts)
-        y += small_h
-        verdict = self.verdict()
-        tie = ""
-        if q.tied:
-            tie = f"Tied pairs: the tie goes to {q.rule}."
-        line = "   ".join(s for s in (verdict, tie) if s) or "It is framed on the tiles above."
+        counts = self._counts()
+        box = QFontMetricsF(small).boundingRect(QRectF(0, 0, room, 1e6), wrap, counts)
+        p.drawText(QRectF(margin, y, room, box.height()), wrap, counts)
+        y += box.height() + 4 * unit
         right = self.guess is not None and q.choices[self.guess].pair == q.winner
         p.setPen(RIGHT if right else MUTED)
-        p.setFont(self._font(36 * unit, bold=bool(verdict)))
-        p.drawText(QRectF(margin, y, w - 2 * margin, small_h), Qt.AlignmentFlag.AlignVCenter, line)
+        closing = self._font(36 * unit, bold=True)
+        p.setFont(closing)
+        line = self._closing_line()
+        box = QFontMetricsF(closing).boundingRect(QRectF(0, 0, room, 1e6), wrap, line)
+        p.drawText(QRectF(margin, y, room, box.height()), wrap, line)
         p.setFont(self._font(30 * unit))
         p.setPen(MUTED)
         p.drawText(QRectF(margin, 0, w - 2 * margin, h - 8 * unit),

@@ -240,7 +240,7 @@ class TileCanvas(QAbstractScrollArea):
         painted = self._shown.highlights
         for r in rows.rows_in(vp.height(), sy):
             word = rows.order[r]
-            if word in words or painted.get(word) != (rows.highlights(word, nxt) if nxt is not None else ([], [])):
+            if word in words or painted.get(word) != rows.marks(word, nxt):
                 top = rows.row_top(r) - sy
                 vp.update(QRect(0, int(top) - 1, vp.width(), int(self.row_h) + 3))
 

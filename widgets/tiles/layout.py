@@ -237,11 +237,11 @@ class TileRows:
         self._layouts: dict[int, RowLayout] = {}
         self._merges: dict[int, RowMerge] = {}  # rows through the merge of step _merge_step
         self._merge_step = -1
-        self._tied: tuple[int, set] = (-1, set())
+        self._tied: tuple[int, dict] = (-1, {})
 
     def set_lesson(self, lesson: Lesson | None, state: LessonState | None) -> None:
         self.lesson, self.state = lesson, state
-        self._tied = (-1, set())
+        self._tied = (-1, {})
         self.rescale()
         self._build_order()
 
@@ -406,15 +406,32 @@ class TileRows:
         shown = m.after if t.fused else m.before
         return frames, len(shown.tokens) + shown.more, end
 
-    def _tied_with(self, nxt: MergeStep) -> set:
-        """The pairs tied with the next merge. A step names its first few ties; past those, the live
-        state's counts give the rest at once, where the history would count the corpus again."""
+    def _tied_with(self, nxt: MergeStep) -> dict:
+        """The pairs tied with the next merge, each with its number (1 for the first rival, in the
+        tie rule's order, as the caption names them). A step names its first few ties; past those,
+        the live state's counts give the rest at once, where the history would count the corpus again."""
         state = self.state
         if nxt.tie_count > len(nxt.tied) and state is not None and state.step == nxt.step - 1:
             tied = state.pairs_with_count(nxt.count)
         else:
             tied = set(self.lesson.history.ties(nxt.step - 1))
-        return tied - {nxt.pair}
+        # those the step names (the caption's) in its order, the rest after them in one fixed order
+        named = [pair for pair in nxt.tied if pair in tied]
+        rivals = [pair for pair in named + sorted(tied - set(named)) if pair != nxt.pair]
+        return {pair: n for n, pair in enumerate(rivals, 1)}
+
+    def marks(self, word: int, nxt: MergeStep | None) -> tuple:
+        """What a row's highlights look like: where they are and each tied pair's number (a row
+        whose places stay while its ties are numbered anew must be drawn again)."""
+        if nxt is None:
+            return ([], []), ()
+        winners, ties = self.highlights(word, nxt)
+        tokens = self.layout(word).tokens
+        return (winners, ties), tuple(self.tie_number((tokens[i], tokens[i + 1])) for i in ties)
+
+    def tie_number(self, pair) -> int:
+        """The number of a pair tied with the next merge (0 when it is not tied)."""
+        return self._tied[1].get(pair, 0)
 
     def highlights(self, word: int, nxt: MergeStep | None) -> tuple[list[int], list[int]]:
         """Tile indices (left tile of each pair) where the next merge happens, and where a tied pair sits."""

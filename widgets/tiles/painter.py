@@ -30,6 +30,19 @@ LABEL_CACHE = 4096
 DIMMED = 0.32  # opacity of the tiles that are not the chosen token while one is chosen
 
 
+# tied pairs' colours, one per tied pair in the caption's order: Okabe and Ito's colour-blind-safe
+# set, each light enough to carry a black number and to show on the light, dark and classroom ground
+TIE_COLOURS = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#CC79A7", "#D55E00")
+# lanes under the tiles, one depth each; more tied pairs than lanes share them by number
+TIE_LANES = 3
+TIE_DASHES = (Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine, Qt.PenStyle.DotLine)
+
+
+def tie_colour(number: int) -> str:
+    """The colour of the ``number``-th tied pair (1 for the first), on the tiles and in the caption."""
+    return TIE_COLOURS[(max(1, number) - 1) % len(TIE_COLOURS)]
+
+
 @dataclass
 class RowsShown:
     """What a screen shows of its rows: the band of the viewport being painted (top, bottom), and
@@ -37,7 +50,7 @@ class RowsShown:
 
     top: float = float("-inf")
     bottom: float = float("inf")
-    highlights: dict[int, tuple[list[int], list[int]]] = field(default_factory=dict)
+    highlights: dict[int, tuple] = field(default_factory=dict)
 
 
 class TilePainter:
@@ -194,11 +207,12 @@ class TilePainter:
             ty = y + self.tile_top
             frames, n, end = rows.frames_in(word, t, left, right)
             widest = max(widest, end)
-            highlights = rows.highlights(word, nxt) if nxt is not None else ([], [])
+            marks = rows.marks(word, nxt)
+            highlights = marks[0]
             if shown is not None:
-                shown.highlights[word] = highlights
+                shown.highlights[word] = marks
             if nxt is not None:
-                self._paint_next(p, rows.layout(word), highlights, ox, ty)
+                self._paint_next(p, rows.layout(word), highlights, ox, ty, rows.tie_number)
             self.paint_tiles(p, frames, ox, ty, left, right, selected)
             if counting:
                 sweep_rows.append((word, ox, ty))
@@ -213,11 +227,13 @@ class TilePainter:
         return widest
 
     def _paint_next(self, p: QPainter, layout: RowLayout, highlights: tuple[list[int], list[int]],
-                    ox: float, ty: float) -> None:
+                    ox: float, ty: float, tie_number=lambda pair: 1) -> None:
         """Frame the places where the next merge happens and bracket the tied pairs."""
         winners, ties = highlights
-        for level, i in enumerate(ties):
-            self.bracket_pair(p, ox + layout.xs[i], ox + layout.xs[i + 1] + layout.widths[i + 1], ty, level)
+        tokens = layout.tokens
+        for i in ties:
+            n = tie_number((tokens[i], tokens[i + 1])) or 1
+            self.bracket_pair(p, ox + layout.xs[i], ox + layout.xs[i + 1] + layout.widths[i + 1], ty, n)
         for k in winners:
             self.frame_pair(p, ox + layout.xs[k], ox + layout.xs[k + 1] + layout.widths[k + 1], ty)
 
@@ -354,22 +370,39 @@ class TilePainter:
         p.drawRoundedRect(QRectF(x1 - 5 * s, ty - 5 * s, x2 - x1 + 10 * s, self.tile_h + 10 * s),
                           self.radius + 4 * s, self.radius + 4 * s)
 
-    def bracket_pair(self, p: QPainter, x1: float, x2: float, ty: float, level: int) -> None:
-        """A pair tied with the next merge: a dashed bracket under it.
+    def bracket_pair(self, p: QPainter, x1: float, x2: float, ty: float, number: int) -> None:
+        """A pair tied with the next merge: a bracket under it in the tied pair's own colour, in its
+        own lane, with its number at its left end (the caption names each number's pair).
 
-        Neighbouring tied pairs share a tile, so they alternate in depth and both stay readable;
-        solid frame against dashed bracket still tells them apart in grey.
+        Tied pairs that share a tile would draw one bracket over another; each tied pair's lane
+        lies at its own depth and its ends step in, so two or three of them never cross, and
+        colour, number and dash pattern tell them apart from the back of a room, in grey too.
         """
         s = self.scale
-        pen = QPen(QColor(self.theme.tie), 3.5 * s)
-        pen.setStyle(Qt.PenStyle.DashLine)
+        lane = (number - 1) % TIE_LANES
+        colour = QColor(tie_colour(number))
+        pen = QPen(colour, 3.5 * s)
+        pen.setStyle(TIE_DASHES[lane])
         pen.setCapStyle(Qt.PenCapStyle.FlatCap)
         p.setPen(pen)
         p.setBrush(Qt.BrushStyle.NoBrush)
-        y = ty + self.tile_h + (10 + 9 * (level % 2)) * s
         top = ty + self.tile_h + 2 * s
-        x1, x2 = x1 + 4 * s, x2 - 4 * s
+        # every lane and its badge stay inside the row's room below the tiles (36 at scale 1)
+        y = top + (5 + 6 * lane) * s
+        x1, x2 = x1 + (5 + 6 * lane) * s, x2 - (5 + 6 * lane) * s
         p.drawPolyline([QPointF(x1, top), QPointF(x1, y), QPointF(x2, y), QPointF(x2, top)])
+        # the number in a small badge on the bracket's line, where no other lane's line runs
+        font = QFont(self.bold_font)
+        font.setPixelSize(max(6, round(10 * s)))
+        p.setFont(font)
+        label = str(number)
+        w = QFontMetricsF(font).horizontalAdvance(label) + 6 * s
+        box = QRectF((x1 + x2) / 2 - w / 2, y - 5.5 * s, w, 11 * s)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(colour)
+        p.drawRoundedRect(box, 3 * s, 3 * s)
+        p.setPen(QColor("#000000"))
+        p.drawText(box, Qt.AlignmentFlag.AlignCenter, label)
 
     def sweep_window(self, p: QPainter, x1: float, x2: float, ty: float) -> None:
         """The counting mode's window, two tiles wide."""

@@ -21,6 +21,7 @@ from widgets.flow import FlowLayout, group
 from widgets.saving import drawn_bytes, png_bytes
 from widgets.tiles.canvas import TileCanvas
 from widgets.tiles.layout import ORDERS
+from widgets.tiles.painter import tie_colour
 from widgets.tiles.theme import TileTheme
 from widgets.steady import steady
 
@@ -190,11 +191,16 @@ class TileView(QWidget):
             others = nxt.tied[1:]
             if others:
                 shown = others[:4]
-                ties = ", ".join(f"{text(a)} + {text(c)}" for a, c in shown)
+                # the legend of the brackets: each tied pair's number, in its bracket's colour
+                def number(n: int) -> str:
+                    return f"({n})" if plain else f"<span style='color:{tie_colour(n)}'><b>({n})</b></span>"
+
+                ties = ", ".join(f"{number(n)} {esc(text(a) + ' + ' + text(c))}" for n, (a, c) in enumerate(shown, 1))
                 rest = nxt.tie_count - 1 - len(shown)  # the step keeps a few ties and counts them all
                 if rest > 0:
-                    ties += f" and {rest} more"
-                second += esc(f", tied with {ties} (underlined): the rule picks {tie_rule_short(lesson.settings)}")
+                    ties += esc(f" and {rest} more")
+                second += (f", tied with {ties} (numbered brackets below the tiles): "
+                           + esc(f"the rule picks {tie_rule_short(lesson.settings)}"))
         elif self.canvas.animating:
             t = self.canvas.transition
             pair = f"{text(t.step.pair[0])} + {text(t.step.pair[1])}"

@@ -147,3 +147,13 @@ def test_ties_past_those_a_step_names_are_all_marked():
         expected = [i for i, pair in enumerate(zip(tokens, tokens[1:])) if pair in tied]
         assert rows.highlights(w, nxt)[1] == expected
     assert sum(len(rows.highlights(w, nxt)[1]) for w in range(len(lesson.corpus.words))) == nxt.tie_count - 1
+
+
+def test_tied_pairs_are_numbered_in_the_captions_order():
+    rows = classic_rows()
+    nxt = rows.state.next_step()
+    rows.highlights(2, nxt)
+    assert rows.tie_number(("s", "t")) == 1 and rows.tie_number(("t", "</w>")) == 2
+    numbers = [rows.tie_number(pair) for pair in nxt.tied[1:]]
+    assert numbers == list(range(1, len(nxt.tied)))
+    assert rows.tie_number(nxt.pair) == 0

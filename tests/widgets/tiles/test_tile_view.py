@@ -108,7 +108,7 @@ def test_the_next_merge_and_its_ties_are_highlighted(view):
     session.request_step(0)
     assert canvas.highlights(0) == ([], [])
     assert canvas.highlights(2) == ([3], [4, 5])
-    assert "tied with s + t, t + </w>" in view.caption_text()
+    assert "tied with (1) s + t, (2) t + </w> (numbered brackets below the tiles)" in view.caption_text()
 
 
 def test_a_corpus_without_ties_marks_none(qtbot):

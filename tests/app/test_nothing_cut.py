@@ -1,0 +1,147 @@
+"""What explains a step is read whole at the sizes classrooms have: the window at 1280×720 and
+1024×768, normal and in classroom mode, at every step of the classic lesson. A pair, a tie mark,
+a token, an id, a column title or the status sentence that a view shortens with "…" fails, as does
+a visible widget that reaches outside the window.
+
+The texts are the models' own, measured against the room their view gives them (the width a table
+column has, the label's lines). Each render is saved as a PNG, to $BPE_LAB_RENDER_DIR when set.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QWidget
+
+from widgets.models.pairs import COUNT, PAIR, RANK, TIE
+from widgets.models.vocab import COUNT as VOCAB_COUNT, ID, MADE, TOKEN
+from widgets.tables import CELL_PADDING
+
+SIZES = [(1280, 720), (1024, 768)]
+# the columns a student reads whole (the stretching ones, where a count comes from or a token's
+# parents, may shorten: their whole text is in the tooltip and the line under the table)
+PAIRS_WHOLE = (RANK, PAIR, COUNT, TIE)
+VOCAB_WHOLE = (ID, TOKEN, MADE, VOCAB_COUNT)
+
+
+def settle() -> None:
+    for _ in range(5):
+        QApplication.processEvents()
+
+
+@pytest.fixture(scope="module")
+def out_dir(tmp_path_factory) -> Path:
+    named = os.environ.get("BPE_LAB_RENDER_DIR")
+    if named:
+        Path(named).mkdir(parents=True, exist_ok=True)
+        return Path(named)
+    return tmp_path_factory.mktemp("cut")
+
+
+def cells_cut(table, columns) -> list[str]:
+    """Cells of ``columns`` whose text is wider than the column leaves it, and titles likewise."""
+    model, header = table.model(), table.horizontalHeader()
+    metrics = table.fontMetrics()
+    bold = QFont(table.font())
+    bold.setBold(True)
+    titles = QFontMetrics(bold)
+    cut = []
+    for c in columns:
+        room = table.columnWidth(c) - 2 * CELL_PADDING
+        title = str(model.headerData(c, Qt.Orientation.Horizontal))
+        if header.sectionSize(c) < titles.horizontalAdvance(title) + 2 * CELL_PADDING:
+            cut.append(f"title {title}")
+        for r in range(model.rowCount()):
+            text = str(model.row_values(r)[c])
+            if metrics.horizontalAdvance(text) > room or table.cell_shown(r, c) != text:
+                cut.append(text)
+    return cut
+
+
+def scrolled(widget, window) -> bool:
+    parent = widget.parentWidget()
+    while parent is not None and parent is not window:
+        if isinstance(parent, QAbstractScrollArea):
+            return True
+        parent = parent.parentWidget()
+    return False
+
+
+def outside(window) -> list[str]:
+    """Visible widgets that reach past the window's edges."""
+    frame = window.rect()
+    far = []
+    for w in window.findChildren(QWidget):
+        if not w.isVisible() or w.isWindow() or w.width() <= 1 or w.height() <= 1:
+            continue
+        if scrolled(w, window):
+            continue  # a scrolled area's contents may reach past it: the area shows them
+        box = QRect(w.mapTo(window, w.rect().topLeft()), w.size())
+        if not frame.contains(box) and not box.intersected(frame).isEmpty():
+            if w.visibleRegion().isEmpty():
+                continue
+            far.append(f"{type(w).__name__} {w.objectName()} {box.getRect()}")
+    return far
+
+
+def check_normal(window, where: str) -> None:
+    status = window.timeline.status
+    assert not status.is_elided() and "…" not in status.text(), (where, status.full_text())
+    assert not cells_cut(window.pairs_panel.table, PAIRS_WHOLE), where
+    assert not cells_cut(window.vocab_panel.table, VOCAB_WHOLE), where
+    assert not outside(window), where
+
+
+@pytest.mark.parametrize("width, height", SIZES)
+def test_nothing_that_explains_a_step_is_cut_in_normal_mode(make_window, out_dir, width, height):
+    window = make_window()
+    window.resize(width, height)
+    window.show()
+    settle()
+    for step in range(window.session.last_step + 1):
+        window.session.request_step(step)
+        settle()
+        for dock in (window.pairs_dock, window.vocab_dock):
+            dock.raise_()  # tabbed on a small screen: each is checked where it is seen
+            settle()
+            check_normal(window, (width, height, step, dock.windowTitle()))
+        if step in (0, 2, window.session.last_step):
+            window.grab().save(str(out_dir / f"{width}x{height}-normal-step{step}.png"))
+
+
+@pytest.mark.parametrize("width, height", SIZES)
+def test_the_classroom_tiles_and_reveal_stay_inside_the_window(make_window, out_dir, monkeypatch, width, height):
+    monkeypatch.setattr("app.classroom._screen_fit", lambda window: 1.0)
+    window = make_window()
+    window.resize(width, height)
+    window.show()
+    settle()
+
+    class Screen:  # the projector the window goes full screen on
+        @staticmethod
+        def geometry():
+            return QRect(0, 0, width, height)
+
+    window.screen = lambda: Screen
+    window.showFullScreen = window.show
+    window.classroom.enter()
+    settle()
+    assert window.size().toTuple() == (width, height)
+    for step in range(window.session.last_step + 1):
+        window.session.request_step(step)
+        settle()
+        assert not outside(window), (width, height, step)
+    window.session.request_step(0)
+    window.classroom.set_predict_first(True)
+    settle()
+    window.grab().save(str(out_dir / f"{width}x{height}-classroom-predict.png"))
+    window.classroom.run("next")  # reveal
+    settle()
+    prompt = window.classroom.prompt
+    assert prompt.isVisible() and window.rect().contains(QRect(prompt.mapTo(window, prompt.rect().topLeft()), prompt.size()))
+    assert prompt.answer_fits(), (width, height)
+    window.grab().save(str(out_dir / f"{width}x{height}-classroom-reveal.png"))
