@@ -149,7 +149,7 @@ class ExplorerView(QWidget):
         if not self._shown_once:
             self._shown_once = True
             # after this first paint, not before it
-            QTimer.singleShot(0, self.activate)
+            QTimer.singleShot(0, self, self.activate)  # never after the view is gone
 
     def activate(self) -> None:
         self.left.activate()

@@ -329,7 +329,7 @@ class TileCanvas(QAbstractScrollArea):
         if widest > self._widest:
             self._widest = widest
             # changing a scroll range inside a paint would re-enter it: do it right after
-            QTimer.singleShot(0, self._update_scrollbars)
+            QTimer.singleShot(0, self, self._update_scrollbars)  # with the canvas as context: none after it is gone
 
     def paint_rows(self, p: QPainter, width: float, height: float, sx: float, sy: float, vector: bool = False,
                    shown: RowsShown | None = None) -> float:
