@@ -28,6 +28,7 @@ from __future__ import annotations
 import heapq
 
 from engine.errors import BpeLabError
+from engine.merge_queue import merge_ranked_bytes
 
 # above every rank
 _NEVER = 1 << 62
@@ -38,48 +39,15 @@ REST = 8
 
 
 def byte_pair_split(piece: bytes, ranks: dict[bytes, int], below: int | None = None) -> list[bytes]:
-    """tiktoken's rule: join the neighbours whose bytes rank lowest (the leftmost of equals), using
-    only ranks under ``below``.
+    """tiktoken's rule (``engine.merge_queue.merge_ranked_bytes``), using only ranks under ``below``."""
+    if below is None:
+        return merge_ranked_bytes(piece, ranks.get)
 
-    The candidate joins wait in a heap, so a long piece costs n log n lookups, not n squared; a
-    join changes only its two neighbouring candidates, and the older entries for them are skipped.
-    """
-    n = len(piece)
-    if n < 2:
-        return [piece] if n else []
-    limit = below if below is not None else _NEVER
-    # the parts as a chain: ends[i] is where the part starting at i ends (and the next one starts),
-    # -1 once i is inside another part; before[i] is where the part before it starts
-    ends = list(range(1, n + 1))
-    before = list(range(-1, n - 1))
-    heap: list[tuple[int, int, int]] = []
+    def rank_under(joined: bytes) -> int | None:
+        rank = ranks.get(joined)
+        return rank if rank is not None and rank < below else None
 
-    def offer(i: int) -> None:
-        j = ends[i]
-        if j < n:
-            r = ranks.get(piece[i : ends[j]])
-            if r is not None and r < limit:
-                heapq.heappush(heap, (r, i, ends[j]))
-
-    for i in range(n - 1):
-        offer(i)
-    while heap:
-        _, i, end = heapq.heappop(heap)
-        j = ends[i]
-        if j == -1 or j >= n or ends[j] != end:
-            continue  # a join since this pair was offered changed it
-        ends[i], ends[j] = end, -1
-        if end < n:
-            before[end] = i
-        offer(i)
-        if before[i] >= 0:
-            offer(before[i])
-    parts = []
-    i = 0
-    while i < n:
-        parts.append(piece[i : ends[i]])
-        i = ends[i]
-    return parts
+    return merge_ranked_bytes(piece, rank_under)
 
 
 class _Splitter:
