@@ -144,19 +144,14 @@ class LessonFiles(QObject):
         recognised = recognised_tokenizer(p)
         if recognised is not None:
             # read in the background: its merges become a read-only lesson, or a message says why not
-            self._opening = None
-            self._load_failed = False
-            self._before_open = None
-            self._recent_when_shown = p
+            self._start_opening(None, shown=p)
             self.session.load_tokenizer(p, recognised)
             return not self._load_failed
         text = self._read_text(p)
         if text is None:
             return False
         # a text file becomes a new, unsaved lesson: Save asks where, so the text file is never overwritten
-        self._opening = None
-        self._before_open = None
-        self._recent_when_shown = p
+        self._start_opening(None, shown=p)
         self.session.open_text(text)
         return True
 
@@ -183,12 +178,17 @@ class LessonFiles(QObject):
     def _load(self, source: LessonFile, path: Path | None, clean: bool = True) -> bool:
         """Give the session a lesson to train and show; False when it failed at once (the user was
         told), True when it is shown or still training."""
-        self._opening = (source, path)
-        self._recent_when_shown = None
-        self._load_failed = False
-        self._before_open = None
+        self._start_opening((source, path))
         self.session.load(source, clean)
         return not self._load_failed
+
+    def _start_opening(self, opening: tuple[LessonFile, Path | None] | None, shown: Path | None = None) -> None:
+        """What one open tracks, afresh: the lesson file and its path, or the tokenizer or text file
+        that becomes a recent file once shown."""
+        self._opening = opening
+        self._recent_when_shown = shown
+        self._load_failed = False
+        self._before_open = None
 
     @Slot(object)
     def _on_loaded(self, source: LessonFile) -> None:
