@@ -165,7 +165,7 @@ class Autosave(QObject):
         for path in self._ended_runs():
             match = _RUN_FILE.match(path.name)
             lock = _hold(self.folder / LOCK_NAME.format(run=match["run"])) if match is not None else None
-            if match is not None and lock is None and fcntl is not None and _is_held(path.with_suffix(".lock")):
+            if match is not None and lock is None and fcntl is not None:
                 continue  # another start claimed it a moment ago
             self._release_pending()
             self.pending_path, self._pending_lock = path, lock
