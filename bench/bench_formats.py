@@ -24,7 +24,7 @@ def rank_files() -> None:
     import base64
     from importlib import resources
 
-    from engine.formats.load import load_any
+    from engine.loading import load_any
 
     folder = Path(tempfile.mkdtemp())
     files = {}
@@ -50,7 +50,8 @@ def main() -> None:
     import typing
 
     from engine.corpus import Corpus
-    from engine.formats.load import Source, export, load_any
+    from engine.formats.load import Source, export
+    from engine.loading import load_any
     from engine.settings import Settings
     from engine.tokenizer import Tokenizer
     from engine.trainer import train

@@ -156,7 +156,7 @@ def read_imported(path: str | os.PathLike, recognised=None) -> Iterator[tuple[in
     merges become steps (reading the file says nothing: "Reading the tokenizer file…" stands until
     then). The generator's return value is the lesson. ``recognised``: what
     ``engine.formats.load.recognise`` found the file to be, so that it is not parsed twice."""
-    from engine.formats.load import load_source
+    from engine.loading import load_source
 
     name = Path(path).name or str(path)
     source = load_source(path, recognised=recognised)

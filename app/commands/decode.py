@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from engine.errors import BpeLabError
-from engine.formats.load import load_any
+from engine.loading import load_any
 
 
 def add_parser(sub) -> None:

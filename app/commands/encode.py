@@ -6,7 +6,7 @@ import json
 
 from app.commands.common import display, utf8_text
 from engine.encoder import Encoder
-from engine.formats.load import load_any
+from engine.loading import load_any
 
 
 def add_parser(sub) -> None:

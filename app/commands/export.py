@@ -23,7 +23,8 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     import sys
 
-    from engine.formats.load import check_one_file, export, export_text, load_source
+    from engine.formats.load import check_one_file, export, export_text
+    from engine.loading import load_source
 
     if args.out == "-":
         check_one_file(args.format)  # before a lesson is trained

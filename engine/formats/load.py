@@ -1,15 +1,15 @@
 """One entry point for every tokenizer BPE Lab reads, and one for every format it writes.
 
-``load_any("cl100k")`` gives GPT-4's tokenizer; a path is recognised by what it holds:
+``read_source("cl100k")`` gives GPT-4's tokenizer; a path is recognised by what it holds:
 
 - a folder, ``vocab.json`` or ``merges.txt``: GPT-2 style files (``engine.formats.gpt2``)
 - ``*.tiktoken`` or lines of ``base64 rank``: tiktoken ranks (``engine.formats.tiktoken_file``)
 - ``*.csv``: BPE Lab's vocabulary CSV (``engine.formats.csv_vocab``)
 - JSON: BPE Lab's tokenizer file, a lesson file, or a Hugging Face ``tokenizer.json``
 
-A lesson file is trained with its own corpus and settings, then cut at the lesson's current step:
-the tokenizer is the one the class is looking at. ``Source`` also keeps that training's steps, so
-an export can say how often each pair occurred when it was merged.
+Reading trains nothing: a lesson file is returned as the ``LessonFile`` it holds, and
+``engine.loading`` trains it to the tokenizer the class is looking at. ``Source`` keeps a
+training's steps, so an export can say how often each pair occurred when it was merged.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 import re
 import stat
-import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -26,6 +25,7 @@ from engine.errors import BpeLabError
 
 if TYPE_CHECKING:  # a command that writes what it trained starts without the tokenizer's protocol
     from engine.encoder import Encoder
+    from engine.formats.lesson_file import LessonFile
 
 FORMATS = ("bpelab", "hf", "gpt2", "tiktoken", "csv")
 # the formats that are one file, which standard output can take
@@ -96,8 +96,9 @@ def recognise(path: str | os.PathLike) -> Recognised:
     )
 
 
-def load_source(name: str | os.PathLike, all_merges: bool = False, recognised: Recognised | None = None) -> Source:
-    """A tokenizer by path or built-in name; a lesson is cut at its step unless ``all_merges``.
+def read_source(name: str | os.PathLike, recognised: Recognised | None = None) -> Source | LessonFile:
+    """What a path or built-in name holds: a tokenizer as a ``Source``, or a lesson file as the
+    ``LessonFile`` it is (``engine.loading.load_source`` trains it).
 
     ``recognised``: what ``recognise(name)`` said of the file, which is then not read again to tell.
     """
@@ -111,7 +112,7 @@ def load_source(name: str | os.PathLike, all_merges: bool = False, recognised: R
     if kind == "lesson":
         from engine.formats.lesson_file import lesson_from_data
 
-        return _lesson_source(lesson_from_data(data, key), key, all_merges)
+        return lesson_from_data(data, key)
     if kind == "bpelab":
         from engine.formats.bpelab import tokenizer_from_data
 
@@ -133,38 +134,25 @@ def load_source(name: str | os.PathLike, all_merges: bool = False, recognised: R
     return Source(load_csv(name), None, kind)
 
 
-def load_any(name: str | os.PathLike):
-    """The tokenizer a path (any supported format) or built-in name (``cl100k``) stands for."""
-    return load_source(name).tokenizer
-
-
-def _lesson_source(lesson, path: str, all_merges: bool) -> Source:
-    from engine.tokenizer import Tokenizer
-    from engine.trainer import train
-
-    try:
-        corpus = lesson.corpus()
-    except BpeLabError as exc:
-        # a lesson keeps text that is not yet words with counts; only training it is refused
-        raise BpeLabError(f"{path}: corpus.text, {exc}: fix those lines in BPE Lab first") from None
-    if corpus.is_empty:
-        raise BpeLabError(f"{path}: the lesson's corpus is empty, so there is nothing to export")
-    trainer, steps = train(corpus)
-    if all_merges:
-        return Source(Tokenizer.from_trainer(trainer), steps, "lesson")
-    if lesson.step > len(steps):
-        raise BpeLabError(
-            f"{path}: the lesson is at step {lesson.step}, but its training makes only {len(steps)} merges; "
-            "use --all-merges to export them all"
-        )
-    return Source(Tokenizer.from_trainer(trainer, merges=lesson.step), steps[: lesson.step], "lesson")
+def read_tokenizer(name: str | os.PathLike, recognised: Recognised | None = None) -> Source:
+    """The tokenizer a path or built-in name holds; a lesson file, which holds a corpus to train
+    rather than a tokenizer, is refused."""
+    found = read_source(name, recognised)
+    if not isinstance(found, Source):
+        raise BpeLabError(f"{name} is a lesson file, not a tokenizer: open it as a lesson, or export it first")
+    return found
 
 
 def _check_exportable(tokenizer: Encoder) -> None:
-    # a FileTokenizer exists only once its module is loaded: an export of a trained tokenizer
-    # (the train command) goes without importing it and the regex engine it needs
-    pipeline = sys.modules.get("engine.formats.hf_pipeline")
-    if pipeline is not None and isinstance(tokenizer, pipeline.FileTokenizer):
+    from engine.tokenizer import RankTokenizer, Tokenizer
+
+    if type(tokenizer) in (Tokenizer, RankTokenizer):
+        return  # trained here, or ranks: BPE Lab's own split and spelling, which every format holds
+    # imported only for a tokenizer read from a file: it brings in the regex engine (65 ms of
+    # -X importtime), which the train command, writing what it trained, goes without
+    from engine.formats.hf_pipeline import FileTokenizer
+
+    if isinstance(tokenizer, FileTokenizer):
         raise BpeLabError(
             f"this tokenizer.json cuts and spells words its own way ({tokenizer.way}), "
             "which no format BPE Lab writes can hold: keep the tokenizer.json itself"
@@ -186,12 +174,10 @@ def export_text(source: Source, fmt: str) -> str:
 
 
 def _check_bpelab(tokenizer: Encoder) -> None:
+    from engine.formats.imported import RenumberedTokenizer
     from engine.tokenizer import Tokenizer
 
-    # as in _check_exportable: a RenumberedTokenizer exists only once its module is loaded
-    imported = sys.modules.get("engine.formats.imported")
-    renumbered = imported is not None and isinstance(tokenizer, imported.RenumberedTokenizer)
-    if renumbered or not isinstance(tokenizer, Tokenizer):
+    if isinstance(tokenizer, RenumberedTokenizer) or not isinstance(tokenizer, Tokenizer):
         raise BpeLabError(
             "this tokenizer's ids do not follow BPE Lab's layout (base, merges, special tokens), which "
             "the bpelab format assumes: export with --format hf or tiktoken to keep its ids"

@@ -7,7 +7,7 @@ builds the whole file in memory: 0.2 to 0.6 s a format for 20,000 merges).
 
 ``export_and_prove(source, fmt, path, texts)`` is a generator (run it in a worker): it writes the
 export (``load.export``, which refuses before writing anything), then yields a ``ProofProgress``
-before each reading and returns a ``ProofReport``. The readers are BPE Lab's own (``load_source``,
+before each reading and returns a ``ProofReport``. The readers are BPE Lab's own (``read_tokenizer``,
 as ``bpe-lab encode --tokenizer`` reads a file) and, when it is importable, the library the format
 targets: `tokenizers` for tokenizer.json and the GPT-2 folder, tiktoken for .tiktoken. Each reader's
 ids are compared with those of the tokenizer that was exported in both of BPE Lab's modes: text that
@@ -27,7 +27,7 @@ from engine.encoder import Encoder
 from engine.describe import plural
 from engine.errors import BpeLabError
 from engine.files import read_text
-from engine.formats.load import Source, check_export, export, load_source
+from engine.formats.load import Source, check_export, export, read_tokenizer
 from engine.formats.refusal import Retrain, parts_of
 from engine.formats.verify import MODES, first_difference, library_encoders, tiktoken_encoders
 
@@ -126,7 +126,7 @@ def _library_encoders(fmt: str, path: Path) -> Encoders:
 
 
 def _readers(fmt: str, path: Path) -> tuple[list[tuple[str, Encoders]], str | None]:
-    own = load_source(path).tokenizer
+    own = read_tokenizer(path).tokenizer
     readers: list[tuple[str, Encoders]] = [
         (OWN_READER, {allow: (lambda text, allow=allow: own.encode_ids(text, allow_special=allow)) for allow in MODES}),
     ]

@@ -7,7 +7,7 @@ import threading
 import pytest
 
 from app.session import Session
-from engine.formats.load import load_any
+from engine.loading import load_any
 from engine.formats.proof import Proof
 from engine.lesson import Lesson
 from engine.settings import Settings

@@ -38,7 +38,7 @@ def _load(key: str):
         from engine.cl100k import load_cl100k
 
         return load_cl100k(chat=True)
-    from engine.formats.load import load_any
+    from engine.loading import load_any
 
     return load_any(key[len(FILE_PREFIX):])
 

@@ -23,7 +23,8 @@ from pathlib import Path
 from engine.corpus import Corpus
 from engine.errors import BpeLabError
 from engine.formats.lesson_file import LessonFile, save_lesson
-from engine.formats.load import export, load_source, Source
+from engine.formats.load import export, Source
+from engine.loading import load_source
 from engine.settings import Settings
 from engine.tokenizer import Tokenizer
 from engine.trainer import train

@@ -8,7 +8,7 @@ from tokenizers import Tokenizer as HFTokenizer
 from engine.errors import BpeLabError
 from engine.formats.hf import load_hf, save_hf, tokenizer_json_data
 from engine.formats.imported import RenumberedTokenizer
-from engine.formats.load import load_any
+from engine.loading import load_any
 from tests.engine.formats.samples import MODES, TEXT, TEXTS, TRAINING, trained
 
 

@@ -7,7 +7,7 @@ from tokenizers import (ByteLevelBPETokenizer, CharBPETokenizer, Regex, Sentence
                         models, pre_tokenizers, trainers)
 
 from engine.errors import BpeLabError
-from engine.formats.load import load_any
+from engine.loading import load_any
 from engine.pretokenize import GPT2_PATTERN
 from tests.engine.formats.samples import TEXTS, TRAINING
 
@@ -138,7 +138,8 @@ def test_a_file_whose_merge_rebuilds_a_used_token_is_refused_with_the_reason(tmp
 
 @pytest.mark.parametrize("fmt", ["hf", "bpelab", "gpt2", "csv"])
 def test_an_imported_front_end_is_not_exported_in_a_format_that_would_lose_it(fmt, tmp_path):
-    from engine.formats.load import export, load_source
+    from engine.formats.load import export
+    from engine.loading import load_source
 
     path = tmp_path / "tokenizer.json"
     _sentencepiece(path)

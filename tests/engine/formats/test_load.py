@@ -6,7 +6,8 @@ import pytest
 
 from engine.errors import BpeLabError
 from engine.formats.lesson_file import LessonFile, save_lesson
-from engine.formats.load import Source, detect_format, export, load_any, load_source
+from engine.formats.load import Source, detect_format, export
+from engine.loading import load_any, load_source
 from engine.settings import Settings
 from tests.engine.formats.samples import TEXT, trained
 

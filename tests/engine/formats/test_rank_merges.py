@@ -8,7 +8,7 @@ import tiktoken
 
 import engine.formats.rank_merges as rank_merges
 from engine.errors import BpeLabError
-from engine.formats.load import load_any
+from engine.loading import load_any
 from engine.formats.rank_merges import byte_pair_split, recover_merges
 from engine.pretokenize import GPT4_PATTERN
 from engine.tokenizer import Tokenizer

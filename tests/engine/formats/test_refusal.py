@@ -18,7 +18,9 @@ from engine.settings import Settings
 FORMATS_DIR = Path(__file__).resolve().parents[3] / "engine" / "formats"
 # refusals only the command line can meet: a saved lesson's step (``bpe-lab export LESSON``) and
 # ``--out -``; the window exports the session's lesson to a path it asks for
-CLI_ONLY = {("load.py", "--all-merges"), ("load.py", "--out")}
+CLI_ONLY = {("loading.py", "--all-merges"), ("load.py", "--out")}
+# where a saved lesson is trained into the tokenizer an export writes, beside the formats
+LOADING = FORMATS_DIR.parent / "loading.py"
 
 
 def test_the_command_line_names_each_setting_by_its_option():
@@ -61,11 +63,11 @@ def test_no_refusal_of_a_format_asks_for_a_training_option_but_through_its_advic
     # "--format X" the window renames to its own buttons (widgets.export_dialog.format_names); any
     # other option written into a sentence would reach a window user as a flag to type
     found = []
-    for path in sorted(FORMATS_DIR.glob("*.py")):
+    for path in [*sorted(FORMATS_DIR.glob("*.py")), LOADING]:
         for text in refusal_texts(path):
             for option in re.findall(r"--[a-z][a-z-]*", text):
                 if option != "--format" and (path.name, option) not in CLI_ONLY:
                     found.append((path.name, text))
     assert not found
     # the scan does read the refusals: it finds the command-line-only ones
-    assert any("--all-merges" in t for t in refusal_texts(FORMATS_DIR / "load.py"))
+    assert any("--all-merges" in t for t in refusal_texts(LOADING))

@@ -12,7 +12,7 @@ import base64
 import engine.formats.rank_merges as rank_merges
 from engine.bytelevel import BASE_ORDER, bytes_to_symbols, symbols_to_bytes
 from engine.errors import BpeLabError
-from engine.formats.load import load_any
+from engine.loading import load_any
 from engine.formats.tiktoken_file import check_rank_rule, load_tiktoken, save_tiktoken, tiktoken_files
 from engine.settings import Settings
 from engine.tokenizer import RankTokenizer, Tokenizer
