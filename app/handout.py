@@ -100,7 +100,7 @@ def growth_summary(lesson: Lesson) -> str:
     history = lesson.history
     s = lesson.settings
     first, last = history.total_tokens(0), history.total_tokens(history.last_step)
-    return (f"The corpus starts as {describe_start(lesson.corpus)}. After {plural(history.last_step, 'merge')} it is "
+    return (f"The corpus starts as {describe_start(history.corpus)}. After {plural(history.last_step, 'merge')} it is "
             f"{last:,} tokens, {100 * (1 - last / max(1, first)):.0f}% fewer, and the vocabulary has grown from "
             f"{describe_vocab(s, history.vocab(0))} to {describe_vocab(s, history.vocab(history.last_step))}.")
 
@@ -201,11 +201,11 @@ WORD_SYMBOLS = 600
 def _word_rows(pages: _Pages, tiles: TilePainter, lesson: Lesson, state: LessonState, new: str, bottom: float) -> None:
     """The words as rows of tiles (wrapped when long) until ``bottom``; the rest is counted."""
     p = pages.p
-    counts = lesson.corpus.counts
+    counts = state.corpus.counts
     badge_font = pages.font(11, bold=True)
     badge_w = QFontMetricsF(badge_font).horizontalAdvance(f"×{max(counts):,}") + 10
     line = tiles.tile_h + tiles.gap
-    words = len(lesson.corpus.words)
+    words = len(state.corpus.words)
     for w in range(words):
         # a page holds a few hundred tiles: a long word (a text with no spaces) shows its start, then …
         tokens = state.tokens_head(w, WORD_SYMBOLS)
@@ -367,7 +367,7 @@ def write_handout(lesson: Lesson, path: str | Path, steps: list[int], title: str
         raise BpeLabError("the handout is drawn with Qt: create a QApplication (or QGuiApplication) first")
     if not lesson.trained or lesson.is_empty or lesson.last_step == 0:
         raise BpeLabError("the lesson has no merges to show: train it on a text with repeated pairs first")
-    if not lesson.counts_known:
+    if lesson.corpus is None:
         raise BpeLabError("this lesson is an imported tokenizer with no training corpus: a handout shows the words "
                           "and counts at each merge, so there is nothing to print")
     steps = sorted(set(steps))

@@ -97,7 +97,7 @@ def export_handout(window, path: str | Path | None = None, steps: list[int] | No
     if not lesson.trained or lesson.last_step == 0:
         window.tell("The lesson has no merges to put in a handout yet: give it a text with repeated pairs first.")
         return None
-    if not lesson.counts_known:
+    if lesson.corpus is None:
         window.tell("This lesson is an imported tokenizer with no training corpus: a handout shows the words and "
                     "counts at each merge, so there is nothing to print. Train a lesson on a text of your own.")
         return None

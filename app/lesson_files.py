@@ -23,7 +23,7 @@ from engine.files import read_bytes, read_text
 from engine.writing import clean_stale_folders
 from engine.formats.lesson_file import SUFFIX, LessonFile, load_lesson, save_lesson
 from engine.formats.load import Recognised, recognise
-from engine.imported_lesson import KINDS, ImportedLesson
+from engine.lesson_source import KINDS, FileSource
 
 MAX_RECENT = 8
 B = QMessageBox.StandardButton
@@ -264,10 +264,10 @@ class LessonFiles(QObject):
     def _refuse_imported(self) -> bool:
         """An imported tokenizer has no corpus, so no lesson file can hold it: say so (True) rather
         than write an empty lesson."""
-        lesson = self.session.lesson
-        if not isinstance(lesson, ImportedLesson):
+        source = self.session.lesson.source
+        if not isinstance(source, FileSource):
             return False
-        self.window.tell(f"{lesson.name} is an imported tokenizer: it has no training corpus, so there is no "
+        self.window.tell(f"{source.name} is an imported tokenizer: it has no training corpus, so there is no "
                          "lesson to save. Keep the file itself, or type a training text to make a lesson of your own.")
         return True
 
@@ -275,9 +275,9 @@ class LessonFiles(QObject):
         """What the window's title names: the lesson file, an imported tokenizer, or an untitled lesson."""
         if self.path is not None:
             return self.path.name
-        lesson = self.session.lesson
-        if isinstance(lesson, ImportedLesson):
-            return f"{lesson.name} (imported tokenizer, read-only)"
+        source = self.session.lesson.source
+        if isinstance(source, FileSource):
+            return f"{source.name} (imported tokenizer, read-only)"
         return "Untitled lesson"
 
     def save_as(self) -> bool:

@@ -30,6 +30,7 @@ from engine.errors import internal_detail, is_bad_input
 from engine.files import without_lone_surrogates
 from engine.formats.lesson_file import LessonFile
 from engine.lesson import Lesson, LessonState
+from engine.lesson_record import lesson_to_file
 from engine.settings import Settings
 from resources.presets import preset, preset_with_held_out
 from widgets.worker import Worker
@@ -133,7 +134,7 @@ class Session(QObject):
         self.state = LessonState(lesson) if lesson.trained else None
         # the latest source asked for: what undo records and a save writes (the lesson shown lags
         # behind it while a run trains, and stays behind when the run fails)
-        self.source: LessonFile = lesson.to_file()
+        self.source: LessonFile = lesson_to_file(lesson)
         self.selected_token = ""
         self.training = False
         self.play_interval = PLAY_INTERVAL_MS
@@ -381,7 +382,7 @@ class Session(QObject):
         if loading is not None and loading[0] is not source:
             loading = None
         if isinstance(source, TokenizerFile):
-            source = lesson.to_file()  # what the corpus panel shows and undo starts from: no text
+            source = lesson_to_file(lesson)  # what the corpus panel shows and undo starts from: no text
         error = self._swap_in(lesson, source.step, state, source if loading is not None else None)
         if error is not None:
             log.error("a view could not show the new lesson", exc_info=error)

@@ -26,6 +26,7 @@ from engine.formats.lesson_file import LessonFile
 from engine.formats.load import Recognised
 from engine.imported_lesson import read_imported
 from engine.lesson import Lesson, LessonState
+from engine.lesson_record import lesson_from_file
 from engine.trainer import collector_paused
 from widgets.worker import Worker, abort_if_requested
 
@@ -59,7 +60,7 @@ def lesson_training(source: LessonFile) -> Iterator[tuple[str, int, int]]:
     a stop asked for ends it between parts of the corpus or between merges.
     """
     if source.word_counts:
-        lesson = Lesson.from_file(source)
+        lesson = lesson_from_file(source)
     else:
         corpus = yield from tagged("counting", Corpus.counting(source.text, source.settings))
         lesson = Lesson(source.text, False, source.settings, source.held_out, corpus=corpus)

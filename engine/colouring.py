@@ -355,7 +355,7 @@ def colouring_of(lesson) -> TokenColours:
     with _KEPT_LOCK:
         kept = _KEPT.get(lesson)
         if kept is None or kept[0] is not history:
-            found = Colouring(history, for_settings(lesson.settings)) if lesson.counts_known else IdColours()
+            found = Colouring(history, for_settings(lesson.settings)) if lesson.corpus is not None else IdColours()
             kept = _KEPT[lesson] = (history, found)
     return kept[1]
 

@@ -35,7 +35,10 @@ def plural(n: int, noun: str, nouns: str | None = None) -> str:
     return f"{n:,} {noun if n == 1 else (nouns or noun + 's')}"
 
 
-def times(n: int) -> str:
+def times(n: int | None) -> str:
+    """How often, for a sentence; a step read from a tokenizer file has no count (None)."""
+    if n is None:
+        return "an unknown number of times"
     return "once" if n == 1 else f"{n:,} times"
 
 
@@ -224,7 +227,7 @@ def describe_position(lesson, step: int) -> str:
     if not lesson.trained:
         return "Training…"
     last = lesson.last_step
-    if not lesson.counts_known:
+    if lesson.corpus is None:
         return _describe_imported(lesson, step)
     if step == 0:
         text = f"Start: every word is split into single symbols ({lesson.initial_tokens:,} tokens in all)."

@@ -14,10 +14,12 @@ from typing import TYPE_CHECKING, Iterator
 
 from engine.corpus import Corpus
 from engine.display import Display, for_settings
+from engine.encoder import Encoder
 from engine.errors import BpeLabError, InternalError
-from engine.formats.lesson_file import LessonFile
 from engine.heldout import TextCurve, corpus_characters, token_curve
 from engine.history import History
+from engine.lesson_source import FileSource, LessonSource, TextSource, WordCountSource
+from engine.run import Run
 from engine.settings import Settings
 from engine.tokenizer import UNKNOWN, Tokenizer
 from engine.trainer import MergeStep, Trainer, target_merges
@@ -50,49 +52,68 @@ class StepChange:
 
 
 class Lesson:
-    """Corpus text and settings, and once trained: steps, stop reason and the full tokenizer."""
+    """Where a lesson comes from, its settings, its corpus (None for a tokenizer read from a file),
+    and once trained or read: its run (steps, stop reason, the tokenizer at each step) and history."""
 
-    # each step's count and the corpus totals were counted in this lesson's corpus (a tokenizer
-    # read from a file has none: ``engine.imported_lesson``)
-    counts_known = True
-
-    def __init__(self, text: str, word_counts: bool = False, settings: Settings | None = None, held_out: str = "",
-                 corpus: Corpus | None = None):
-        """``corpus``: one already built from this text and these settings (a worker builds a large
-        one in parts, see ``Corpus.from_text_in_parts``)."""
-        self.text = text
-        self.word_counts = word_counts
+    def __init__(self, source: str | LessonSource, word_counts: bool = False, settings: Settings | None = None,
+                 held_out: str = "", corpus: Corpus | None = None, run: Run | None = None):
+        """``source``: the training text (word counts if ``word_counts``), or a ``FileSource`` with
+        the ``run`` its merges make; such a lesson has no corpus. ``corpus``: one already built from
+        this text and these settings (a worker builds a large one in parts, see
+        ``Corpus.from_text_in_parts``)."""
+        if isinstance(source, str):
+            source = WordCountSource(source) if word_counts else TextSource(source)
+        self.source: LessonSource = source
         self.settings = settings or Settings()
         self.held_out = held_out
-        if corpus is not None:
-            self.corpus = corpus
-        elif word_counts:
-            self.corpus = Corpus.from_word_counts(text, self.settings)
-        else:
-            self.corpus = Corpus.from_text(text, self.settings)
-        self.steps: list[MergeStep] = []
-        self.stop_reason: str | None = None
-        self.tokenizer: Tokenizer | None = None
+        self.corpus: Corpus | None
+        self.run: Run | None = None
         self._history: History | None = None
-        self._tokenizers: dict[int, Tokenizer] = {}
+        if isinstance(source, FileSource):
+            if run is None:
+                raise InternalError("a lesson read from a tokenizer file needs the run its merges make")
+            self.corpus = None
+            self._finish(run, History(Corpus.from_text("", self.settings), run.steps, base=run.base))
+        elif corpus is not None:
+            self.corpus = corpus
+        elif isinstance(source, WordCountSource):
+            self.corpus = Corpus.from_word_counts(source.text, self.settings)
+        else:
+            self.corpus = Corpus.from_text(source.text, self.settings)
         self._held_out_curve: tuple[str, TextCurve] | None = None
         self._characters: int | None = None
 
-    @classmethod
-    def from_file(cls, data: LessonFile) -> "Lesson":
-        return cls(data.text, data.word_counts, data.settings, data.held_out)
+    @property
+    def text(self) -> str:
+        """The training text as typed ("" for a tokenizer file, which keeps none)."""
+        return "" if isinstance(self.source, FileSource) else self.source.text
 
-    def to_file(self, step: int = 0, quiz: dict | None = None) -> LessonFile:
-        return LessonFile(self.text, self.word_counts, self.settings, step, self.held_out, quiz or {})
+    @property
+    def word_counts(self) -> bool:
+        return isinstance(self.source, WordCountSource)
 
     @property
     def trained(self) -> bool:
-        return self.tokenizer is not None
+        return self.run is not None
+
+    @property
+    def steps(self) -> list[MergeStep]:
+        return self.run.steps if self.run is not None else []
+
+    @property
+    def stop_reason(self) -> str | None:
+        return self.run.stop_reason if self.run is not None else None
+
+    @property
+    def tokenizer(self) -> Encoder | None:
+        """The tokenizer after every step (None until trained)."""
+        return self.run.tokenizer if self.run is not None else None
 
     @property
     def history(self) -> History:
         """The index every "at step k" question is answered from (built when training ends)."""
-        self._require_trained()
+        if self._history is None:
+            raise BpeLabError("the lesson is not trained yet")
         return self._history
 
     @cached_property
@@ -102,26 +123,35 @@ class Lesson:
 
     @property
     def is_empty(self) -> bool:
-        return self.corpus.is_empty
+        """A corpus with no words; a lesson with no corpus is not empty: it has a file's merges."""
+        return self.corpus is not None and self.corpus.is_empty
 
     @property
     def initial_tokens(self) -> int:
-        return self.corpus.total_symbols()
+        """Symbols of the corpus before any merge (a lesson with no corpus has none)."""
+        return self.corpus.total_symbols() if self.corpus is not None else 0
 
     @property
     def base_vocab(self) -> list[str]:
+        if self.run is not None:
+            return list(self.run.base)
+        assert self.corpus is not None  # only a lesson read from a file has no corpus, and it has a run
         return self.corpus.base_vocab()
 
     @property
     def last_step(self) -> int:
         return len(self.steps)
 
+    def origin(self) -> str:
+        """One line on where the lesson comes from, for the status line and the corpus panel."""
+        return self.source.origin(self.last_step)
+
     def cautions(self) -> list[str]:
         """What a teacher should know about this corpus and these settings, in plain sentences."""
         found = []
         settings = self.settings
         marker = settings.marker
-        if settings.units == "chars" and marker is not None and len(marker) == 1 \
+        if settings.units == "chars" and marker is not None and len(marker) == 1 and self.corpus is not None \
                 and any(marker in w for w in self.corpus.words):
             found.append(f"The end-of-word marker {marker} also appears inside words, so the two are one symbol: "
                          "pick a marker the text does not use, such as </w>.")
@@ -132,17 +162,18 @@ class Lesson:
 
     @property
     def characters(self) -> int:
-        """Characters of the training words, each counted as often as it occurs (counted once)."""
+        """Characters of the training words, each counted as often as it occurs (counted once; a
+        lesson with no corpus has no training words)."""
         if self._characters is None:
-            self._characters = corpus_characters(self.corpus)
+            self._characters = corpus_characters(self.corpus) if self.corpus is not None else 0
         return self._characters
 
     def held_out_curve(self, text: str) -> TextCurve:
         """Tokens of a text after every step; the last text's curve is kept, so a worker that
         counts the lesson's own held-out text spares the window from counting it again."""
-        self._require_trained()
         if self._held_out_curve is None or self._held_out_curve[0] != text:
-            self._held_out_curve = (text, token_curve(self.tokenizer, text, self.last_step))
+            tokenizer = self._run().tokenizer
+            self._held_out_curve = (text, token_curve(tokenizer, text, self.last_step))  # type: ignore[arg-type]
         return self._held_out_curve[1]
 
     def counted_held_out_curve(self, text: str) -> TextCurve | None:
@@ -156,19 +187,24 @@ class Lesson:
 
         The lesson counts as trained only when the generator runs out; a stopped one leaves it untrained.
         """
-        if self.corpus.is_empty:
+        corpus = self.corpus
+        if corpus is None:
+            raise BpeLabError("an imported tokenizer is not trained here: its merges come from the file")
+        if corpus.is_empty:
             raise BpeLabError("the corpus is empty: type or open some training text")
-        trainer = Trainer(self.corpus)
+        trainer = Trainer(corpus)
         steps: list[MergeStep] = []
         for step in trainer.steps():
             steps.append(step)
             yield step
-        self.steps = steps
-        self.stop_reason = trainer.stop_reason
-        self._history = History(self.corpus, steps)
-        self.tokenizer = Tokenizer.from_trainer(trainer)
-        self.tokenizer.tables  # built here, on the training's thread, rather than by the first view
-        self._tokenizers.clear()
+        tokenizer = Tokenizer.from_trainer(trainer)
+        tokenizer.tables  # built here, on the training's thread, rather than by the first view
+        run = Run(steps, trainer.stop_reason, tokenizer, corpus.base_vocab(), tokenizer.truncated)
+        self._finish(run, History(corpus, steps))
+
+    def _finish(self, run: Run, history: History) -> None:
+        self.run = run
+        self._history = history
 
     def train(self) -> "Lesson":
         for _ in self.training():
@@ -179,20 +215,14 @@ class Lesson:
         """The merges the settings ask for, or None for "until no pair repeats"."""
         return target_merges(self.settings, len(self.base_vocab))
 
-    def tokenizer_at(self, k: int) -> Tokenizer:
+    def tokenizer_at(self, k: int) -> Encoder:
         """The tokenizer after the first k merges (kept for the few steps asked for most)."""
-        self._require_trained()
-        k = max(0, min(k, len(self.steps)))
-        found = self._tokenizers.get(k)
-        if found is None:
-            if len(self._tokenizers) > 8:
-                self._tokenizers.clear()
-            found = self._tokenizers[k] = self.tokenizer.truncated(k)
-        return found
+        return self._run().tokenizer_at(k)
 
-    def _require_trained(self) -> None:
-        if self.tokenizer is None:
+    def _run(self) -> Run:
+        if self.run is None:
             raise BpeLabError("the lesson is not trained yet")
+        return self.run
 
 
 class LessonState:
@@ -210,7 +240,8 @@ class LessonState:
     def __init__(self, lesson: Lesson, step: int = 0):
         self.lesson = lesson
         self.history = history = lesson.history
-        self.corpus = lesson.corpus
+        # the history's corpus: a lesson read from a file has none, and its history has no words
+        self.corpus = history.corpus
         self.step = k = max(0, min(step, history.last_step))
         words = range(len(self.corpus))
         self._long: dict[int, LongWord] = {}

@@ -317,7 +317,7 @@ class CorpusPanel(QWidget):
     def _show_lesson_summary(self) -> None:
         lesson = self.session.lesson
         problem = False
-        if not lesson.counts_known:
+        if lesson.corpus is None:
             text = f"{lesson.origin()} Type or open a text to train a lesson of your own."
         elif lesson.is_empty:
             if lesson.text.strip():

@@ -73,7 +73,7 @@ class PairsPanel(QWidget):
             return
         n = state.distinct_pairs
         following = state.next_step()
-        if not session.lesson.counts_known:
+        if session.lesson.corpus is None:
             self._show_without_counts(following)
             return
         if following is None:

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QMessageBox
 from engine.formats.hf import save_hf
 from engine.formats.lesson_file import LessonFile
 from engine.formats.tiktoken_file import save_tiktoken
-from engine.imported_lesson import ImportedLesson
+from engine.lesson_source import FileSource
 from engine.lesson import Lesson
 from engine.settings import Settings
 
@@ -58,7 +58,7 @@ def test_a_tokenizer_json_opens_as_a_read_only_lesson_of_its_merges(make_window,
     open_and_wait(window, qtbot, tokenizer_json)
     session = window.session
     lesson = session.lesson
-    assert isinstance(lesson, ImportedLesson)
+    assert isinstance(lesson.source, FileSource)
     assert session.last_step == 15 and session.step == 0
     assert not session.dirty and window.files.path is None
     assert "tokenizer.json (imported tokenizer, read-only)" in window.windowTitle()
@@ -92,7 +92,7 @@ def test_saving_an_imported_tokenizer_says_there_is_no_lesson_to_save(make_windo
     assert tokenizer_json.read_bytes()  # the file itself is never written
     # typing a text of one's own makes an ordinary lesson with the file's settings
     window.corpus_panel.corpus_requested.emit("tea team teams", False)
-    assert not isinstance(window.session.lesson, ImportedLesson)
+    assert window.session.lesson.corpus is not None
     assert window.session.lesson.text == "tea team teams"
 
 
@@ -106,9 +106,9 @@ def test_a_tiktoken_file_and_a_drop_and_the_command_line_open_it_too(make_window
                       Qt.KeyboardModifier.NoModifier)
     window.dropEvent(drop)
     qtbot.waitUntil(lambda: not window.session.training, timeout=WAIT)
-    assert isinstance(window.session.lesson, ImportedLesson) and window.session.lesson.kind == "tiktoken"
+    assert window.session.lesson.corpus is None and window.session.lesson.source.kind == "tiktoken"
     started = make_window(path=str(path))
-    qtbot.waitUntil(lambda: isinstance(started.session.lesson, ImportedLesson), timeout=WAIT)
+    qtbot.waitUntil(lambda: isinstance(started.session.lesson.source, FileSource), timeout=WAIT)
     assert started.session.last_step == window.session.last_step > 0
 
 
@@ -154,7 +154,7 @@ def test_a_file_long_enough_to_report_progress_opens_with_the_progress_shown(mak
     reports = []
     window.session.runner.progressed.connect(lambda done, total: reports.append((done, total)))
     open_and_wait(window, qtbot, tokenizer_json)
-    assert isinstance(window.session.lesson, ImportedLesson)
+    assert isinstance(window.session.lesson.source, FileSource)
     assert reports and all(0 < done <= total for done, total in reports)
 
 
@@ -169,7 +169,7 @@ def test_a_tokenizer_file_is_parsed_once_and_its_reading_is_called_so(make_windo
     assert window.session.training
     assert window.timeline.progress_label.text() == "Reading tokenizer file…"
     qtbot.waitUntil(lambda: not window.session.training, timeout=WAIT)
-    assert isinstance(window.session.lesson, ImportedLesson)
+    assert isinstance(window.session.lesson.source, FileSource)
     assert parsed == [str(tokenizer_json)]
     # a text trained next is training again
     window.session.load(LessonFile("low lower " * 2000), background=True)

@@ -186,3 +186,9 @@ def test_a_pair_that_overlaps_itself_says_how_many_merges_fit():
     assert describe_merge(lesson.settings, step).endswith(said)
     untouched = Lesson("low 5\nlower 2\nnewest 6\nwidest 3\n", word_counts=True).train()
     assert all(describe_overlap(untouched.settings, s) == "" for s in untouched.steps)
+
+
+def test_a_count_a_file_cannot_know_is_said_to_be_unknown_never_zero():
+    from engine.describe import times
+
+    assert (times(1), times(9), times(None)) == ("once", "9 times", "an unknown number of times")

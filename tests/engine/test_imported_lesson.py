@@ -10,8 +10,9 @@ from engine.formats.bpelab import save_tokenizer
 from engine.formats.gpt2 import save_gpt2
 from engine.formats.hf import save_hf
 from engine.formats.tiktoken_file import save_tiktoken
-from engine.imported_lesson import ImportedLesson, imported_lesson, read_imported
+from engine.imported_lesson import imported_lesson, read_imported
 from engine.lesson import Lesson, LessonState
+from engine.lesson_source import FileSource
 from engine.pretokenize import GPT4_PATTERN
 from engine.settings import Settings
 from engine.tokenizer import RankTokenizer
@@ -19,7 +20,7 @@ from engine.tokenizer import RankTokenizer
 TEXT = "low lower newest widest lowest newer " * 3
 
 
-def read(path) -> ImportedLesson:
+def read(path) -> Lesson:
     run = read_imported(path)
     progress = []
     while True:
@@ -50,8 +51,7 @@ def test_each_format_steps_through_the_merges_training_made(fmt, tmp_path):
     lesson = trained(**settings)
     write(lesson.tokenizer, tmp_path)
     imported = read(tmp_path / name)
-    assert imported.counts_known is False and lesson.counts_known is True
-    assert imported.kind == fmt and imported.name == name
+    assert imported.source == FileSource(fmt, name)
     assert [s.pair for s in imported.steps] == [s.pair for s in lesson.steps]
     assert [s.token for s in imported.steps] == [s.token for s in lesson.steps]
     # one vocabulary size at every step, the trained lesson's, and the file's at the end
@@ -60,8 +60,9 @@ def test_each_format_steps_through_the_merges_training_made(fmt, tmp_path):
     # the tokenizer at every step splits as the trained one did
     for k in (0, 1, 7, imported.last_step):
         assert imported.tokenizer_at(k).encode(TEXT).tokens == lesson.tokenizer_at(k).encode(TEXT).tokens, k
-    # no corpus: nothing to tile, no totals to claim, and the line that says so names the file
-    assert len(imported.corpus) == 0 and not imported.is_empty
+    # no corpus: nothing to tile, no count to claim, and the line that says so names the file
+    assert imported.corpus is None and lesson.corpus is not None and not imported.is_empty
+    assert all(s.count is None for s in imported.steps) and all(s.count for s in lesson.steps)
     assert "no training corpus" in imported.origin() and name in imported.origin()
     assert f"with {lesson.last_step} merges" in imported.origin()
 
@@ -89,6 +90,17 @@ def test_a_lesson_state_steps_through_an_imported_lesson_with_no_words(tmp_path)
     assert (change.step, change.words) == (5, ())
     assert state.pair_counts() == {} and state.ranked_pairs(10) == []
     assert state.next_step() is imported.steps[5]
+
+
+def test_a_file_read_lesson_has_no_corpus_and_no_count_at_any_step(tmp_path):
+    lesson = trained()
+    save_tokenizer(lesson.tokenizer, tmp_path / "tok.json")
+    imported = read(tmp_path / "tok.json")
+    assert imported.corpus is None and imported.last_step == lesson.last_step > 0
+    assert [s.count for s in imported.steps] == [None] * imported.last_step
+    assert [s.tokens_before for s in imported.steps] == [None] * imported.last_step
+    # the file keeps no text, yet the lesson has a run to step through
+    assert imported.text == "" and not imported.word_counts and imported.trained
 
 
 def test_ranks_no_merge_list_replays_step_with_tiktokens_own_rule():

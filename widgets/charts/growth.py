@@ -201,7 +201,7 @@ class GrowthChart(QWidget):
         held = list(model.held_out.tokens) if model.held_out is not None else []
         self.training_curve.setData(x, self._scaled(model.tokens))
         # an imported tokenizer has no corpus: its curve would be a false line at zero
-        self.training_curve.setVisible(self.session.lesson.counts_known)
+        self.training_curve.setVisible(self.session.lesson.corpus is not None)
         self.held_out_curve.setData(x if held else [], self._scaled(held))
         self.held_out_curve.setVisible(bool(held))
         by_vocab = self.x_mode == VOCAB
@@ -373,13 +373,13 @@ class GrowthChart(QWidget):
         tokens = model.tokens[k]
         saved = 100.0 * (1 - tokens / model.tokens[0]) if model.tokens[0] else 0.0
         parts = [f"Step {k} of {model.last_step}", f"vocabulary {model.vocab[k]:,}", f"tokens {tokens:,}" + _saved(k, saved)]
-        if not self.session.lesson.counts_known:
+        if self.session.lesson.corpus is None:
             parts[2] = "corpus tokens not known (no training corpus)"
         if model.held_out is not None:
             held = model.held_out.tokens
             held_saved = 100.0 * (1 - held[k] / held[0]) if held[0] else 0.0
             parts.append(f"held-out {held[k]:,}" + _saved(k, held_saved))
-        if self.show_per_token and self.session.lesson.counts_known:
+        if self.show_per_token and self.session.lesson.corpus is not None:
             parts.append(f"{model.characters / tokens if tokens else 0:.2f} characters per token")
         return "  ·  ".join(parts)
 
@@ -392,7 +392,7 @@ class GrowthChart(QWidget):
         k = max(0, min(step, model.last_step))
         x = self.x_of(k)
         spots = [{"pos": (x, self._scaled(model.tokens)[k]), "brush": pg.mkBrush(self.theme.training)}]
-        if not self.session.lesson.counts_known:
+        if self.session.lesson.corpus is None:
             spots = []
         if model.held_out is not None:
             spots.append({"pos": (x, self._scaled(model.held_out.tokens)[k]), "brush": pg.mkBrush(self.theme.held_out)})

@@ -77,7 +77,7 @@ def step_caption(state: LessonState, bars: list[PairBar]) -> str:
     if following is None:
         reason = lesson.stop_reason or "the end of the history"
         return f"Step {state.step:,}: training stopped here ({reason})."
-    if not lesson.counts_known:
+    if lesson.corpus is None:
         return f"Step {state.step:,}: next merge {pair_label(settings, following.pair)} (no corpus, so no counts)."
     text = f"Step {state.step:,}: next merge {pair_label(settings, following.pair)} ({following.count:,})"
     others = sum(1 for b in bars if b.tied and not b.winner)

@@ -160,7 +160,7 @@ class ChartsView(QWidget):
 
     def _show_notice(self) -> None:
         lesson = self.session.lesson
-        if lesson.counts_known:
+        if lesson.corpus is not None:
             self.notice.clear()
             self.notice.hide()
             return

@@ -90,7 +90,7 @@ def _head(state, w: int) -> tuple[str, ...]:
 def question_for(session, limit: int = MAX_CHOICES) -> Question | None:
     """The question before the next merge, or None when there is nothing to ask (the end, or one pair only)."""
     state = session.state
-    if state is None or not session.lesson.counts_known:
+    if state is None or session.lesson.corpus is None:
         return None  # no corpus (an imported tokenizer): no counts to predict from
     step = state.next_step()
     if step is None:

@@ -106,7 +106,7 @@ class VocabModel(HeaderedTableModel):
         if step is None:
             return token_id, session.show(token), "base", "", ""
         parents = f"{session.show(step.pair[0])} + {session.show(step.pair[1])}"
-        return token_id, session.show(token), step.step, parents, step.count if lesson.counts_known else ""
+        return token_id, session.show(token), step.step, parents, step.count if lesson.corpus is not None else ""
 
     def row_background(self, row: int) -> QColor | None:
         token, _ = self._token_and_step(row)
@@ -124,7 +124,7 @@ class VocabModel(HeaderedTableModel):
                 return None
             session = self.session
             parents = f"{session.show(step.pair[0])} + {session.show(step.pair[1])}"
-            if not session.lesson.counts_known:
+            if session.lesson.corpus is None:
                 return f"Merge {step.step} of the file: {parents} (the file keeps no counts)"
             return f"Made at step {step.step} from {parents}, which appeared {step.count} times then"
         return super().data(index, role)

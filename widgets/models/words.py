@@ -45,7 +45,8 @@ class WordsModel(HeaderedTableModel):
     def rowCount(self, parent=QModelIndex()) -> int:
         if parent.isValid() or self.session.state is None:
             return 0
-        return len(self.session.lesson.corpus)
+        corpus = self.session.lesson.corpus
+        return len(corpus) if corpus is not None else 0  # a tokenizer read from a file has no words
 
     def row_values(self, w: int) -> tuple:
         session = self.session

@@ -13,7 +13,7 @@ def follow_session(panel, session) -> None:
     def on_lesson_changed() -> None:
         lesson = session.lesson
         # questions made from the lesson need its corpus (an imported tokenizer has none)
-        if session.state is not None and lesson.trained and not lesson.is_empty and lesson.counts_known:
+        if session.state is not None and lesson.trained and not lesson.is_empty and lesson.corpus is not None:
             panel.set_lesson(lesson.history, session.step)
         else:
             panel.set_lesson(None, 0)

@@ -292,8 +292,8 @@ class TileCanvas(QAbstractScrollArea):
         self.viewport().update()
 
     def _measure_badges(self) -> None:
-        lesson = self.session.lesson
-        self.painter.set_biggest_count(max(lesson.corpus.counts, default=1) if lesson is not None else 1)
+        corpus = self.session.lesson.corpus if self.session.lesson is not None else None
+        self.painter.set_biggest_count(max(corpus.counts, default=1) if corpus is not None else 1)
 
     def _update_scrollbars(self) -> None:
         vp = self.viewport()

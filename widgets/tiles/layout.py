@@ -271,9 +271,11 @@ class TileRows:
 
     def _build_order(self) -> None:
         lesson = self.lesson
-        n = len(lesson.corpus) if lesson is not None and self.state is not None else 0
-        if self.order_by == "frequency":
-            counts = lesson.corpus.counts
+        # a tokenizer read from a file has no corpus: no rows
+        corpus = lesson.corpus if lesson is not None and self.state is not None else None
+        n = len(corpus) if corpus is not None else 0
+        if self.order_by == "frequency" and corpus is not None:
+            counts = corpus.counts
             self.order = sorted(range(n), key=lambda w: (-counts[w], w))
         else:
             self.order = list(range(n))
@@ -282,8 +284,9 @@ class TileRows:
 
     @property
     def counts(self) -> Sequence[int]:
-        """How often each word occurs in the corpus."""
-        return self.lesson.corpus.counts
+        """How often each word occurs in the corpus (no words without one)."""
+        corpus = self.lesson.corpus
+        return corpus.counts if corpus is not None else ()
 
     def content_height(self) -> float:
         m = self.measures

@@ -174,7 +174,7 @@ class TileView(QWidget):
             return text if plain else f"<b>{_escape(text)}</b>"
 
         text = self.canvas.display_text
-        if not lesson.counts_known:
+        if lesson.corpus is None:
             return self._caption_without_corpus(state, lesson, b, plain)
         history = lesson.history
         first = (f"Step {state.step} of {lesson.last_step} · {b(format(history.total_tokens(self.rows_step()), ','))} "
