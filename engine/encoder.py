@@ -19,9 +19,14 @@ class Encoder(Protocol):
     """Text to ids and back, the words it splits into, and how each word's merges went."""
 
     settings: Settings
-    special_ids: dict[str, int]
-    # the id that stands for a character never seen in training, None where every text encodes (bytes)
-    unknown_id: int | None
+
+    # read-only: a tokenizer may work these out from its tables
+    @property
+    def special_ids(self) -> dict[str, int]: ...
+
+    @property
+    def unknown_id(self) -> int | None:
+        """The id that stands for a character never seen in training, None where every text encodes (bytes)."""
 
     # allow_special: text that spells a special token becomes it (by default it is ordinary text)
     def encode(self, text: str, allow_special: bool = False) -> Encoding: ...
