@@ -73,7 +73,10 @@ class Lesson:
             if run is None:
                 raise InternalError("a lesson read from a tokenizer file needs the run its merges make")
             self.corpus = None
+            # the history answers "word w at step k" for no words, and every size and tie from the steps
             self._finish(run, History(Corpus.from_text("", self.settings), run.steps, base=run.base))
+        elif run is not None:
+            raise InternalError("a lesson of a text makes its own run by training")
         elif corpus is not None:
             self.corpus = corpus
         elif isinstance(source, WordCountSource):
