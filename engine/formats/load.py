@@ -174,8 +174,12 @@ def export_text(source: Source, fmt: str) -> str:
 
 
 def _check_bpelab(tokenizer: Encoder) -> None:
-    from engine.formats.imported import RenumberedTokenizer
     from engine.tokenizer import Tokenizer
+
+    if type(tokenizer) is Tokenizer:
+        return  # trained here: BPE Lab's layout
+    # a file reader's module, which the train command goes without
+    from engine.formats.imported import RenumberedTokenizer
 
     if isinstance(tokenizer, RenumberedTokenizer) or not isinstance(tokenizer, Tokenizer):
         raise BpeLabError(
