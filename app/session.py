@@ -23,12 +23,14 @@ from functools import partial
 from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtGui import QUndoStack
 
+from app.held_out_count import HeldOutCounter
 from app.slot_errors import slot_errors
 from app.undo import ChangeLesson
 from app.workers import TokenizerFile, TrainingRunner, tokenizer_reading
 from engine.errors import internal_detail, is_bad_input
 from engine.files import without_lone_surrogates
 from engine.formats.lesson_file import LessonFile
+from engine.heldout import TextCurve
 from engine.lesson import Lesson, LessonState
 from engine.settings import Settings
 from resources.presets import preset, preset_with_held_out
@@ -90,8 +92,8 @@ def _settings_change(before: Settings, after: Settings) -> str:
 
 
 class Session(QObject):
-    # a new trained lesson replaced the old one (corpus, settings or file): views rebuild
-    lesson_changed = Signal()
+    # a new trained lesson replaced the old one (corpus, settings or file): the Lesson; views rebuild
+    lesson_changed = Signal(object)
     # the current step moved: a StepChange (step, previous step, the words whose tokens changed)
     step_changed = Signal(object)
     # a token was picked somewhere (tile, vocabulary row, tokenize panel); "" clears the selection
@@ -106,6 +108,10 @@ class Session(QObject):
     training_ended = Signal()
     # the lesson's held-out text changed with no new lesson (the user typed or pasted one)
     held_out_changed = Signal(str)
+    # the held-out text was counted after every step (a new lesson or text): a TextCurve, or None
+    # when there is nothing to count or counting failed; then, on a failure, why
+    held_out_counted = Signal(object)
+    held_out_count_failed = Signal(str)
     # the text, mode and settings the corpus panel should show: undo, redo, a preset, an opened lesson
     source_changed = Signal(object)
     # a change could not be made (bad input, training stopped): the lesson shown is the one before it
@@ -152,6 +158,10 @@ class Session(QObject):
         self.runner.done.connect(self._on_runner_done)
         self.runner.errored.connect(self._on_runner_errored)
         self.runner.cancelled.connect(self._on_runner_cancelled)
+        self._held_out = HeldOutCounter(self)
+        self._held_out.counted.connect(self.held_out_counted)
+        self._held_out.failed.connect(self.held_out_count_failed)
+        self._held_out.count(lesson, self.state is not None)
 
     @property
     def step(self) -> int:
@@ -174,6 +184,11 @@ class Session(QObject):
             return "the text does not train yet (the corpus panel names the line to fix)"
         return "the corpus is empty"
 
+    @property
+    def held_out_curve(self) -> TextCurve | None:
+        """The held-out text's tokens after every step, once counted (None until then, or without one)."""
+        return self._held_out.curve
+
     def show(self, token: str) -> str:
         """A token as people read it (byte-level tokens as text with a visible space)."""
         return self.lesson.display.token(token)
@@ -194,10 +209,11 @@ class Session(QObject):
         self.state = state
         had_selection = bool(self.selected_token)
         self.selected_token = ""
-        self.lesson_changed.emit()
+        self.lesson_changed.emit(lesson)
         if had_selection:
             # a token of the old lesson means nothing in the new one
             self.token_selected.emit("")
+        self._held_out.count(lesson, state is not None)
 
     @Slot(int)
     def request_step(self, k: int) -> None:
@@ -318,6 +334,7 @@ class Session(QObject):
         self.lesson.held_out = text
         self.source = replace(self.source, held_out=text)
         self.held_out_changed.emit(text)
+        self._held_out.count(self.lesson, self.state is not None)
         self.note_unsaved()
 
     # -- whole lessons: files, New, recovery -----------------------------------------------------------

@@ -11,6 +11,7 @@ from engine.describe import describe_stop, plural, tie_rule_sentence, tie_size, 
 from widgets.answer_cover import AnswerCover
 from widgets.models import PairsModel
 from widgets.models.pairs import COUNT, PAIR, RANK, SOURCES, TIE
+from widgets.session_view import SessionView
 from widgets.tables import make_table
 from widgets.steady import steady
 
@@ -25,7 +26,7 @@ class PairsShown:
 
 
 class PairsPanel(QWidget):
-    def __init__(self, session, parent=None):
+    def __init__(self, session: SessionView, parent=None):
         super().__init__(parent)
         self.session = session
         self.model = PairsModel(session, parent=self)

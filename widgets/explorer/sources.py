@@ -12,6 +12,7 @@ import os
 from PySide6.QtCore import QObject, Signal, Slot
 
 from engine.errors import internal_detail, is_bad_input, one_line
+from widgets.session_view import SessionView
 from widgets.worker import Worker
 
 CL100K = "cl100k"
@@ -67,7 +68,7 @@ class TokenizerSources(QObject):
     ready = Signal(str)
     failed = Signal(str, str)
 
-    def __init__(self, session, parent: QObject | None = None):
+    def __init__(self, session: SessionView, parent: QObject | None = None):
         super().__init__(parent)
         self.session = session
         self._loaded: dict[str, object] = {}
