@@ -64,7 +64,8 @@ def train_from_args(args, keep_steps: bool):
     """
     from engine.corpus import Corpus
     from engine.tokenizer import Tokenizer
-    from engine.trainer import Trainer, collector_paused
+    from engine.collector import collector_paused
+    from engine.trainer import Trainer
 
     settings = settings_from(args)
     counting = None
