@@ -32,7 +32,7 @@ def add_parser(sub) -> None:
 def count_corpora(args) -> Counter:
     """Every file's words added up, first appearance across the files in the order given."""
     from app.commands.common import read_corpus_text
-    from engine.counting import count_file, count_text
+    from engine.counting import count_file, count_text  # train imports this module for its bar alone
     from engine.settings import Settings
 
     settings = Settings(split=args.split, lowercase=args.lowercase, special_tokens=tuple(args.special))
@@ -54,7 +54,7 @@ def counts_text(counter: Counter) -> str:
 
 
 def run(args) -> int:
-    from engine.writing import write_atomic
+    from engine.writing import write_atomic  # train imports this module for its bar alone
 
     counter = count_corpora(args)
     if not counter:

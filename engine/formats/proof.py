@@ -109,7 +109,7 @@ def _library_encoders(fmt: str, path: Path) -> Encoders:
     """The target library's encoders for the written files, by allow_special (ImportError when it
     is not installed)."""
     if fmt == "tiktoken":
-        from engine.formats.tiktoken_file import sidecar_path
+        from engine.formats.tiktoken_file import sidecar_path  # the regex engine: only for .tiktoken files
         from engine.formats.verify import tiktoken_encoding
 
         return tiktoken_encoders(tiktoken_encoding(read_text(path), read_text(sidecar_path(path))))

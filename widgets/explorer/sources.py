@@ -11,7 +11,9 @@ import os
 
 from PySide6.QtCore import QObject, Signal, Slot
 
+from engine.cl100k import load_cl100k
 from engine.errors import internal_detail, is_bad_input, one_line
+from engine.formats.load import load_any
 from widgets.session_view import SessionView
 from widgets.worker import Worker
 
@@ -32,15 +34,9 @@ def file_key(path: str | os.PathLike) -> str:
 
 def _load(key: str):
     if key == CL100K:
-        from engine.cl100k import load_cl100k
-
         return load_cl100k()
     if key == CL100K_CHAT:
-        from engine.cl100k import load_cl100k
-
         return load_cl100k(chat=True)
-    from engine.formats.load import load_any
-
     return load_any(key[len(FILE_PREFIX):])
 
 

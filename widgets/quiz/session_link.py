@@ -28,7 +28,7 @@ def follow_session(panel, session: SessionView) -> None:
 
 def quiz_view(session):
     """A quiz panel following the session: a factory for the window's list of views."""
-    from widgets.quiz_panel import QuizPanel
+    from widgets.quiz_panel import QuizPanel  # the quiz comes after the first paint
 
     panel = QuizPanel()
     follow_session(panel, session)
