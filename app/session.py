@@ -148,7 +148,7 @@ class Session(QObject):
         self._side_changes = False
         self._was_dirty = False
         # (source, opened clean) while a lesson given to ``load`` trains
-        self._loading: tuple[LessonFile, bool] | None = None
+        self._loading: tuple[LessonFile | TokenizerFile, bool] | None = None
         # the worker building a jump, while one is
         self._mover: Worker | None = None
         self.runner = TrainingRunner(self)
@@ -513,6 +513,7 @@ class Session(QObject):
 
     def _move_in_background(self, k: int) -> None:
         state = self.state
+        assert state is not None  # only request_step starts a jump, and only in a trained lesson
         worker = Worker(state.rebuilding, k)
         worker.yielded.connect(lambda done: self.step_move_progressed.emit(*done))
         worker.returned.connect(partial(self._on_moved, worker, state))
@@ -532,7 +533,7 @@ class Session(QObject):
             return  # cancelled or replaced: what it built is not wanted
         self._mover = None
         self.step_move_ended.emit()
-        if state is not self.state:
+        if state is not self.state or state is None:
             return  # another lesson came in meanwhile
         change = state.adopt(built)
         if change.step != change.previous:

@@ -121,9 +121,11 @@ class PairsPanel(QWidget):
         session = self.session
         pair = self.model.pair_at(row)
         corpus = session.lesson.corpus
-        sources = session.state.pair_sources(pair)
+        state = session.state
+        assert state is not None  # a pair is picked only from a trained lesson's list
+        sources = state.pair_sources(pair)
         parts = [f"{occ}×{corpus.counts[w]} ({session.show(corpus.words[w])})" for w, occ in sources[:8]]
         if len(sources) > 8:
             parts.append(f"… {len(sources) - 8:,} more words")
-        total = session.state.pair_count(pair)
+        total = state.pair_count(pair)
         self.details.setText(f"{self.model.index(row, PAIR).data()} = " + " + ".join(parts) + f" = {total:,}")

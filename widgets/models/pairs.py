@@ -133,7 +133,9 @@ class PairsModel(HeaderedTableModel):
     def _said_sources(self, pair: tuple[str, str], count: int) -> str:
         said = self._sources.get(pair)
         if said is None:
-            sources = self.session.state.pair_sources(pair)
+            state = self.session.state
+            assert state is not None  # pairs are listed only while a lesson is trained
+            sources = state.pair_sources(pair)
             words = frozenset(w for w, _ in sources) if len(sources) <= KEPT_SOURCES else None
             said = self._sources[pair] = _Sources(count, words, self._sources_text(sources))
         return said.text

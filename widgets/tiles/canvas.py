@@ -197,8 +197,8 @@ class TileCanvas(QAbstractScrollArea):
         ids = None
         colouring = None
         specials: tuple[str, ...] = ()
-        if lesson is not None and lesson.trained:
-            tokenizer = lesson.tokenizer
+        tokenizer = lesson.tokenizer if lesson is not None and lesson.trained else None
+        if lesson is not None and tokenizer is not None:
             ids = tokenizer.token_to_id
             colouring = colouring_of(lesson)
             if tokenizer.unknown_id is not None:
