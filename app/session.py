@@ -1,14 +1,19 @@
 """The session: the one lesson every panel shows, every change made to it, and the signals that say so.
 
-Widgets receive the session in ``__init__``, read ``session.lesson`` and ``session.state``, and
-subscribe. What the user asks for comes back as intents: a view's ``*_requested`` signal the
-window connects to a ``request_*`` slot here, or a direct call of one. Only the session writes
+Widgets receive the session in ``__init__`` typed as ``widgets.session_view.SessionView`` (what
+they may use of it; this class satisfies it, which the type checker sees where the window builds
+them), read ``session.lesson`` and ``session.state``, and subscribe. What the user asks for comes
+back as intents: a view's ``*_requested`` signal the window connects to a ``request_*`` slot
+here, or a direct call of one. Only the session writes
 the lesson, trains, moves the step, keeps the undo history and announces what happened; nothing
 else emits its signals.
 
 Corpus, settings and preset changes are undo steps (``undo_stack``; the window's Edit menu uses
 its actions). The held-out text and quiz answers are not, but they are still unsaved work
 (``dirty``).
+
+Long work runs here, never in a view: training (``TrainingRunner``), a jump in a large lesson, and
+counting the held-out text after every step (``held_out_counted``; the growth chart only shows it).
 
 ``session.state`` is None while the lesson has no trained history: an empty corpus. Views show a
 hint then, not an error.
