@@ -12,8 +12,9 @@ import sys
 from collections import Counter
 
 from app.cli import keep_until_exit
-from app.commands.common import positive, utf8_text
+from app.commands.common import positive, read_corpus_text, utf8_text
 from engine.errors import BpeLabError
+from engine.settings import Settings
 
 
 def add_parser(sub) -> None:
@@ -31,9 +32,7 @@ def add_parser(sub) -> None:
 
 def count_corpora(args) -> Counter:
     """Every file's words added up, first appearance across the files in the order given."""
-    from app.commands.common import read_corpus_text
     from engine.counting import count_file, count_text  # train imports this module for its bar alone
-    from engine.settings import Settings
 
     settings = Settings(split=args.split, lowercase=args.lowercase, special_tokens=tuple(args.special))
     total: Counter[str] = Counter()

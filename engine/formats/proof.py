@@ -28,6 +28,7 @@ from engine.describe import plural
 from engine.errors import BpeLabError
 from engine.files import read_text
 from engine.formats.load import Source, check_export, export, load_source
+from engine.formats.verify import gpt2_tokenizer_json, tiktoken_encoding
 from engine.formats.refusal import Retrain, parts_of
 from engine.formats.verify import MODES, first_difference, library_encoders, tiktoken_encoders
 
@@ -110,14 +111,12 @@ def _library_encoders(fmt: str, path: Path) -> Encoders:
     is not installed)."""
     if fmt == "tiktoken":
         from engine.formats.tiktoken_file import sidecar_path  # the regex engine: only for .tiktoken files
-        from engine.formats.verify import tiktoken_encoding
 
         return tiktoken_encoders(tiktoken_encoding(read_text(path), read_text(sidecar_path(path))))
     from tokenizers import Tokenizer as Library
 
     if fmt == "gpt2":
-        from engine.formats.gpt2 import MERGES, SIDECAR, VOCAB
-        from engine.formats.verify import gpt2_tokenizer_json
+        from engine.formats.gpt2 import MERGES, SIDECAR, VOCAB  # the regex engine: only for GPT-2 folders
 
         library = Library.from_str(gpt2_tokenizer_json(*(read_text(path / name) for name in (VOCAB, MERGES, SIDECAR))))
     else:
