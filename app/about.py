@@ -12,6 +12,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from resources.icons import ICON_FILE
+
 VERSION = "0.1.0"
 
 
@@ -94,8 +96,6 @@ def bundled_fonts_folder() -> Path | None:
 def app_icon():
     """The application's icon (resources/icons/bpe-lab.svg), for the windows and the dialogs."""
     from PySide6.QtGui import QIcon
-
-    from resources.icons import ICON_FILE
 
     return QIcon(str(ICON_FILE))
 

@@ -251,7 +251,7 @@ class Classroom(QObject):
     def _make_covers(self) -> None:
         if self._blank is not None:
             return
-        from widgets.classroom import BlankCover, KeysOverlay
+        from widgets.classroom import BlankCover, KeysOverlay  # the covers wait for the mode
 
         self._keys_overlay = KeysOverlay(self.window)
         self._keys_overlay.set_keys(self.key_list())
@@ -316,7 +316,7 @@ class Classroom(QObject):
 
     @property
     def prompt_state(self) -> str:
-        from widgets.classroom import HIDDEN
+        from widgets.classroom import HIDDEN  # the covers wait for the mode
 
         return self.prompt.state if self.prompt is not None else HIDDEN
 
@@ -325,7 +325,7 @@ class Classroom(QObject):
         return views.get("Tiles") or next(iter(views.values()), None) or self.window.tabs
 
     def _prompt_for(self, host: QWidget) -> PredictPrompt:
-        from widgets.classroom import PredictPrompt
+        from widgets.classroom import PredictPrompt  # the covers wait for the mode
 
         if self.prompt is None or self.prompt.host is not host:
             if self.prompt is not None:
@@ -337,7 +337,7 @@ class Classroom(QObject):
 
     def _ask(self) -> bool:
         """Put the question up over the tiles; False when there is nothing to ask."""
-        from widgets.classroom.predict import question_for
+        from widgets.classroom.predict import question_for  # the covers wait for the mode
 
         self._ask_pending = False
         question = question_for(self.window.session)
@@ -370,7 +370,7 @@ class Classroom(QObject):
 
     def _clear_prompt(self) -> None:
         if self.prompt is not None:
-            from widgets.classroom import HIDDEN
+            from widgets.classroom import HIDDEN  # the covers wait for the mode
 
             if self.prompt.state != HIDDEN:
                 self.prompt.clear()
@@ -434,7 +434,7 @@ class Classroom(QObject):
             if tabs.count():
                 self._show_view((tabs.currentIndex() + (1 if command == NEXT_VIEW else -1)) % tabs.count())
         elif command.startswith("view "):
-            from widgets.classroom import ASKING
+            from widgets.classroom import ASKING  # the covers wait for the mode
 
             n = int(command.split()[1])
             if self.prompt_state == ASKING and self.window.tabs.currentWidget() is self.prompt.host:
@@ -457,7 +457,7 @@ class Classroom(QObject):
 
     def next(self) -> None:
         """Next step; with predict first on, reveal the answer first, then make the merge."""
-        from widgets.classroom import ASKING, HIDDEN
+        from widgets.classroom import ASKING, HIDDEN  # the covers wait for the mode
 
         state = self.prompt_state
         if state != HIDDEN and self.window.tabs.currentWidget() is not self.prompt.host:
@@ -499,7 +499,7 @@ class Classroom(QObject):
         command = command_for(event.key(), event.modifiers())
         if command is None:
             return False
-        from widgets.quiz_panel import QuizPanel
+        from widgets.quiz_panel import QuizPanel  # the quiz comes after the first paint
 
         typing = isinstance(watched, (QLineEdit, QPlainTextEdit, QTextEdit, QAbstractSpinBox))
         control = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)

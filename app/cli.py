@@ -85,7 +85,7 @@ def build_parser(command: str | None = None) -> Parser:
     parser = Parser(prog="bpe-lab", description="Byte pair encoding, step by step. With no command: the window.",
                     usage=WINDOW_USAGE if command is None else None, epilog=WINDOW_HELP if command is None else None)
     if command is None:
-        from app.about import version_line
+        from app.about import version_line  # only --version and help ask for it
 
         parser.add_argument("--version", action="version", version=version_line())
         entry = parser.add_mutually_exclusive_group()
@@ -103,7 +103,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     process = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or (argv[0] not in COMMANDS and argv[0] not in OPTIONS):
-        from app.main import run_window
+        from app.main import run_window  # the commands start without the window's code
 
         return run_window(argv)
     if not (process and argv[0] in COMMANDS and argv[0] not in QT_COMMANDS):
@@ -116,11 +116,11 @@ def run_command(argv: list[str]) -> int:
     try:
         args = build_parser(argv[0] if argv[0] in COMMANDS else None).parse_args(argv)
         if args.command is None:
-            from app.desktop_entry import run
+            from app.desktop_entry import run  # 68 ms only the desktop entry options need
 
             return run(install_entry=args.install_desktop_entry)
         if args.command in QT_COMMANDS:
-            from app.main import qt_messages_to_log
+            from app.main import qt_messages_to_log  # only the commands that use Qt
 
             qt_messages_to_log()
         return importlib.import_module(COMMANDS[args.command]).run(args)

@@ -75,7 +75,7 @@ class HandoutDialog(QDialog):
         return "all"
 
     def steps(self) -> list[int]:
-        from app.handout import choose_steps
+        from app.handout import choose_steps  # PDF code: 250 ms, only once asked
 
         return choose_steps(self.spec(), self.last_step)
 
@@ -115,7 +115,7 @@ def export_handout(window, path: str | Path | None = None, steps: list[int] | No
     if path.suffix.lower() != ".pdf":
         path = path.with_name(path.name + ".pdf")
     title = window.files.path.stem if window.files.path else "Untitled lesson"
-    from app.handout import write_handout
+    from app.handout import write_handout  # PDF code: 250 ms, only once asked
 
     QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
     try:

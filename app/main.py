@@ -15,6 +15,9 @@ import sys
 from pathlib import Path
 from typing import Mapping, Sequence
 
+from app.about import app_icon, bundled_fonts_folder
+from app.collector import collect_in_gui_thread
+
 EXIT_NO_WINDOW = 2
 REINSTALL = ("the installation is damaged: copy the bpe-lab folder again and run its install.sh, "
              "or reinstall with pip (pip install --force-reinstall bpe-lab)")
@@ -165,8 +168,6 @@ def load_bundled_fonts() -> None:
     """The bundle carries fonts for the glyphs and scripts BPE Lab shows, for systems that lack them."""
     from PySide6.QtGui import QFontDatabase
 
-    from app.about import bundled_fonts_folder
-
     folder = bundled_fonts_folder()
     if folder is None or not folder.is_dir():
         return
@@ -187,16 +188,12 @@ def make_application(argv: Sequence[str] = ()):
     # the desktop entry's name: Wayland and the task bar match the window to its menu entry and icon
     app.setDesktopFileName("bpe-lab")
     # every window and dialog without an icon of its own takes this one
-    from app.about import app_icon
-
     app.setWindowIcon(app_icon())
     # Fusion draws the same on every platform and follows the theme's palette fully; set once, as
     # setting it again repolishes every widget alive (a second call in one process, the snapshot's)
     if app.style().name().lower() != "fusion":
         app.setStyle("Fusion")
         load_bundled_fonts()
-    from app.collector import collect_in_gui_thread
-
     collect_in_gui_thread()
     return app
 
@@ -224,6 +221,7 @@ def run_window(argv: Sequence[str]) -> int:
     try:
         with _FatalQtStart():
             app = make_application(qt_args)
+        # here, not at the top: a broken installation's missing file is said in one line
         from app.window import MainWindow
     except ImportError as exc:  # a file of the installation is gone or broken
         return missing_part(exc)
@@ -233,7 +231,7 @@ def run_window(argv: Sequence[str]) -> int:
     if args.close_after is not None:
         from PySide6.QtCore import QTimer
 
-        from app.close_after import CloseAfter
+        from app.close_after import CloseAfter  # imports Qt: the commands import this module without it
 
         closing = CloseAfter(app, window, args.close_after)
         if args.path:

@@ -1,14 +1,19 @@
 """The session: the one lesson every panel shows, every change made to it, and the signals that say so.
 
-Widgets receive the session in ``__init__``, read ``session.lesson`` and ``session.state``, and
-subscribe. What the user asks for comes back as intents: a view's ``*_requested`` signal the
-window connects to a ``request_*`` slot here, or a direct call of one. Only the session writes
+Widgets receive the session in ``__init__`` typed as ``widgets.session_view.SessionView`` (what
+they may use of it; this class satisfies it, which the type checker sees where the window builds
+them), read ``session.lesson`` and ``session.state``, and subscribe. What the user asks for comes
+back as intents: a view's ``*_requested`` signal the window connects to a ``request_*`` slot
+here, or a direct call of one. Only the session writes
 the lesson, trains, moves the step, keeps the undo history and announces what happened; nothing
 else emits its signals.
 
 Corpus, settings and preset changes are undo steps (``undo_stack``; the window's Edit menu uses
 its actions). The held-out text and quiz answers are not, but they are still unsaved work
 (``dirty``).
+
+Long work runs here, never in a view: training (``TrainingRunner``), a jump in a large lesson, and
+counting the held-out text after every step (``held_out_counted``; the growth chart only shows it).
 
 ``session.state`` is None while the lesson has no trained history: an empty corpus. Views show a
 hint then, not an error.
@@ -23,12 +28,14 @@ from functools import partial
 from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtGui import QUndoStack
 
+from app.held_out_count import HeldOutCounter
 from app.slot_errors import slot_errors
 from app.undo import ChangeLesson
 from app.workers import TokenizerFile, TrainingRunner, tokenizer_reading
 from engine.errors import internal_detail, is_bad_input
 from engine.files import without_lone_surrogates
 from engine.formats.lesson_file import LessonFile
+from engine.heldout import TextCurve
 from engine.lesson import Lesson, LessonState
 from engine.lesson_record import lesson_to_file
 from engine.settings import Settings
@@ -91,8 +98,8 @@ def _settings_change(before: Settings, after: Settings) -> str:
 
 
 class Session(QObject):
-    # a new trained lesson replaced the old one (corpus, settings or file): views rebuild
-    lesson_changed = Signal()
+    # a new trained lesson replaced the old one (corpus, settings or file): the Lesson; views rebuild
+    lesson_changed = Signal(object)
     # the current step moved: a StepChange (step, previous step, the words whose tokens changed)
     step_changed = Signal(object)
     # a token was picked somewhere (tile, vocabulary row, tokenize panel); "" clears the selection
@@ -107,6 +114,10 @@ class Session(QObject):
     training_ended = Signal()
     # the lesson's held-out text changed with no new lesson (the user typed or pasted one)
     held_out_changed = Signal(str)
+    # the held-out text was counted after every step (a new lesson or text): a TextCurve, or None
+    # when there is nothing to count or counting failed; then, on a failure, why
+    held_out_counted = Signal(object)
+    held_out_count_failed = Signal(str)
     # the text, mode and settings the corpus panel should show: undo, redo, a preset, an opened lesson
     source_changed = Signal(object)
     # a change could not be made (bad input, training stopped): the lesson shown is the one before it
@@ -143,7 +154,7 @@ class Session(QObject):
         self._side_changes = False
         self._was_dirty = False
         # (source, opened clean) while a lesson given to ``load`` trains
-        self._loading: tuple[LessonFile, bool] | None = None
+        self._loading: tuple[LessonFile | TokenizerFile, bool] | None = None
         # the worker building a jump, while one is
         self._mover: Worker | None = None
         self.runner = TrainingRunner(self)
@@ -153,6 +164,10 @@ class Session(QObject):
         self.runner.done.connect(self._on_runner_done)
         self.runner.errored.connect(self._on_runner_errored)
         self.runner.cancelled.connect(self._on_runner_cancelled)
+        self._held_out = HeldOutCounter(self)
+        self._held_out.counted.connect(self.held_out_counted)
+        self._held_out.failed.connect(self.held_out_count_failed)
+        self._held_out.count(lesson, self.state is not None)
 
     @property
     def step(self) -> int:
@@ -175,6 +190,11 @@ class Session(QObject):
             return "the text does not train yet (the corpus panel names the line to fix)"
         return "the corpus is empty"
 
+    @property
+    def held_out_curve(self) -> TextCurve | None:
+        """The held-out text's tokens after every step, once counted (None until then, or without one)."""
+        return self._held_out.curve
+
     def show(self, token: str) -> str:
         """A token as people read it (byte-level tokens as text with a visible space)."""
         return self.lesson.display.token(token)
@@ -195,10 +215,11 @@ class Session(QObject):
         self.state = state
         had_selection = bool(self.selected_token)
         self.selected_token = ""
-        self.lesson_changed.emit()
+        self.lesson_changed.emit(lesson)
         if had_selection:
             # a token of the old lesson means nothing in the new one
             self.token_selected.emit("")
+        self._held_out.count(lesson, state is not None)
 
     @Slot(int)
     def request_step(self, k: int) -> None:
@@ -319,6 +340,7 @@ class Session(QObject):
         self.lesson.held_out = text
         self.source = replace(self.source, held_out=text)
         self.held_out_changed.emit(text)
+        self._held_out.count(self.lesson, self.state is not None)
         self.note_unsaved()
 
     # -- whole lessons: files, New, recovery -----------------------------------------------------------
@@ -497,6 +519,7 @@ class Session(QObject):
 
     def _move_in_background(self, k: int) -> None:
         state = self.state
+        assert state is not None  # only request_step starts a jump, and only in a trained lesson
         worker = Worker(state.rebuilding, k)
         worker.yielded.connect(lambda done: self.step_move_progressed.emit(*done))
         worker.returned.connect(partial(self._on_moved, worker, state))
@@ -516,7 +539,7 @@ class Session(QObject):
             return  # cancelled or replaced: what it built is not wanted
         self._mover = None
         self.step_move_ended.emit()
-        if state is not self.state:
+        if state is not self.state or state is None:
             return  # another lesson came in meanwhile
         change = state.adopt(built)
         if change.step != change.previous:

@@ -5,7 +5,7 @@ goes on to the next slot. A caller that must know whether every view took a chan
 swapped in all or nothing) collects them here::
 
     with slot_errors() as errors:
-        self.lesson_changed.emit()
+        self.lesson_changed.emit(lesson)
     if errors: ...  # put the previous lesson back
 
 Left out: slots reached later through a queued connection or a timer; they run after ``emit``.

@@ -35,8 +35,10 @@ from app.shortcut_list import show_shortcuts
 from engine.formats.lesson_file import SUFFIX
 from widgets.corpus_panel import CorpusPanel
 from widgets.pairs_panel import PairsPanel
+from widgets.quiz.session_link import quiz_view
 from widgets import shortcuts
 from widgets.scrolling import scrolling
+from widgets.tiles import TileView
 from widgets.timeline import Timeline
 from widgets.tokenize_panel import TokenizePanel
 from widgets.vocab_panel import VocabPanel
@@ -61,25 +63,21 @@ class HidesAnswers(Protocol):
 
 
 def _tiles(session: Session) -> QWidget:
-    from widgets.tiles import TileView
-
     return TileView(session)
 
 
 def _charts(session: Session) -> QWidget:
-    from widgets.charts import ChartsView
+    from widgets.charts import ChartsView  # pyqtgraph and numpy: after the first paint
 
     return ChartsView(session)
 
 
 def _quiz(session: Session) -> QWidget:
-    from widgets.quiz.session_link import quiz_view
-
     return quiz_view(session)
 
 
 def _explorer(session: Session) -> QWidget:
-    from widgets.explorer import ExplorerView
+    from widgets.explorer import ExplorerView  # pyqtgraph and numpy: after the first paint
 
     return ExplorerView(session)
 
@@ -363,7 +361,7 @@ class MainWindow(QMainWindow):
 
     def export_vocab(self):
         """File > Export vocabulary…: the dialog, window-modal (the lesson holds still while it exports)."""
-        from widgets.export_dialog import ExportDialog
+        from widgets.export_dialog import ExportDialog  # 25 ms the launch need not pay for a dialog
 
         dialog = ExportDialog(self.session, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

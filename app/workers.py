@@ -19,6 +19,7 @@ from typing import Callable, Iterator
 from PySide6.QtCore import QObject, Signal, Slot
 
 from app import collector
+from engine.collector import collector_paused
 from engine.colouring import colour_every_token
 from engine.corpus import Corpus
 from engine.drain import drain
@@ -27,7 +28,6 @@ from engine.formats.load import Recognised
 from engine.imported_lesson import read_imported
 from engine.lesson import Lesson, LessonState
 from engine.lesson_record import lesson_from_file
-from engine.trainer import collector_paused
 from widgets.worker import Worker, abort_if_requested
 
 # below this many characters a lesson trains on the spot: a thread would only add a flicker

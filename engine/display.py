@@ -31,7 +31,7 @@ from functools import lru_cache
 from typing import Iterable
 
 from engine.bytelevel import symbols_to_bytes
-from engine.tokenizer import UNKNOWN as UNKNOWN_TOKEN
+from engine.settings import UNKNOWN as UNKNOWN_TOKEN
 
 WHITESPACE_GLYPHS = {" ": "␣", "\t": "⇥", "\n": "↵", "\r": "⇤", "\u00a0": "⍽"}
 HEX_DIGITS = "0123456789ABCDEF"

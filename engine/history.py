@@ -24,8 +24,7 @@ from itertools import chain
 from typing import Sequence
 
 from engine.corpus import Corpus
-from engine.settings import Settings  # noqa: F401  (used by the doctest)
-from engine.tokenizer import UNKNOWN
+from engine.settings import UNKNOWN, Settings  # noqa: F401  (Settings: used by the doctest)
 from engine.trainer import MergeStep, Trainer  # noqa: F401  (Trainer: used by the doctest)
 
 Pair = tuple[str, str]

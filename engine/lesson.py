@@ -252,7 +252,7 @@ class LessonState:
         self._arrays: CorpusArrays | None = None
         lengths = history.symbol_lengths()
         if sum(n for n in lengths if n < LONG_WORD) >= LARGE_CORPUS:
-            from engine.corpus_arrays import CorpusArrays
+            from engine.corpus_arrays import CorpusArrays  # numpy: only a large corpus needs it
             from engine.long_word import TokenIds
 
             self._table = TokenIds(history)
@@ -398,7 +398,7 @@ class LessonState:
     def _bump_codes(self, w: int, out, put, moved: dict) -> None:
         """Count long word w's pairs out and in, given as numpy arrays of pair codes: only their
         net change, one entry per distinct pair, reaches the dictionaries."""
-        from engine.long_word import net_counts
+        from engine.long_word import net_counts  # numpy: only lessons with a long word need it
 
         pair = self._table.pair
         codes, net = net_counts(out, put, self._table.size)

@@ -69,7 +69,7 @@ class SplitPattern:
         # imported with the first pattern: a whitespace split, and a command's start, go without them
         import regex
 
-        from engine.ascii_split import GPT4_ASCII, ascii_stretches
+        from engine.ascii_split import GPT4_ASCII, ascii_stretches  # only the cl100k split needs its tables
 
         self.pattern = pattern
         self._regex = regex.compile(_QUICKER.get(pattern, pattern))

@@ -10,6 +10,8 @@ SPLITS = ("whitespace", "gpt2", "gpt4", "none")
 UNITS = ("chars", "bytes")
 TIE_BREAKS = ("first", "hf")
 DEFAULT_MARKER = "</w>"
+# how the unknown token is spelt: chars units keep one id for every character training never saw
+UNKNOWN = "<unk>"
 # stands for "the marker this split and these units use by default" until resolved
 AUTO = "auto"
 

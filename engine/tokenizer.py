@@ -21,6 +21,7 @@ from itertools import chain, repeat
 from typing import Iterable, Iterator, Mapping, Sequence
 
 from engine.bytelevel import BYTE_TO_CHAR, bytes_to_symbols, symbols_to_bytes
+from engine.collector import collector_paused
 from engine.errors import BpeLabError
 from engine.merge_queue import merge_ranked_bytes, replay_merges
 from engine.pretokenize import (
@@ -34,10 +35,8 @@ from engine.pretokenize import (
     split_specials,
     split_words,
 )
-from engine.settings import Settings
-from engine.trainer import collector_paused
+from engine.settings import UNKNOWN, Settings
 
-UNKNOWN = "<unk>"
 # at most this many distinct words keep their ids between calls
 _CACHE_LIMIT = 500_000
 # the rank of a pair that no merge makes

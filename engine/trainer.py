@@ -24,16 +24,15 @@ hold the two to the same merges.
 
 from __future__ import annotations
 
-import gc
 import heapq
 from array import array
 from bisect import bisect_left, bisect_right, insort
-from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import accumulate, chain, compress, islice, repeat
 from operator import countOf, ge, itemgetter, lshift, or_
 from typing import Iterator, Sequence
 
+from engine.collector import collector_paused
 from engine.corpus import Corpus
 from engine.errors import BpeLabError, TrainingError
 from engine.settings import Settings
@@ -190,23 +189,6 @@ class Layout:
         # positions run in reading order: the word's own lie side by side
         i, j = bisect_left(positions, start), bisect_left(positions, end)
         return [p - start for p in positions[i:j]]
-
-
-@contextmanager
-def collector_paused():
-    """Hold Python's cycle collector off for a whole training run (``train``, the CLI).
-
-    A step makes thousands of small lists and tuples, none in a cycle; left on, the collector
-    would walk the trainer's whole working set again and again. The window keeps it off anyway
-    and collects on its own thread (app.collector), so ``steps()`` leaves it alone.
-    """
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_on:
-            gc.enable()
 
 
 def extra_ids(settings: Settings) -> int:

@@ -19,9 +19,11 @@ from PySide6.QtWidgets import (
 )
 
 from engine.formats.lesson_file import LessonFile
+from engine.lesson import Lesson
 from resources.presets import PRESETS
 from widgets.models import WordsModel
 from widgets.models.words import COUNT, LENGTH, TOKENS, WORD
+from widgets.session_view import SessionView
 from widgets.settings_form import SettingsForm
 from widgets.tables import CELL_PADDING, make_table
 
@@ -96,7 +98,7 @@ class CorpusPanel(QWidget):
     open_requested = Signal()
     large_text_requested = Signal(str)
 
-    def __init__(self, session, parent=None):
+    def __init__(self, session: SessionView, parent=None):
         super().__init__(parent)
         self.session = session
         lesson = session.lesson
@@ -190,7 +192,7 @@ class CorpusPanel(QWidget):
         session.lesson_changed.connect(self._on_lesson_changed)
         session.source_changed.connect(self._on_source_changed)
         session.problem_reported.connect(self.show_problem)
-        self._on_lesson_changed()
+        self._on_lesson_changed(session.lesson)
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
         """Wide enough for the word table's column titles whole ("Tokens now" takes what the other
@@ -310,7 +312,7 @@ class CorpusPanel(QWidget):
 
     # -- following the session ----------------------------------------------------------------
 
-    def _on_lesson_changed(self) -> None:
+    def _on_lesson_changed(self, _lesson: Lesson) -> None:
         self._problem = ""
         self._show_lesson_summary()
 

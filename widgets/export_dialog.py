@@ -27,6 +27,7 @@ from engine.formats.load import FORMATS, Source
 from engine.formats.proof import FormatCheck, ProofProgress, ProofReport, check_formats, export_and_prove
 from engine.formats.refusal import Retrain, parts_of, said
 from widgets.folder_dialog import choose_folder
+from widgets.session_view import SessionView
 from widgets.settings_form import MARKERS, SPLITS, UNITS
 from widgets.worker import Worker
 
@@ -109,7 +110,7 @@ class ExportDialog(QDialog):
     proved = Signal(object)
     failed = Signal(str)
 
-    def __init__(self, session, parent=None):
+    def __init__(self, session: SessionView, parent=None):
         super().__init__(parent)
         self.setWindowTitle("Export vocabulary")
         self.session = session

@@ -11,6 +11,7 @@ from engine.describe import describe_stop, plural, tie_rule_sentence, tie_size, 
 from widgets.answer_cover import AnswerCover
 from widgets.models import PairsModel
 from widgets.models.pairs import COUNT, PAIR, RANK, SOURCES, TIE
+from widgets.session_view import SessionView
 from widgets.tables import make_table
 from widgets.steady import steady
 
@@ -25,7 +26,7 @@ class PairsShown:
 
 
 class PairsPanel(QWidget):
-    def __init__(self, session, parent=None):
+    def __init__(self, session: SessionView, parent=None):
         super().__init__(parent)
         self.session = session
         self.model = PairsModel(session, parent=self)
@@ -120,9 +121,11 @@ class PairsPanel(QWidget):
         session = self.session
         pair = self.model.pair_at(row)
         corpus = session.lesson.corpus
-        sources = session.state.pair_sources(pair)
+        state = session.state
+        assert state is not None  # a pair is picked only from a trained lesson's list
+        sources = state.pair_sources(pair)
         parts = [f"{occ}×{corpus.counts[w]} ({session.show(corpus.words[w])})" for w, occ in sources[:8]]
         if len(sources) > 8:
             parts.append(f"… {len(sources) - 8:,} more words")
-        total = session.state.pair_count(pair)
+        total = state.pair_count(pair)
         self.details.setText(f"{self.model.index(row, PAIR).data()} = " + " + ".join(parts) + f" = {total:,}")

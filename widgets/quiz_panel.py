@@ -39,6 +39,7 @@ from engine.quiz.grading import Result
 from engine.quiz.images import ImageFiles
 from engine.quiz.questions import Pack, Question
 from engine.quiz.session import QuizSession
+from resources.quiz import bundled_pack
 from widgets import shortcuts
 from widgets.quiz.answers import AnswerEditor, editor_for
 from widgets.quiz.example_view import ExampleView
@@ -73,8 +74,6 @@ class QuizPanel(QWidget):
     def __init__(self, pack: Pack | None = None, parent: QWidget | None = None, scale: float = 1.0):
         super().__init__(parent)
         if pack is None:
-            from resources.quiz import bundled_pack
-
             pack = bundled_pack()
         self.lesson_questions = LessonQuestions(self)
         self.lesson_questions.ready.connect(self._on_lesson_question)

@@ -9,11 +9,12 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractSpinBox, QSpinBox
 
+from widgets.session_view import SessionView
 from widgets.shortcuts import key_text
 
 
 class StepField(QSpinBox):
-    def __init__(self, session, parent=None):
+    def __init__(self, session: SessionView, parent=None):
         super().__init__(parent)
         self.session = session
         self.setObjectName("goToStep")

@@ -16,7 +16,9 @@ from PySide6.QtWidgets import (
 )
 
 from engine.describe import describe_position, plural
+from engine.lesson import Lesson
 from widgets.elided import ElidedLabel
+from widgets.session_view import SessionView
 from widgets.steady import steady
 from widgets.step_field import StepField
 
@@ -53,7 +55,7 @@ class Timeline(QWidget):
     # Cancel pressed while a jump is being built (not a training)
     move_cancel_requested = Signal()
 
-    def __init__(self, session, parent=None):
+    def __init__(self, session: SessionView, parent=None):
         super().__init__(parent)
         self.session = session
         self.setObjectName("timeline")
@@ -153,7 +155,7 @@ class Timeline(QWidget):
         session.step_move_started.connect(self._on_move_started)
         session.step_move_progressed.connect(self._on_move_progressed)
         session.step_move_ended.connect(self._on_move_ended)
-        self._on_lesson_changed()
+        self._on_lesson_changed(session.lesson)
 
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)
@@ -224,7 +226,7 @@ class Timeline(QWidget):
         if value != self.session.step:
             self.session.request_step(value)
 
-    def _on_lesson_changed(self) -> None:
+    def _on_lesson_changed(self, _lesson: Lesson) -> None:
         self.pause()
         self.slider.blockSignals(True)
         self.slider.setRange(0, self.session.last_step)

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QLabel, QLineEdit, QPlainTextEdit, QVBoxLayout, QW
 from engine.colouring import colouring_of
 from engine.display import Display, for_tokenizer, show_text
 from widgets.copy_tokens import add_copy_actions
+from widgets.session_view import SessionView
 from widgets.special_switch import SpecialTextSwitch
 from widgets.tiles.palette import tile_look
 from widgets.steady import steady
@@ -26,7 +27,7 @@ MAX_CHIPS = 400
 
 
 class TokenizePanel(QWidget):
-    def __init__(self, session, parent=None):
+    def __init__(self, session: SessionView, parent=None):
         super().__init__(parent)
         self.session = session
         self.input = QLineEdit()

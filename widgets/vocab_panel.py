@@ -8,9 +8,11 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
 
 from engine.describe import describe_vocab
+from engine.lesson import Lesson
 from widgets.models import VocabModel
 from widgets.models.common import KeyRole
 from widgets.models.vocab import COUNT, ID, MADE, PARENTS, TOKEN
+from widgets.session_view import SessionView
 from widgets.tables import make_table
 from widgets.steady import steady
 
@@ -29,7 +31,7 @@ class VocabPanel(QWidget):
     # the user asks to write the vocabulary in a file format (the window opens the export dialog)
     export_requested = Signal()
 
-    def __init__(self, session, parent=None):
+    def __init__(self, session: SessionView, parent=None):
         super().__init__(parent)
         self.session = session
         self.model = VocabModel(session, self)
@@ -68,7 +70,7 @@ class VocabPanel(QWidget):
     def _on_clicked(self, index) -> None:
         self.session.request_token_selection(index.data(KeyRole))
 
-    def _on_lesson_changed(self) -> None:
+    def _on_lesson_changed(self, _lesson: Lesson) -> None:
         self._refresh()
         if self.session.step:
             # a lesson opened at a later step: its newest tokens matter more than the base symbols

@@ -6,6 +6,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from engine.errors import BpeLabError
+from engine.files import MAX_BYTES, decode_utf8, megabytes, read_text
 from engine.formats.schema import MAX_COUNT
 
 if TYPE_CHECKING:  # a command that shows no token starts without the tokenizer
@@ -49,9 +51,6 @@ def utf8_text(value: str) -> str:
 
 def read_corpus_text(name: str) -> str:
     """A corpus file's text, or standard input for ``-`` (under the same size limit as a file)."""
-    from engine.errors import BpeLabError
-    from engine.files import MAX_BYTES, decode_utf8, megabytes, read_text
-
     if name == "-":
         data = sys.stdin.buffer.read(MAX_BYTES + 1)
         if len(data) > MAX_BYTES:
@@ -63,7 +62,7 @@ def read_corpus_text(name: str) -> str:
 
 def display(tokenizer: Encoder, token: str) -> str:
     """A token as a person reads it (engine.display)."""
-    from engine.display import for_tokenizer
+    from engine.display import for_tokenizer  # a command that shows no token starts without it
 
     return for_tokenizer(tokenizer).token(token)
 

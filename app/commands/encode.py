@@ -6,6 +6,7 @@ import json
 
 from app.commands.common import display, utf8_text
 from engine.encoder import Encoder
+from engine.files import read_text
 from engine.loading import load_any
 
 
@@ -22,8 +23,6 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from engine.files import read_text
-
     tokenizer = load_any(args.tokenizer)
     text = read_text(args.file) if args.file else args.text
     encoding = tokenizer.encode(text, allow_special=args.allow_special)

@@ -23,6 +23,7 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     import sys
 
+    # the parsers (help) load no reader
     from engine.formats.load import check_one_file, export, export_text
     from engine.loading import load_source
 

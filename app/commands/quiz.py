@@ -23,6 +23,7 @@ def add_parser(sub) -> None:
 def summary(question) -> dict:
     """What ``--json`` reports per question: its kind, id, prompt, the shape of its answer and the
     answer itself (a number; the correct options' texts; the accepted answers per gap; the items in order)."""
+    # the parsers (help) load no quiz
     from engine.quiz.questions import ChooseQuestion, FillQuestion, NumberQuestion, OrderQuestion
 
     entry = {"kind": question.kind, "id": question.id, "title": question.title, "prompt": question.prompt}
@@ -47,6 +48,7 @@ def summary(question) -> dict:
 
 
 def describe(question) -> str:
+    # the parsers (help) load no quiz
     from engine.quiz.grading import format_number
     from engine.quiz.questions import ChooseQuestion, FillQuestion, NumberQuestion, OrderQuestion
 
@@ -67,7 +69,7 @@ def describe(question) -> str:
 
 
 def run(args) -> int:
-    from engine.quiz.load import load_pack
+    from engine.quiz.load import load_pack  # the parsers (help) load no quiz
 
     pack = load_pack(args.file)
     if args.json:

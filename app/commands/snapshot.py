@@ -42,10 +42,10 @@ def add_parser(sub) -> None:
 
 def source_for(name: str | None):
     from engine.files import read_text
-    from engine.formats.lesson_file import SUFFIX, LessonFile, load_lesson
+    from engine.formats.lesson_file import SUFFIX, LessonFile, load_lesson  # the parsers (help) load no lesson code
 
     if name is None:
-        from app.session import DEFAULT_TEXT
+        from app.session import DEFAULT_TEXT  # Qt: the parsers (help) start without it
 
         return LessonFile(DEFAULT_TEXT, word_counts=True)
     if Path(name).suffix == SUFFIX:
@@ -57,13 +57,13 @@ def render(source, step: int | None, out: str, size: tuple[int, int], theme: str
     """Render ``source`` at ``step`` to ``out``; returns the step shown."""
     from PySide6.QtCore import QCoreApplication, QEvent
 
-    from app.main import make_application
+    from app.main import make_application  # Qt: the parsers (help) start without it
 
     app = make_application()
-    from app.window import MainWindow
+    from app.window import MainWindow  # Qt: the parsers (help) start without it
     from app.workers import build_lesson
     from engine.writing import write_atomic
-    from widgets.saving import png_bytes
+    from widgets.saving import png_bytes  # Qt: the parsers (help) start without it
 
     lesson, state = build_lesson(source)
     if lesson.is_empty:

@@ -39,7 +39,7 @@ def add_parser(sub) -> None:
 
 
 def settings_from(args):
-    from engine.settings import AUTO, Settings
+    from engine.settings import AUTO, Settings  # the parsers (help) load no engine
 
     marker = None if args.no_end_of_word else (args.end_of_word if args.end_of_word is not None else AUTO)
     return Settings(
@@ -62,14 +62,15 @@ def train_from_args(args, keep_steps: bool):
     A run whose output reads no step lets each go as soon as it is made: thousands of steps held
     to the end are a third of a small run's peak memory, and freeing them all at once costs its end.
     """
-    from engine.corpus import Corpus
+    from engine.corpus import Corpus  # the parsers (help) load no engine
     from engine.tokenizer import Tokenizer
-    from engine.trainer import Trainer, collector_paused
+    from engine.collector import collector_paused
+    from engine.trainer import Trainer
 
     settings = settings_from(args)
     counting = None
     if args.progress and not args.word_counts:
-        from app.commands.count import CountingBar
+        from app.commands.count import CountingBar  # only a run that shows progress
 
         counting = CountingBar(args.corpus)
     if args.word_counts:
@@ -104,13 +105,14 @@ def train_from_args(args, keep_steps: bool):
 def vocab_summary(corpus, steps) -> str:
     """The vocabulary at the end of training, in the words the window and the handout use."""
     from engine.describe import describe_vocab
-    from engine.history import History
+    from engine.history import History  # only a run that describes its vocabulary
 
     history = History(corpus, steps)
     return f"the vocabulary holds {describe_vocab(corpus.settings, history.vocab(history.last_step))}"
 
 
 def run(args) -> int:
+    # the parsers (help) load no writer
     from engine.formats.load import Source, check_one_file, export_files, export_text
     from engine.writing import write_files
 

@@ -29,8 +29,7 @@ from engine.formats.refusal import ExportRefused, Retrain
 from engine.formats.schema import Fields, SchemaError, shown, text_map
 from engine.formats.settings_data import settings_from_data
 from engine.formats.verify import check_gpt2_files
-from engine.settings import Settings
-from engine.tokenizer import UNKNOWN
+from engine.settings import UNKNOWN, Settings
 from engine.writing import write_files
 
 VOCAB = "vocab.json"

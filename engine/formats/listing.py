@@ -18,7 +18,7 @@ def merges_of(tokenizer: Encoder) -> list[tuple[str, str]]:
     if isinstance(tokenizer, RankTokenizer):
         key = id(tokenizer.ranks)
         if key not in _RECOVERED:
-            from engine.formats.tiktoken_file import recover_merges
+            from engine.formats.tiktoken_file import recover_merges  # the regex engine: only for rank files
 
             pairs = recover_merges(tokenizer.ranks, tokenizer.name)
             _RECOVERED[key] = [(bytes_to_symbols(a), bytes_to_symbols(b)) for a, b in pairs]

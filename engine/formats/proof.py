@@ -29,7 +29,8 @@ from engine.errors import BpeLabError
 from engine.files import read_text
 from engine.formats.load import Source, check_export, export, read_tokenizer
 from engine.formats.refusal import Retrain, parts_of
-from engine.formats.verify import MODES, first_difference, library_encoders, tiktoken_encoders
+from engine.formats.verify import (MODES, first_difference, gpt2_tokenizer_json, library_encoders, tiktoken_encoders,
+                                   tiktoken_encoding)
 
 # which library reads each format, when it is installed
 LIBRARY = {"hf": "tokenizers", "gpt2": "tokenizers", "tiktoken": "tiktoken"}
@@ -109,15 +110,13 @@ def _library_encoders(fmt: str, path: Path) -> Encoders:
     """The target library's encoders for the written files, by allow_special (ImportError when it
     is not installed)."""
     if fmt == "tiktoken":
-        from engine.formats.tiktoken_file import sidecar_path
-        from engine.formats.verify import tiktoken_encoding
+        from engine.formats.tiktoken_file import sidecar_path  # the regex engine: only for .tiktoken files
 
         return tiktoken_encoders(tiktoken_encoding(read_text(path), read_text(sidecar_path(path))))
     from tokenizers import Tokenizer as Library
 
     if fmt == "gpt2":
-        from engine.formats.gpt2 import MERGES, SIDECAR, VOCAB
-        from engine.formats.verify import gpt2_tokenizer_json
+        from engine.formats.gpt2 import MERGES, SIDECAR, VOCAB  # the regex engine: only for GPT-2 folders
 
         library = Library.from_str(gpt2_tokenizer_json(*(read_text(path / name) for name in (VOCAB, MERGES, SIDECAR))))
     else:

@@ -12,8 +12,7 @@ from dataclasses import dataclass
 
 from engine.errors import BpeLabError
 from engine.formats.refusal import ExportRefused, Retrain
-from engine.settings import Settings
-from engine.tokenizer import UNKNOWN
+from engine.settings import UNKNOWN, Settings
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,6 @@ def bundled_text(name: str = BUNDLED) -> str:
 
 def bundled_pack(name: str = BUNDLED):
     """The bundled pack as an ``engine.quiz.Pack``."""
-    from engine.quiz.packs import pack_from_json
+    from engine.quiz.packs import pack_from_json  # the quiz code comes only when a pack is read
 
     return pack_from_json(bundled_text(name), f"bundled:{name}")

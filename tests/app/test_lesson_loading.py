@@ -42,10 +42,10 @@ def opened(make_window, tmp_path, monkeypatch):
 
     taken = VocabPanel._on_lesson_changed
 
-    def vocab_fails(self):
-        if self.session.lesson.text == BROKEN_VIEW_TEXT:
+    def vocab_fails(self, lesson):
+        if lesson.text == BROKEN_VIEW_TEXT:
             raise ValueError("simulated: the vocabulary panel cannot show this lesson")
-        taken(self)
+        taken(self, lesson)
 
     monkeypatch.setattr(VocabPanel, "_on_lesson_changed", vocab_fails)
     path = tmp_path / "a.bpelab"

@@ -27,8 +27,10 @@ def test_steps_are_clamped_to_the_history(qtbot):
 
 def test_new_lesson_is_announced(qtbot):
     session = Session()
-    with qtbot.waitSignal(session.lesson_changed):
-        session.set_lesson(Lesson("tea tea team teams steam seat").train())
+    lesson = Lesson("tea tea team teams steam seat").train()
+    with qtbot.waitSignal(session.lesson_changed) as blocker:
+        session.set_lesson(lesson)
+    assert blocker.args == [lesson]
     assert session.state.total_tokens == session.lesson.initial_tokens
 
 
@@ -274,3 +276,16 @@ def test_the_play_pace_is_announced_and_bounds_a_merge(qtbot):
     assert 0 < session.merge_duration <= 100
     session.request_play_interval(5000)
     assert session.merge_duration <= 5000
+
+
+def test_the_held_out_text_is_counted_by_the_session_for_every_new_lesson_and_text(qtbot):
+    session = Session(Lesson("low low lower newest", held_out="lowest").train())
+    assert session.held_out_curve.tokens[0] == len("lowest") + 1  # its characters and the end marker
+    counted = []
+    session.held_out_counted.connect(counted.append)
+    session.request_held_out("")
+    assert counted == [None] and session.held_out_curve is None
+    lesson = Lesson("tea tea team", held_out="teams").train()
+    session.set_lesson(lesson)
+    assert counted[-1] is session.held_out_curve
+    assert counted[-1].tokens == tuple(len(lesson.tokenizer_at(k).encode("teams")) for k in range(lesson.last_step + 1))

@@ -25,6 +25,7 @@ from engine.trainer import TARGET_REACHED
 from widgets.charts.axes import CountAxis, GridLines, short_number
 from widgets.charts.theme import ChartTheme
 from widgets.models.history_model import COLUMNS, HistoryModel
+from widgets.session_view import SessionView
 
 MERGES, VOCAB = "merges", "vocabulary"
 TOKENS, PERCENT = "tokens", "percent"
@@ -45,7 +46,7 @@ class GrowthShown:
 class GrowthChart(QWidget):
     """Token totals and vocabulary size over the whole history, with the current step on it."""
 
-    def __init__(self, session, model: HistoryModel, theme: ChartTheme | None = None, parent: QWidget | None = None):
+    def __init__(self, session: SessionView, model: HistoryModel, theme: ChartTheme | None = None, parent: QWidget | None = None):
         super().__init__(parent)
         self.session = session
         self.model = model

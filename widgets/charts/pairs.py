@@ -14,9 +14,11 @@ from PySide6.QtCore import QEasingCurve, Qt, QTimer, QVariantAnimation, Signal
 from PySide6.QtGui import QColor, QFontMetricsF
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
+from engine.lesson import Lesson
 from widgets.charts.axes import CountAxis, GridLines
 from widgets.charts.pair_data import PairBar, pair_label, sources_text, step_caption, top_pairs
 from widgets.charts.theme import ChartTheme
+from widgets.session_view import SessionView
 
 BAR_HEIGHT = 0.72
 # room right of the longest bar for its count and mark
@@ -40,7 +42,7 @@ class PairCountChart(QWidget):
     # the bars reached the step (animation over): tests and exports wait for it
     settled = Signal()
 
-    def __init__(self, session, theme: ChartTheme | None = None, limit: int = 10, parent: QWidget | None = None):
+    def __init__(self, session: SessionView, theme: ChartTheme | None = None, limit: int = 10, parent: QWidget | None = None):
         super().__init__(parent)
         self.session = session
         self.theme = theme or ChartTheme.light()
@@ -112,7 +114,7 @@ class PairCountChart(QWidget):
     def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)
         if getattr(self, "_lesson_behind", False):
-            self._on_lesson_changed()
+            self._on_lesson_changed(self.session.lesson)
         elif self._shown_step != self.session.step:
             self.refresh(animate=False)
 
@@ -135,7 +137,7 @@ class PairCountChart(QWidget):
         # one step glides; a jump shows the new bars at once, so they keep up with the step line
         self.refresh(animate=abs(step - self._shown_step) == 1)
 
-    def _on_lesson_changed(self) -> None:
+    def _on_lesson_changed(self, _lesson: Lesson) -> None:
         self._catch_up.stop()
         self._shown = {}
         # a hidden tab ranks the new lesson's pairs when it is shown

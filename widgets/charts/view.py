@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from engine.describe import WHY_NOT_LARGER
 from engine.errors import BpeLabError
+from engine.lesson import Lesson
 from widgets.charts.export import export_image, export_rows
 from widgets.charts.growth import MERGES, PERCENT, TOKENS, VOCAB, GrowthChart
 from widgets.charts.pairs import PairCountChart
@@ -36,6 +37,7 @@ from widgets.charts.theme import ChartTheme
 from widgets.flow import FlowLayout, group
 from widgets.scrolling import scrolling
 from widgets.models.history_model import HistoryModel
+from widgets.session_view import SessionView
 
 GROWTH, PAIRS = "growth", "pairs"
 
@@ -55,7 +57,7 @@ class ChartsView(QWidget):
     # the user pasted or typed a held-out text: the session keeps it in the lesson
     held_out_requested = Signal(str)
 
-    def __init__(self, session, theme: ChartTheme | None = None, parent: QWidget | None = None):
+    def __init__(self, session: SessionView, theme: ChartTheme | None = None, parent: QWidget | None = None):
         super().__init__(parent)
         self.session = session
         self.theme = theme or ChartTheme.light()
@@ -146,9 +148,8 @@ class ChartsView(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(scroll)
         self.set_theme(self.theme)
-        session.lesson_changed.connect(self._show_held_out)
-        session.lesson_changed.connect(self._show_notice)
-        session.held_out_changed.connect(self._show_held_out)
+        session.lesson_changed.connect(self._on_lesson_changed)
+        session.held_out_changed.connect(lambda _text: self._show_held_out())
         self.model.held_out_changed.connect(self._on_held_out_counted)
         self.model.held_out_failed.connect(self._on_held_out_failed)
         self._show_held_out()
@@ -157,6 +158,10 @@ class ChartsView(QWidget):
     def notice_text(self) -> str:
         """The line above the charts, empty unless the lesson has no corpus."""
         return self.notice.text()
+
+    def _on_lesson_changed(self, _lesson: Lesson) -> None:
+        self._show_held_out()
+        self._show_notice()
 
     def _show_notice(self) -> None:
         lesson = self.session.lesson

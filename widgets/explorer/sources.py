@@ -11,7 +11,10 @@ import os
 
 from PySide6.QtCore import QObject, Signal, Slot
 
+from engine.cl100k import load_cl100k
 from engine.errors import internal_detail, is_bad_input, one_line
+from engine.loading import load_any
+from widgets.session_view import SessionView
 from widgets.worker import Worker
 
 CL100K = "cl100k"
@@ -31,15 +34,9 @@ def file_key(path: str | os.PathLike) -> str:
 
 def _load(key: str):
     if key == CL100K:
-        from engine.cl100k import load_cl100k
-
         return load_cl100k()
     if key == CL100K_CHAT:
-        from engine.cl100k import load_cl100k
-
         return load_cl100k(chat=True)
-    from engine.loading import load_any
-
     return load_any(key[len(FILE_PREFIX):])
 
 
@@ -67,7 +64,7 @@ class TokenizerSources(QObject):
     ready = Signal(str)
     failed = Signal(str, str)
 
-    def __init__(self, session, parent: QObject | None = None):
+    def __init__(self, session: SessionView, parent: QObject | None = None):
         super().__init__(parent)
         self.session = session
         self._loaded: dict[str, object] = {}

@@ -33,6 +33,7 @@ from widgets.explorer.side import SidePane
 from widgets.explorer.sources import CL100K, CL100K_CHAT, LESSON, TokenizerSources
 from widgets.explorer.theme import ExplorerTheme, theme_named
 from widgets.scrolling import scrolling
+from widgets.session_view import SessionView
 from widgets.special_switch import SpecialTextSwitch
 
 # what the second line claims about GPT-4's tokens is checked against cl100k by a test
@@ -55,7 +56,7 @@ REPLAY_WORD = " tokenization"
 
 
 class ExplorerView(QWidget):
-    def __init__(self, session, parent: QWidget | None = None):
+    def __init__(self, session: SessionView, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("explorer")
         self.session = session
@@ -136,7 +137,7 @@ class ExplorerView(QWidget):
         self.languages.sample_chosen.connect(self._on_sample_chosen)
         # coalesced: a playing lesson moves many steps a second, the explorer redraws once per burst
         session.step_changed.connect(lambda _change: self._lesson_moved.start())
-        session.lesson_changed.connect(self._lesson_moved.start)
+        session.lesson_changed.connect(lambda _lesson: self._lesson_moved.start())
         for side in (self.left, self.right):
             side.set_text(DEFAULT_TEXT)
         self._apply_fonts()

@@ -1,20 +1,19 @@
 """The lesson's history as a table: one row per step, the numbers the growth chart plots.
 
 Rows are steps 0..n (step 0 is the corpus before any merge). The columns are filled once per
-lesson from the lesson's history index; the held-out column is computed by
-``engine.heldout.token_curve`` (one encoding of each distinct word, not one encoding per step),
-in a worker thread when the text is long.
+lesson from the lesson's history index; the held-out column is the curve the session counted
+(``held_out_counted``): the model counts nothing itself.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt, Signal, Slot
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal, Slot
 
-from engine.errors import is_bad_input
-from engine.heldout import TextCurve, token_curve
-from widgets.worker import Worker
+from engine.heldout import TextCurve
+from engine.lesson import Lesson
+from widgets.session_view import SessionView
 
 COLUMNS = (
     "step",
@@ -26,14 +25,6 @@ COLUMNS = (
 )
 STEP, VOCAB, TOKENS, PER_TOKEN, HELD_OUT, HELD_OUT_PER_TOKEN = range(len(COLUMNS))
 
-# a pasted text longer than this is counted off the GUI thread (10,000 characters take about 10 ms)
-SYNC_LIMIT = 10_000
-
-
-def failure_message(error: BaseException) -> str:
-    reason = str(error) if is_bad_input(error) else f"an internal error ({type(error).__name__}: {error})"
-    return f"The held-out text could not be counted: {reason}"
-
 
 class HistoryModel(QAbstractTableModel):
     """Steps, vocabulary sizes, token totals (training and held-out) of the session's lesson."""
@@ -43,27 +34,25 @@ class HistoryModel(QAbstractTableModel):
     # counting the held-out text failed: the column is cleared, the message says why
     held_out_failed = Signal(str)
 
-    def __init__(self, session, parent: QObject | None = None):
+    def __init__(self, session: SessionView, parent: QObject | None = None):
         super().__init__(parent)
         self.session = session
         self.merges: list[int] = []
         self.vocab: list[int] = []
         self.tokens: list[int] = []
         self.characters = 0
-        self.held_out: TextCurve | None = None
-        # the worker counting the held-out text last asked for (a new text or lesson replaces it)
-        self._counting: Worker | None = None
+        self.held_out: TextCurve | None = session.held_out_curve
         session.lesson_changed.connect(self._on_lesson_changed)
-        session.held_out_changed.connect(self._count_held_out)
+        session.held_out_counted.connect(self._on_held_out_counted)
+        session.held_out_count_failed.connect(self.held_out_failed)
         self._load()
-        self._count_held_out()
 
     # -- Qt model -------------------------------------------------------------------------------
 
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.merges)
 
-    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(COLUMNS)
 
     def headerData(self, section: int, orientation, role: int = Qt.ItemDataRole.DisplayRole):
@@ -72,7 +61,7 @@ class HistoryModel(QAbstractTableModel):
                 return COLUMNS[section].capitalize()
         return None
 
-    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
         if not index.isValid() or role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
             return None
         value = self.value(index.row(), index.column())
@@ -120,55 +109,11 @@ class HistoryModel(QAbstractTableModel):
             return 0
         return min(bisect_left(self.vocab, size), self.last_step)
 
-    # -- held-out text --------------------------------------------------------------------------
-
-    def _count_held_out(self) -> None:
-        """Count the lesson's held-out text (one the tokenizer was not trained on) after every step."""
-        self._counting = None
-        lesson = self.session.lesson
-        text = lesson.held_out
-        if not text.strip() or self.session.state is None:
-            self._publish(None)
-            return
-        counted = lesson.counted_held_out_curve(text)
-        if counted is not None:
-            # the training worker counted the lesson's own held-out text already
-            self._publish(counted)
-            return
-        if len(text) <= SYNC_LIMIT:
-            try:
-                curve = lesson.held_out_curve(text)
-            except Exception as exc:  # noqa: BLE001 (said like a failure in the worker)
-                self._fail(exc)
-            else:
-                self._publish(curve)
-            return
-        worker = Worker(token_curve, lesson.tokenizer, text, lesson.last_step)
-        worker.returned.connect(self._on_counted)
-        worker.errored.connect(self._on_count_failed)
-        self._counting = worker
-        worker.start()
-
-    def _from_last_count(self) -> bool:
-        """Whether the sender is the worker counting the current text (then it is done)."""
-        if self._counting is None or self.sender() is not self._counting:
-            return False
-        self._counting = None
-        return True
+    # -- held-out text: counted by the session, shown here ---------------------------------------
 
     @Slot(object)
-    def _on_counted(self, curve: TextCurve) -> None:
-        if self._from_last_count():
-            self._publish(curve)
-
-    @Slot(object)
-    def _on_count_failed(self, error: BaseException) -> None:
-        if self._from_last_count():
-            self._fail(error)
-
-    def _fail(self, error: BaseException) -> None:
-        self._publish(None)
-        self.held_out_failed.emit(failure_message(error))
+    def _on_held_out_counted(self, curve: TextCurve | None) -> None:
+        self._publish(curve)
 
     def _publish(self, curve: TextCurve | None) -> None:
         self.held_out = curve
@@ -192,9 +137,9 @@ class HistoryModel(QAbstractTableModel):
         self.tokens = history.totals()
         self.characters = lesson.characters
 
-    def _on_lesson_changed(self) -> None:
+    def _on_lesson_changed(self, _lesson: Lesson) -> None:
+        # the held-out curve of the lesson before means nothing in this one; the session counts anew
         self.beginResetModel()
         self._load()
         self.held_out = None
         self.endResetModel()
-        self._count_held_out()

@@ -9,7 +9,9 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QModelIndex, Qt
 
+from engine.lesson import Lesson
 from widgets.models.common import HeaderedTableModel, KeyRole, runs, word_shown
+from widgets.session_view import SessionView
 
 RANK, PAIR, COUNT, TIE, SOURCES = range(5)
 HEADERS = ("#", "Pair", "Count", "Tie", "From")
@@ -36,7 +38,7 @@ class PairsModel(HeaderedTableModel):
     headers = HEADERS
     right_aligned = frozenset({RANK, COUNT})
 
-    def __init__(self, session, limit: int = DEFAULT_LIMIT, parent=None):
+    def __init__(self, session: SessionView, limit: int = DEFAULT_LIMIT, parent=None):
         super().__init__(parent)
         self.session = session
         self.limit = limit
@@ -64,7 +66,7 @@ class PairsModel(HeaderedTableModel):
             seen[count] = seen.get(count, 0) + 1
         return {c for c, n in seen.items() if n > 1}
 
-    def _on_lesson_changed(self) -> None:
+    def _on_lesson_changed(self, _lesson: Lesson) -> None:
         self._sources = {}
         self.beginResetModel()
         self._rows = self._ranked()
@@ -131,7 +133,9 @@ class PairsModel(HeaderedTableModel):
     def _said_sources(self, pair: tuple[str, str], count: int) -> str:
         said = self._sources.get(pair)
         if said is None:
-            sources = self.session.state.pair_sources(pair)
+            state = self.session.state
+            assert state is not None  # pairs are listed only while a lesson is trained
+            sources = state.pair_sources(pair)
             words = frozenset(w for w, _ in sources) if len(sources) <= KEPT_SOURCES else None
             said = self._sources[pair] = _Sources(count, words, self._sources_text(sources))
         return said.text

@@ -9,7 +9,9 @@ from __future__ import annotations
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QColor
 
+from engine.lesson import Lesson
 from widgets.models.common import HeaderedTableModel, KeyRole
+from widgets.session_view import SessionView
 
 ID, TOKEN, MADE, PARENTS, COUNT = range(5)
 HEADERS = ("Id", "Token", "Step", "From", "Count")
@@ -23,7 +25,7 @@ class VocabModel(HeaderedTableModel):
     headers = HEADERS
     right_aligned = frozenset({ID, COUNT})
 
-    def __init__(self, session, parent=None):
+    def __init__(self, session: SessionView, parent=None):
         super().__init__(parent)
         self.session = session
         self._base: list[str] = []
@@ -43,7 +45,7 @@ class VocabModel(HeaderedTableModel):
         self._row_of = {t: r for r, t in enumerate(self._base)}
         self._rows = len(self._base) + self.session.step
 
-    def _on_lesson_changed(self) -> None:
+    def _on_lesson_changed(self, _lesson: Lesson) -> None:
         self.beginResetModel()
         self._load()
         self._selected = self.session.selected_token

@@ -6,7 +6,9 @@ from itertools import islice
 
 from PySide6.QtCore import QModelIndex, Qt
 
+from engine.lesson import Lesson
 from widgets.models.common import WORD_SHOWN, CountRole, HeaderedTableModel, TokensRole, runs, word_shown
+from widgets.session_view import SessionView
 
 WORD, COUNT, TOKENS, LENGTH = range(4)
 HEADERS = ("Word", "Count", "Tokens now", "Tokens")
@@ -19,13 +21,13 @@ class WordsModel(HeaderedTableModel):
     headers = HEADERS
     right_aligned = frozenset({COUNT, LENGTH})
 
-    def __init__(self, session, parent=None):
+    def __init__(self, session: SessionView, parent=None):
         super().__init__(parent)
         self.session = session
         session.lesson_changed.connect(self._on_lesson_changed)
         session.step_changed.connect(self._on_step_changed)
 
-    def _on_lesson_changed(self) -> None:
+    def _on_lesson_changed(self, _lesson: Lesson) -> None:
         self.beginResetModel()
         self.endResetModel()
 
@@ -52,6 +54,7 @@ class WordsModel(HeaderedTableModel):
         session = self.session
         corpus = session.lesson.corpus
         state = session.state
+        assert state is not None  # words are listed only while a lesson is trained
         # as many tokens as a cell can show of a long word, read without listing it whole
         tokens = state.tokens_head(w, WORD_SHOWN)
         count = state.token_count(w)

@@ -14,8 +14,9 @@ from PySide6.QtWidgets import QAbstractScrollArea, QToolTip
 
 from engine.colouring import colouring_of
 from engine.display import MARKER
-from engine.lesson import StepChange
+from engine.lesson import Lesson, StepChange
 from engine.trainer import MergeStep
+from widgets.session_view import SessionView
 from widgets.tiles.animation import MergeFilm, Tick, Transition
 from widgets.tiles.layout import Frame, TileRows, summary
 from widgets.tiles.painter import RowsShown, TilePainter
@@ -31,7 +32,7 @@ class TileCanvas(QAbstractScrollArea):
     display_changed = Signal()
     scale_changed = Signal(float)
 
-    def __init__(self, session, parent=None):
+    def __init__(self, session: SessionView, parent=None):
         super().__init__(parent)
         self.session = session
         self.painter = TilePainter(self.font(), self._desktop_theme())
@@ -55,7 +56,7 @@ class TileCanvas(QAbstractScrollArea):
         session.lesson_changed.connect(self._on_lesson_changed)
         session.step_changed.connect(self._on_step_changed)
         session.token_selected.connect(self._on_token_selected)
-        self._on_lesson_changed()
+        self._on_lesson_changed(session.lesson)
 
     # -- settings -------------------------------------------------------------------------------
 
@@ -190,15 +191,14 @@ class TileCanvas(QAbstractScrollArea):
 
     # -- session signals ------------------------------------------------------------------------
 
-    def _on_lesson_changed(self) -> None:
+    def _on_lesson_changed(self, lesson: Lesson) -> None:
         self.film.stop()
-        lesson = self.session.lesson
         unknown = None
         ids = None
         colouring = None
         specials: tuple[str, ...] = ()
-        if lesson is not None and lesson.trained:
-            tokenizer = lesson.tokenizer
+        tokenizer = lesson.tokenizer if lesson is not None and lesson.trained else None
+        if lesson is not None and tokenizer is not None:
             ids = tokenizer.token_to_id
             colouring = colouring_of(lesson)
             if tokenizer.unknown_id is not None:

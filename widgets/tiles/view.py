@@ -19,6 +19,7 @@ from engine.errors import BpeLabError
 from engine.writing import write_atomic
 from widgets.flow import FlowLayout, group
 from widgets.saving import drawn_bytes, png_bytes
+from widgets.session_view import SessionView
 from widgets.tiles.canvas import TileCanvas
 from widgets.tiles.layout import ORDERS
 from widgets.tiles.painter import tie_colour
@@ -41,7 +42,7 @@ class TileView(QWidget):
     # re-announced from the canvas so the window can wire them without reaching inside
     animation_finished = Signal()
 
-    def __init__(self, session, parent: QWidget | None = None):
+    def __init__(self, session: SessionView, parent: QWidget | None = None):
         super().__init__(parent)
         self.session = session
         self.canvas = TileCanvas(session, self)

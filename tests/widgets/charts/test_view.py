@@ -85,9 +85,9 @@ def test_history_model_passes_qt_checks(qtbot, prose_session):
 
 
 def test_long_held_out_text_is_counted_off_the_gui_thread(qtbot, prose_session, monkeypatch):
-    import widgets.models.history_model as history_model
+    import app.held_out_count as held_out_count
 
-    monkeypatch.setattr(history_model, "SYNC_LIMIT", 10)
+    monkeypatch.setattr(held_out_count, "SYNC_LIMIT", 10)
     model = HistoryModel(prose_session)
     with qtbot.waitSignal(model.held_out_changed, timeout=5000):
         prose_session.request_held_out(HELD_OUT * 3)
@@ -95,26 +95,43 @@ def test_long_held_out_text_is_counted_off_the_gui_thread(qtbot, prose_session, 
     assert model.held_out.tokens[-1] == len(lesson.tokenizer.encode(HELD_OUT * 3))
 
 
+def test_the_history_model_shows_the_curve_the_session_counted_and_counts_nothing_itself(
+        qtbot, prose_session, monkeypatch):
+    import app.held_out_count as held_out_count
+    import engine.lesson
+
+    def counted_again(tokenizer, text, steps):
+        raise AssertionError("the model should show the session's curve, not count one")
+
+    monkeypatch.setattr(held_out_count, "token_curve", counted_again)
+    monkeypatch.setattr(engine.lesson, "token_curve", counted_again)
+    model = HistoryModel(prose_session)
+    assert model.held_out is prose_session.held_out_curve is not None
+    with qtbot.waitSignal(model.held_out_changed):
+        prose_session.request_held_out("")
+    assert model.held_out is None and model.data(model.index(0, HELD_OUT_COLUMN)) is None
+
+
 @pytest.mark.parametrize("limit", [10, 10**9], ids=["in a worker", "on the spot"])
 def test_an_exception_while_counting_the_held_out_text_is_reported_and_the_column_cleared(
         qtbot, prose_session, monkeypatch, limit):
     import engine.lesson
-    import widgets.models.history_model as history_model
+    import app.held_out_count as held_out_count
 
     def broken(tokenizer, text, steps):
         raise RuntimeError("simulated")
 
-    monkeypatch.setattr(history_model, "SYNC_LIMIT", limit)
+    monkeypatch.setattr(held_out_count, "SYNC_LIMIT", limit)
     model = HistoryModel(prose_session)
-    real = history_model.token_curve
-    monkeypatch.setattr(history_model, "token_curve", broken)
+    real = held_out_count.token_curve
+    monkeypatch.setattr(held_out_count, "token_curve", broken)
     monkeypatch.setattr(engine.lesson, "token_curve", broken)
     with qtbot.waitSignal(model.held_out_failed, timeout=5000) as blocker:
         prose_session.request_held_out("another text the lesson never counted " * 3)
     assert "could not be counted" in blocker.args[0] and "simulated" in blocker.args[0]
     assert model.held_out is None and model.data(model.index(0, HELD_OUT_COLUMN)) is None
     # the same text again is counted again, not taken for done
-    monkeypatch.setattr(history_model, "token_curve", real)
+    monkeypatch.setattr(held_out_count, "token_curve", real)
     monkeypatch.setattr(engine.lesson, "token_curve", real)
     prose_session.request_held_out("")
     with qtbot.waitSignal(model.held_out_changed, timeout=5000):
@@ -127,16 +144,16 @@ def test_an_exception_while_counting_the_held_out_text_is_reported_and_the_colum
 def test_the_charts_say_beside_the_held_out_text_why_its_curve_is_missing(
         qtbot, make_view, prose_session, monkeypatch, limit):
     import engine.lesson
-    import widgets.models.history_model as history_model
+    import app.held_out_count as held_out_count
 
     def broken(tokenizer, text, steps):
         raise RuntimeError("simulated")
 
-    monkeypatch.setattr(history_model, "SYNC_LIMIT", limit)
+    monkeypatch.setattr(held_out_count, "SYNC_LIMIT", limit)
     view = make_view(prose_session)
     assert view.held_out_problem.isHidden()
-    real = history_model.token_curve
-    monkeypatch.setattr(history_model, "token_curve", broken)
+    real = held_out_count.token_curve
+    monkeypatch.setattr(held_out_count, "token_curve", broken)
     monkeypatch.setattr(engine.lesson, "token_curve", broken)
     with qtbot.waitSignal(view.model.held_out_failed, timeout=5000):
         view.set_held_out("a text the lesson never counted " * 3)
@@ -144,7 +161,7 @@ def test_the_charts_say_beside_the_held_out_text_why_its_curve_is_missing(
     said = view.held_out_problem.text()
     assert "could not be counted" in said and "simulated" in said and "no held-out curve" in said
     # a text counted afterwards takes the explanation away
-    monkeypatch.setattr(history_model, "token_curve", real)
+    monkeypatch.setattr(held_out_count, "token_curve", real)
     monkeypatch.setattr(engine.lesson, "token_curve", real)
     with qtbot.waitSignal(view.model.held_out_changed, timeout=5000):
         view.set_held_out("another text, counted this time " * 3)

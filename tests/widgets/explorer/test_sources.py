@@ -2,7 +2,7 @@
 
 import pytest
 
-import engine.cl100k
+import widgets.explorer.sources
 from app.session import Session
 from widgets.explorer.sources import CL100K, TokenizerSources, file_key
 from widgets.worker import wait_for_workers
@@ -19,7 +19,7 @@ def test_an_exception_in_the_loader_is_reported_and_the_key_no_longer_loads(qtbo
     def broken(chat=False):
         raise RuntimeError("simulated")
 
-    monkeypatch.setattr(engine.cl100k, "load_cl100k", broken)
+    monkeypatch.setattr(widgets.explorer.sources, "load_cl100k", broken)
     with qtbot.waitSignal(sources.failed, timeout=WAIT) as blocker:
         assert sources.get(CL100K) is None
         assert sources.is_loading(CL100K)
