@@ -1,0 +1,175 @@
+"""One ranking of pairs: which pairs come first at a step, and which tie with the winner.
+
+Pairs rank by count, highest first; a tie rule orders pairs of equal count. Every tie rule is
+written here, once, as a sort key over what it needs to know of a pair (``PairFacts``): where the
+pair is first met reading the words in order of first appearance, each left to right, and its two
+tokens' ids. A new rule is one more entry in ``TIE_RULES`` (a rule that needs another fact of a
+pair adds it to ``PairFacts`` and to the ``Facts`` that find it).
+
+The classic corpus, counted as a merge round counts (the counts dict meets pairs in reading order):
+
+>>> from engine.corpus import Corpus
+>>> from engine.settings import Settings
+>>> from engine.textbook import get_stats
+>>> corpus = Corpus.from_word_counts("low 5\\nlower 2\\nnewest 6\\nwidest 3", Settings())
+>>> counts = get_stats([corpus.symbols(w) for w in range(len(corpus))], corpus.counts)
+>>> ids = {token: i for i, token in enumerate(corpus.base_vocab())}
+>>> facts = ReadingOrder(counts, ids.__getitem__)
+>>> rank(counts, rule_named("first"), facts, limit=4)
+[(('e', 's'), 9), (('s', 't'), 9), (('t', '</w>'), 9), (('w', 'e'), 8)]
+>>> ties(counts, rule_named("hf"), facts)
+[('e', 's'), ('s', 't'), ('t', '</w>')]
+
+Left out: counting the pairs (the trainer, the history and the lesson state each count in their
+own way, fast for what they hold) and the trainer's queue, which orders by the same facts in one
+int per entry and is held to this module by a property test.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Collection, Iterable, Mapping, Protocol
+
+from engine.errors import BpeLabError, InternalError
+
+Pair = tuple[str, str]
+Ranked = list[tuple[Pair, int]]
+
+
+@dataclass(frozen=True, slots=True)
+class PairFacts:
+    """What a tie rule may read of a pair: each an int for one pair, or a numpy array for many."""
+
+    # where the pair is first met in reading order (comparable within one ranking only)
+    place: Any
+    # the ids of its left and right tokens
+    left: Any
+    right: Any
+
+
+@dataclass(frozen=True, slots=True)
+class TieRule:
+    """How pairs of equal count are ordered: by ``key``, smaller first.
+
+    ``key`` uses only tuples and unary minus, so that it reads one pair's ints and many pairs'
+    numpy arrays alike. ``by_place`` and ``by_ids`` say which facts it reads (the others may be
+    left out, as finding a pair's first place can mean reading the corpus).
+    """
+
+    name: str
+    key: Callable[[PairFacts], tuple[Any, ...]]
+    by_place: bool
+    by_ids: bool
+
+    @property
+    def first_met_first(self) -> bool:
+        """Whether, of pairs with one count, the first met win: a reader may stop at the first few met."""
+        return self.key(PairFacts(1, 0, 0)) == (1,)
+
+
+TIE_RULES: dict[str, TieRule] = {rule.name: rule for rule in (
+    # the pair met first reading the words (the classic lesson code, minbpe, tiktoken's trainer)
+    TieRule("first", lambda f: (f.place,), by_place=True, by_ids=False),
+    # the pair of smaller token ids, left one first (as Hugging Face tokenizers breaks ties)
+    TieRule("hf", lambda f: (f.left, f.right), by_place=False, by_ids=True),
+)}
+TIE_BREAKS = tuple(TIE_RULES)
+
+
+def rule_named(name: str) -> TieRule:
+    found = TIE_RULES.get(name)
+    if found is None:
+        raise BpeLabError(f"unknown tie rule '{name}': choose one of {', '.join(TIE_BREAKS)}")
+    return found
+
+
+class Facts(Protocol):
+    """Where pairs are first met and what ids their tokens have, as one holder of pairs knows them."""
+
+    def places(self, pairs: Collection[Pair], enough: int | None = None) -> Mapping[Pair, int]:
+        """Each pair's first place in reading order. Given ``enough``, only the ``enough`` pairs met
+        first must be there (the others may be left out)."""
+        ...
+
+    def token_id(self, token: str) -> int:
+        ...
+
+
+class ReadingOrder:
+    """The facts of a counts dict that meets its pairs in reading order, as a merge round counts them."""
+
+    def __init__(self, counts: Mapping[Pair, int], token_id: Callable[[str], int]):
+        self._counts = counts
+        self._places: dict[Pair, int] | None = None
+        self.token_id = token_id
+
+    def places(self, pairs: Collection[Pair], enough: int | None = None) -> Mapping[Pair, int]:
+        if self._places is None:
+            self._places = {pair: i for i, pair in enumerate(self._counts)}
+        return self._places
+
+
+def _facts(pairs: list[Pair], rule: TieRule, facts: Facts, places: Mapping[Pair, int]) -> list[PairFacts]:
+    ids = facts.token_id if rule.by_ids else (lambda token: 0)
+    return [PairFacts(places[p] if rule.by_place else 0, ids(p[0]), ids(p[1])) for p in pairs]
+
+
+def _ordered(items: Ranked, rule: TieRule, facts: Facts, enough: int | None = None) -> Ranked:
+    """Items of one count in the rule's order (the first ``enough`` of them, given ``enough``)."""
+    if len(items) < 2:
+        return items
+    pairs = [p for p, _ in items]
+    places: Mapping[Pair, int] = {}
+    if rule.by_place:
+        places = facts.places(pairs, enough if rule.first_met_first else None)
+        if len(places) < len(pairs):
+            if enough is None or len([p for p in pairs if p in places]) < enough:
+                raise InternalError("a pair is counted where no first place is found for it")
+            # the facts left out pairs met after the first few: they rank after them
+            items = [item for item in items if item[0] in places]
+            pairs = [p for p, _ in items]
+    keys = [rule.key(f) for f in _facts(pairs, rule, facts, places)]
+    order = sorted(range(len(items)), key=keys.__getitem__)
+    return [items[i] for i in order][:enough]
+
+
+def rank(counts: Mapping[Pair, int], rule: TieRule, facts: Facts, limit: int | None = None, *,
+         candidates: Iterable[tuple[Pair, int]] | None = None, must_include: Pair | None = None) -> Ranked:
+    """Pairs with their counts, highest count first, equal counts in the rule's order: the first
+    ``limit`` (all without a limit, or with one of 0 or less).
+
+    ``candidates``: the pairs to rank, when the caller knows they hold every pair counted as much
+    as the ``limit``-th (the whole of ``counts`` otherwise). ``must_include``: a pair that takes
+    the last place when it would rank below the cut (a question's answer among its choices).
+    """
+    items = list(counts.items() if candidates is None else candidates)
+    cut = limit is not None and 0 < limit < len(items)
+    by_count: dict[int, Ranked] = {}
+    for item in items:
+        by_count.setdefault(item[1], []).append(item)
+    ranked: Ranked = []
+    for count in sorted(by_count, reverse=True):
+        if cut and limit is not None:
+            ranked += _ordered(by_count[count], rule, facts, limit - len(ranked))
+            if len(ranked) >= limit:
+                break
+        else:
+            ranked += _ordered(by_count[count], rule, facts)
+    return with_pair(ranked, must_include, counts, limit)
+
+
+def with_pair(ranked: Ranked, pair: Pair | None, counts: Mapping[Pair, int], limit: int | None) -> Ranked:
+    """The ranking with ``pair`` in its last place if it is not among the ranked (no change without a pair)."""
+    if pair is None or any(p == pair for p, _ in ranked):
+        return ranked
+    room = len(ranked) if limit is None or limit <= 0 else min(len(ranked), limit - 1)
+    return ranked[:room] + [(pair, counts.get(pair, 0))]
+
+
+def ties(counts: Mapping[Pair, int], rule: TieRule, facts: Facts, count: int | None = None) -> list[Pair]:
+    """The pairs of the highest count (of ``count``, given it), the winner first, in the rule's order."""
+    if count is None:
+        count = max(counts.values(), default=0)
+    tied = [(p, c) for p, c in counts.items() if c == count]
+    return [p for p, _ in _ordered(tied, rule, facts)]
+
