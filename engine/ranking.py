@@ -27,8 +27,9 @@ int per entry and is held to this module by a property test.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Collection, Iterable, Mapping, Protocol
+from typing import Any, Protocol
 
 from engine.errors import BpeLabError, InternalError
 

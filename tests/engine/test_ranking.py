@@ -4,11 +4,21 @@ the textbook loop, the history and the lesson state all agree with it, under eve
 from unittest import mock
 
 import pytest
-from hypothesis import HealthCheck, given, settings as hyp_settings, strategies as st
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hyp_settings
+from hypothesis import strategies as st
 
 from engine import BpeLabError, Settings
 from engine.lesson import Lesson, LessonState
-from engine.ranking import TIE_BREAKS, PairFacts, ReadingOrder, TieRule, rank, rule_named, ties
+from engine.ranking import (
+    TIE_BREAKS,
+    PairFacts,
+    ReadingOrder,
+    TieRule,
+    rank,
+    rule_named,
+    ties,
+)
 from engine.textbook import textbook_merges
 
 CLASSIC = "low 5\nlower 2\nnewest 6\nwidest 3"
