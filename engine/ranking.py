@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from engine.errors import BpeLabError, InternalError
 
@@ -37,9 +37,9 @@ Pair = tuple[str, str]
 Ranked = list[tuple[Pair, int]]
 
 
-@dataclass(frozen=True, slots=True)
-class PairFacts:
-    """What a tie rule may read of a pair: each an int for one pair, or a numpy array for many."""
+class PairFacts(NamedTuple):
+    """What a tie rule may read of a pair: each an int for one pair, or a numpy array for many
+    (a tuple: one is made for every tied pair a ranking orders)."""
 
     # where the pair is first met in reading order (comparable within one ranking only)
     place: Any
@@ -111,8 +111,12 @@ class ReadingOrder:
 
 
 def _facts(pairs: list[Pair], rule: TieRule, facts: Facts, places: Mapping[Pair, int]) -> list[PairFacts]:
-    ids = facts.token_id if rule.by_ids else (lambda token: 0)
-    return [PairFacts(places[p] if rule.by_place else 0, ids(p[0]), ids(p[1])) for p in pairs]
+    if not rule.by_ids:
+        return [PairFacts(places[p], 0, 0) for p in pairs]
+    ids = facts.token_id
+    if not rule.by_place:
+        return [PairFacts(0, ids(a), ids(b)) for a, b in pairs]
+    return [PairFacts(places[p], ids(p[0]), ids(p[1])) for p in pairs]
 
 
 def _ordered(items: Ranked, rule: TieRule, facts: Facts, enough: int | None = None) -> Ranked:
