@@ -32,7 +32,7 @@ from engine.drain import drain
 from engine.corpus import Corpus  # noqa: F401  (used by the doctest)
 from engine.history import History
 from engine.long_word import TokenIds
-from engine.ranking import PairFacts, TieRule
+from engine.ranking import TieRule
 from engine.settings import Settings  # noqa: F401  (used by the doctest)
 from engine.trainer import Trainer  # noqa: F401  (used by the doctest)
 
@@ -361,8 +361,8 @@ class CorpusArrays:
             edge_placed = np.array(list(met.values()), dtype=np.int64)
         else:
             edge_placed = np.zeros(len(at_edge), dtype=np.int64)
-        order = np.lexsort((*reversed(rule.key(self._pair_facts(codes, placed, rule, token_ids))), -counts))
-        edge_keys = rule.key(self._pair_facts(at_edge, edge_placed, rule, token_ids))
+        order = np.lexsort((*reversed(rule.key(*self._pair_facts(codes, placed, rule, token_ids))), -counts))
+        edge_keys = rule.key(*self._pair_facts(at_edge, edge_placed, rule, token_ids))
         at_edge = at_edge[np.lexsort(tuple(reversed(edge_keys)))][:need]
         pair = self.table.pair
         chosen = codes[order].tolist() + at_edge.tolist()
@@ -370,13 +370,14 @@ class CorpusArrays:
         return [(pair(c), n) for c, n in zip(chosen, shown)]
 
     def _pair_facts(self, codes: np.ndarray, placed: np.ndarray, rule: TieRule,
-                    token_ids: Callable[[str], int]) -> PairFacts:
-        """What ``rule`` reads of the pairs of ``codes``, one array each (the facts it does not read are zeros)."""
+                    token_ids: Callable[[str], int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """What ``rule`` reads of the pairs of ``codes`` (place, left id, right id), one array each
+        (those it does not read are zeros)."""
         if not rule.by_ids:
             zeros = np.zeros(len(codes), dtype=np.int64)
-            return PairFacts(placed, zeros, zeros)
+            return placed, zeros, zeros
         ids, size = self._tokenizer_ids(token_ids), self.table.size
-        return PairFacts(placed, ids[codes // size], ids[codes % size])
+        return placed, ids[codes // size], ids[codes % size]
 
     def _tokenizer_ids(self, token_ids: Callable[[str], int]) -> np.ndarray:
         """Each token's id in the tokenizer (``token_ids``), by its id here (found once)."""

@@ -1,10 +1,10 @@
 """One ranking of pairs: which pairs come first at a step, and which tie with the winner.
 
 Pairs rank by count, highest first; a tie rule orders pairs of equal count. Every tie rule is
-written here, once, as a sort key over what it needs to know of a pair (``PairFacts``): where the
-pair is first met reading the words in order of first appearance, each left to right, and its two
-tokens' ids. A new rule is one more entry in ``TIE_RULES`` (a rule that needs another fact of a
-pair adds it to ``PairFacts`` and to the ``Facts`` that find it).
+written here, once, as a sort key over what it needs to know of a pair: where the pair is first
+met reading the words in order of first appearance, each left to right, and its two tokens' ids.
+A new rule is one more entry in ``TIE_RULES`` (a rule that needs another fact of a pair adds it to
+the key's arguments and to the ``Facts`` that find it).
 
 The classic corpus, counted as a merge round counts (the counts dict meets pairs in reading order):
 
@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Protocol
 
 from engine.errors import BpeLabError, InternalError
 
@@ -37,42 +37,33 @@ Pair = tuple[str, str]
 Ranked = list[tuple[Pair, int]]
 
 
-class PairFacts(NamedTuple):
-    """What a tie rule may read of a pair: each an int for one pair, or a numpy array for many
-    (a tuple: one is made for every tied pair a ranking orders)."""
-
-    # where the pair is first met in reading order (comparable within one ranking only)
-    place: Any
-    # the ids of its left and right tokens
-    left: Any
-    right: Any
-
-
 @dataclass(frozen=True, slots=True)
 class TieRule:
     """How pairs of equal count are ordered: by ``key``, smaller first.
 
-    ``key`` uses only tuples and unary minus, so that it reads one pair's ints and many pairs'
-    numpy arrays alike. ``by_place`` and ``by_ids`` say which facts it reads (the others may be
-    left out, as finding a pair's first place can mean reading the corpus).
+    ``key(place, left, right)`` reads what a rule may know of a pair: where it is first met in
+    reading order (comparable within one ranking only) and the ids of its left and right tokens;
+    ints for one pair, numpy arrays for many, so it uses only tuples and unary minus. ``by_place``
+    and ``by_ids`` say which it reads (the others may be given as 0, as finding a pair's first
+    place can mean reading the corpus).
     """
 
     name: str
-    key: Callable[[PairFacts], tuple[Any, ...]]
+    key: Callable[[Any, Any, Any], tuple[Any, ...]]
     by_place: bool
     by_ids: bool
 
     @property
     def first_met_first(self) -> bool:
         """Whether, of pairs with one count, the first met win: a reader may stop at the first few met."""
-        return self.key(PairFacts(1, 0, 0)) == (1,)
+        return self.key(1, 0, 0) == (1,)
 
 
 TIE_RULES: dict[str, TieRule] = {rule.name: rule for rule in (
     # the pair met first reading the words (the classic lesson code, minbpe, tiktoken's trainer)
-    TieRule("first", lambda f: (f.place,), by_place=True, by_ids=False),
+    TieRule("first", lambda place, left, right: (place,), by_place=True, by_ids=False),
     # the pair of smaller token ids, left one first (as Hugging Face tokenizers breaks ties)
-    TieRule("hf", lambda f: (f.left, f.right), by_place=False, by_ids=True),
+    TieRule("hf", lambda place, left, right: (left, right), by_place=False, by_ids=True),
 )}
 TIE_BREAKS = tuple(TIE_RULES)
 
@@ -110,13 +101,14 @@ class ReadingOrder:
         return self._places
 
 
-def _facts(pairs: list[Pair], rule: TieRule, facts: Facts, places: Mapping[Pair, int]) -> list[PairFacts]:
+def _keys(pairs: list[Pair], rule: TieRule, facts: Facts, places: Mapping[Pair, int]) -> list[tuple[Any, ...]]:
+    """The rule's key of each pair (one call each: a ranking may order thousands of tied pairs)."""
+    zeros = [0] * len(pairs)
+    where = [places[p] for p in pairs] if rule.by_place else zeros
     if not rule.by_ids:
-        return [PairFacts(places[p], 0, 0) for p in pairs]
+        return list(map(rule.key, where, zeros, zeros))
     ids = facts.token_id
-    if not rule.by_place:
-        return [PairFacts(0, ids(a), ids(b)) for a, b in pairs]
-    return [PairFacts(places[p], ids(p[0]), ids(p[1])) for p in pairs]
+    return list(map(rule.key, where, [ids(a) for a, _ in pairs], [ids(b) for _, b in pairs]))
 
 
 def _ordered(items: Ranked, rule: TieRule, facts: Facts, enough: int | None = None) -> Ranked:
@@ -133,9 +125,9 @@ def _ordered(items: Ranked, rule: TieRule, facts: Facts, enough: int | None = No
             # the facts left out pairs met after the first few: they rank after them
             items = [item for item in items if item[0] in places]
             pairs = [p for p, _ in items]
-    keys = [rule.key(f) for f in _facts(pairs, rule, facts, places)]
+    keys = _keys(pairs, rule, facts, places)
     order = sorted(range(len(items)), key=keys.__getitem__)
-    return [items[i] for i in order][:enough]
+    return [items[i] for i in order[:enough]]
 
 
 def rank(counts: Mapping[Pair, int], rule: TieRule, facts: Facts, limit: int | None = None, *,
