@@ -20,9 +20,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from engine.lesson import Lesson, LessonState  # noqa: E402
-from engine.ranking import TIE_BREAKS  # noqa: E402
-from engine.settings import Settings  # noqa: E402
+from engine.lesson import Lesson, LessonState
+from engine.ranking import TIE_BREAKS
+from engine.settings import Settings
 
 
 def docs_text(chars: int) -> str:
@@ -52,8 +52,8 @@ def main() -> None:
         for layout, limits in (("lists", {"LARGE_CORPUS": 10 ** 12}), ("arrays", {"LARGE_CORPUS": 0})):
             with mock.patch.multiple("engine.lesson", **limits):
                 state = LessonState(lesson)
-            asks = {"top 8": lambda: state.ranked_pairs(8), "top 100": lambda: state.ranked_pairs(100),
-                    "all": lambda: state.ranked_pairs(), "ties": lambda: state.tied_pairs(state.next_step().count)}
+            asks = {"top 8": lambda s=state: s.ranked_pairs(8), "top 100": lambda s=state: s.ranked_pairs(100),
+                    "all": lambda s=state: s.ranked_pairs(), "ties": lambda s=state: s.tied_pairs(s.next_step().count)}
             totals = dict.fromkeys(asks, 0.0)
             for k in steps:
                 state.go_to(k)
