@@ -1,6 +1,7 @@
 """The ranking module is the one answer to "which pairs, in which order": the trainer's steps,
 the textbook loop, the history and the lesson state all agree with it, under every tie rule."""
 
+import doctest
 from unittest import mock
 
 import pytest
@@ -8,6 +9,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hyp_settings
 from hypothesis import strategies as st
 
+import engine.ranking
 from engine import BpeLabError, Settings
 from engine.lesson import Lesson, LessonState
 from engine.ranking import (
@@ -144,3 +146,8 @@ def test_settings_take_their_tie_rules_from_the_ranking():
         assert Settings(tie_break=name).tie_break == name
     with pytest.raises(BpeLabError):
         Settings(tie_break="greatest")
+
+
+def test_the_module_docstring_example_holds():
+    result = doctest.testmod(engine.ranking)
+    assert result.attempted and not result.failed
