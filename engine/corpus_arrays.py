@@ -32,6 +32,7 @@ from engine.drain import drain
 from engine.corpus import Corpus  # noqa: F401  (used by the doctest)
 from engine.history import History
 from engine.long_word import TokenIds
+from engine.ranking import TieRule
 from engine.settings import Settings  # noqa: F401  (used by the doctest)
 from engine.trainer import Trainer  # noqa: F401  (used by the doctest)
 
@@ -332,10 +333,10 @@ class CorpusArrays:
             found = self._sources[code] = list(zip(words[starts].tolist(), times.tolist()))
         return found
 
-    def ranked(self, limit: int | None,
-               token_ids: Callable[[str], int] | None = None) -> list[tuple[tuple[str, str], int]]:
-        """The pairs by count, the first ``limit`` of them (all without a limit), ties broken by
-        the pair met first or, given ``token_ids`` (a token's id), by the smaller ids."""
+    def ranked(self, limit: int | None, rule: TieRule,
+               token_ids: Callable[[str], int]) -> list[tuple[tuple[str, str], int]]:
+        """The pairs by count, the first ``limit`` of them (all without a limit), ties in the order
+        of ``rule`` (``token_ids``: a token's id in the tokenizer)."""
         codes, counts = self.codes, self.counts
         if limit is not None and 0 < limit < len(counts):
             # every pair above the limit-th count is in; of those at it, only the first few
@@ -346,25 +347,37 @@ class CorpusArrays:
         at_edge = codes[counts == edge]
         need = limit - int(above.sum())
         codes, counts = codes[above], counts[above]
-        if token_ids is not None:
-            ids, size = self._tokenizer_ids(token_ids), self.table.size
-            order = np.lexsort((ids[codes % size], ids[codes // size], -counts))
-            at_edge = at_edge[np.lexsort((ids[at_edge % size], ids[at_edge // size]))][:need]
-        else:
+        placed = np.zeros(len(codes), dtype=np.int64)
+        if rule.by_place:
+            # a first place breaks ties and nothing else: found only for the pairs sharing a count
             ordered = np.sort(counts)
             repeated = _distinct(ordered[1:][ordered[1:] == ordered[:-1]])
-            first = {}
             if len(repeated):
                 shared = repeated[np.minimum(np.searchsorted(repeated, counts), len(repeated) - 1)] == counts
                 first = self.first_places(codes[shared])
-            placed = np.array([first.get(c, 0) for c in codes.tolist()], dtype=np.int64)
-            order = np.lexsort((placed, -counts))
-            met = self.first_places(at_edge, need)
-            at_edge = np.array(sorted(met, key=met.get)[:need], dtype=np.int64)
+                placed = np.array([first.get(c, 0) for c in codes.tolist()], dtype=np.int64)
+            met = self.first_places(at_edge, need if rule.first_met_first else None)
+            at_edge = np.array(list(met), dtype=np.int64)
+            edge_placed = np.array(list(met.values()), dtype=np.int64)
+        else:
+            edge_placed = np.zeros(len(at_edge), dtype=np.int64)
+        order = np.lexsort((*reversed(rule.key(*self._pair_facts(codes, placed, rule, token_ids))), -counts))
+        edge_keys = rule.key(*self._pair_facts(at_edge, edge_placed, rule, token_ids))
+        at_edge = at_edge[np.lexsort(tuple(reversed(edge_keys)))][:need]
         pair = self.table.pair
         chosen = codes[order].tolist() + at_edge.tolist()
         shown = counts[order].tolist() + [int(edge)] * len(at_edge)
         return [(pair(c), n) for c, n in zip(chosen, shown)]
+
+    def _pair_facts(self, codes: np.ndarray, placed: np.ndarray, rule: TieRule,
+                    token_ids: Callable[[str], int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """What ``rule`` reads of the pairs of ``codes`` (place, left id, right id), one array each
+        (those it does not read are zeros)."""
+        if not rule.by_ids:
+            zeros = np.zeros(len(codes), dtype=np.int64)
+            return placed, zeros, zeros
+        ids, size = self._tokenizer_ids(token_ids), self.table.size
+        return placed, ids[codes // size], ids[codes % size]
 
     def _tokenizer_ids(self, token_ids: Callable[[str], int]) -> np.ndarray:
         """Each token's id in the tokenizer (``token_ids``), by its id here (found once)."""

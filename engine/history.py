@@ -24,6 +24,7 @@ from itertools import chain
 from typing import Sequence
 
 from engine.corpus import Corpus
+from engine.ranking import ReadingOrder, rule_named, ties
 from engine.settings import UNKNOWN, Settings  # noqa: F401  (Settings: used by the doctest)
 from engine.trainer import MergeStep, Trainer  # noqa: F401  (Trainer: used by the doctest)
 
@@ -317,12 +318,9 @@ class History:
             return []
         if step.tie_count == len(step.tied):
             return list(step.tied)
-        # pairs_at meets the pairs in reading order: the "first" rule's order
-        tied = [pair for pair, count in self.pair_counts(k).items() if count == step.count]
-        if self.settings.tie_break == "hf":
-            ids = self._ids
-            tied.sort(key=lambda pair: (ids[pair[0]], ids[pair[1]]))
-        return tied
+        # pairs_at meets the pairs in reading order
+        counts = self.pair_counts(k)
+        return ties(counts, rule_named(self.settings.tie_break), ReadingOrder(counts, self._ids.__getitem__), step.count)
 
     # -- the vocabulary ---------------------------------------------------------------------------
 

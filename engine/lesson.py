@@ -7,10 +7,9 @@ their tokens from the history index again and only their pairs are recounted.
 
 from __future__ import annotations
 
-from collections import Counter
 from functools import cached_property
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Collection, Iterator
 
 from engine.corpus import Corpus
 from engine.display import Display, for_settings
@@ -20,6 +19,8 @@ from engine.heldout import TextCurve, corpus_characters, token_curve
 from engine.history import History
 from engine.lesson_source import FileSource, LessonSource, TextSource, WordCountSource
 from engine.run import Run
+from engine.ranking import rank, rule_named, with_pair
+from engine.ranking import ties as ranking_ties
 from engine.settings import Settings
 from engine.tokenizer import UNKNOWN, Tokenizer
 from engine.trainer import MergeStep, Trainer, target_merges
@@ -483,36 +484,24 @@ class LessonState:
             return self._arrays.pair_sources(pair)
         return sorted(self._pairs.get(pair, {}).items())
 
-    def ranked_pairs(self, limit: int | None = None) -> list[tuple[tuple[str, str], int]]:
-        """Pairs by count, ties in the order the lesson's tie rule breaks them."""
+    def ranked_pairs(self, limit: int | None = None,
+                     must_include: tuple[str, str] | None = None) -> list[tuple[tuple[str, str], int]]:
+        """Pairs by count, ties in the order the lesson's tie rule breaks them (``engine.ranking``):
+        the first ``limit``, with ``must_include`` in the last place if it ranks below them."""
+        rule = rule_named(self.lesson.settings.tie_break)
         if self._arrays is not None:
-            hf = self.lesson.settings.tie_break == "hf"
-            return self._arrays.ranked(limit, self.lesson.tokenizer.token_to_id if hf else None)
-        counts = self._counts
-        if self.lesson.settings.tie_break == "hf":
-            ids = self.lesson.tokenizer.token_to_id
-            items = self._at_least(limit)
-            items.sort(key=lambda item: (-item[1], ids(item[0][0]), ids(item[0][1])))
-        elif limit is None or limit <= 0 or len(counts) <= limit:
-            first = self._first_places()
-            items = list(counts.items())
-            items.sort(key=lambda item: (-item[1], first[item[0]]))
-        else:
-            # a chart asks for the top few on every step: find each candidate's first place from
-            # the first word that holds it instead of walking every word of the corpus
-            # (and only for the candidates that share their count: a first place breaks ties and
-            # nothing else, and a pair in thousands of words is costly to look through)
-            pairs = self._pairs
-            candidates = self._at_least(limit)
-            shared = Counter(c for _, c in candidates)
-            items = [(-c, min(pairs[p]) if shared[c] > 1 else -1, p, c) for p, c in candidates]
-            items.sort(key=lambda item: item[:2])
-            edge = items[limit - 1][:2]
-            items = [item for item in items if item[:2] <= edge]
-            offset = self._offsets([item for item in items if item[1] >= 0])
-            items.sort(key=lambda item: (item[0], item[1], offset.get(item[2], 0)))
-            items = [(p, c) for _, _, p, c in items]
-        return items if limit is None else items[:limit]
+            ranked = self._arrays.ranked(limit, rule, self.lesson.tokenizer.token_to_id)
+            return with_pair(ranked, must_include, {must_include: self.pair_count(must_include)}
+                             if must_include is not None else {}, limit)
+        # a chart asks for the top few on every step: only the pairs counted as much as the
+        # limit-th are ranked, and only those sharing a count need their first places
+        return rank(self._counts, rule, _StateFacts(self), limit, candidates=self._at_least(limit),
+                    must_include=must_include)
+
+    def tied_pairs(self, count: int) -> list[tuple[str, str]]:
+        """The pairs with ``count``, in the order the lesson's tie rule breaks their tie."""
+        tied = {pair: count for pair in self.pairs_with_count(count)}
+        return ranking_ties(tied, rule_named(self.lesson.settings.tie_break), _StateFacts(self), count)
 
     def _at_least(self, limit: int | None) -> list[tuple[tuple[str, str], int]]:
         """The pairs whose count reaches the limit-th highest count (all pairs without a limit)."""
@@ -577,3 +566,33 @@ class LessonState:
         """The merge that comes next from here, or None at the end: training stopped there."""
         return self.history.next_merge(self.step)
 
+
+class _StateFacts:
+    """A lesson state's pairs as a ranking reads them: a place is (word << 32 | where in it), a
+    long word's place in base symbols, found only for the pairs asked about."""
+
+    def __init__(self, state: LessonState):
+        self.state = state
+        self.token_id = state.lesson.tokenizer.token_to_id
+
+    def places(self, pairs: Collection[tuple[str, str]], enough: int | None = None) -> dict[tuple[str, str], int]:
+        state = self.state
+        arrays = state._arrays
+        if arrays is not None:
+            import numpy as np
+
+            code = arrays.table.code
+            codes = {code(pair): pair for pair in pairs}
+            found = arrays.first_places(np.array(list(codes), dtype=np.int64), enough)
+            return {codes[c]: at for c, at in found.items()}
+        if enough is None and len(pairs) * 2 > len(state._counts):
+            first = state._first_places()
+            return {pair: w << 32 | at for pair, (w, at) in first.items()}
+        # the first word that holds each, then where in it for those that may rank: a pair in
+        # thousands of words is costly to look through, and a text with no spaces is one word
+        words = sorted((min(state._pairs[pair]), pair) for pair in pairs)
+        if enough is not None and enough < len(words):
+            edge = words[enough - 1][0]
+            words = [item for item in words if item[0] <= edge]
+        offsets = state._offsets([(None, w, pair, None) for w, pair in words])
+        return {pair: w << 32 | offsets[pair] for w, pair in words}

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, asdict, replace
 
 from engine.errors import BpeLabError
+from engine.ranking import TIE_BREAKS
 
 SPLITS = ("whitespace", "gpt2", "gpt4", "none")
 UNITS = ("chars", "bytes")
-TIE_BREAKS = ("first", "hf")
 DEFAULT_MARKER = "</w>"
 # how the unknown token is spelt: chars units keep one id for every character training never saw
 UNKNOWN = "<unk>"
@@ -40,7 +40,7 @@ class Settings:
         if self.units not in UNITS:
             raise BpeLabError(f"unknown units '{self.units}': choose chars or bytes")
         if self.tie_break not in TIE_BREAKS:
-            raise BpeLabError(f"unknown tie rule '{self.tie_break}': choose first or hf")
+            raise BpeLabError(f"unknown tie rule '{self.tie_break}': choose one of {', '.join(TIE_BREAKS)}")
         if self.end_of_word == "":
             raise BpeLabError("the end-of-word marker cannot be empty: give a string such as </w>, or turn it off")
         if self.units == "bytes" and self.end_of_word not in (None, AUTO):

@@ -11,6 +11,7 @@ trainer in ``engine.trainer`` to exactly these merges.
 from __future__ import annotations
 
 from engine.corpus import Corpus
+from engine.ranking import ReadingOrder, rule_named, ties
 from engine.settings import Settings  # noqa: F401  (used by the doctest)
 from engine.trainer import check_vocab_target, extra_ids
 
@@ -45,6 +46,7 @@ def textbook_merges(corpus: Corpus):
     vocab = corpus.base_vocab()
     ids = {t: i for i, t in enumerate(vocab)}
     check_vocab_target(settings, len(vocab))
+    rule = rule_named(settings.tie_break)
     done = 0
     while True:
         # the merges asked for, or the vocabulary size: rebuilding a token already there does not grow it
@@ -58,9 +60,7 @@ def textbook_merges(corpus: Corpus):
         best_count = max(stats.values())
         if best_count < settings.min_frequency:
             return
-        tied = [pair for pair, count in stats.items() if count == best_count]
-        if settings.tie_break == "hf":
-            tied.sort(key=lambda pair: (ids[pair[0]], ids[pair[1]]))
+        tied = ties(stats, rule, ReadingOrder(stats, ids.__getitem__), best_count)
         best = tied[0]
         token = best[0] + best[1]
         if token not in ids:

@@ -95,10 +95,8 @@ def question_for(session, limit: int = MAX_CHOICES) -> Question | None:
     step = state.next_step()
     if step is None:
         return None
-    ranked = state.ranked_pairs(limit)[:limit]
-    if all(pair != step.pair for pair, _ in ranked):
-        # the tie rule may pick a pair ranked below the cut: it must be among the choices
-        ranked = ranked[:limit - 1] + [(step.pair, state.pair_count(step.pair))]
+    # the answer is among the choices even where it ranks below the cut
+    ranked = state.ranked_pairs(limit, must_include=step.pair)
     if len(ranked) < 2:
         return None
     choices = [Choice(pair, count) for pair, count in ranked]

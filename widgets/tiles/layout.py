@@ -415,12 +415,11 @@ class TileRows:
         the live state's counts give the rest at once, where the history would count the corpus again."""
         state = self.state
         if nxt.tie_count > len(nxt.tied) and state is not None and state.step == nxt.step - 1:
-            tied = state.pairs_with_count(nxt.count)
+            tied = state.tied_pairs(nxt.count)
         else:
-            tied = set(self.lesson.history.ties(nxt.step - 1))
-        # those the step names (the caption's) in its order, the rest after them in one fixed order
-        named = [pair for pair in nxt.tied if pair in tied]
-        rivals = [pair for pair in named + sorted(tied - set(named)) if pair != nxt.pair]
+            tied = self.lesson.history.ties(nxt.step - 1)
+        # the ranking's order, which the step's named ties (the caption's) follow
+        rivals = [pair for pair in tied if pair != nxt.pair]
         return {pair: n for n, pair in enumerate(rivals, 1)}
 
     def marks(self, word: int, nxt: MergeStep | None) -> tuple:
