@@ -76,7 +76,7 @@ def lesson_training(source: LessonFile) -> Iterator[tuple[str, int, int]]:
     # what the window would otherwise count on its own thread when the lesson arrives
     if lesson.held_out.strip():
         lesson.held_out_curve(lesson.held_out)
-    lesson.characters
+    lesson.characters  # noqa: B018 (counted once and kept, here rather than on the GUI thread)
     colour_every_token(lesson)
     return lesson, LessonState(lesson, source.step)
 

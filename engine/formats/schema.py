@@ -47,6 +47,12 @@ def _is_number(value) -> bool:
     )
 
 
+def _must(source: str, name: str, must: str, value: object) -> str:
+    """What is wrong with a value: where it is, what it must be, and what it is."""
+    prefix = f"{source}: " if source else ""
+    return f"{prefix}{name} {must} (it is {shown(value)})"
+
+
 class Fields:
     """A JSON object read key by key; ``where`` names it in messages ("settings", "model")."""
 
@@ -59,13 +65,8 @@ class Fields:
     @classmethod
     def of(cls, value, source: str = "", where: str = "") -> "Fields":
         if not isinstance(value, dict):
-            raise SchemaError(cls._message(source, where or "the file", "must be a JSON object", value))
+            raise SchemaError(_must(source, where or "the file", "must be a JSON object", value))
         return cls(value, source, where)
-
-    @staticmethod
-    def _message(source: str, name: str, must: str, value) -> str:
-        prefix = f"{source}: " if source else ""
-        return f"{prefix}{name} {must} (it is {shown(value)})"
 
     def name(self, key: str) -> str:
         return f"{self.where}.{key}" if self.where else f'"{key}"'
@@ -74,7 +75,7 @@ class Fields:
         if value is REQUIRED:
             prefix = f"{self.source}: " if self.source else ""
             return SchemaError(f"{prefix}{self.name(key)} {must}")
-        return SchemaError(self._message(self.source, self.name(key), must, value))
+        return SchemaError(_must(self.source, self.name(key), must, value))
 
     def has(self, key: str) -> bool:
         return key in self.data
@@ -178,20 +179,20 @@ class Fields:
 def whole_value(value, name: str, source: str = "", *, low: int = 0, high: int = MAX_COUNT) -> int:
     """One whole number that is not a field of an object (a list entry, a map's value)."""
     if not _is_whole(value) or not low <= value <= high:
-        raise SchemaError(Fields._message(source, name, f"must be a whole number from {low:,} to {high:,}", value))
+        raise SchemaError(_must(source, name, f"must be a whole number from {low:,} to {high:,}", value))
     return value
 
 
 def text_value(value, name: str, source: str = "", *, nonempty: bool = False) -> str:
     if not isinstance(value, str) or (nonempty and not value):
-        raise SchemaError(Fields._message(source, name, "must be a text" + (", not empty" if nonempty else ""), value))
+        raise SchemaError(_must(source, name, "must be a text" + (", not empty" if nonempty else ""), value))
     return value
 
 
 def text_map(value, name: str, source: str = "", *, high: int = MAX_COUNT) -> dict[str, int]:
     """An object of text: whole number, such as special tokens and their ids."""
     if not isinstance(value, dict):
-        raise SchemaError(Fields._message(source, name, "must be an object of token: id", value))
+        raise SchemaError(_must(source, name, "must be an object of token: id", value))
     for key, i in value.items():
         whole_value(i, f"{name}[{shown(key)}]", source, high=high)
         if not key:

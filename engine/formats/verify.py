@@ -97,7 +97,7 @@ def check_tokenizer_json(tokenizer: Encoder, text_json: str) -> None:
         return
     try:
         library = Library.from_str(text_json)
-    except Exception as exc:  # the library's own complaint, whatever its type
+    except Exception as exc:  # noqa: BLE001 (the library's own complaint, whatever its type)
         raise BpeLabError(f"the tokenizers library refuses the export ({exc}), so nothing was written") from None
     _compare("tokenizers", library_encoders(library), tokenizer, check_text(tokenizer))
 
@@ -140,7 +140,7 @@ def tiktoken_encoding(ranks_text: str, sidecar_json: str):
             name=side["name"], pat_str=side["pat_str"], mergeable_ranks=ranks,
             special_tokens=side["special_tokens"], explicit_n_vocab=side["explicit_n_vocab"],
         )
-    except Exception as exc:  # the library's own complaint, whatever its type
+    except Exception as exc:  # noqa: BLE001 (the library's own complaint, whatever its type)
         raise BpeLabError(f"tiktoken refuses the export ({exc!r}), so nothing was written") from None
 
 

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
+from typing import ParamSpec, TypeVar
 
 from engine.errors import BpeLabError
 from engine.files import parse_json
@@ -37,6 +39,9 @@ from engine.quiz.questions import (
     WorkedExample,
     WrongAnswer,
 )
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 FORMAT = "bpe-lab-quiz"
 VERSION = 1
@@ -65,10 +70,10 @@ def _fields(data, what: str) -> Fields:
     return Fields(data)
 
 
-def _checked(read):
+def _checked(read: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     """Run one field's reader, reporting a wrong value as this question's error."""
     try:
-        return read()
+        return read(*args, **kwargs)
     except SchemaError as exc:
         raise QuestionError(str(exc)) from None
 
@@ -182,8 +187,8 @@ def _choose(f: Fields, common: dict) -> ChooseQuestion:
         if not isinstance(entry, dict) or not isinstance(entry.get("text"), str) or not entry["text"].strip():
             raise QuestionError(f'option {i} must be {{"text": "...", "correct": true/false}}')
         o = Fields(entry, where=f"option {i}")
-        correct = _checked(lambda: o.flag("correct", False))
-        mis = _checked(lambda: o.text("misconception", "", optional=True, must="must be a misconception's id")) or ""
+        correct = _checked(o.flag, "correct", False)
+        mis = _checked(o.text, "misconception", "", optional=True, must="must be a misconception's id") or ""
         options.append(Option(entry["text"].strip(), correct, mis))
     multiple = _checked(lambda: f.flag("multiple", False))
     right = sum(o.correct for o in options)
