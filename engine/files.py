@@ -33,13 +33,13 @@ def megabytes(n: int) -> str:
     return f"{max(1, round(n / 1024)):,} KB"
 
 
-def plain_path(path: str | os.PathLike) -> str:
+def plain_path(path: str | os.PathLike[str]) -> str:
     """A path as text, without trailing separators (``out/`` names the folder ``out``)."""
     p = os.fspath(path)
     return p.rstrip(os.sep + (os.altsep or "")) or p
 
 
-def path_status(path: str | os.PathLike) -> os.stat_result | None:
+def path_status(path: str | os.PathLike[str]) -> os.stat_result | None:
     """The path's status (symlinks followed), None when nothing is there; a clear message otherwise."""
     p = os.fspath(path)
     try:
@@ -81,7 +81,7 @@ class RegularFile:
     later read, is a ``BpeLabError`` that names the file; nothing past its first ``limit`` bytes is read.
     """
 
-    def __init__(self, path: str | os.PathLike, limit: int = MAX_BYTES):
+    def __init__(self, path: str | os.PathLike[str], limit: int = MAX_BYTES):
         self.name = os.fspath(path)
         self.limit = limit
         self._at = 0  # where the next read starts
@@ -150,7 +150,7 @@ class RegularFile:
         return b"".join(chunks)
 
 
-def read_bytes(path: str | os.PathLike, limit: int = MAX_BYTES) -> bytes:
+def read_bytes(path: str | os.PathLike[str], limit: int = MAX_BYTES) -> bytes:
     """A regular file's bytes, at most ``limit`` of them; a message that says what to do otherwise
     (``RegularFile``)."""
     with RegularFile(path, limit) as f:
@@ -167,12 +167,12 @@ def special_kind(mode: int) -> str:
     return "a special file"
 
 
-def read_text(path: str | os.PathLike, limit: int = MAX_BYTES) -> str:
+def read_text(path: str | os.PathLike[str], limit: int = MAX_BYTES) -> str:
     """A text file's contents (UTF-8, or UTF-16 with its byte order mark), read with ``read_bytes``."""
     return decode_utf8(read_bytes(path, limit), str(path))
 
 
-def read_json(path: str | os.PathLike, limit: int = MAX_BYTES):
+def read_json(path: str | os.PathLike[str], limit: int = MAX_BYTES):
     """A JSON file's data, read with ``parse_json``."""
     return parse_json(read_text(path, limit), str(path))
 

@@ -39,7 +39,7 @@ def tokenizer_to_json(tokenizer: Tokenizer) -> str:
     return "{\n " + ",\n ".join(fields) + "\n}\n"
 
 
-def save_tokenizer(tokenizer: Tokenizer, path: str | os.PathLike) -> None:
+def save_tokenizer(tokenizer: Tokenizer, path: str | os.PathLike[str]) -> None:
     write_atomic(path, tokenizer_to_json(tokenizer))
 
 
@@ -73,5 +73,5 @@ def tokenizer_from_data(data, source: str) -> Tokenizer:
         raise SchemaError(f"{source}: {exc}") from None
 
 
-def load_tokenizer(path: str | os.PathLike) -> Tokenizer:
+def load_tokenizer(path: str | os.PathLike[str]) -> Tokenizer:
     return tokenizer_from_data(read_json(path), str(path))

@@ -95,7 +95,7 @@ def vocab_csv(tokenizer: Encoder, steps=None) -> str:
     return out.getvalue()
 
 
-def save_csv(tokenizer: Encoder, path: str | os.PathLike, steps=None) -> None:
+def save_csv(tokenizer: Encoder, path: str | os.PathLike[str], steps=None) -> None:
     write_files({path: vocab_csv(tokenizer, steps)})
 
 
@@ -122,7 +122,7 @@ def _rows(text: str, source: str) -> list[tuple[int, list[str]]]:
     return out
 
 
-def load_csv(path: str | os.PathLike):
+def load_csv(path: str | os.PathLike[str]):
     source = str(path)
     text = read_text(path)
     first, _, rest = text.partition("\n")

@@ -39,7 +39,7 @@ SIDECAR = "bpe-lab.json"
 SIDECAR_FORMAT = "bpe-lab-gpt2-settings"
 
 
-def folder_files(tokenizer: Encoder, folder: str | os.PathLike) -> dict:
+def folder_files(tokenizer: Encoder, folder: str | os.PathLike[str]) -> dict:
     table, spelt, mark, stray = spelled_table(tokenizer, "merges.txt")
     lines = [HEADER]
     for m in table.merges:
@@ -69,14 +69,14 @@ def folder_files(tokenizer: Encoder, folder: str | os.PathLike) -> dict:
     }
 
 
-def checked_files(tokenizer: Encoder, folder: str | os.PathLike) -> dict:
+def checked_files(tokenizer: Encoder, folder: str | os.PathLike[str]) -> dict:
     """The three files for ``folder``, once checked in `tokenizers`."""
     files = folder_files(tokenizer, folder)
     check_gpt2_files(tokenizer, *(files[Path(folder) / name] for name in (VOCAB, MERGES, SIDECAR)))
     return files
 
 
-def save_gpt2(tokenizer: Encoder, folder: str | os.PathLike) -> None:
+def save_gpt2(tokenizer: Encoder, folder: str | os.PathLike[str]) -> None:
     """Write the three files into ``folder`` (made if missing), all or none."""
     write_files(checked_files(tokenizer, folder), make_folder=folder)
 
@@ -101,7 +101,7 @@ def _sidecar(path: Path) -> tuple[Settings, dict[str, int], str | None, str | No
     return settings, specials, unknown, mark
 
 
-def load_gpt2(path: str | os.PathLike):
+def load_gpt2(path: str | os.PathLike[str]):
     """A folder holding vocab.json and merges.txt, or either of the two files."""
     p = Path(path)
     status = path_status(p)

@@ -212,14 +212,14 @@ def tokenizer_json(tokenizer: Encoder) -> str:
     return json.dumps(tokenizer_json_data(tokenizer), ensure_ascii=False, indent=1) + "\n"
 
 
-def checked_files(tokenizer: Encoder, path: str | os.PathLike) -> dict:
+def checked_files(tokenizer: Encoder, path: str | os.PathLike[str]) -> dict:
     """{path: tokenizer.json's text}, once the tokenizers library, given it, gives BPE Lab's ids."""
     text = tokenizer_json(tokenizer)
     check_tokenizer_json(tokenizer, text)
     return {path: text}
 
 
-def save_hf(tokenizer: Encoder, path: str | os.PathLike) -> None:
+def save_hf(tokenizer: Encoder, path: str | os.PathLike[str]) -> None:
     write_files(checked_files(tokenizer, path))
 
 
@@ -513,5 +513,5 @@ def char_bpe_folder_data(vocab: dict[str, int], merges: list[tuple[str, str]]) -
     }
 
 
-def load_hf(path: str | os.PathLike):
+def load_hf(path: str | os.PathLike[str]):
     return tokenizer_from_hf_data(read_json(path), str(path))

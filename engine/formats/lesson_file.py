@@ -63,7 +63,7 @@ class LessonTooLargeError(BpeLabError):
     """The lesson's file would be larger than BPE Lab opens, so it is not written."""
 
 
-def save_lesson(lesson: LessonFile, path: str | os.PathLike, private: bool = False,
+def save_lesson(lesson: LessonFile, path: str | os.PathLike[str], private: bool = False,
                 overwrite_read_only: bool = False) -> None:
     """Write the lesson; refused, before anything is written, when the file could not be opened
     again. ``private``: readable by its owner alone (unsaved work in the autosave).
@@ -110,5 +110,5 @@ def lesson_from_data(data, source: str) -> LessonFile:
     return lesson
 
 
-def load_lesson(path: str | os.PathLike) -> LessonFile:
+def load_lesson(path: str | os.PathLike[str]) -> LessonFile:
     return lesson_from_data(read_json(path, MAX_LESSON_BYTES), str(path))

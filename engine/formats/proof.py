@@ -140,7 +140,7 @@ def _readers(fmt: str, path: Path) -> tuple[list[tuple[str, Encoders]], str | No
     return readers, None
 
 
-def prove(tokenizer: Encoder, fmt: str, path: str | os.PathLike, texts: dict[str, str]) -> Iterator[ProofProgress]:
+def prove(tokenizer: Encoder, fmt: str, path: str | os.PathLike[str], texts: dict[str, str]) -> Iterator[ProofProgress]:
     """Read the written files back and compare ids on each of ``texts`` (name -> text) in both
     modes; returns a ProofReport."""
     readers, missing = _readers(fmt, Path(path))
@@ -163,7 +163,7 @@ def prove(tokenizer: Encoder, fmt: str, path: str | os.PathLike, texts: dict[str
     return ProofReport(tuple(proofs), missing)
 
 
-def export_and_prove(source: Source, fmt: str, path: str | os.PathLike, texts: dict[str, str]) -> Iterator[ProofProgress]:
+def export_and_prove(source: Source, fmt: str, path: str | os.PathLike[str], texts: dict[str, str]) -> Iterator[ProofProgress]:
     """Write ``source`` in ``fmt`` at ``path``, then ``prove`` it; returns the ProofReport."""
     yield ProofProgress(0, 1, "writing")
     export(source, fmt, path)
