@@ -394,7 +394,7 @@ def _plain_specials(added: list[AddedToken], merges, unknown: str | None) -> boo
                and t.content not in used and t.content != unknown for t in added)
 
 
-def tokenizer_from_hf_data(data, source: str):
+def tokenizer_from_hf_data(data: object, source: str) -> FileTokenizer:
     f = Fields.of(data, source)
     if not isinstance(f.get("model", None), dict):
         raise SchemaError(f"{source} is not a tokenizer.json: it has no \"model\" object")
