@@ -9,14 +9,14 @@ export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}"
 # each tool runs even when one before it failed, so one run names every broken rule
 failed=()
 check() {
-    local name="$1"
-    shift
-    echo "== $name" >&2
+    local name="$1" what="$2"
+    shift 2
+    echo "== $name: $what" >&2
     "$@" || failed+=("$name")
 }
-check "ruff: lint rules" "$ROOT/.venv/bin/ruff" check --quiet .
-check "mypy: types (strict for engine/)" "$ROOT/.venv/bin/mypy"
-check "lint-imports: import contracts" "$ROOT/.venv/bin/lint-imports" --no-cache
+check ruff "lint rules" "$ROOT/.venv/bin/ruff" check --quiet .
+check mypy "types, strict for engine/" "$ROOT/.venv/bin/mypy"
+check lint-imports "import contracts" "$ROOT/.venv/bin/lint-imports" --no-cache
 if [ "${#failed[@]}" -gt 0 ]; then
     echo "the checks failed (${failed[*]}): fix what they print above; the tests were not run" >&2
     exit 1
