@@ -90,7 +90,8 @@ def is_bundle() -> bool:
 
 
 def bundled_fonts_folder() -> Path | None:
-    return Path(sys._MEIPASS) / "fonts" if is_bundle() else None  # noqa: SLF001 (PyInstaller's own name)
+    # PyInstaller's own name, set only in its bundle
+    return Path(sys._MEIPASS) / "fonts" if is_bundle() else None  # type: ignore[attr-defined]  # noqa: SLF001
 
 
 def app_icon():

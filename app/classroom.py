@@ -20,10 +20,10 @@ options are open, the digits pick them (as they mark the class's answer to a pre
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QKeySequence, QPalette
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QPalette
 from PySide6.QtWidgets import (
     QAbstractSpinBox, QApplication, QDockWidget, QLineEdit, QMenu, QPlainTextEdit, QStatusBar, QTextEdit,
     QToolBar, QWidget,
@@ -52,7 +52,8 @@ NEXT_VIEW, PREVIOUS_VIEW, BIGGER, SMALLER, ACTUAL = "next view", "previous view"
 PREDICT, HELP, LEAVE = "predict", "help", "leave"
 
 K = Qt.Key
-PLAIN_KEYS = {
+# by int: a key event gives its key as a number
+PLAIN_KEYS: dict[int, str] = {
     K.Key_Right: NEXT, K.Key_PageDown: NEXT, K.Key_Space: NEXT, K.Key_Down: NEXT,
     K.Key_Left: PREVIOUS, K.Key_PageUp: PREVIOUS, K.Key_Up: PREVIOUS, K.Key_Backspace: PREVIOUS,
     K.Key_P: PLAY,
@@ -64,12 +65,12 @@ PLAIN_KEYS = {
     K.Key_Question: HELP, K.Key_F1: HELP, K.Key_Slash: HELP,
     K.Key_Escape: LEAVE, K.Key_F5: LEAVE,
 }
-CONTROL_KEYS = {K.Key_Plus: BIGGER, K.Key_Equal: BIGGER, K.Key_Minus: SMALLER, K.Key_0: ACTUAL}
+CONTROL_KEYS: dict[int, str] = {K.Key_Plus: BIGGER, K.Key_Equal: BIGGER, K.Key_Minus: SMALLER, K.Key_0: ACTUAL}
 # keys that still act while a text box has the focus (the rest type into it)
 THROUGH_TEXT = {K.Key_PageDown, K.Key_PageUp, K.Key_F5, K.Key_F1, K.Key_Escape}
 # on the quiz the lesson's keys are the quiz's own (Return checks, arrows order, Tab moves)
 QUIZ_KEEPS = {NEXT, PREVIOUS, PLAY, RESET, END, PREDICT, NEXT_VIEW, PREVIOUS_VIEW}
-NUMBER_KEYS = {key: n for n, key in enumerate(
+NUMBER_KEYS: dict[int, int] = {key: n for n, key in enumerate(
     (K.Key_1, K.Key_2, K.Key_3, K.Key_4, K.Key_5, K.Key_6, K.Key_7, K.Key_8, K.Key_9), start=1)}
 
 # The list of keys ("?", and Help > Keyboard shortcuts): each row the commands it names and what
@@ -101,12 +102,18 @@ def key_name(key: Qt.Key) -> str:
 
 def keys_of(commands: tuple[str, ...]) -> str:
     """The plain keys of each command, a command's keys side by side and commands apart by " / "."""
-    return "  /  ".join("  ".join(key_name(k) for k, c in PLAIN_KEYS.items() if c == command) for command in commands)
+    return "  /  ".join("  ".join(key_name(K(k)) for k, c in PLAIN_KEYS.items() if c == command) for command in commands)
 
 
 KEY_LIST = [(keys_of(commands), what) for commands, what in KEY_ROWS]
 # where the row of the views goes, and the row for marking the class's answer after it
 VIEWS_AT = 6
+
+
+def _application() -> QApplication:
+    app = QApplication.instance()
+    assert isinstance(app, QApplication), "classroom mode runs in the window's QApplication"
+    return app
 
 
 def command_for(key: int, modifiers: Qt.KeyboardModifier) -> str | None:
@@ -202,7 +209,7 @@ class Classroom(QObject):
         # with no window manager (a bare X server, some kiosks) full screen keeps the old size
         w.setGeometry(w.screen().geometry())
         self._park_focus()
-        QApplication.instance().installEventFilter(self)
+        _application().installEventFilter(self)
         self.action.setChecked(True)
         self.entered.emit()
         self._ask_when_still()
@@ -210,13 +217,14 @@ class Classroom(QObject):
     def leave(self) -> None:
         if not self.active:
             return
-        QApplication.instance().removeEventFilter(self)
+        _application().removeEventFilter(self)
         self.active = False
         self._ask_pending = False
         self._clear_prompt()
         self.keys_overlay.hide()
         self.blank.hide()
         saved, self._saved = self._saved, None
+        assert saved is not None, "entering saved the window's ordinary look"
         w = self.window
         # the views shrink back first: at projector size they would squeeze the docks as they return
         for look in reversed(saved.looks):
@@ -261,12 +269,14 @@ class Classroom(QObject):
     def keys_overlay(self) -> KeysOverlay:
         """The list of keys laid over the window (made on first use, like the blank screen)."""
         self._make_covers()
+        assert self._keys_overlay is not None
         return self._keys_overlay
 
     @property
     def blank(self) -> BlankCover:
         """The black or white screen laid over the window."""
         self._make_covers()
+        assert self._blank is not None
         return self._blank
 
     def _chrome(self) -> list[QWidget]:
@@ -437,8 +447,9 @@ class Classroom(QObject):
             from widgets.classroom import ASKING  # the covers wait for the mode
 
             n = int(command.split()[1])
-            if self.prompt_state == ASKING and self.window.tabs.currentWidget() is self.prompt.host:
-                self.prompt.mark(n - 1)
+            prompt = self.prompt
+            if self.prompt_state == ASKING and prompt is not None and self.window.tabs.currentWidget() is prompt.host:
+                prompt.mark(n - 1)
             elif n <= self.window.tabs.count():
                 self._show_view(n - 1)
         elif command == BIGGER:
@@ -459,12 +470,12 @@ class Classroom(QObject):
         """Next step; with predict first on, reveal the answer first, then make the merge."""
         from widgets.classroom import ASKING, HIDDEN  # the covers wait for the mode
 
-        state = self.prompt_state
-        if state != HIDDEN and self.window.tabs.currentWidget() is not self.prompt.host:
-            self._show_view(self.window.tabs.indexOf(self.prompt.host))  # back to the question first
+        state, prompt = self.prompt_state, self.prompt
+        if state != HIDDEN and prompt is not None and self.window.tabs.currentWidget() is not prompt.host:
+            self._show_view(self.window.tabs.indexOf(prompt.host))  # back to the question first
             return
-        if state == ASKING:
-            self.prompt.reveal()
+        if state == ASKING and prompt is not None:
+            prompt.reveal()
         elif state == HIDDEN and self.predict_first and self._ask():
             pass  # a question was due (predict first just turned on, or a pause)
         else:
@@ -484,16 +495,18 @@ class Classroom(QObject):
 
     # -- keys -----------------------------------------------------------------------------------
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
-        kind = event.type()
+    def eventFilter(self, watched: QObject, any_event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        kind = any_event.type()
         if watched is self.window and kind == QEvent.Type.Close and self.active:
             # leave first, so the window saves its ordinary layout, not the projector's
             self.leave()
             return False
         if not self.active or kind not in (QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride):
             return False
+        tabs = self.window.tabs  # the window's own: the check below takes the window for a plain QWidget
         if not isinstance(watched, QWidget) or watched.window() is not self.window:
             return False  # a dialog, or the window-system side of the same key press
+        event = cast(QKeyEvent, any_event)  # both kinds left are key events
         if not self.blank.isHidden():
             return self._wake(event)
         command = command_for(event.key(), event.modifiers())
@@ -505,7 +518,7 @@ class Classroom(QObject):
         control = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
         if typing and event.key() not in THROUGH_TEXT and not control:
             return False
-        quiz = self.window.tabs.currentWidget()
+        quiz = tabs.currentWidget()
         if command.startswith("view ") and isinstance(quiz, QuizPanel) and quiz.takes_digit(int(command[5:])):
             # an open choice on the quiz: the digit answers it, as it marks the class's answer to a prediction
             event.accept()
@@ -528,7 +541,7 @@ class Classroom(QObject):
         self._on_key(command, watched)
         return True
 
-    def _wake(self, event: QEvent) -> bool:
+    def _wake(self, event: QKeyEvent) -> bool:
         """A key on a blank screen brings the lesson back and does nothing else; B or W turns a
         white screen black or a black one white, as in presentation software."""
         event.accept()

@@ -108,7 +108,12 @@ def _quiz(view: QuizPanel, fit: float) -> Look:
 
 
 def projector_look(view, fit: float = 1.0) -> Look:
-    for kind, make in ((TileView, _tiles), (ChartsView, _charts), (ExplorerView, _explorer), (QuizPanel, _quiz)):
-        if isinstance(view, kind):
-            return make(view, fit)
+    if isinstance(view, TileView):
+        return _tiles(view, fit)
+    if isinstance(view, ChartsView):
+        return _charts(view, fit)
+    if isinstance(view, ExplorerView):
+        return _explorer(view, fit)
+    if isinstance(view, QuizPanel):
+        return _quiz(view, fit)
     return Look(lambda s: None, lambda: None)

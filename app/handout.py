@@ -188,6 +188,7 @@ class _Pages:
 def _tile_painter(lesson: Lesson, scale: float) -> TilePainter:
     painter = TilePainter(QFont(), TileTheme.light(), scale)
     tokenizer = lesson.tokenizer
+    assert tokenizer is not None, "a handout is made of a trained lesson"
     unknown = tokenizer.id_to_token(tokenizer.unknown_id) if tokenizer.unknown_id is not None else None
     painter.set_lesson(lesson.settings.marker, lesson.settings.units, unknown, tokenizer.token_to_id,
                        tuple(tokenizer.special_ids), colouring_of(lesson))

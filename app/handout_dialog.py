@@ -13,7 +13,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import (
-    QButtonGroup, QDialog, QDialogButtonBox, QFileDialog, QGridLayout, QLabel, QLineEdit, QMenu, QRadioButton,
+    QAbstractButton, QButtonGroup, QDialog, QDialogButtonBox, QFileDialog, QGridLayout, QLabel, QLineEdit, QMenu, QRadioButton,
     QSpinBox, QVBoxLayout,
 )
 
@@ -63,8 +63,13 @@ class HandoutDialog(QDialog):
         layout.addWidget(self.buttons)
 
         group.buttonToggled.connect(lambda *_: self._update())
-        self.every.valueChanged.connect(lambda _: (self.every_button.setChecked(True), self._update()))
-        self.list.textEdited.connect(lambda _: (self.list_button.setChecked(True), self._update()))
+        self.every.valueChanged.connect(lambda _: self._choose(self.every_button))
+        self.list.textEdited.connect(lambda _: self._choose(self.list_button))
+        self._update()
+
+    def _choose(self, button: QAbstractButton) -> None:
+        """Editing a choice's own field picks that choice."""
+        button.setChecked(True)
         self._update()
 
     def spec(self) -> str:

@@ -55,8 +55,9 @@ def dock_minimum(dock: QDockWidget, points: float, natural: bool = False) -> tup
     row_width = ROW_CHARS * body.averageCharWidth()
     width = max(title_width, row_width)
     inner = dock.widget()
-    if natural and inner is not None:
-        width = max(width, (inner.widget() if isinstance(inner, QScrollArea) else inner).minimumSizeHint().width())
+    shown = inner.widget() if isinstance(inner, QScrollArea) else inner
+    if natural and shown is not None:
+        width = max(width, shown.minimumSizeHint().width())
     height = round(ROWS_HIGH * body.lineSpacing()) + 16
     return width, height
 
@@ -163,7 +164,9 @@ def drop_stale_tab_bars(window: QMainWindow) -> None:
     def park_all() -> None:
         for bar in on_screen_tab_bars(window):
             bar.move(-bar.width() - OFF_SCREEN, -bar.height() - OFF_SCREEN)
-        window.layout().invalidate()
+        layout = window.layout()
+        if layout is not None:
+            layout.invalidate()
 
     QTimer.singleShot(0, window, park_all)  # the window as context: no call after it is gone
 

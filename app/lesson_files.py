@@ -13,7 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Protocol, runtime_checkable
 
-from PySide6.QtCore import QObject, QSettings, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, QSettings, QTimer, Signal, SignalInstance, Slot
 from PySide6.QtWidgets import QMessageBox
 
 from app.autosave import INTERVAL_MS, LARGE as AUTOSAVE_LARGE, Autosave, UnreadableAutosaveError
@@ -33,7 +33,7 @@ B = QMessageBox.StandardButton
 class KeepsProgress(Protocol):
     """A view whose progress the lesson file keeps (the quiz's answers), announced as it changes."""
 
-    progress_changed: object  # a signal with no arguments
+    progress_changed: SignalInstance  # with no arguments
 
     def progress(self) -> dict: ...
 
@@ -333,9 +333,10 @@ class LessonFiles(QObject):
         if self.app_settings is None:
             return []
         value = self.app_settings.value("recent", [])
+        # QSettings gives one text for a list of one, and an empty value for none
         if isinstance(value, str):
             value = [value]
-        return [str(v) for v in value or []]
+        return [str(v) for v in value] if isinstance(value, list) else []
 
     # -- autosave and recovery --------------------------------------------------------------------
 

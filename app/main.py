@@ -31,9 +31,10 @@ QT_PLATFORMS = ("xcb", "wayland", "wayland-egl", "offscreen", "minimal", "eglfs"
 
 def missing_part(error: ImportError) -> int:
     """Say in one line which part of a damaged installation is missing; the exit status."""
-    while error.__cause__ is not None:  # numpy, for one, wraps the loader's own reason
-        error = error.__cause__
-    reason = next((line.strip() for line in str(error).splitlines() if line.strip()), type(error).__name__)
+    cause: BaseException = error
+    while cause.__cause__ is not None:  # numpy, for one, wraps the loader's own reason
+        cause = cause.__cause__
+    reason = next((line.strip() for line in str(cause).splitlines() if line.strip()), type(cause).__name__)
     print(f"bpe-lab: part of BPE Lab is missing ({reason}): {REINSTALL}", file=sys.stderr)
     return EXIT_NO_WINDOW
 
@@ -183,6 +184,7 @@ def make_application(argv: Sequence[str] = ()):
     # pyqtgraph, imported later by the charts, otherwise prefers PyQt6 when both are installed
     os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
     app = QApplication.instance() or QApplication([sys.argv[0], *argv])
+    assert isinstance(app, QApplication), "the window needs a QApplication, not a QCoreApplication"
     app.setApplicationName("BPE Lab")
     app.setOrganizationName("BPE Lab")
     # the desktop entry's name: Wayland and the task bar match the window to its menu entry and icon

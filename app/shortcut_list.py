@@ -29,8 +29,7 @@ def _place(widget: QWidget) -> str:
         parent = w.parentWidget()
         if isinstance(w, QDockWidget):
             place = w.windowTitle()
-        elif isinstance(parent, QStackedWidget) and isinstance(parent.parentWidget(), QTabWidget):
-            tabs = parent.parentWidget()
+        elif isinstance(parent, QStackedWidget) and isinstance(tabs := parent.parentWidget(), QTabWidget):
             place = tabs.tabText(tabs.indexOf(w)).replace("&", "")
         w = parent
     return place

@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Protocol, runtime_checkable
 
-from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, QTimer, Slot
+from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, QTimer, SignalInstance, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QApplication, QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QTabBar, QTabWidget, QVBoxLayout, QWidget,
@@ -52,14 +52,14 @@ ViewFactory = Callable[[Session], QWidget]
 class AsksForTiles(Protocol):
     """A view that may ask for the tiles to be shown (the quiz's "show on the tiles")."""
 
-    tiles_requested: object  # a signal with no arguments
+    tiles_requested: SignalInstance  # with no arguments
 
 
 @runtime_checkable
 class HidesAnswers(Protocol):
     """A view that asks a question the Pairs panel would answer (the quiz, about the live lesson)."""
 
-    answer_pending_changed: object  # a signal carrying whether the answer is still to come
+    answer_pending_changed: SignalInstance  # carrying whether the answer is still to come
 
 
 def _tiles(session: Session) -> QWidget:
@@ -114,7 +114,9 @@ class MainWindow(QMainWindow):
         theme: str | None = None,
     ):
         super().__init__()
-        guard_wheel(QApplication.instance())  # before any panel is made: every one is polished through it
+        app = QApplication.instance()
+        assert isinstance(app, QApplication), "the window needs a QApplication"
+        guard_wheel(app)  # before any panel is made: every one is polished through it
         self.setObjectName("mainWindow")
         self.setWindowIcon(app_icon())  # dialogs with the window as parent show it too
         self.session = session or Session()
@@ -233,7 +235,8 @@ class MainWindow(QMainWindow):
         self.tokenize_dock = self._dock("Tokenize", "tokenizeDock", self.tokenize_panel, bottom)
         self._layout_restored = False
         self.dock_arrangement = "side by side"
-        self._resized = QTimer(self, singleShot=True, interval=RESIZE_SETTLE_MS, timeout=self._follow_size)
+        self._resized = QTimer(self, singleShot=True, interval=RESIZE_SETTLE_MS)
+        self._resized.timeout.connect(self._follow_size)
 
     @property
     def docks(self) -> list[QDockWidget]:
@@ -243,10 +246,13 @@ class MainWindow(QMainWindow):
         """The default arrangement for this width and zoom (``app.layout``): the views keep 60%.
         Not ``afresh``, panels already arranged so keep their places and are only sized."""
         current = None if afresh else self.dock_arrangement
-        self.dock_arrangement = dock_layout.arrange(self, *self.docks, BASE_POINTS * self.zoom, current)
+        corpus, pairs, vocab, tokenize = self.docks
+        self.dock_arrangement = dock_layout.arrange(self, corpus, pairs, vocab, tokenize, BASE_POINTS * self.zoom,
+                                                    current)
 
     def size_docks(self) -> None:
-        dock_layout.size_docks(self, self.dock_arrangement, *self.docks, BASE_POINTS * self.zoom)
+        corpus, pairs, vocab, tokenize = self.docks
+        dock_layout.size_docks(self, self.dock_arrangement, corpus, pairs, vocab, tokenize, BASE_POINTS * self.zoom)
 
     def layout_crushed(self) -> bool:
         return dock_layout.crushed(self.docks, BASE_POINTS * self.zoom)
@@ -268,7 +274,7 @@ class MainWindow(QMainWindow):
         if self.layout_crushed():
             self.arrange_docks()
 
-    def restoreState(self, state, version: int = 0) -> bool:  # noqa: N802 (Qt's name)
+    def restoreState(self, state, version: int | None = 0) -> bool:  # noqa: N802 (Qt's name)
         """Qt's, without the tab bars of the groups it replaced (it leaves them over the new ones,
         where they take the clicks): the classroom and the saved settings restore through here."""
         restored = super().restoreState(state, version)
@@ -328,7 +334,8 @@ class MainWindow(QMainWindow):
         self.zoom_in_action = self._action("Zoom &in", lambda: self.set_zoom(self.zoom * ZOOM_STEP), "zoom in")
         self.zoom_out_action = self._action("Zoom &out", lambda: self.set_zoom(self.zoom / ZOOM_STEP), "zoom out")
         self.zoom_reset_action = self._action("&Actual size", lambda: self.set_zoom(1.0), "actual size")
-        self.dark_action = self._action("&Dark theme", lambda: self.set_theme("dark" if self.dark_action.isChecked() else "light"))
+        self.dark_action: QAction = self._action(
+            "&Dark theme", lambda: self.set_theme("dark" if self.dark_action.isChecked() else "light"))
         self.dark_action.setCheckable(True)
         self.shortcuts_action = self._action("&Keyboard shortcuts", lambda: show_shortcuts(self), "shortcuts",
                                              "Every key of the window, of each view and of classroom mode")
@@ -471,7 +478,8 @@ class MainWindow(QMainWindow):
             return "light", 1.0
         theme = str(s.value("theme", "light"))
         try:
-            zoom = clamp_zoom(float(s.value("zoom", 1.0)))
+            # QSettings gives text back from its file, the number itself within one run
+            zoom = clamp_zoom(float(str(s.value("zoom", 1.0))))
         except (TypeError, ValueError):
             zoom = 1.0
         return (theme if theme in THEMES else "light"), zoom

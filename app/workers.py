@@ -14,7 +14,7 @@ import os
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
+from typing import Any, Callable, Generator, Iterator
 
 from PySide6.QtCore import QObject, Signal, Slot
 
@@ -52,7 +52,11 @@ def tagged(phase: str, run: Iterator[tuple[int, int]]):
         yield phase, done, total
 
 
-def lesson_training(source: LessonFile) -> Iterator[tuple[str, int, int]]:
+# a run's reports: (phase, done, total)
+Progress = tuple[str, int, int]
+
+
+def lesson_training(source: LessonFile) -> Generator[Progress, None, tuple[Lesson, LessonState | None]]:
     """Build (lesson, state) for a source, yielding ("counting", characters counted, characters in
     all) and then ("training", merges done, merges expected) now and then.
 
@@ -77,7 +81,7 @@ def lesson_training(source: LessonFile) -> Iterator[tuple[str, int, int]]:
     # what the window would otherwise count on its own thread when the lesson arrives
     if lesson.held_out.strip():
         lesson.held_out_curve(lesson.held_out)
-    lesson.characters
+    lesson.characters  # noqa: B018 (counted once and kept, here rather than on the GUI thread)
     colour_every_token(lesson)
     return lesson, LessonState(lesson, source.step)
 
@@ -86,20 +90,25 @@ def lesson_training(source: LessonFile) -> Iterator[tuple[str, int, int]]:
 class TokenizerFile:
     """A tokenizer file to open as a lesson (``tokenizer_reading`` reads it), at step ``step``."""
 
-    path: str | os.PathLike
+    path: str | os.PathLike[str]
     step: int = 0
     # what recognising the file found, its parsed JSON included, when the window has done that already
     recognised: Recognised | None = field(default=None, compare=False)
 
 
-def tokenizer_reading(request: TokenizerFile) -> Iterator[tuple[str, int, int]]:
+Source = LessonFile | TokenizerFile
+# what a run does with its source: report progress, return (lesson, state)
+Job = Callable[[Any], Generator[Progress, None, tuple[Lesson, LessonState | None]]]
+
+
+def tokenizer_reading(request: TokenizerFile) -> Generator[Progress, None, tuple[Lesson, LessonState | None]]:
     """Like ``lesson_training`` for a tokenizer file: its merges become the lesson's steps."""
     lesson = yield from tagged("training", read_imported(request.path, request.recognised))
     abort_if_requested()
     return lesson, LessonState(lesson, request.step)
 
 
-def build_lesson(source: LessonFile, job: Callable[..., Iterator] = lesson_training) -> tuple[Lesson, LessonState | None]:
+def build_lesson(source: Source, job: Job = lesson_training) -> tuple[Lesson, LessonState | None]:
     """(lesson, state) for a source, trained on the spot (small texts, the CLI)."""
     # the CLI runs with the cycle collector on; the window has it off already (app.collector)
     with collector_paused():
@@ -125,7 +134,7 @@ class TrainingRunner(QObject):
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
         self._worker: Worker | None = None
-        self._source: LessonFile | None = None
+        self._source: Source | None = None
         # every run this runner started whose thread may still run, cancelled ones included
         self._workers: list[Worker] = []
         self._switch: float | None = None
@@ -134,13 +143,13 @@ class TrainingRunner(QObject):
     def busy(self) -> bool:
         return self._worker is not None
 
-    def start(self, source: LessonFile | TokenizerFile, background: bool | None = None,
-              job: Callable[..., Iterator] = lesson_training) -> None:
+    def start(self, source: Source, background: bool | None = None, job: Job = lesson_training) -> None:
         """Train ``source`` (or with ``job``, build its lesson another way: ``tokenizer_reading``);
         small texts train at once unless ``background`` says otherwise."""
         self.cancel(quietly=True)
         if background is None:
-            background = len(source.text) >= SMALL_TEXT
+            # a tokenizer file is read in the background: its size says nothing of the text's
+            background = isinstance(source, TokenizerFile) or len(source.text) >= SMALL_TEXT
         if not background:
             try:
                 lesson, state = build_lesson(source, job)
@@ -187,8 +196,9 @@ class TrainingRunner(QObject):
     def _current(self) -> bool:
         return self._worker is not None and self.sender() is self._worker
 
-    def _finish(self, trained: bool) -> LessonFile:
+    def _finish(self, trained: bool) -> Source:
         source = self._source
+        assert source is not None, "a run that reports has its source"
         self._worker = self._source = None
         self._restore_switch(trained)
         return source

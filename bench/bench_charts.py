@@ -141,7 +141,7 @@ def main() -> int:
         # steps by key press come further apart than the bars' refresh limit
         time.sleep(THROTTLE_MS / 1000)
         go_to_ms.clear()
-        total = timed(lambda: session.request_step(k))
+        total = timed(lambda: session.request_step(k))  # noqa: B023 (timed runs it at once)
         step.append(total)
         chart.append(total - sum(go_to_ms))
         frame.append(timed(paint))
@@ -180,7 +180,7 @@ def main() -> int:
             x += pixels * steps_per_pixel
             go_to_ms.clear()
             # what a drag event does: move the line, which asks the session to follow, then paint
-            update = timed(lambda: line.setPos(x))
+            update = timed(lambda: line.setPos(x))  # noqa: B023 (timed runs it at once)
             painted = timed(paint)
             drag.append(update + painted)
             drag_charts.append(update - sum(go_to_ms) + painted)

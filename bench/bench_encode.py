@@ -20,7 +20,6 @@ tokenizers keep none across calls that matters here).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import sysconfig
@@ -142,14 +141,15 @@ def long_piece_rows(text: str, repeat: int, before: bool) -> None:
     for size in (10_000, 40_000, 200_000):
         for name, ours, piece in (("lesson, split none", lesson, text), ("cl100k, one pre-token", cl100k, letters)):
             piece = piece.encode("utf-8")[:size].decode("utf-8", errors="ignore")
-            ours_t, ref_t = side_by_side(lambda: ours.encode_ids(piece), lambda: reference.encode_ordinary(piece),
+            # side_by_side runs the functions before the loop moves on
+            ours_t, ref_t = side_by_side(lambda: ours.encode_ids(piece), lambda: reference.encode_ordinary(piece),  # noqa: B023
                                          repeat, before=cold(ours))
             line = f"long piece {size // 1000} KB, {name}: BPE Lab {ours_t:.4f} s, tiktoken {ref_t:.4f} s, ratio {ref_t / ours_t:.3f}"
             if before and size <= 40_000:
                 kept = tokenizer_module._SHORT_PIECE
                 tokenizer_module._SHORT_PIECE = 1 << 62  # every piece through the scanning loop
                 try:
-                    old_t, _ = side_by_side(lambda: ours.encode_ids(piece), lambda: None, 1, before=cold(ours))
+                    old_t, _ = side_by_side(lambda: ours.encode_ids(piece), lambda: None, 1, before=cold(ours))  # noqa: B023
                 finally:
                     tokenizer_module._SHORT_PIECE = kept
                 line += f"; scanning loop {old_t:.2f} s ({old_t / ours_t:.0f}x the heap)"

@@ -19,10 +19,10 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from engine.unicode_table import LETTER, NUMBER, WHITE_SPACE
+from engine.unicode_table import LETTER, NUMBER, WHITE_SPACE, CharClass
 
 
-def _ascii_body(table) -> str:
+def _ascii_body(table: CharClass) -> str:
     """The ASCII characters of a table class, as the inside of an ``re`` character class."""
     return re.escape("".join(chr(c) for c in range(128) if chr(c) in table))
 

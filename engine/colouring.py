@@ -34,10 +34,15 @@ import random
 import threading
 import weakref
 from array import array
-from typing import Protocol
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from engine.display import TOKEN, WHITESPACE, WORD_END, Display, for_settings
 from engine.history import History
+from engine.trainer import MergeStep
+
+if TYPE_CHECKING:
+    from engine.lesson import Lesson
 
 # the palette's size: widgets.colors.TOKEN_FILLS holds this many fills
 COLOURS = 7
@@ -92,6 +97,9 @@ class Colouring:
         for i, token in enumerate(history.base):
             self._filled[i] = display.kind(token) in FILLED_KINDS
         self._done: int | None = None  # steps coloured so far; None before the base symbols
+        # the corpus laid out while colouring lasts (``_lay_out``): word starts, and per position its
+        # token id and the positions of the tokens after and before it
+        self._layout: tuple[list[int], array[int], array[int], array[int]] | None = None
         self._lock = threading.Lock()  # a worker (quiz, handout) may ask while the window does
 
     def colour(self, token_id: int) -> int:
@@ -126,7 +134,7 @@ class Colouring:
                 self._done = number
             if self._done == len(steps):
                 # every token has its colour: the corpus laid out (24 bytes a symbol) is not needed again
-                self._starts = self._tok = self._nxt = self._prv = None
+                self._layout = None
 
     # -- the corpus as linked token starts ----------------------------------------------------------
 
@@ -134,7 +142,8 @@ class Colouring:
         """Every distinct word's base symbols side by side: each position's token id and the start
         of the token before and after it in its word (-1 at a word's ends)."""
         corpus, ids = self.history.corpus, self._ids
-        starts, tok = [], array("q")
+        starts: list[int] = []
+        tok = array("q")
         for w in range(len(corpus)):
             starts.append(len(tok))
             tok.extend(map(ids.__getitem__, corpus.symbols(w)))
@@ -147,13 +156,17 @@ class Colouring:
                 nxt[s - 1] = -1
         if n:
             nxt[n - 1] = -1
-        self._starts, self._tok, self._nxt, self._prv = starts, tok, nxt, prv
+        self._layout = (starts, tok, nxt, prv)
+
+    def _laid_out(self) -> tuple[list[int], array[int], array[int], array[int]]:
+        assert self._layout is not None, "the corpus is laid out while colouring lasts"
+        return self._layout
 
     # -- base symbols -------------------------------------------------------------------------------
 
     def _colour_base(self) -> None:
         base = len(self.history.base)
-        count = self._count_numpy if len(self._tok) >= _MANY_SYMBOLS else self._count_each
+        count = self._count_numpy if len(self._laid_out()[1]) >= _MANY_SYMBOLS else self._count_each
         frequency, pairs = count(base)
         meets: dict[int, dict[int, int]] = {}
         for (x, y), n in sorted(pairs.items()):
@@ -167,7 +180,8 @@ class Colouring:
     def _count_each(self, base: int) -> tuple[list[int], dict[tuple[int, int], int]]:
         """How often each base symbol occurs, and how often each two filled symbols stand side by side
         (the lower id first), one position at a time."""
-        tok, nxt, filled = self._tok, self._nxt, self._filled
+        _, tok, nxt, _ = self._laid_out()
+        filled = self._filled
         frequency = [0] * base
         pairs: dict[tuple[int, int], int] = {}
         for p, a in enumerate(tok):
@@ -184,8 +198,9 @@ class Colouring:
         """``_count_each`` for a large corpus, all positions at once."""
         import numpy as np  # only here: a corpus of a million symbols is counted in one go
 
-        tok = np.frombuffer(self._tok, dtype=np.int64)
-        nxt = np.frombuffer(self._nxt, dtype=np.int64)
+        _, tok_array, nxt_array, _ = self._laid_out()
+        tok = np.frombuffer(tok_array, dtype=np.int64)
+        nxt = np.frombuffer(nxt_array, dtype=np.int64)
         filled = np.frombuffer(bytes(self._filled[:base]), dtype=np.uint8).astype(bool)
         frequency = np.bincount(tok, minlength=base)
         left = np.flatnonzero(nxt >= 0)
@@ -197,7 +212,7 @@ class Colouring:
 
     # -- one merge ----------------------------------------------------------------------------------
 
-    def _merge(self, step) -> None:
+    def _merge(self, step: MergeStep) -> None:
         """Join the pair at each of the step's places, then colour the new token from what stands
         beside it (after the whole step: a run ``a a a a`` holds the new token twice)."""
         new = self._ids[step.token]
@@ -210,9 +225,9 @@ class Colouring:
         parts = [colours[self._ids[t]] for t in step.pair]
         colours[new] = _least(new, clash, parts)
 
-    def _join_each(self, places, new: int) -> list[int]:
+    def _join_each(self, places: Sequence[tuple[int, int]], new: int) -> list[int]:
         """Join the pairs one place at a time; returns how often each colour stands beside them."""
-        starts, tok, nxt, prv = self._starts, self._tok, self._nxt, self._prv
+        starts, tok, nxt, prv = self._laid_out()
         joined = []
         for w, offset in places:
             p = starts[w] + offset
@@ -232,14 +247,15 @@ class Colouring:
                         clash[colours[other]] += 1
         return clash
 
-    def _join_all(self, places, new: int) -> list[int]:
+    def _join_all(self, places: Sequence[tuple[int, int]], new: int) -> list[int]:
         """``_join_each`` for a step with many places, all at once: the places of one step never
         overlap, so no place reads a link another writes."""
         import numpy as np  # only here: the first merges of a large corpus have many thousands of places
 
-        tok, nxt, prv = (np.frombuffer(a, dtype=np.int64) for a in (self._tok, self._nxt, self._prv))
+        starts, *links = self._laid_out()
+        tok, nxt, prv = (np.frombuffer(a, dtype=np.int64) for a in links)
         where = np.array(places, dtype=np.int64)
-        joined = np.asarray(self._starts, dtype=np.int64)[where[:, 0]] + where[:, 1]
+        joined = np.asarray(starts, dtype=np.int64)[where[:, 0]] + where[:, 1]
         after = nxt[nxt[joined]]
         nxt[joined] = after
         inside = after >= 0
@@ -250,10 +266,15 @@ class Colouring:
         colours = np.frombuffer(self._colours, dtype=np.int8)[others]
         filled = np.frombuffer(self._filled, dtype=np.uint8)[others].astype(bool)
         counted = colours[(others != new) & filled & (colours >= 0)]
-        return np.bincount(counted, minlength=COLOURS).tolist()
+        found: list[int] = np.bincount(counted, minlength=COLOURS).tolist()
+        return found
 
 
-def colour_graph(meets: dict[int, dict[int, int]], order: list[int]) -> dict[int, int]:
+# per symbol, how often each neighbour stands beside it
+Meets = dict[int, dict[int, int]]
+
+
+def colour_graph(meets: Meets, order: list[int]) -> dict[int, int]:
     """A colour for each symbol of ``order`` (most frequent first) that none of its neighbours in
     ``meets`` (symbol -> neighbour -> weight) has, or else the lightest total clash found; near
     colours side by side weigh next.
@@ -280,7 +301,7 @@ def colour_graph(meets: dict[int, dict[int, int]], order: list[int]) -> dict[int
     return best
 
 
-def _greedy(meets, order, rng: random.Random | None) -> dict[int, int]:
+def _greedy(meets: Meets, order: list[int], rng: random.Random | None) -> dict[int, int]:
     colours: dict[int, int] = {}
     for token_id in order:
         clash = _clash(token_id, colours, meets)
@@ -292,7 +313,7 @@ def _greedy(meets, order, rng: random.Random | None) -> dict[int, int]:
     return colours
 
 
-def _mend(colours: dict[int, int], meets, order) -> int:
+def _mend(colours: dict[int, int], meets: Meets, order: list[int]) -> int:
     """Move symbols to a colour that clashes less (or as little and is near fewer neighbours)
     until none can: each move lowers the totals. Returns the passes made."""
     passes, moved = 0, True
@@ -309,7 +330,7 @@ def _mend(colours: dict[int, int], meets, order) -> int:
     return passes
 
 
-def _clash(token_id: int, colours: dict[int, int], meets) -> list[int]:
+def _clash(token_id: int, colours: dict[int, int], meets: Meets) -> list[int]:
     """How much each colour would clash with the coloured neighbours of ``token_id``."""
     clash = [0] * COLOURS
     for other, weight in meets.get(token_id, {}).items():
@@ -324,7 +345,7 @@ def _near(clash: list[int]) -> list[int]:
     return [sum(clash[d] for d in _NEAR_TO[c]) for c in range(COLOURS)]
 
 
-def _total_clash(colours: dict[int, int], meets) -> tuple[int, int]:
+def _total_clash(colours: dict[int, int], meets: Meets) -> tuple[int, int]:
     """The weight of neighbours that share a colour, then of those whose colours are near."""
     same = near = 0
     for a, around in meets.items():
@@ -336,7 +357,7 @@ def _total_clash(colours: dict[int, int], meets) -> tuple[int, int]:
     return same, near
 
 
-def _least(token_id: int, clash: list[int], parts) -> int:
+def _least(token_id: int, clash: list[int], parts: Sequence[int]) -> int:
     """The colour whose clashes weigh least, then one near the fewest neighbours, then one its
     parts do not have, then the one its id names round the palette (so unconstrained tokens still
     spread over every colour)."""
@@ -349,7 +370,7 @@ _KEPT: "weakref.WeakKeyDictionary[object, tuple[History, TokenColours]]" = weakr
 _KEPT_LOCK = threading.Lock()
 
 
-def colouring_of(lesson) -> TokenColours:
+def colouring_of(lesson: Lesson) -> TokenColours:
     """The colouring of a trained lesson, made once per training and kept as long as the lesson."""
     history = lesson.history
     with _KEPT_LOCK:
@@ -360,7 +381,7 @@ def colouring_of(lesson) -> TokenColours:
     return kept[1]
 
 
-def colour_every_token(lesson) -> None:
+def colour_every_token(lesson: Lesson) -> None:
     """Work out every token's colour now, in a worker's thread, rather than when a view first asks
     (a jump to the end of a long lesson would otherwise wait for it)."""
     colouring = colouring_of(lesson)

@@ -7,14 +7,16 @@ text; ``symbols()`` adds it as a symbol of its own.
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 from dataclasses import dataclass
+from collections.abc import Generator
 from functools import cached_property
 
 from engine.bytelevel import BASE_ORDER, bytes_to_symbols
 from engine.errors import BpeLabError
-from engine.counting import PART, count_file, count_text, count_words, counting_text
+from engine.counting import PART, Progress, count_file, count_text, count_words, counting_text
 from engine.pretokenize import lowercase, split_on_whitespace
 from engine.settings import Settings
 
@@ -37,7 +39,8 @@ class Corpus:
         return cls.from_counts(count_words(text, settings), settings)
 
     @classmethod
-    def from_text_in_parts(cls, text: str, settings: Settings, progress=None, part: int = PART) -> "Corpus":
+    def from_text_in_parts(cls, text: str, settings: Settings, progress: Progress | None = None,
+                           part: int = PART) -> "Corpus":
         """The corpus ``from_text`` gives, counted a part of the text at a time (``engine.counting``).
 
         ``progress(characters counted, characters in all)`` runs after each part: a worker thread
@@ -48,13 +51,14 @@ class Corpus:
         return cls.from_counts(count_text(text, settings, progress, part=part), settings)
 
     @classmethod
-    def counting(cls, text: str, settings: Settings):
+    def counting(cls, text: str, settings: Settings) -> Generator[tuple[int, int], None, "Corpus"]:
         """``from_text_in_parts`` as a generator for a worker thread: (characters counted, characters
         in all) after each part, the corpus as its return value; closing it stops the count."""
         return cls.from_counts((yield from counting_text(text, settings)), settings)
 
     @classmethod
-    def from_file(cls, path, settings: Settings, progress=None, workers: int | None = None) -> "Corpus":
+    def from_file(cls, path: str | os.PathLike[str], settings: Settings, progress: Progress | None = None,
+                  workers: int | None = None) -> "Corpus":
         """The corpus of a text file, streamed: the file's text is never held whole (``count_file``)."""
         return cls.from_counts(count_file(path, settings, progress, workers), settings)
 
@@ -93,7 +97,7 @@ class Corpus:
         return cls.from_counts(counter, settings)
 
     @classmethod
-    def from_counts(cls, counter: Counter, settings: Settings) -> "Corpus":
+    def from_counts(cls, counter: Counter[str], settings: Settings) -> "Corpus":
         """The corpus of counted words (word -> count, first appearance first)."""
         words = [w for w, c in counter.items() if c > 0 and w]
         if settings.units == "bytes":

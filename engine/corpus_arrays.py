@@ -23,7 +23,7 @@ rule (``engine.lesson``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Callable, Generator
 
 import numpy as np
 
@@ -93,6 +93,16 @@ class CorpusArrays:
         self._kept: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._all: tuple[np.ndarray, np.ndarray] | None = None
         self._ids: np.ndarray | None = None
+        # the step stood at, set by ``adopt``: each symbol's token id and its neighbours, the pair counts
+        self.step: int
+        self.ids: np.ndarray
+        self.after: np.ndarray
+        self.before: np.ndarray
+        self.tokens_in_all: int
+        self.codes: np.ndarray
+        self.counts: np.ndarray
+        self._lefts: dict[int, np.ndarray] = {}
+        self._sources: dict[int, list[tuple[int, int]]] = {}
         self._rebuild(k)
 
     def _base_ids(self, corpus: Corpus) -> np.ndarray:
@@ -138,7 +148,7 @@ class CorpusArrays:
             ins.append(self._around(s, left, cuts, weights, k < a))
         self.step = k
         self._all = None
-        self._lefts: dict[int, np.ndarray] = {}
+        self._lefts = {}
         moved = self._settle(outs, ins)
         # a pair's sources change only where the move took it out or put it in
         if len(self._sources) > KEPT_SOURCES:
@@ -192,7 +202,8 @@ class CorpusArrays:
         self.before[ends] = cuts
         self.tokens_in_all += len(cuts)
 
-    def _settle(self, outs: list, ins: list) -> np.ndarray:
+    def _settle(self, outs: list[tuple[np.ndarray, np.ndarray]],
+                ins: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
         """Add a move's changes of count into the sorted count arrays, dropping the pairs gone;
         returns the codes of every pair taken out or put in somewhere, sorted."""
         codes = np.concatenate([c for c, _ in outs] + [c for c, _ in ins])
@@ -218,7 +229,7 @@ class CorpusArrays:
     def rebuilt(self, k: int) -> Rebuilt:
         return drain(self.rebuilding(k))
 
-    def rebuilding(self, k: int) -> Iterator[tuple[int, int]]:
+    def rebuilding(self, k: int) -> Generator[tuple[int, int], None, Rebuilt]:
         """Every word at step k from the history index, without changing these arrays: a worker
         builds it while the views read the step shown, yielding (parts done, parts) between parts
         and returning the ``Rebuilt``. Each token's id is that of the last merge made inside it
@@ -251,7 +262,7 @@ class CorpusArrays:
         self.step = found.step
         self._all = None
         self._lefts = {}
-        self._sources: dict[int, list[tuple[int, int]]] = {}
+        self._sources = {}
         if found.step not in self._kept and len(self._kept) >= KEPT_COUNTS:
             self._kept.pop(next(iter(self._kept)))
         self._kept[found.step] = self.codes, self.counts = found.codes, found.counts
@@ -437,7 +448,8 @@ def _summed(codes: np.ndarray, weights: np.ndarray, size: int) -> tuple[np.ndarr
     return keys[starts], np.add.reduceat(values, starts)
 
 
-def _counted(at: np.ndarray, ids: np.ndarray, after: np.ndarray, weights: np.ndarray, size: int):
+def _counted(at: np.ndarray, ids: np.ndarray, after: np.ndarray, weights: np.ndarray,
+             size: int) -> tuple[np.ndarray, np.ndarray]:
     """The sorted codes and weighted counts of the pairs whose left tokens start at ``at``. Few
     distinct tokens (the base symbols near the start) are counted in one array per possible pair."""
     lefts, rights = ids[at], ids[after[at]]

@@ -41,7 +41,7 @@ _LETTERS_CUT = "(?<=[A-Za-z]) (?=[A-Za-z])"
 Progress = Callable[[int, int], None]
 
 
-def count_words(text: str, settings: Settings) -> Counter:
+def count_words(text: str, settings: Settings) -> Counter[str]:
     """Each word of a text and how often it occurs, in order of first appearance.
 
     Special tokens are cut out of the text as written, then the rest is lowercased: a special token
@@ -65,7 +65,8 @@ class Cuts:
 
     def after(self, data: str | bytes, pos: int) -> int | None:
         """The first cut at or after ``pos`` (never 0: a part is never empty), or None."""
-        found = (self._bytes if isinstance(data, bytes) else self._text).search(data, max(pos, 1))
+        start = max(pos, 1)
+        found = self._bytes.search(data, start) if isinstance(data, bytes) else self._text.search(data, start)
         return found.start() if found else None
 
     def last(self, data: bytes | bytearray, since: int = 0) -> int | None:
@@ -123,7 +124,7 @@ def workers_for(size: int, cuts: Cuts | None, workers: int | None) -> int:
 
 
 def count_text(text: str, settings: Settings, progress: Progress | None = None, workers: int | None = None,
-               part: int = PART) -> Counter:
+               part: int = PART) -> Counter[str]:
     """``count_words`` of a text held in memory, a part at a time (on several processes when large).
 
     ``progress(characters counted, characters in all)`` runs after each part.
@@ -132,13 +133,14 @@ def count_text(text: str, settings: Settings, progress: Progress | None = None, 
 
 
 def counting_text(text: str, settings: Settings, workers: int | None = None,
-                  part: int = PART) -> Generator[tuple[int, int], None, Counter]:
+                  part: int = PART) -> Generator[tuple[int, int], None, Counter[str]]:
     """``count_text`` as a generator: (characters counted, characters in all) after each part, the
     counts as its return value. A worker thread stops between parts by closing it."""
     cuts = cuts_for(settings)
     ends = part_ends(text, cuts, part)
     spans = list(zip([0, *ends[:-1]], ends))
     n = workers_for(len(text), cuts, workers)
+    pieces: Iterable[Counter[str]]
     if n == 1:
         pieces = (count_words(text[a:b], settings) for a, b in spans)
     else:
@@ -146,8 +148,8 @@ def counting_text(text: str, settings: Settings, workers: int | None = None,
     return (yield from _adding_up(pieces, [b for _, b in spans], len(text)))
 
 
-def count_file(path: str | os.PathLike, settings: Settings, progress: Progress | None = None,
-               workers: int | None = None, part: int = PART) -> Counter:
+def count_file(path: str | os.PathLike[str], settings: Settings, progress: Progress | None = None,
+               workers: int | None = None, part: int = PART) -> Counter[str]:
     """``count_words`` of a UTF-8 text file, read a part at a time (on several processes when large).
 
     Memory holds the counts and one part per process, never the whole text. ``progress(bytes
@@ -179,7 +181,7 @@ def _decode(data: bytes, first: bool) -> str:
     return text.removeprefix("\ufeff") if first else text
 
 
-def _count_stream(f: RegularFile, settings: Settings, cuts: Cuts, progress: Progress | None, part: int) -> Counter:
+def _count_stream(f: RegularFile, settings: Settings, cuts: Cuts, progress: Progress | None, part: int) -> Counter[str]:
     counter: Counter[str] = Counter()
     done = 0
     data = bytearray()
@@ -190,7 +192,7 @@ def _count_stream(f: RegularFile, settings: Settings, cuts: Cuts, progress: Prog
         block = _read_part(f, part)
         data += block
         last = len(block) < part
-        end = len(data) if last else cuts.last(data, searched)
+        end = len(data) if last else (cuts.last(data, searched) or 0)
         if not end and not last:
             # no cut yet: the part grows until one comes, and only its new end is searched again
             # (a cut looks one byte ahead), or a long run without one costs its length each time
@@ -246,7 +248,7 @@ def _file_spans(f: RegularFile, cuts: Cuts, part: int) -> list[tuple[int, int]]:
     return list(zip([0, *ends[:-1]], ends))
 
 
-def _count_span(path: str, start: int, end: int, settings: Settings) -> Counter:
+def _count_span(path: str, start: int, end: int, settings: Settings) -> Counter[str]:
     # opened again in the worker, and checked again: the name may lead elsewhere by now
     with RegularFile(path) as f:
         f.seek(start)
@@ -254,7 +256,7 @@ def _count_span(path: str, start: int, end: int, settings: Settings) -> Counter:
     return count_words(_decode(data, first=start == 0), settings)
 
 
-def _in_pool(n: int, job, tasks: Iterable[tuple]) -> Iterator[Counter]:
+def _in_pool(n: int, job: Callable[..., Counter[str]], tasks: Iterable[tuple[object, ...]]) -> Iterator[Counter[str]]:
     """``job(*task)`` for each task on n processes, in task order, with few tasks handed out at once."""
     # imported here: a corpus small enough for one process counts, and a command starts, without it
     import multiprocessing
@@ -273,7 +275,8 @@ def _in_pool(n: int, job, tasks: Iterable[tuple]) -> Iterator[Counter]:
             yield waiting.pop(0).get()
 
 
-def _adding_up(pieces: Iterable[Counter], ends: list[int], total: int) -> Generator[tuple[int, int], None, Counter]:
+def _adding_up(pieces: Iterable[Counter[str]], ends: list[int],
+               total: int) -> Generator[tuple[int, int], None, Counter[str]]:
     """The parts' counts added up in text order (which keeps the order of first appearance)."""
     counter: Counter[str] = Counter()
     for piece, end in zip(pieces, ends):

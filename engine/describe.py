@@ -6,6 +6,9 @@ text with a visible space, so every sentence goes through ``show``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, cast
+
 from engine import display
 from engine.bytelevel import symbols_to_bytes
 from engine.corpus import Corpus
@@ -13,6 +16,9 @@ from engine.history import VocabSize
 from engine.pretokenize import split_words
 from engine.settings import Settings
 from engine.trainer import NO_PAIR_REPEATS, NOTHING_LEFT, TARGET_REACHED, MergeStep
+
+if TYPE_CHECKING:
+    from engine.lesson import Lesson
 
 STOP_EXPLAINED = {
     TARGET_REACHED: "target reached (the merges or vocabulary size asked for)",
@@ -78,7 +84,8 @@ def tied_rivals(step: MergeStep) -> tuple[tuple[str, str], ...]:
 
 def tie_size(step: MergeStep) -> int:
     """How many pairs shared the winning count, the winner included (1: no tie)."""
-    return step.tie_count
+    size: int = step.tie_count
+    return size
 
 
 def special_text_short() -> str:
@@ -163,7 +170,8 @@ def merges_made(step: MergeStep) -> int | None:
     None where a file gives no token totals."""
     if step.tokens_before is None or step.tokens_after is None:
         return None
-    return step.tokens_before - step.tokens_after
+    made: int = step.tokens_before - step.tokens_after
+    return made
 
 
 def describe_overlap(settings: Settings, step: MergeStep) -> str:
@@ -187,7 +195,8 @@ def describe_merge(settings: Settings, step: MergeStep) -> str:
     return text + "." + (f" {overlap}" if overlap else "")
 
 
-def join_pairs(settings: Settings, pairs, total: int | None = None, limit: int = 3) -> str:
+def join_pairs(settings: Settings, pairs: Sequence[tuple[str, str]], total: int | None = None,
+               limit: int = 3) -> str:
     """'s + t and t + </w>', or 'a + b, c + d, e + f and 4 more' past ``limit`` (``total``: how many in all)."""
     total = len(pairs) if total is None else total
     shown = [show_pair(settings, p) for p in list(pairs)[:limit]]
@@ -206,7 +215,7 @@ def describe_stop(reason: str | None, min_frequency: int = 2) -> str:
     return f"Training stopped: {why}."
 
 
-def _describe_imported(lesson, step: int) -> str:
+def _describe_imported(lesson: Lesson, step: int) -> str:
     """The status line of a tokenizer read from a file: its merges, no counts (it has no corpus)."""
     settings = lesson.settings
     if step == 0:
@@ -218,7 +227,7 @@ def _describe_imported(lesson, step: int) -> str:
     return text
 
 
-def describe_position(lesson, step: int) -> str:
+def describe_position(lesson: Lesson, step: int) -> str:
     """What the status line says at a step: the merge just made, or how the lesson starts, and at
     the last step why training stopped."""
     settings = lesson.settings

@@ -7,12 +7,13 @@ from typing import Callable, Generator, TypeVar
 T = TypeVar("T")
 
 
-def drain(run: Generator[tuple, None, T], progress: Callable[..., None] | None = None) -> T:
+def drain(run: Generator[tuple[object, ...], None, T], progress: Callable[..., None] | None = None) -> T:
     """What ``run`` returns, each report it yields passed to ``progress`` (when given) on the way."""
     while True:
         try:
             report = next(run)
         except StopIteration as end:
-            return end.value
+            value: T = end.value
+            return value
         if progress is not None:
             progress(*report)

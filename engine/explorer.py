@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from collections.abc import Sequence
 from importlib import resources
 
 from engine.bytelevel import symbols_to_bytes
 from engine.display import Display, for_tokenizer, show_text
 from engine.encoder import Encoder
+from engine.tokenizer import Encoding
 from engine.errors import BpeLabError
 
 TOKEN = "token"
@@ -77,7 +79,9 @@ def token_bytes(tokenizer: Encoder, token_id: int, token: str) -> bytes | None:
     if token_id in tokenizer.special_ids.values():
         return None
     if hasattr(tokenizer, "token_bytes"):
-        return tokenizer.token_bytes(token_id)
+        # a ranked vocabulary (tiktoken's) holds each token's bytes itself
+        found: bytes | None = tokenizer.token_bytes(token_id)
+        return found
     if tokenizer.settings.units == "bytes":
         return symbols_to_bytes(token)
     return None
@@ -112,7 +116,8 @@ def split_text(tokenizer: Encoder, text: str, allow_special: bool = False) -> Sp
     return Split(text, tuple(pieces))
 
 
-def _piece(tokenizer, display: Display, text, encoding, group, start, end) -> Piece:
+def _piece(tokenizer: Encoder, display: Display, text: str, encoding: Encoding, group: list[int], start: int,
+           end: int) -> Piece:
     ids = tuple(encoding.ids[k] for k in group)
     raw = [encoding.tokens[k] for k in group]
     shown = tuple(display.token(t) for t in raw)
@@ -121,8 +126,9 @@ def _piece(tokenizer, display: Display, text, encoding, group, start, end) -> Pi
         return Piece(start, end, raw[0], SPECIAL, ids, shown, kinds)
     if len(ids) == 1 and ids[0] == getattr(tokenizer, "unknown_id", None):
         return Piece(start, end, text[start:end], UNKNOWN, ids, shown, kinds)
-    data = [token_bytes(tokenizer, i, t) for i, t in zip(ids, raw)]
-    if all(d is not None for d in data):
+    found = [token_bytes(tokenizer, i, t) for i, t in zip(ids, raw)]
+    data = [d for d in found if d is not None]
+    if len(data) == len(found):
         try:
             own = b"".join(data).decode("utf-8")
         except UnicodeDecodeError:
@@ -198,7 +204,7 @@ class Demo:
     other: str | None = None  # for the other side, when the demo compares two tokenizers
 
 
-def _pieces_of(tokenizer, text: str) -> list[str]:
+def _pieces_of(tokenizer: Encoder, text: str) -> list[str]:
     return [show_text(tokenizer.decode([i])) for i in tokenizer.encode_ids(text)]
 
 
@@ -266,7 +272,7 @@ GENERATION_PROMPT = "<|im_start|>assistant\n"
 QWEN_CHAT_IDS = {"<|im_start|>": 151644, "<|im_end|>": 151645}
 
 
-def chat_text(messages=CHAT, add_generation_prompt: bool = True) -> str:
+def chat_text(messages: Sequence[tuple[str, str]] = CHAT, add_generation_prompt: bool = True) -> str:
     """A conversation in the ChatML template: each message between <|im_start|> and <|im_end|>, then
     (for a prompt the model is to answer) the opening of the assistant's message."""
     text = "".join(f"<|im_start|>{role}\n{content}<|im_end|>\n" for role, content in messages)
@@ -322,7 +328,8 @@ def merge_replay(tokenizer: Encoder, word: str) -> list[ReplayRow]:
     base, trace = tokenizer.encode_steps(word)
     display = for_tokenizer(tokenizer)
 
-    def row(tokens, rank=None, pair=None, at=None) -> ReplayRow:
+    def row(tokens: Sequence[str], rank: int | None = None, pair: tuple[str, str] | None = None,
+            at: int | None = None) -> ReplayRow:
         return ReplayRow(tuple(display.token(t) for t in tokens), tuple(display.kind(t) for t in tokens),
                          tuple(tokenizer.token_to_id(t) for t in tokens), rank,
                          None if pair is None else (display.token(pair[0]), display.token(pair[1])), at)

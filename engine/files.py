@@ -9,6 +9,8 @@ import math
 import os
 import re
 import stat
+from collections.abc import Iterable
+from typing import Any, NoReturn
 
 from engine.errors import BpeLabError, NotPlainTextError
 
@@ -33,13 +35,13 @@ def megabytes(n: int) -> str:
     return f"{max(1, round(n / 1024)):,} KB"
 
 
-def plain_path(path: str | os.PathLike) -> str:
+def plain_path(path: str | os.PathLike[str]) -> str:
     """A path as text, without trailing separators (``out/`` names the folder ``out``)."""
     p = os.fspath(path)
     return p.rstrip(os.sep + (os.altsep or "")) or p
 
 
-def path_status(path: str | os.PathLike) -> os.stat_result | None:
+def path_status(path: str | os.PathLike[str]) -> os.stat_result | None:
     """The path's status (symlinks followed), None when nothing is there; a clear message otherwise."""
     p = os.fspath(path)
     try:
@@ -81,7 +83,7 @@ class RegularFile:
     later read, is a ``BpeLabError`` that names the file; nothing past its first ``limit`` bytes is read.
     """
 
-    def __init__(self, path: str | os.PathLike, limit: int = MAX_BYTES):
+    def __init__(self, path: str | os.PathLike[str], limit: int = MAX_BYTES):
         self.name = os.fspath(path)
         self.limit = limit
         self._at = 0  # where the next read starts
@@ -109,7 +111,7 @@ class RegularFile:
     def __enter__(self) -> "RegularFile":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def close(self) -> None:
@@ -150,7 +152,7 @@ class RegularFile:
         return b"".join(chunks)
 
 
-def read_bytes(path: str | os.PathLike, limit: int = MAX_BYTES) -> bytes:
+def read_bytes(path: str | os.PathLike[str], limit: int = MAX_BYTES) -> bytes:
     """A regular file's bytes, at most ``limit`` of them; a message that says what to do otherwise
     (``RegularFile``)."""
     with RegularFile(path, limit) as f:
@@ -167,17 +169,18 @@ def special_kind(mode: int) -> str:
     return "a special file"
 
 
-def read_text(path: str | os.PathLike, limit: int = MAX_BYTES) -> str:
+def read_text(path: str | os.PathLike[str], limit: int = MAX_BYTES) -> str:
     """A text file's contents (UTF-8, or UTF-16 with its byte order mark), read with ``read_bytes``."""
     return decode_utf8(read_bytes(path, limit), str(path))
 
 
-def read_json(path: str | os.PathLike, limit: int = MAX_BYTES):
+def read_json(path: str | os.PathLike[str], limit: int = MAX_BYTES) -> Any:
     """A JSON file's data, read with ``parse_json``."""
     return parse_json(read_text(path, limit), str(path))
 
 
-def parse_json(text: str, source: str, first_line: int = 1, hint: str = "the file may be cut short: export it again"):
+def parse_json(text: str, source: str, first_line: int = 1,
+               hint: str = "the file may be cut short: export it again") -> Any:
     """JSON held to what BPE Lab's formats can use, with a message naming what is wrong.
 
     Refused: duplicate keys (rather than silently dropped), NaN and Infinity (not JSON numbers),
@@ -186,8 +189,8 @@ def parse_json(text: str, source: str, first_line: int = 1, hint: str = "the fil
     the file the text starts on (a JSON block inside a page); ``hint`` says what to do about bad JSON.
     """
 
-    def no_repeats(pairs):
-        seen = {}
+    def no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        seen: dict[str, Any] = {}
         for key, value in pairs:
             if key in seen:
                 raise BpeLabError(f"{source}: the key \"{key[:60]}\" appears twice in one object")
@@ -205,7 +208,7 @@ def parse_json(text: str, source: str, first_line: int = 1, hint: str = "the fil
             raise BpeLabError(f"{source}: the number {digits[:40]} is too large to use")
         return value
 
-    def constant(name: str):
+    def constant(name: str) -> NoReturn:
         raise BpeLabError(f"{source}: {name} is not a number JSON allows; write a number")
 
     try:
@@ -221,13 +224,13 @@ def parse_json(text: str, source: str, first_line: int = 1, hint: str = "the fil
     return data
 
 
-def _check_shape(data, source: str, check_strings: bool) -> None:
+def _check_shape(data: Any, source: str, check_strings: bool) -> None:
     """Refuse nesting past ``MAX_JSON_DEPTH`` and, when asked, strings with lone surrogates."""
     stack = [(data, 1)]
     while stack:
         value, depth = stack.pop()
         if isinstance(value, dict):
-            items = value.values()
+            items: Iterable[Any] = value.values()
             if check_strings:
                 items = [*value.keys(), *items]
         elif isinstance(value, list):

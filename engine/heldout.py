@@ -18,6 +18,7 @@ measured alike.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.bytelevel import symbols_to_bytes
@@ -37,7 +38,7 @@ class TextCurve:
         return self.characters / tokens if tokens else 0.0
 
 
-def text_words(tokenizer: Tokenizer, text: str, allow_special: bool = False) -> tuple[Counter, list[str]]:
+def text_words(tokenizer: Tokenizer, text: str, allow_special: bool = False) -> tuple[Counter[str], list[str]]:
     """The text's words with their counts, split as the tokenizer splits, and the special tokens met
     (only where allowed: otherwise their text is ordinary text, as in ``encode``)."""
     pieces = tokenizer.pieces(text, allow_special)
@@ -78,9 +79,8 @@ def token_curve(tokenizer: Tokenizer, text: str, steps: int | None = None, allow
 
 def corpus_characters(corpus: Corpus) -> int:
     """Characters of the training words, each counted as often as it occurs."""
+    length: Callable[[str], int] = len
     if corpus.settings.units == "bytes":
         def length(word: str) -> int:
             return len(symbols_to_bytes(word).decode("utf-8", errors="replace"))
-    else:
-        length = len
     return sum(length(w) * c for w, c in zip(corpus.words, corpus.counts))

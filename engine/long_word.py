@@ -136,6 +136,7 @@ class LongWord:
         self.step = b
         self._list = None
         if not counted:
+            assert out is not None  # read whole before the move
             return out, self.pair_codes()
         empty = np.empty(0, dtype=np.int64)
         return (np.concatenate(outs) if outs else empty), (np.concatenate(ins) if ins else empty)
@@ -207,7 +208,8 @@ class LongWord:
 
     def _codes(self, at: np.ndarray) -> np.ndarray:
         """The codes of the pairs whose left tokens start at the symbols ``at``."""
-        return self.ids[at].astype(np.int64) * self.table.size + self.ids[self.after[at]]
+        codes: np.ndarray = self.ids[at].astype(np.int64) * self.table.size + self.ids[self.after[at]]
+        return codes
 
     def _starts(self, lo: int = 0, hi: int | None = None) -> np.ndarray:
         """The symbols where tokens start, from lo up to hi."""
@@ -216,7 +218,8 @@ class LongWord:
     def pair_codes(self) -> np.ndarray:
         """Every pair's code, left to right (one per pair of neighbouring tokens)."""
         ids = self.ids[self._starts()].astype(np.int64)
-        return ids[:-1] * self.table.size + ids[1:]
+        codes: np.ndarray = ids[:-1] * self.table.size + ids[1:]
+        return codes
 
     def first_places(self, wanted: set[int]) -> dict[int, int]:
         """Where each pair code of ``wanted`` first starts, in base symbols, read from the word's

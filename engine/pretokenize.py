@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from engine.errors import BpeLabError
-from engine.unicode_table import LETTER, LOWERCASE, NUMBER, WHITE_SPACE, Agreement
+from engine.unicode_table import LETTER, LOWERCASE, NUMBER, WHITE_SPACE, Agreement, CharClass
+
+if TYPE_CHECKING:
+    import regex
 
 GPT2_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 GPT4_PATTERN = (
@@ -33,7 +36,7 @@ _QUICKER = {
 
 
 @lru_cache(maxsize=None)
-def _native() -> tuple:
+def _native() -> tuple[tuple[regex.Pattern[str], CharClass], ...]:
     # regex is imported when a pattern first needs it: a whitespace split, and a command's start, go without
     import regex
 
@@ -51,7 +54,7 @@ _PYTHON_ONLY_SPACE = "".join(chr(c) for c in range(0x20) if chr(c).isspace() and
 _WHITESPACE_WORD = re.compile(f"[^{WHITE_SPACE.regex_body()}]+")
 
 
-def _table_class(ch: str):
+def _table_class(ch: str) -> CharClass | None:
     return next((table for table in (LETTER, NUMBER, WHITE_SPACE) if ch in table), None)
 
 
@@ -107,9 +110,11 @@ class SplitPattern:
         return self._spans_by_stretch(text)
 
     def _spans_by_stretch(self, text: str) -> Iterator[tuple[int, int]]:
+        ascii_pattern = self._ascii
+        assert ascii_pattern is not None  # spans() cuts into stretches only for a pattern with an ASCII form
         for start, end, ascii_only in self._stretches(text):
             part = text[start:end]
-            found = (m.span() for m in self._ascii.finditer(part)) if ascii_only else self._spans_unicode(part)
+            found = (m.span() for m in ascii_pattern.finditer(part)) if ascii_only else self._spans_unicode(part)
             for s, e in found:
                 yield start + s, start + e
 
@@ -161,7 +166,7 @@ def iter_word_spans(text: str, split: str) -> Iterator[tuple[int, int]]:
         yield from _split_pattern(split).spans(text)
 
 
-def special_splitter(special_tokens: tuple[str, ...]):
+def special_splitter(special_tokens: tuple[str, ...]) -> re.Pattern[str] | None:
     """A compiled pattern matching any special token whole (longest first), or None."""
     if not special_tokens:
         return None
@@ -169,7 +174,7 @@ def special_splitter(special_tokens: tuple[str, ...]):
     return re.compile("|".join(re.escape(t) for t in ordered))
 
 
-def split_specials(text: str, pattern) -> Iterator[tuple[int, int, bool]]:
+def split_specials(text: str, pattern: re.Pattern[str] | None) -> Iterator[tuple[int, int, bool]]:
     """(start, end, is_special) segments covering the text; specials are matched before splitting."""
     if pattern is None:
         if text:

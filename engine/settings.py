@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, asdict, replace
+from typing import Any
 
 from engine.errors import BpeLabError
 from engine.ranking import TIE_BREAKS
@@ -76,7 +77,7 @@ class Settings:
     def resolved(self) -> "Settings":
         return replace(self, end_of_word=self.marker)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         data = asdict(self.resolved())
         data["special_tokens"] = list(self.special_tokens)
         return data

@@ -23,7 +23,7 @@ import re
 import stat
 import time
 from dataclasses import dataclass
-from typing import BinaryIO, Iterable, Mapping
+from typing import BinaryIO, Iterable, Mapping, TypeVar
 
 try:
     import fcntl
@@ -34,6 +34,7 @@ from engine.errors import BpeLabError, ReadOnlyFileError
 from engine.files import path_status, plain_path, special_kind
 
 TEMP_SUFFIX = ".bpe-lab.tmp"
+_Path = TypeVar("_Path", bound="str | os.PathLike[str]")
 # without a lock to ask, a temporary older than this belongs to no run that is still saving (a save takes seconds)
 STALE_AFTER_S = 15 * 60
 # the temporary adds a dot before the name and ``.<8 letters>`` and TEMP_SUFFIX after it: the
@@ -53,13 +54,13 @@ PRIVATE_MODE = 0o600
 _WRITING: set[tuple[int, int]] = set()
 
 
-def write_atomic(path: str | os.PathLike, data: bytes | str, *, private: bool = False,
+def write_atomic(path: str | os.PathLike[str], data: bytes | str, *, private: bool = False,
                  overwrite_read_only: bool = False) -> None:
     """Write one file whole or not at all (see ``write_files``)."""
     write_files({path: data}, private=private, overwrite_read_only=overwrite_read_only)
 
 
-def write_files(files: Mapping, make_folder: str | os.PathLike | None = None, *, private: bool = False,
+def write_files(files: Mapping[_Path, str | bytes], make_folder: str | os.PathLike[str] | None = None, *, private: bool = False,
                 overwrite_read_only: bool = False) -> None:
     """Write several files all or none: every one goes to a temporary first, then all are renamed.
 
@@ -293,7 +294,7 @@ def current_umask() -> int:
     return mask
 
 
-def clean_stale(folder: str | os.PathLike, names: Iterable[str] = ()) -> list[str]:
+def clean_stale(folder: str | os.PathLike[str], names: Iterable[str] = ()) -> list[str]:
     """Remove the temporaries a killed save left in ``folder``; returns those removed.
 
     Only ours: hidden regular files named as this module names them, owned by this user, whose
@@ -303,7 +304,7 @@ def clean_stale(folder: str | os.PathLike, names: Iterable[str] = ()) -> list[st
     never for any other, and only once it is that old.
     """
     names = set(names)
-    removed = []
+    removed: list[str] = []
     now = time.time()
     try:
         entries = list(os.scandir(folder))
@@ -329,7 +330,7 @@ def clean_stale(folder: str | os.PathLike, names: Iterable[str] = ()) -> list[st
     return removed
 
 
-def clean_stale_folders(folders: Iterable[str | os.PathLike]) -> list[str]:
+def clean_stale_folders(folders: Iterable[str | os.PathLike[str]]) -> list[str]:
     """``clean_stale`` in each folder (the window's at start: its autosave folder, its recent files'
     folders); a folder that is missing or unreadable is passed over. Returns the temporaries removed."""
     removed = []

@@ -2,7 +2,6 @@
 
 import re
 
-import pytest
 
 from engine.lesson import Lesson
 from resources.presets import preset

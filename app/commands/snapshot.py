@@ -88,7 +88,7 @@ def render(source, step: int | None, out: str, size: tuple[int, int], theme: str
     # (its menus and docks are windows too) makes every later style or font change slower
     window.deleteLater()
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-    write_atomic(out, png_bytes(image))
+    write_atomic(out, png_bytes(image.toImage()))
     return step
 
 

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import gc
 import sys
+from typing import TYPE_CHECKING
 
 from app.cli import keep_until_exit
 from app.commands.common import non_negative, positive, read_corpus_text, utf8_text
 from engine.errors import BpeLabError
+
+if TYPE_CHECKING:
+    from engine.trainer import MergeStep
 
 
 def add_parser(sub) -> None:
@@ -84,7 +88,7 @@ def train_from_args(args, keep_steps: bool):
         counting.close(len(corpus))
     if corpus.is_empty:
         raise BpeLabError(f"the corpus {args.corpus} is empty (no words): give some training text")
-    steps = [] if keep_steps else None
+    steps: list[MergeStep] | None = [] if keep_steps else None
     # the layout too: the collector's first walk after it would visit every position of the corpus
     with collector_paused():
         trainer = Trainer(corpus)

@@ -39,11 +39,11 @@ def tokenizer_to_json(tokenizer: Tokenizer) -> str:
     return "{\n " + ",\n ".join(fields) + "\n}\n"
 
 
-def save_tokenizer(tokenizer: Tokenizer, path: str | os.PathLike) -> None:
+def save_tokenizer(tokenizer: Tokenizer, path: str | os.PathLike[str]) -> None:
     write_atomic(path, tokenizer_to_json(tokenizer))
 
 
-def tokenizer_from_data(data, source: str) -> Tokenizer:
+def tokenizer_from_data(data: object, source: str) -> Tokenizer:
     """The tokenizer a parsed file describes, every key checked against the format."""
     # imported for reading only: the train command writes this format without them
     from engine.formats.imported import check_base
@@ -61,7 +61,7 @@ def tokenizer_from_data(data, source: str) -> Tokenizer:
     settings = settings_from_data(f.get("settings"), source)
     base = f.strings("base_vocabulary", nonempty=True, must="must be a list of tokens, each a non-empty text")
     merges = []
-    for i, m in enumerate(f.items("merges"), start=1):
+    for i, m in enumerate(f.items("merges") or [], start=1):
         if not (isinstance(m, list) and len(m) == 2 and all(isinstance(x, str) and x for x in m)):
             raise SchemaError(f"{source}: merge {i} must be a pair of tokens such as [\"e\", \"s\"] (it is {shown(m)})")
         merges.append((m[0], m[1]))
@@ -73,5 +73,5 @@ def tokenizer_from_data(data, source: str) -> Tokenizer:
         raise SchemaError(f"{source}: {exc}") from None
 
 
-def load_tokenizer(path: str | os.PathLike) -> Tokenizer:
+def load_tokenizer(path: str | os.PathLike[str]) -> Tokenizer:
     return tokenizer_from_data(read_json(path), str(path))

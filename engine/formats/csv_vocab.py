@@ -22,6 +22,7 @@ import csv
 import io
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from engine.bytelevel import BYTE_TO_CHAR, bytes_to_symbols, symbols_to_bytes
@@ -36,7 +37,8 @@ from engine.formats.schema import MAX_COUNT, SchemaError
 from engine.formats.spreadsheet import read_cell, safe_cell
 from engine.formats.settings_data import settings_from_data
 from engine.formats.tiktoken_file import check_single_bytes, rank_pattern
-from engine.tokenizer import UNKNOWN, RankTokenizer
+from engine.tokenizer import UNKNOWN, RankTokenizer, Tokenizer
+from engine.trainer import MergeStep
 
 COLUMNS = ["id", "token", "bytes_hex", "kind", "step", "left", "right", "left_id", "right_id", "count"]
 COMMENT = "# BPE Lab vocabulary; settings: "
@@ -51,7 +53,7 @@ def _token_bytes(tokenizer: Encoder, token: str, kind: str) -> bytes | None:
     return token.encode("utf-8")
 
 
-def vocab_csv(tokenizer: Encoder, steps=None) -> str:
+def vocab_csv(tokenizer: Encoder, steps: Sequence[MergeStep] | None = None) -> str:
     """The CSV text; ``steps`` (the training's MergeSteps) fills the count column."""
     merges = merges_of(tokenizer)
     made: dict[str, int] = {}
@@ -95,7 +97,7 @@ def vocab_csv(tokenizer: Encoder, steps=None) -> str:
     return out.getvalue()
 
 
-def save_csv(tokenizer: Encoder, path: str | os.PathLike, steps=None) -> None:
+def save_csv(tokenizer: Encoder, path: str | os.PathLike[str], steps: Sequence[MergeStep] | None = None) -> None:
     write_files({path: vocab_csv(tokenizer, steps)})
 
 
@@ -122,7 +124,7 @@ def _rows(text: str, source: str) -> list[tuple[int, list[str]]]:
     return out
 
 
-def load_csv(path: str | os.PathLike):
+def load_csv(path: str | os.PathLike[str]) -> Tokenizer | RankTokenizer:
     source = str(path)
     text = read_text(path)
     first, _, rest = text.partition("\n")

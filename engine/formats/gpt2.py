@@ -30,6 +30,7 @@ from engine.formats.schema import Fields, SchemaError, shown, text_map
 from engine.formats.settings_data import settings_from_data
 from engine.formats.verify import check_gpt2_files
 from engine.settings import UNKNOWN, Settings
+from engine.tokenizer import Tokenizer
 from engine.writing import write_files
 
 VOCAB = "vocab.json"
@@ -38,7 +39,7 @@ SIDECAR = "bpe-lab.json"
 SIDECAR_FORMAT = "bpe-lab-gpt2-settings"
 
 
-def folder_files(tokenizer: Encoder, folder: str | os.PathLike) -> dict:
+def folder_files(tokenizer: Encoder, folder: str | os.PathLike[str]) -> dict[Path, str]:
     table, spelt, mark, stray = spelled_table(tokenizer, "merges.txt")
     lines = [HEADER]
     for m in table.merges:
@@ -68,14 +69,14 @@ def folder_files(tokenizer: Encoder, folder: str | os.PathLike) -> dict:
     }
 
 
-def checked_files(tokenizer: Encoder, folder: str | os.PathLike) -> dict:
+def checked_files(tokenizer: Encoder, folder: str | os.PathLike[str]) -> dict[Path, str]:
     """The three files for ``folder``, once checked in `tokenizers`."""
     files = folder_files(tokenizer, folder)
     check_gpt2_files(tokenizer, *(files[Path(folder) / name] for name in (VOCAB, MERGES, SIDECAR)))
     return files
 
 
-def save_gpt2(tokenizer: Encoder, folder: str | os.PathLike) -> None:
+def save_gpt2(tokenizer: Encoder, folder: str | os.PathLike[str]) -> None:
     """Write the three files into ``folder`` (made if missing), all or none."""
     write_files(checked_files(tokenizer, folder), make_folder=folder)
 
@@ -100,7 +101,7 @@ def _sidecar(path: Path) -> tuple[Settings, dict[str, int], str | None, str | No
     return settings, specials, unknown, mark
 
 
-def load_gpt2(path: str | os.PathLike):
+def load_gpt2(path: str | os.PathLike[str]) -> Tokenizer:
     """A folder holding vocab.json and merges.txt, or either of the two files."""
     p = Path(path)
     status = path_status(p)

@@ -26,6 +26,8 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Iterable
+from typing import Any, NoReturn
 
 from engine.encoder import Encoder
 from engine.errors import BpeLabError
@@ -40,7 +42,7 @@ from engine.formats.table import TokenTable, refuse_lowercase
 from engine.formats.verify import check_tokenizer_json
 from engine.pretokenize import GPT2_PATTERN, GPT4_PATTERN
 from engine.settings import Settings
-from engine.tokenizer import UNKNOWN, rank_order_conflict
+from engine.tokenizer import UNKNOWN, Tokenizer, rank_order_conflict
 from engine.unicode_table import WHITESPACE_CHARS
 
 NAME = "tokenizer.json"
@@ -82,7 +84,7 @@ def _unused(taken: set[str], count: int) -> list[str]:
     raise BpeLabError("no free private-use character is left to spell the end-of-word marker")
 
 
-def marker_spelling(settings: Settings, base_tokens) -> tuple[str | None, str | None]:
+def marker_spelling(settings: Settings, base_tokens: Iterable[str]) -> tuple[str | None, str | None]:
     """(how the file spells the marker, a character no token holds): for a marker longer than one
     character, the spare replaces a stray copy of its spelling in the input; for a one-character
     marker, spelt as itself, it holds the decoder's place for the copies inside a token."""
@@ -96,7 +98,7 @@ def marker_spelling(settings: Settings, base_tokens) -> tuple[str | None, str | 
     return mark, stray
 
 
-def _split_node(split: str) -> dict | None:
+def _split_node(split: str) -> dict[str, Any] | None:
     if split == "whitespace":
         return {"type": "WhitespaceSplit"}
     if split in SPLIT_PATTERNS:
@@ -107,7 +109,7 @@ def _split_node(split: str) -> dict | None:
 _BYTE_LEVEL = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": False}
 
 
-def pipeline(settings: Settings, mark: str | None, stray: str | None) -> dict:
+def pipeline(settings: Settings, mark: str | None, stray: str | None) -> dict[str, Any]:
     """The normalizer, pre-tokenizer and decoder for these settings."""
     split_node = _split_node(settings.split)
     if settings.units == "bytes":
@@ -116,11 +118,11 @@ def pipeline(settings: Settings, mark: str | None, stray: str | None) -> dict:
     marker = settings.marker
     if marker is None:
         return {"normalizer": None, "pre_tokenizer": split_node, "decoder": {"type": "Fuse"}}
-    steps = []
+    steps: list[dict[str, Any]] = []
     if stray is not None and mark != marker:
         steps.append({"type": "Replace", "pattern": {"String": mark}, "content": stray})
     steps.append({"type": "Replace", "pattern": {"Regex": WORD_END[settings.split]}, "content": mark})
-    decoder = {"type": "BPEDecoder", "suffix": marker}
+    decoder: dict[str, Any] = {"type": "BPEDecoder", "suffix": marker}
     if mark == marker and stray is not None:
         # a one-character marker is also a character of the text ("_" in __init__): BPEDecoder would
         # read every copy as a word end, BPE Lab's decode reads only a token's last; the copies
@@ -171,17 +173,18 @@ def spelled_table(tokenizer: Encoder, format_name: str) -> tuple[TokenTable, lis
     return table, table.spelled(mark, format_name), mark, stray
 
 
-def tokenizer_json_data(tokenizer: Encoder) -> dict:
+def tokenizer_json_data(tokenizer: Encoder) -> dict[str, Any]:
     table, spelt, mark, stray = spelled_table(tokenizer, NAME)
     added = [
         {"id": i, "content": t, "single_word": False, "lstrip": False, "rstrip": False,
          "normalized": False, "special": True}
         for t, i in sorted(table.special_ids.items(), key=lambda kv: kv[1])
     ]
-    merges = [[spelt[m.left], spelt[m.right]] for m in table.merges]
-    if not any(" " in part for pair in merges for part in pair):
+    pairs = [[spelt[m.left], spelt[m.right]] for m in table.merges]
+    merges: list[list[str]] | list[str] = pairs
+    if not any(" " in part for pair in pairs for part in pair):
         # "a b" strings load in every version of the library; pairs are needed only for tokens with spaces
-        merges = [" ".join(pair) for pair in merges]
+        merges = [" ".join(pair) for pair in pairs]
     model = {
         "type": "BPE",
         "dropout": None,
@@ -212,36 +215,36 @@ def tokenizer_json(tokenizer: Encoder) -> str:
     return json.dumps(tokenizer_json_data(tokenizer), ensure_ascii=False, indent=1) + "\n"
 
 
-def checked_files(tokenizer: Encoder, path: str | os.PathLike) -> dict:
+def checked_files(tokenizer: Encoder, path: str | os.PathLike[str]) -> dict[str | os.PathLike[str], str]:
     """{path: tokenizer.json's text}, once the tokenizers library, given it, gives BPE Lab's ids."""
     text = tokenizer_json(tokenizer)
     check_tokenizer_json(tokenizer, text)
     return {path: text}
 
 
-def save_hf(tokenizer: Encoder, path: str | os.PathLike) -> None:
+def save_hf(tokenizer: Encoder, path: str | os.PathLike[str]) -> None:
     write_files(checked_files(tokenizer, path))
 
 
 # -- import ---------------------------------------------------------------------------------------
 
 
-def _pre_tokenizer_settings(node, source: str) -> tuple[str, str]:
+def _pre_tokenizer_settings(node: Any, source: str) -> tuple[str, str]:
     """(split, units) that a pre-tokenizer stands for."""
 
-    def refuse(what: str):
+    def refuse(what: str) -> NoReturn:
         raise BpeLabError(
             f"{source}: pre_tokenizer {what} is not one BPE Lab can reproduce (it reads whitespace, gpt2, "
             "gpt4 or no split, with chars or ByteLevel bytes)"
         )
 
-    def split_of(n) -> str:
+    def split_of(n: object) -> str:
         for name in ("whitespace", "gpt2", "gpt4"):
             if n == _split_node(name):
                 return name
         refuse(json.dumps(n, ensure_ascii=False)[:120])
 
-    def byte_level(n, regex: bool) -> bool:
+    def byte_level(n: Any, regex: bool) -> bool:
         return (
             isinstance(n, dict) and n.get("type") == "ByteLevel" and n.get("add_prefix_space") is False
             and n.get("use_regex", True) is regex
@@ -267,7 +270,7 @@ def _pre_tokenizer_settings(node, source: str) -> tuple[str, str]:
     refuse(str(node.get("type") if isinstance(node, dict) else node))
 
 
-def _marker_of(data: dict, split: str, base_tokens: list[str], source: str) -> tuple[str | None, str | None]:
+def _marker_of(data: dict[str, Any], split: str, base_tokens: list[str], source: str) -> tuple[str | None, str | None]:
     """(marker, how the file spells it) from the normalizer and decoder this module writes."""
     normalizer = data.get("normalizer")
     if normalizer is None:
@@ -300,7 +303,7 @@ _BERT_NORMALIZER = {"type": "BertNormalizer", "clean_text": True, "handle_chines
 _METASPACE = {"type": "Metaspace", "replacement": "\u2581", "prepend_scheme": "always", "split": True}
 
 
-def front_end(parts: dict, suffix: str, byte_fallback: bool, source: str) -> FrontEnd | None:
+def front_end(parts: dict[str, Any], suffix: str, byte_fallback: bool, source: str) -> FrontEnd | None:
     """The front end of a file trained by `tokenizers`' own recipes, or None for BPE Lab's pipelines.
 
     Whitespace (no normalizer, no decoder), CharBPETokenizer (BERT normalizer and pre-tokenizer, or
@@ -322,20 +325,20 @@ def front_end(parts: dict, suffix: str, byte_fallback: bool, source: str) -> Fro
                 "(replacement \u2581, prepend_scheme always, split true, no end_of_word_suffix)"
             )
         if norm_kind not in (None, "NFKC"):
-            raise SchemaError(f"{source}: normalizer {norm_kind[:40]} is not one BPE Lab reads with Metaspace "
+            raise SchemaError(f"{source}: normalizer {str(norm_kind)[:40]} is not one BPE Lab reads with Metaspace "
                               "(none or NFKC)")
         return FrontEnd("nfkc" if norm_kind else None, "metaspace", byte_fallback=byte_fallback)
     if byte_fallback:
         raise SchemaError(f"{source}: model.byte_fallback is read only with the Metaspace pre-tokenizer")
     if kind == "BertPreTokenizer" or (kind in ("WhitespaceSplit", "Whitespace") and suffix):
         if norm is not None and {k: norm.get(k) for k in _BERT_NORMALIZER} != _BERT_NORMALIZER:
-            raise SchemaError(f"{source}: normalizer {norm_kind[:40]} is not one BPE Lab reads with {kind} "
+            raise SchemaError(f"{source}: normalizer {str(norm_kind)[:40]} is not one BPE Lab reads with {kind} "
                               "(none, or CharBPETokenizer's BertNormalizer without lowercase or accent stripping)")
         split = {"BertPreTokenizer": "bert", "WhitespaceSplit": "whitespace_split", "Whitespace": "whitespace"}[kind]
         return FrontEnd("bert" if norm else None, split, suffix=suffix)
     if kind == "Whitespace":
         if norm is not None:
-            raise SchemaError(f"{source}: normalizer {norm_kind[:40]} is not one BPE Lab reads with Whitespace")
+            raise SchemaError(f"{source}: normalizer {str(norm_kind)[:40]} is not one BPE Lab reads with Whitespace")
         return FrontEnd(None, "whitespace")
     if kind == "WhitespaceSplit" and norm is None and decoder is None:
         # the library's own recipe (no marker); BPE Lab's exports also write a decoder
@@ -343,7 +346,7 @@ def front_end(parts: dict, suffix: str, byte_fallback: bool, source: str) -> Fro
     return None
 
 
-def _merge_pair(entry, i: int, source: str) -> tuple[str, str]:
+def _merge_pair(entry: object, i: int, source: str) -> tuple[str, str]:
     if isinstance(entry, str):
         parts = entry.split(" ")
         if len(parts) == 2:
@@ -358,7 +361,7 @@ _STEPS = {"normalizer": "normalizers", "pre_tokenizer": "pretokenizers", "decode
           "post_processor": "processors"}
 
 
-def _pipeline_node(value, name: str, source: str, part: str):
+def _pipeline_node(value: Any, name: str, source: str, part: str) -> Any:
     """A pipeline part as the file holds it: null, or an object with a "type" text (a Sequence's
     steps each such an object), so that reading it further needs no more type checks."""
     if value is None:
@@ -386,7 +389,7 @@ def _added_tokens(f: Fields, source: str) -> list[AddedToken]:
     return out
 
 
-def _plain_specials(added: list[AddedToken], merges, unknown: str | None) -> bool:
+def _plain_specials(added: list[AddedToken], merges: Iterable[tuple[str, str]], unknown: str | None) -> bool:
     """Whether the added tokens act as BPE Lab's special tokens do: matched whole, only where
     allowed, each its own token (the unknown token apart)."""
     used = {part for a, b in merges for part in (a, b, a + b)}
@@ -394,7 +397,7 @@ def _plain_specials(added: list[AddedToken], merges, unknown: str | None) -> boo
                and t.content not in used and t.content != unknown for t in added)
 
 
-def tokenizer_from_hf_data(data, source: str):
+def tokenizer_from_hf_data(data: object, source: str) -> Tokenizer:
     f = Fields.of(data, source)
     if not isinstance(f.get("model", None), dict):
         raise SchemaError(f"{source} is not a tokenizer.json: it has no \"model\" object")
@@ -459,7 +462,8 @@ def tokenizer_from_hf_data(data, source: str):
         specials[content] = tid
     check_ids(vocab.items(), source, "the vocabulary (model.vocab with added_tokens)")
     # the library lists its unknown token among the special tokens; BPE Lab keeps it apart
-    specials.pop(unknown, None)
+    if unknown is not None:
+        specials.pop(unknown, None)
     if front is not None:
         inner = tokenizer_from_vocab(
             Settings(split="whitespace", units="chars", end_of_word=None), vocab, merges, specials, unknown,
@@ -501,7 +505,7 @@ def is_char_bpe_folder(vocab: dict[str, int]) -> bool:
     return CHAR_BPE_UNKNOWN in vocab and any(t.endswith(CHAR_BPE_SUFFIX) and t != CHAR_BPE_SUFFIX for t in vocab)
 
 
-def char_bpe_folder_data(vocab: dict[str, int], merges: list[tuple[str, str]]) -> dict:
+def char_bpe_folder_data(vocab: dict[str, int], merges: list[tuple[str, str]]) -> dict[str, Any]:
     """The tokenizer.json that ``CharBPETokenizer.from_file`` makes of a saved vocab.json + merges.txt."""
     return {
         "added_tokens": [{"id": vocab[CHAR_BPE_UNKNOWN], "content": CHAR_BPE_UNKNOWN, "special": True}],
@@ -513,5 +517,5 @@ def char_bpe_folder_data(vocab: dict[str, int], merges: list[tuple[str, str]]) -
     }
 
 
-def load_hf(path: str | os.PathLike):
+def load_hf(path: str | os.PathLike[str]) -> Tokenizer:
     return tokenizer_from_hf_data(read_json(path), str(path))

@@ -37,7 +37,7 @@ class AddedToken:
     normalized: bool = False
 
 
-def _pattern(spellings: Sequence[str]):
+def _pattern(spellings: Sequence[str]) -> re.Pattern[str] | None:
     if not spellings:
         return None
     # longest first: at one start the longest token wins, like the library's leftmost-longest search
@@ -88,7 +88,7 @@ class AddedTokens:
         """The second pass: the normalized tokens, in a piece the first pass left, once normalized."""
         return self._cut(piece, 0, len(piece), self._patterns[True, allow_special])
 
-    def _cut(self, text: str, start: int, end: int, pattern) -> Iterator[tuple[int, int, int | None]]:
+    def _cut(self, text: str, start: int, end: int, pattern: re.Pattern[str] | None) -> Iterator[tuple[int, int, int | None]]:
         pos = start
         if pattern is not None:
             for m in pattern.finditer(text, start, end):

@@ -169,10 +169,13 @@ class FileTokenizer(Tokenizer):
             i = ids.get(symbol)
             if i is None and front.byte_fallback:
                 found = [ids.get(f"<0x{b:02X}>") for b in symbol.encode("utf-8")]
-                if None not in found:
-                    out.extend(found)
+                fallback = [f for f in found if f is not None]
+                if len(fallback) == len(found):
+                    out.extend(fallback)
                     continue
-            out.append(unknown if i is None else i)
+            # with no unknown token an unseen character gives None, as Tokenizer._symbols does: which
+            # id it should be (or whether it is dropped) is for the tokenizer's contract to say
+            out.append(unknown if i is None else i)  # type: ignore[arg-type]
         return out
 
     def pieces(self, text: str, allow_special: bool = False) -> list[tuple[str, bool]]:

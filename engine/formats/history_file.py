@@ -7,12 +7,13 @@ and how many pairs tied in all (``tie_count``): the full lists of a long run wou
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from engine.history import History
 from engine.trainer import MergeStep, Trainer
 
 
-def history_to_data(trainer: Trainer, steps: list[MergeStep]) -> dict:
+def history_to_data(trainer: Trainer, steps: list[MergeStep]) -> dict[str, Any]:
     # the totals and sizes come from the history index, as the window's and the handout's do
     history = History(trainer.corpus, steps)
     return {

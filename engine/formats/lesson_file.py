@@ -17,6 +17,8 @@ import json
 import os
 from dataclasses import dataclass, field
 
+from typing import Any
+
 from engine.corpus import Corpus
 from engine.errors import BpeLabError
 from engine.files import MAX_LESSON_BYTES, megabytes, read_json
@@ -39,7 +41,7 @@ class LessonFile:
     settings: Settings = field(default_factory=Settings)
     step: int = 0
     held_out: str = ""
-    quiz: dict = field(default_factory=dict)
+    quiz: dict[str, Any] = field(default_factory=dict)
 
     def corpus(self) -> Corpus:
         if self.word_counts:
@@ -63,7 +65,7 @@ class LessonTooLargeError(BpeLabError):
     """The lesson's file would be larger than BPE Lab opens, so it is not written."""
 
 
-def save_lesson(lesson: LessonFile, path: str | os.PathLike, private: bool = False,
+def save_lesson(lesson: LessonFile, path: str | os.PathLike[str], private: bool = False,
                 overwrite_read_only: bool = False) -> None:
     """Write the lesson; refused, before anything is written, when the file could not be opened
     again. ``private``: readable by its owner alone (unsaved work in the autosave).
@@ -78,7 +80,7 @@ def save_lesson(lesson: LessonFile, path: str | os.PathLike, private: bool = Fal
     write_atomic(path, data, private=private, overwrite_read_only=overwrite_read_only)
 
 
-def lesson_from_data(data, source: str) -> LessonFile:
+def lesson_from_data(data: object, source: str) -> LessonFile:
     """The lesson a parsed file describes, every key checked against the format.
 
     ``quiz`` is carried as the quiz panel wrote it; its reader (``engine.quiz.session.read_progress``)
@@ -110,5 +112,5 @@ def lesson_from_data(data, source: str) -> LessonFile:
     return lesson
 
 
-def load_lesson(path: str | os.PathLike) -> LessonFile:
+def load_lesson(path: str | os.PathLike[str]) -> LessonFile:
     return lesson_from_data(read_json(path, MAX_LESSON_BYTES), str(path))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine.bytelevel import BYTE_TO_CHAR, bytes_to_symbols
 from engine.encoder import Encoder
-from engine.tokenizer import RankTokenizer
+from engine.tokenizer import RankTokenizer, Tokenizer
 
 _RECOVERED: dict[int, list[tuple[str, str]]] = {}
 
@@ -18,11 +18,12 @@ def merges_of(tokenizer: Encoder) -> list[tuple[str, str]]:
     if isinstance(tokenizer, RankTokenizer):
         key = id(tokenizer.ranks)
         if key not in _RECOVERED:
-            from engine.formats.tiktoken_file import recover_merges  # the regex engine: only for rank files
+            from engine.formats.rank_merges import recover_merges  # the regex engine: only for rank files
 
             pairs = recover_merges(tokenizer.ranks, tokenizer.name)
             _RECOVERED[key] = [(bytes_to_symbols(a), bytes_to_symbols(b)) for a, b in pairs]
         return list(_RECOVERED[key])
+    assert isinstance(tokenizer, Tokenizer), "an encoder is a merge list or a ranked vocabulary"
     return list(tokenizer.merges)
 
 
@@ -32,4 +33,5 @@ def vocab_of(tokenizer: Encoder) -> list[tuple[int, str]]:
         out = [(r, "".join(BYTE_TO_CHAR[b] for b in t)) for t, r in tokenizer.ranks.items()]
         out += [(i, t) for t, i in tokenizer.special_ids.items()]
         return sorted(out)
+    assert isinstance(tokenizer, Tokenizer), "an encoder is a merge list or a ranked vocabulary"
     return list(enumerate(tokenizer.vocab))

@@ -18,10 +18,11 @@ of ``engine.formats.verify``).
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Generator, Iterable, Iterator
 
 from engine.encoder import Encoder
 from engine.describe import plural
@@ -124,10 +125,14 @@ def _library_encoders(fmt: str, path: Path) -> Encoders:
     return library_encoders(library)
 
 
+def _own_ids(own: Encoder, allow_special: bool, text: str) -> list[int]:
+    return own.encode_ids(text, allow_special=allow_special)
+
+
 def _readers(fmt: str, path: Path) -> tuple[list[tuple[str, Encoders]], str | None]:
     own = read_tokenizer(path).tokenizer
     readers: list[tuple[str, Encoders]] = [
-        (OWN_READER, {allow: (lambda text, allow=allow: own.encode_ids(text, allow_special=allow)) for allow in MODES}),
+        (OWN_READER, {allow: functools.partial(_own_ids, own, allow) for allow in MODES}),
     ]
     library = LIBRARY.get(fmt)
     if library is None:
@@ -139,13 +144,14 @@ def _readers(fmt: str, path: Path) -> tuple[list[tuple[str, Encoders]], str | No
     return readers, None
 
 
-def prove(tokenizer: Encoder, fmt: str, path: str | os.PathLike, texts: dict[str, str]) -> Iterator[ProofProgress]:
+def prove(tokenizer: Encoder, fmt: str, path: str | os.PathLike[str],
+          texts: dict[str, str]) -> Generator[ProofProgress, None, ProofReport]:
     """Read the written files back and compare ids on each of ``texts`` (name -> text) in both
     modes; returns a ProofReport."""
     readers, missing = _readers(fmt, Path(path))
     texts = {name: text for name, text in texts.items() if text}
     total = len(texts) * len(MODES) * len(readers)
-    proofs = []
+    proofs: list[Proof] = []
     for name, text in texts.items():
         for allow in MODES:
             ours = tokenizer.encode_ids(text, allow_special=allow)
@@ -162,7 +168,8 @@ def prove(tokenizer: Encoder, fmt: str, path: str | os.PathLike, texts: dict[str
     return ProofReport(tuple(proofs), missing)
 
 
-def export_and_prove(source: Source, fmt: str, path: str | os.PathLike, texts: dict[str, str]) -> Iterator[ProofProgress]:
+def export_and_prove(source: Source, fmt: str, path: str | os.PathLike[str],
+                     texts: dict[str, str]) -> Generator[ProofProgress, None, ProofReport]:
     """Write ``source`` in ``fmt`` at ``path``, then ``prove`` it; returns the ProofReport."""
     yield ProofProgress(0, 1, "writing")
     export(source, fmt, path)

@@ -153,7 +153,7 @@ class _Splitter:
         nxt = list(range(1, len(nodes))) + [-1]
         prv = list(range(-1, len(nodes) - 1))
         alive = [True] * len(nodes)
-        heap: list = []
+        heap: list[tuple[int, int, int, int, int, int, bytes]] = []
 
         def check(a: int, b: int, after: int) -> None:
             found = self.crossing(tok[a], tok[b], after)

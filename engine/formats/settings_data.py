@@ -7,6 +7,8 @@ read against their schema: each key's type and range, no unknown keys.
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.errors import BpeLabError
 from engine.formats.schema import MAX_COUNT, Fields, SchemaError
 from engine.settings import AUTO, SPLITS, TIE_BREAKS, UNITS, Settings
@@ -15,7 +17,7 @@ from engine.settings import AUTO, SPLITS, TIE_BREAKS, UNITS, Settings
 MAX_TOKEN_CHARS = 1000
 
 
-def settings_from_data(value, source: str, where: str = "settings") -> Settings:
+def settings_from_data(value: object, source: str, where: str = "settings") -> Settings:
     """``Settings`` from a file's settings object; ``SchemaError`` naming the first wrong value."""
     f = Fields.of(value, source, where)
     end_of_word = f.text("end_of_word", AUTO, optional=True, nonempty=True,
@@ -26,7 +28,7 @@ def settings_from_data(value, source: str, where: str = "settings") -> Settings:
         if len(token) > MAX_TOKEN_CHARS:
             raise SchemaError(f"{source}: {where}: a marker or special token of {len(token):,} characters; "
                               f"at most {MAX_TOKEN_CHARS:,}")
-    values = dict(
+    values: dict[str, Any] = dict(
         split=f.choice("split", SPLITS, "whitespace"),
         units=f.choice("units", UNITS, "chars"),
         end_of_word=end_of_word,

@@ -9,6 +9,7 @@ a token is spelt by how it was made, never by searching its string for the marke
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from engine.errors import BpeLabError
 from engine.formats.refusal import ExportRefused, Retrain
@@ -29,11 +30,12 @@ class TokenTable:
     tokens: tuple[str, ...]  # by id, in BPE Lab's spelling
     base_ids: tuple[int, ...]
     merges: tuple[Merge, ...]
-    special_ids: dict
+    special_ids: dict[str, int]
     unknown_id: int | None
 
     @classmethod
-    def of(cls, tokenizer) -> "TokenTable":
+    def of(cls, tokenizer: Any) -> "TokenTable":
+        # any Encoder: one without merges (a ranked vocabulary) is refused by what it lacks
         if not hasattr(tokenizer, "merges") or not hasattr(tokenizer, "base"):
             raise BpeLabError(
                 f"{getattr(tokenizer, 'name', 'this tokenizer')} is a ranked vocabulary (tiktoken's form) that "

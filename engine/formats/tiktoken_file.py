@@ -59,7 +59,7 @@ PATTERNS = {
 }
 
 
-def sidecar_path(path: str | os.PathLike) -> Path:
+def sidecar_path(path: str | os.PathLike[str]) -> Path:
     return Path(str(path) + ".json")
 
 
@@ -89,7 +89,7 @@ def check_rank_rule(tokenizer: Tokenizer) -> None:
             )
 
 
-def tiktoken_files(tokenizer: Encoder, path: str | os.PathLike) -> dict:
+def tiktoken_files(tokenizer: Encoder, path: str | os.PathLike[str]) -> dict[str | os.PathLike[str], str]:
     settings = tokenizer.settings
     if settings.units != "bytes":
         raise ExportRefused(
@@ -101,6 +101,7 @@ def tiktoken_files(tokenizer: Encoder, path: str | os.PathLike) -> dict:
         specials = dict(tokenizer.special_ids)
         pattern = tokenizer.pattern
     else:
+        assert isinstance(tokenizer, Tokenizer), "an encoder is a merge list or a ranked vocabulary"
         check_rank_rule(tokenizer)
         table = TokenTable.of(tokenizer)
         ids = list(table.base_ids) + [m.token for m in table.merges]
@@ -123,14 +124,14 @@ def tiktoken_files(tokenizer: Encoder, path: str | os.PathLike) -> dict:
     return {path: "\n".join(lines) + "\n", sidecar_path(path): json.dumps(sidecar, ensure_ascii=False, indent=1) + "\n"}
 
 
-def checked_files(tokenizer: Encoder, path: str | os.PathLike) -> dict:
+def checked_files(tokenizer: Encoder, path: str | os.PathLike[str]) -> dict[str | os.PathLike[str], str]:
     """The two files, once tiktoken, given them, gives BPE Lab's ids."""
     files = tiktoken_files(tokenizer, path)
     check_tiktoken_files(tokenizer, files[path], files[sidecar_path(path)])
     return files
 
 
-def save_tiktoken(tokenizer: Encoder, path: str | os.PathLike) -> None:
+def save_tiktoken(tokenizer: Encoder, path: str | os.PathLike[str]) -> None:
     write_files(checked_files(tokenizer, path))
 
 
@@ -218,7 +219,7 @@ def _sidecar(path: Path, ranks: dict[bytes, int]) -> tuple[Settings, dict[str, i
     return settings, specials, pattern
 
 
-def load_tiktoken(path: str | os.PathLike):
+def load_tiktoken(path: str | os.PathLike[str]) -> Tokenizer | RankTokenizer:
     """A .tiktoken file, with its .tiktoken.json beside it when there is one (else cl100k's split)."""
     source = str(path)
     ranks = read_ranks(read_text(path), source)

@@ -14,8 +14,9 @@ unchecked, which is what the same export would be with the check switched off.
 from __future__ import annotations
 
 import base64
+import functools
 import json
-from typing import Callable
+from typing import Any, Callable
 
 from engine.bytelevel import symbols_to_bytes
 from engine.encoder import Encoder
@@ -62,17 +63,22 @@ def first_difference(ours: list[int], theirs: list[int]) -> int | None:
 MODES = {False: "special-token text as ordinary text", True: "special tokens matched whole"}
 
 
-def library_encoders(library) -> dict[bool, Callable[[str], list[int]]]:
+def library_encoders(library: Any) -> dict[bool, Callable[[str], list[int]]]:
     """A `tokenizers.Tokenizer`'s ids in each of BPE Lab's modes, by allow_special."""
     def encode(text: str, allow_special: bool) -> list[int]:
         # the library's own switch (tokenizers >= 0.19): False, its default, matches added tokens whole
         library.encode_special_tokens = not allow_special
-        return library.encode(text).ids
+        ids: list[int] = library.encode(text).ids
+        return ids
 
-    return {allow: (lambda text, allow=allow: encode(text, allow)) for allow in MODES}
+    return {allow: functools.partial(_with_mode, encode, allow) for allow in MODES}
 
 
-def tiktoken_encoders(encoding) -> dict[bool, Callable[[str], list[int]]]:
+def _with_mode(encode: Callable[[str, bool], list[int]], allow_special: bool, text: str) -> list[int]:
+    return encode(text, allow_special)
+
+
+def tiktoken_encoders(encoding: Any) -> dict[bool, Callable[[str], list[int]]]:
     """A `tiktoken.Encoding`'s ids in each of BPE Lab's modes, by allow_special."""
     return {False: encoding.encode_ordinary, True: lambda text: encoding.encode(text, allowed_special="all")}
 
@@ -97,7 +103,7 @@ def check_tokenizer_json(tokenizer: Encoder, text_json: str) -> None:
         return
     try:
         library = Library.from_str(text_json)
-    except Exception as exc:  # the library's own complaint, whatever its type
+    except Exception as exc:  # noqa: BLE001 (the library's own complaint, whatever its type)
         raise BpeLabError(f"the tokenizers library refuses the export ({exc}), so nothing was written") from None
     _compare("tokenizers", library_encoders(library), tokenizer, check_text(tokenizer))
 
@@ -126,7 +132,7 @@ def check_gpt2_files(tokenizer: Encoder, vocab_json: str, merges_txt: str, sidec
     check_tokenizer_json(tokenizer, gpt2_tokenizer_json(vocab_json, merges_txt, sidecar_json))
 
 
-def tiktoken_encoding(ranks_text: str, sidecar_json: str):
+def tiktoken_encoding(ranks_text: str, sidecar_json: str) -> Any:
     """tiktoken's ``Encoding`` of a .tiktoken file and its sidecar (tiktoken must be importable)."""
     import tiktoken
 
@@ -140,7 +146,7 @@ def tiktoken_encoding(ranks_text: str, sidecar_json: str):
             name=side["name"], pat_str=side["pat_str"], mergeable_ranks=ranks,
             special_tokens=side["special_tokens"], explicit_n_vocab=side["explicit_n_vocab"],
         )
-    except Exception as exc:  # the library's own complaint, whatever its type
+    except Exception as exc:  # noqa: BLE001 (the library's own complaint, whatever its type)
         raise BpeLabError(f"tiktoken refuses the export ({exc!r}), so nothing was written") from None
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from engine.quiz.questions import (
     ChooseQuestion,
@@ -44,8 +44,9 @@ def _invalid(message: str) -> Result:
     return Result(False, 0.0, message, valid=False)
 
 
-def grade(question: Question, answer, misconceptions: Mapping[str, Misconception] | None = None) -> Result:
+def grade(question: Question, answer: Any, misconceptions: Mapping[str, Misconception] | None = None) -> Result:
     """Grade one answer; ``misconceptions`` resolves the ids that wrong answers point to."""
+    # an answer is whatever a view or a saved file gave: every shape is checked here, none trusted
     known = misconceptions or {}
     if isinstance(question, NumberQuestion):
         return _grade_number(question, answer, known)
@@ -63,7 +64,7 @@ def grade(question: Question, answer, misconceptions: Mapping[str, Misconception
 _THOUSANDS = re.compile(r"^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$")
 
 
-def parse_number(text) -> float | None:
+def parse_number(text: object) -> float | None:
     """A number typed by a student: '9', ' 9.5 ', '1,000', '1 000', '2,5' (decimal comma)."""
     if isinstance(text, bool):
         return None
@@ -86,7 +87,7 @@ def parse_number(text) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def typed(answer) -> str:
+def typed(answer: Any) -> str:
     """An answer as the student gave it, cut short for a message."""
     try:
         text = str(answer).strip()
@@ -105,7 +106,7 @@ def points(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:.2f}".rstrip("0").rstrip(".")
 
 
-def _grade_number(q: NumberQuestion, answer, known) -> Result:
+def _grade_number(q: NumberQuestion, answer: Any, known: Mapping[str, Misconception]) -> Result:
     if answer is None or (isinstance(answer, str) and not answer.strip()):
         return _invalid("Type a number, then check.")
     value = parse_number(answer)
@@ -130,7 +131,7 @@ def _grade_number(q: NumberQuestion, answer, known) -> Result:
 # -- choose -------------------------------------------------------------------------------------
 
 
-def _chosen_indices(q: ChooseQuestion, answer) -> list[int] | None:
+def _chosen_indices(q: ChooseQuestion, answer: Any) -> list[int] | None:
     if answer is None:
         return []
     if isinstance(answer, int) and not isinstance(answer, bool):
@@ -144,7 +145,7 @@ def _chosen_indices(q: ChooseQuestion, answer) -> list[int] | None:
     return chosen
 
 
-def _grade_choose(q: ChooseQuestion, answer, known) -> Result:
+def _grade_choose(q: ChooseQuestion, answer: Any, known: Mapping[str, Misconception]) -> Result:
     chosen = _chosen_indices(q, answer)
     if chosen is None:
         return _invalid("That answer does not match the options shown.")
@@ -204,7 +205,7 @@ def gap_accepts(q: FillQuestion, gap: int, text: str) -> bool:
     return any(given & _forms(a, q.case_sensitive) for a in q.blanks[gap])
 
 
-def _grade_fill(q: FillQuestion, answer) -> Result:
+def _grade_fill(q: FillQuestion, answer: Any) -> Result:
     if isinstance(answer, str):
         answer = [answer]
     given = list(answer or [])

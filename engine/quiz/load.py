@@ -23,13 +23,13 @@ MAX_PACK_BYTES = 16 * 1024 * 1024
 PACK_SUFFIXES = (".json", ".md")
 
 
-def check_pack_name(path: str | os.PathLike) -> None:
+def check_pack_name(path: str | os.PathLike[str]) -> None:
     """Refuse a file a lesson names as its quiz pack unless its name ends like a pack's."""
     if Path(path).suffix.lower() not in PACK_SUFFIXES:
         raise BpeLabError(f"{path}: a lesson opens only quiz packs named *.json or *.md")
 
 
-def load_pack(path: str | os.PathLike) -> Pack:
+def load_pack(path: str | os.PathLike[str]) -> Pack:
     """A pack file of either format: JSON by its content, otherwise concept-page Markdown."""
     text = read_text(path, MAX_PACK_BYTES)
     source = str(path)

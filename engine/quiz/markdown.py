@@ -179,7 +179,7 @@ class _Page:
         question = question_from_dict(data, id=key, prompt=body, title=title, labels=labels)
         self.builder.add_question(question, where)
 
-    def _misconception(self, key: str, title: str, body: str, data) -> None:
+    def _misconception(self, key: str, title: str, body: str, data: object) -> None:
         if not key:
             raise QuestionError('a misconception needs an "id" for questions to refer to')
         text, fix = _split_fix(body)

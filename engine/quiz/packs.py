@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any, ParamSpec, TypeVar
 
 from engine.errors import BpeLabError
 from engine.files import parse_json
@@ -37,6 +39,9 @@ from engine.quiz.questions import (
     WorkedExample,
     WrongAnswer,
 )
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 FORMAT = "bpe-lab-quiz"
 VERSION = 1
@@ -59,16 +64,16 @@ class QuestionError(SchemaError):
 MAX_ANSWER = 1e15
 
 
-def _fields(data, what: str) -> Fields:
+def _fields(data: object, what: str) -> Fields:
     if not isinstance(data, dict):
         raise QuestionError(f"{what} must be a JSON object (it is {shown(data)})")
     return Fields(data)
 
 
-def _checked(read):
+def _checked(read: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     """Run one field's reader, reporting a wrong value as this question's error."""
     try:
-        return read()
+        return read(*args, **kwargs)
     except SchemaError as exc:
         raise QuestionError(str(exc)) from None
 
@@ -78,7 +83,7 @@ def _text(f: Fields, key: str, default: str = "") -> str:
     return default if value is None else value.strip()
 
 
-def labels_of(value) -> tuple[str, ...]:
+def labels_of(value: object) -> tuple[str, ...]:
     if value is None:
         return ()
     if isinstance(value, str):
@@ -91,7 +96,7 @@ def labels_of(value) -> tuple[str, ...]:
     raise QuestionError(f'"labels" must be a list of words or an object of names and values (it is {shown(value)})')
 
 
-def usable_images(data) -> None:
+def usable_images(data: object) -> None:
     """QuestionError for an image link, in any text of ``data``, that can name no file (a NUL
     written %00 in it): refused where the pack is read, before a view would look the file up."""
     stack = [data]
@@ -108,7 +113,8 @@ def usable_images(data) -> None:
             stack.extend(value)
 
 
-def question_from_dict(data, *, id: str, prompt: str = "", title: str = "", labels=()) -> Question:
+def question_from_dict(data: object, *, id: str, prompt: str = "", title: str = "",
+                       labels: tuple[str, ...] = ()) -> Question:
     """One question from its fields; raises QuestionError naming the field that is wrong."""
     f = _fields(data, "a question")
     usable_images((data, prompt))
@@ -134,9 +140,10 @@ def question_from_dict(data, *, id: str, prompt: str = "", title: str = "", labe
     return _order(f, common)
 
 
-def _answer(f: Fields, key: str, default=REQUIRED, low: float = -MAX_ANSWER) -> float | int:
+def _answer(f: Fields, key: str, default: Any = REQUIRED, low: float = -MAX_ANSWER) -> float:
     must = f"must be a number from {low:,.0f} to {MAX_ANSWER:,.0f}, such as 9"
-    return _checked(lambda: f.number(key, default, low=low, high=MAX_ANSWER, must=must))
+    found: float = _checked(lambda: f.number(key, default, low=low, high=MAX_ANSWER, must=must))
+    return found
 
 
 def _wrong_number(w: Fields, i: int) -> float | int:
@@ -154,7 +161,7 @@ def _wrong_number(w: Fields, i: int) -> float | int:
     return int(number) if number.is_integer() else number
 
 
-def _number(f: Fields, common: dict) -> NumberQuestion:
+def _number(f: Fields, common: dict[str, Any]) -> NumberQuestion:
     if f.get("answer", None) is None:
         raise QuestionError('a number question needs "answer": a number such as 9')
     answer = _answer(f, "answer")
@@ -171,7 +178,7 @@ def _number(f: Fields, common: dict) -> NumberQuestion:
     return NumberQuestion(**common, answer=answer, tolerance=tolerance, wrong=tuple(wrong))
 
 
-def _choose(f: Fields, common: dict) -> ChooseQuestion:
+def _choose(f: Fields, common: dict[str, Any]) -> ChooseQuestion:
     raw = f.get("options", None)
     if not isinstance(raw, list) or len(raw) < 2:
         raise QuestionError('a choose question needs "options": a list of at least two')
@@ -182,8 +189,8 @@ def _choose(f: Fields, common: dict) -> ChooseQuestion:
         if not isinstance(entry, dict) or not isinstance(entry.get("text"), str) or not entry["text"].strip():
             raise QuestionError(f'option {i} must be {{"text": "...", "correct": true/false}}')
         o = Fields(entry, where=f"option {i}")
-        correct = _checked(lambda: o.flag("correct", False))
-        mis = _checked(lambda: o.text("misconception", "", optional=True, must="must be a misconception's id")) or ""
+        correct = _checked(o.flag, "correct", False)
+        mis = _checked(o.text, "misconception", "", optional=True, must="must be a misconception's id") or ""
         options.append(Option(entry["text"].strip(), correct, mis))
     multiple = _checked(lambda: f.flag("multiple", False))
     right = sum(o.correct for o in options)
@@ -196,7 +203,7 @@ def _choose(f: Fields, common: dict) -> ChooseQuestion:
     return ChooseQuestion(**common, options=tuple(options), multiple=multiple)
 
 
-def _fill(f: Fields, common: dict) -> FillQuestion:
+def _fill(f: Fields, common: dict[str, Any]) -> FillQuestion:
     text = f.get("text", None)
     if text is None and (GAP.search(common["prompt"]) or BLANK_LINE.search(common["prompt"])):
         # a concept page writes its gaps in the prompt itself
@@ -228,7 +235,7 @@ def _fill(f: Fields, common: dict) -> FillQuestion:
     return FillQuestion(**common, text=text.strip(), blanks=tuple(blanks), case_sensitive=case_sensitive)
 
 
-def _order(f: Fields, common: dict) -> OrderQuestion:
+def _order(f: Fields, common: dict[str, Any]) -> OrderQuestion:
     items = f.get("items", None)
     if not isinstance(items, list) or len(items) < 2 or not all(isinstance(i, str) and i.strip() for i in items):
         raise QuestionError('an order question needs "items": at least two texts, in the right order')
@@ -240,7 +247,7 @@ def _order(f: Fields, common: dict) -> OrderQuestion:
     return OrderQuestion(**common, items=tuple(items))
 
 
-def misconception_from_dict(data, *, id: str = "", title: str = "", text: str = "") -> Misconception:
+def misconception_from_dict(data: object, *, id: str = "", title: str = "", text: str = "") -> Misconception:
     f = _fields(data, "a misconception")
     usable_images((data, text))
     key = _text(f, "id", id) or id
@@ -250,7 +257,8 @@ def misconception_from_dict(data, *, id: str = "", title: str = "", text: str = 
     return Misconception(key, name, _text(f, "text", text) or text, _text(f, "fix"))
 
 
-def example_from_dict(data, *, id: str, title: str = "", body: str = "", labels=()) -> WorkedExample:
+def example_from_dict(data: object, *, id: str, title: str = "", body: str = "",
+                      labels: tuple[str, ...] = ()) -> WorkedExample:
     f = _fields(data, "a worked example")
     usable_images((data, body))
     steps = f.get("steps", None)
@@ -261,7 +269,7 @@ def example_from_dict(data, *, id: str, title: str = "", body: str = "", labels=
                          labels_of(f.get("labels", None)) or tuple(labels))
 
 
-def _step_text(step, n: int) -> str:
+def _step_text(step: object, n: int) -> str:
     """A step is Markdown text, or an object whose "text" (and optional "title") says it."""
     if isinstance(step, dict) and isinstance(step.get("text"), str):
         head = step.get("title")
@@ -271,7 +279,7 @@ def _step_text(step, n: int) -> str:
     raise QuestionError(f'step {n} must be a Markdown text, or {{"text": "..."}} (it is {shown(step)})')
 
 
-def reading_from_dict(data, *, id: str) -> Reading:
+def reading_from_dict(data: object, *, id: str) -> Reading:
     f = _fields(data, "a reading")
     usable_images(data)
     text = _text(f, "text")
@@ -312,7 +320,7 @@ class PackBuilder:
                     tuple(self.errors), self.source, tuple(readings))
 
 
-def pack_from_data(data, source: str) -> Pack:
+def pack_from_data(data: object, source: str) -> Pack:
     """A pack from parsed JSON; a wrong envelope is an error, a wrong question only a message."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BpeLabError(f'{source}: not a BPE Lab quiz pack (it needs "format": "{FORMAT}")')
@@ -355,12 +363,12 @@ def pack_from_data(data, source: str) -> Pack:
     return b.build(title or Path(source).stem, tuple(readings))
 
 
-def _entry_id(entry, default: str) -> str:
+def _entry_id(entry: object, default: str) -> str:
     key = entry.get("id") if isinstance(entry, dict) else None
     return key.strip() if isinstance(key, str) and key.strip() else default
 
 
-def _list(data: dict, key: str, b: PackBuilder) -> list:
+def _list(data: dict[str, Any], key: str, b: PackBuilder) -> list[Any]:
     value = data.get(key, [])
     if not isinstance(value, list):
         b.error(f'"{key}"', "must be a list")
@@ -372,11 +380,11 @@ def pack_from_json(text: str, source: str) -> Pack:
     return pack_from_data(parse_json(text, source, hint="check the brackets, commas and quotes there"), source)
 
 
-def pack_to_data(pack: Pack) -> dict:
+def pack_to_data(pack: Pack) -> dict[str, Any]:
     """The JSON form of a pack (what ``pack_from_data`` reads back)."""
     questions = []
     for q in pack.questions:
-        entry = {"id": q.id, "kind": q.kind, "title": q.title, "prompt": q.prompt}
+        entry: dict[str, Any] = {"id": q.id, "kind": q.kind, "title": q.title, "prompt": q.prompt}
         for key in ("hint", "explanation", "purpose"):
             if getattr(q, key):
                 entry[key] = getattr(q, key)

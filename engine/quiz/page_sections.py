@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.errors import BpeLabError
 from engine.files import parse_json
@@ -33,7 +34,7 @@ _MAX_FRONT_MATTER = 80
 @dataclass
 class Section:
     line: int  # 1-based line where the section starts: its version heading, or its opening ---
-    meta: dict = field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict)
     body_line: int = 0  # 1-based line of the body's first line
     body: list[str] = field(default_factory=list)
     version: str = ""  # the 64 hex digits of its ``## Version`` heading, in lower case
@@ -47,7 +48,7 @@ def _unquote(value: str) -> str:
     return value
 
 
-def _value(raw: str):
+def _value(raw: str) -> Any:
     """A front-matter value: JSON where it parses, else the text (a list without quotes split at commas)."""
     raw = raw.strip()
     if _JSON_START.match(raw):
@@ -60,9 +61,9 @@ def _value(raw: str):
     return _unquote(raw)
 
 
-def _front_matter(lines: list[str], start: int) -> tuple[dict, int] | None:
+def _front_matter(lines: list[str], start: int) -> tuple[dict[str, Any], int] | None:
     """The block opening at ``lines[start]`` (a ``---``): its keys and the index of its closing line."""
-    meta: dict = {}
+    meta: dict[str, Any] = {}
     last_key = None
     j = start + 1
     end = min(len(lines), start + 2 + _MAX_FRONT_MATTER)
@@ -107,7 +108,7 @@ def _version_problem(text: str) -> str:
     return f"the heading gives {shown!r} where a version needs 64 hex digits"
 
 
-def _fence_left_open(line: str, m, opener: str, headed: bool) -> bool:
+def _fence_left_open(line: str, m: re.Match[str] | None, opener: str, headed: bool) -> bool:
     """Whether ``line``, met inside the fence ``opener``, shows that fence was never closed: a version
     heading (a fence never spans sections), or a fence of the same run opening with an info string
     (```` ```json ````), which inside a code block would be a closing line someone mistyped."""
@@ -184,7 +185,7 @@ def split_sections(text: str) -> list[Section]:
     return sections
 
 
-def _before_body(heading, current: Section | None) -> bool:
+def _before_body(heading: tuple[str, int] | None, current: Section | None) -> bool:
     """Where a publication line is metadata: after a version heading, or before a body's first words."""
     return heading is not None or (current is not None and not any(line.strip() for line in current.body))
 
@@ -198,7 +199,7 @@ def _headless(heading: tuple[str, int]) -> Section:
 def json_block(body: list[str]) -> tuple[str, str | None, int]:
     """(the body without its first json block, that block's text or None, its line in the body)."""
     kept: list[str] = []
-    block: list[str] | None = None
+    block: list[str] = []
     found = None
     at = 0
     fence = None

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping, Protocol
+from typing import Any, Mapping, Protocol
 
 from engine.errors import BpeLabError
 from engine.formats.schema import shown
@@ -59,7 +59,7 @@ class Progress:
     answers: Mapping[str, Answered] = field(default_factory=dict)
     teacher_mode: bool = False
 
-    def to_data(self) -> dict:
+    def to_data(self) -> dict[str, Any]:
         return {
             "version": PROGRESS_VERSION,
             "source": self.source,
@@ -73,7 +73,7 @@ class Progress:
 MAX_POSITION = 1_000_000
 
 
-def _score(value) -> float | None:
+def _score(value: object) -> float | None:
     """A saved score held to 0..1, or None for what is no number (compared before any float() of it:
     a whole number too large for a float would not convert)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -92,7 +92,7 @@ def _savable(text: str) -> bool:
     return True
 
 
-def read_progress(data) -> Progress:
+def read_progress(data: object) -> Progress:
     """The record ``Progress.to_data`` wrote, checked whole before anything uses it. A field of the
     wrong type or out of range is left out (its default stands) and so is a damaged answer; data
     that is not an object, from a newer format, or naming its pack with what no file name holds,
@@ -126,7 +126,7 @@ def read_progress(data) -> Progress:
     )
 
 
-def pack_path_relative(data, folder: Path):
+def pack_path_relative(data: Any, folder: Path) -> Any:
     """Saved progress ``data`` with its pack file named relative to ``folder`` (the lesson file's)
     when the pack lies in it or below: the lesson and its pack can then move together."""
     source = data.get("source") if isinstance(data, dict) else None
@@ -142,7 +142,7 @@ def pack_path_relative(data, folder: Path):
     return {**data, "source": FILE + inside.as_posix()}
 
 
-def pack_path_resolved(data, folder: Path):
+def pack_path_resolved(data: Any, folder: Path) -> Any:
     """Saved progress ``data`` with a pack file named relative to the lesson read from ``folder``."""
     source = data.get("source") if isinstance(data, dict) else None
     if not isinstance(source, str) or not source.startswith(FILE):
@@ -339,7 +339,7 @@ class QuizSession:
     def hinted(self) -> bool:
         return self._visit.hinted
 
-    def check(self, answer) -> Result | None:
+    def check(self, answer: Any) -> Result | None:
         """Grade ``answer`` to the question on screen. An answer that cannot be graded is refused
         (returned, not counted); a question already checked on this visit is not checked again.
         Only a question's first checked answer counts toward the score."""
@@ -442,7 +442,8 @@ class QuizSession:
 
     def shown_score(self) -> tuple[float, int]:
         """The score the class may see: without an answer whose verdict is still hidden."""
-        hidden = self.question.id if self._visit.counted and not self._visit.revealed else None
+        question = self.question
+        hidden = question.id if question is not None and self._visit.counted and not self._visit.revealed else None
         shown = [a.score for k, a in self._answers.items() if k != hidden]
         return sum(shown), len(shown)
 
@@ -465,12 +466,12 @@ class QuizSession:
 
     # -- progress -----------------------------------------------------------------------------
 
-    def progress(self) -> dict:
+    def progress(self) -> dict[str, Any]:
         """What the lesson file keeps under "quiz" (JSON-ready): ``Progress.to_data()``."""
         position = self._index if self._source != LESSON else 0
         return Progress(self._source, position, dict(self._answers), self._teacher).to_data()
 
-    def restore_progress(self, data) -> bool:
+    def restore_progress(self, data: object) -> bool:
         """Take back what ``progress()`` gave. Damaged parts are left out; data that cannot be read
         at all is refused (False, the reason in the notice) and the quiz stays as it was. A pack
         file that no longer opens gives way to the first pack. Everything is read (the record, then

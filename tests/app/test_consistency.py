@@ -345,7 +345,7 @@ def play(window, qtbot, start: int = 0, stop: int | None = None) -> None:
     seen = set()
     while window.timeline.playing and session.step < stop:
         k = session.step
-        qtbot.waitUntil(lambda: session.step != k or not window.timeline.playing, timeout=5_000)
+        qtbot.waitUntil(lambda: session.step != k or not window.timeline.playing, timeout=5_000)  # noqa: B023 (waited for here)
         # mid-merge first: the caption follows the film, the other views the step
         check_tiles(window, Answer(session))
         seen.add(session.step)

@@ -46,7 +46,7 @@ def test_no_key_is_bound_twice_in_classroom_mode(window, qtbot):
     window.classroom.set_predict_first(True)
     press(qtbot, window, K.Key_F5)
     assert window.classroom.active
-    window.classroom.keys_overlay  # the mode's covers, built
+    window.classroom.keys_overlay  # noqa: B018 (the mode's covers, built)
     assert described(clashes(window)) == []
 
 

@@ -10,7 +10,6 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 from app.window import LATER
 from engine.formats.lesson_file import LessonFile, load_lesson, save_lesson
-from engine.settings import Settings
 
 B = QMessageBox.StandardButton
 CLASSIC = "low 5\nlower 2\nnewest 6\nwidest 3\n"

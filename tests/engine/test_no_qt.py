@@ -1,4 +1,8 @@
-"""The engine stays free of Qt: importing every engine module loads no Qt binding."""
+"""The engine stays free of Qt: importing every engine module loads no Qt binding.
+
+The import contracts in pyproject.toml forbid Qt in the engine's import statements; this checks what
+they cannot see, such as a library the engine uses that loads Qt itself when it is imported.
+"""
 
 import pkgutil
 import subprocess
@@ -20,12 +24,3 @@ def test_engine_imports_no_qt():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                             cwd=Path(engine.__file__).parents[1])
     assert result.returncode == 0, result.stderr
-
-
-def test_no_qt_import_statement_in_engine_sources():
-    root = Path(engine.__file__).parent
-    offenders = [
-        str(p) for p in root.rglob("*.py")
-        if any(word in p.read_text(encoding="utf-8") for word in ("import PySide6", "from PySide6", "import pyqtgraph", "from pyqtgraph"))
-    ]
-    assert offenders == []

@@ -1,7 +1,6 @@
 """Each panel on its own, fed by a session: what it shows and what intent it sends back."""
 
 import pytest
-from PySide6.QtCore import Qt
 
 from app.session import Session
 from engine.display import for_tokenizer

@@ -154,7 +154,7 @@ class GrowthChart(QWidget):
     # -- switches -------------------------------------------------------------------------------
 
     def set_x_mode(self, mode: str) -> None:
-        """MERGES or VOCABULARY: what the x axis counts."""
+        """MERGES or VOCAB: what the x axis counts."""
         if mode not in (MERGES, VOCAB):
             raise ValueError(f"x axis is '{MERGES}' or '{VOCAB}', not '{mode}'")
         self.x_mode = mode
@@ -450,4 +450,4 @@ def _saved(step: int, percent: float) -> str:
     return "" if step == 0 else f" (−{percent:.0f}%)"
 
 
-__all__ = ["GrowthChart", "MERGES", "VOCABULARY", "TOKENS", "PERCENT", "short_number"]
+__all__ = ["GrowthChart", "MERGES", "VOCAB", "TOKENS", "PERCENT", "short_number"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 import tiktoken
-from PySide6.QtCore import QEvent, QPoint, Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QBrush, QColor, QHelpEvent, QPalette
 from PySide6.QtWidgets import QApplication, QToolTip
 import pyqtgraph as pg  # after PySide6, so it picks PySide6
@@ -136,7 +136,7 @@ def test_lesson_side_follows_the_step_and_a_new_lesson(view, qtbot):
     for k in (0, 3, session.lesson.last_step):
         session.request_step(k)
         expected = session.lesson.tokenizer_at(k).encode_ids("lowest newer")
-        qtbot.waitUntil(lambda: view.right.split.ids == expected, timeout=WAIT)
+        qtbot.waitUntil(lambda: view.right.split.ids == expected, timeout=WAIT)  # noqa: B023 (waited for here)
         assert f"step {k} of" in view.right.chooser.currentText()
     session.set_lesson(Lesson("tea tea team teams steam seat").train(), 2)
     expected = session.lesson.tokenizer_at(2).encode_ids("lowest newer")

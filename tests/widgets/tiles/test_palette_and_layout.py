@@ -142,7 +142,7 @@ def test_ties_past_those_a_step_names_are_all_marked():
     nxt = rows.state.next_step()
     assert nxt.tie_count > len(nxt.tied)  # more ties than the step names
     tied = set(lesson.history.ties(0)) - {nxt.pair}
-    for w, word in enumerate(lesson.corpus.words):
+    for w in range(len(lesson.corpus.words)):
         tokens = rows.layout(w).tokens
         expected = [i for i, pair in enumerate(zip(tokens, tokens[1:])) if pair in tied]
         assert rows.highlights(w, nxt)[1] == expected
