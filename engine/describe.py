@@ -7,7 +7,7 @@ text with a visible space, so every sentence goes through ``show``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from engine import display
 from engine.bytelevel import symbols_to_bytes

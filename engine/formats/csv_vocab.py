@@ -37,7 +37,8 @@ from engine.formats.schema import MAX_COUNT, SchemaError
 from engine.formats.spreadsheet import read_cell, safe_cell
 from engine.formats.settings_data import settings_from_data
 from engine.formats.tiktoken_file import check_single_bytes, rank_pattern
-from engine.tokenizer import UNKNOWN, RankTokenizer, Tokenizer
+from engine.settings import UNKNOWN
+from engine.tokenizer import RankTokenizer, Tokenizer
 from engine.trainer import MergeStep
 
 COLUMNS = ["id", "token", "bytes_hex", "kind", "step", "left", "right", "left_id", "right_id", "count"]

@@ -42,7 +42,8 @@ from engine.formats.table import TokenTable, refuse_lowercase
 from engine.formats.verify import check_tokenizer_json
 from engine.pretokenize import GPT2_PATTERN, GPT4_PATTERN
 from engine.settings import Settings
-from engine.tokenizer import UNKNOWN, Tokenizer, rank_order_conflict
+from engine.settings import UNKNOWN
+from engine.tokenizer import Tokenizer, rank_order_conflict
 from engine.unicode_table import WHITESPACE_CHARS
 
 NAME = "tokenizer.json"
