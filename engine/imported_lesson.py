@@ -139,8 +139,8 @@ def _steps(base, merges, specials: int, unknown: bool) -> Iterator[tuple[int, in
     for i, (a, b) in enumerate(merges, start=1):
         made.add(a + b)
         # the counts and the corpus totals are not known: 0 stands for them (``counts_known`` is False)
-        steps.append(MergeStep.of(i, (a, b), a + b, 0, tie_count=1, tokens_before=0, tokens_after=0,
-                                  vocab_size=len(made) + extra))
+        steps.append(MergeStep(step=i, pair=(a, b), token=a + b, count=0, tie_count=1, tokens_before=0,
+                               tokens_after=0, vocab_size=len(made) + extra))
         if i % _REPORT_EVERY == 0:
             yield i, total
     return steps
