@@ -28,7 +28,7 @@ import heapq
 from array import array
 from bisect import bisect_left, bisect_right, insort
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, make_dataclass
 from itertools import accumulate, chain, compress, islice, repeat
 from operator import countOf, ge, itemgetter, lshift, or_
 from collections.abc import Iterable, Iterator, MutableSequence, Sequence
@@ -46,8 +46,11 @@ PLACE_MASK = (1 << PLACE_BITS) - 1
 # a queue entry's rank is RANK - count: the highest count ranks first
 RANK = 1 << 62
 
-# (pair key, weighted count, places in reading order) for each pair a merge made
-Made = Sequence[tuple[int, int, MutableSequence[int]]]
+# (pair key, weighted count, places in reading order) for each pair, as numpy and the layout list them
+Listed = Sequence[tuple[int, int, MutableSequence[int]]]
+# the pairs a merge made on one side of its places: each one's weight gained, and its places in
+# reading order (the two dicts hold the same pairs in the same order)
+Made = tuple[dict[int, int], dict[int, MutableSequence[int]]]
 
 # why training stopped
 TARGET_REACHED = "target reached"
@@ -219,6 +222,17 @@ class Layout:
         return [p - start for p in positions[i:j]]
 
 
+# A frozen dataclass sets each field through ``object.__setattr__``: about 3 µs a step, a tenth of
+# a small run's time. The trainer fills a plain record with the same slots instead, at the speed of
+# any object, and makes it the MergeStep it is (the layouts match, so Python allows the change).
+_StepDraft = make_dataclass("_StepDraft", [(f.name, f.type) for f in fields(MergeStep)], slots=True)
+
+
+def _finished(draft: object) -> MergeStep:
+    draft.__class__ = MergeStep
+    return cast(MergeStep, draft)
+
+
 @contextmanager
 def collector_paused() -> Iterator[None]:
     """Hold Python's cycle collector off for a whole training run (``train``, the CLI).
@@ -371,7 +385,7 @@ class Trainer:
                                           settings.merges if settings.merges is not None else settings.vocab_size)
         # numpy only for a corpus large enough to repay importing it
         self.bulk = len(text) >= BULK_SYMBOLS
-        made: Made
+        made: Listed
         self.sym: MutableSequence[int]
         self.nxt: MutableSequence[int]
         self.prv: MutableSequence[int]
@@ -393,7 +407,7 @@ class Trainer:
         self._queue_all()
 
     def _pairs_in_words(self, text: str, code: dict[str, int],
-                        lengths: list[int]) -> tuple[list[int], list[int], list[int], list[int], Made]:
+                        lengths: list[int]) -> tuple[list[int], list[int], list[int], list[int], Listed]:
         """``trainer_bulk.lay_out`` with builtins."""
         sym = list(map(code.__getitem__, text))
         n = len(sym)
@@ -448,7 +462,7 @@ class Trainer:
     def _first_place(self, key: int) -> int:
         """The pair's first current place; drops the out-of-date ones before it."""
         places = self.places_of[key]
-        a, b = self.keys.split(key)
+        a, b = key >> self.keys.shift, key & self.keys.low
         sym, nxt = self.sym, self.nxt
         i = 0
         for p in places:
@@ -461,17 +475,20 @@ class Trainer:
         return places[0] if places else -1
 
     def _entry(self, key: int) -> int:
+        """The pair's queue entry (``PairKeys.entry``, spelt out: every pair is queued this way
+        when the pairs are ranked afresh)."""
         count = self.counts[key]
+        keys = self.keys
         if not self.by_first_place:
             # equal counts go to the pair of smaller ids
-            return self.keys.entry(count, 0, key)
+            return (RANK - count) << keys.rank_at | key
         # equal counts go to the pair met first in reading order
         first = self._first_place(key)
         if first < 0:
             # a count with no place to show for it: never loop on it, say so
-            a, b = self.keys.split(key)
+            a, b = keys.split(key)
             raise TrainingError(f"pair {a}+{b} counts {count} but is nowhere in the corpus")
-        return self.keys.entry(count, first, key)
+        return (RANK - count) << keys.rank_at | first << keys.place_at | key
 
     def _requeue(self, key: int) -> None:
         if self.counts.get(key, 0) >= self.least:
@@ -543,7 +560,8 @@ class Trainer:
     def steps(self) -> Iterator[MergeStep]:
         """Merge after merge, until the target or a stop (``stop_reason`` says which). One run:
         iterate once."""
-        vocab, ids, merges = self.vocab, self.ids, self.merges
+        vocab, ids, merges, places_of = self.vocab, self.ids, self.merges, self.places_of
+        shift, low = self.keys.shift, self.keys.low
         while True:
             if len(merges) >= self.merge_limit if self.vocab_limit is None else len(vocab) >= self.vocab_limit:
                 self.stop_reason = TARGET_REACHED
@@ -554,7 +572,7 @@ class Trainer:
                 self.stop_reason = NO_PAIR_REPEATS if self.counts else NOTHING_LEFT
                 return
             key, count, tie_count, rivals = top
-            a, b = self.keys.split(key)
+            a, b = key >> shift, key & low
             token = vocab[a] + vocab[b]
             # a token's string made again by another pair keeps its id, as in tokenizers
             new = ids.get(token, -1)
@@ -564,7 +582,11 @@ class Trainer:
                 vocab.append(token)
                 ids[token] = new
             merges.append((a, b))
-            positions, made_left, made_right, merged = self._merge_pair(key, a, b, new, rebuilt)
+            found = places_of.pop(key)
+            if self.bulk and not rebuilt and a != b and len(found) >= BULK_PLACES:
+                positions, made_left, made_right, merged = self._merge_in_bulk(found, a, b, new)
+            else:
+                positions, made_left, made_right, merged = self._merge_at_places(found, a, b, new)
             made, undone = self._recount(key, count, a, b, new, made_left, made_right)
             if rebuilt:
                 self._rank_afresh(new, chain(made, undone))
@@ -572,10 +594,10 @@ class Trainer:
                 self._queue_made(made, undone)
             before = self.total
             self.total = before - merged
-            yield MergeStep(step=len(merges), pair=(vocab[a], vocab[b]), token=token, count=count,
-                            tie_count=tie_count, tokens_before=before, tokens_after=self.total,
-                            vocab_size=len(vocab) + self.extra_ids, positions=positions, rivals=rivals,
-                            layout=self.layout)
+            yield _finished(_StepDraft(
+                step=len(merges), pair=(vocab[a], vocab[b]), token=token, count=count, tie_count=tie_count,
+                tokens_before=before, tokens_after=self.total, vocab_size=len(vocab) + self.extra_ids,
+                positions=positions, rivals=rivals, layout=self.layout))
 
     def _take_top_pair(self) -> tuple[int, int, int, tuple[int, ...]] | None:
         """The pair to merge next, taken off the top: its key, its count, how many pairs hold that
@@ -587,7 +609,7 @@ class Trainer:
             self._refill_top()
             if not top:
                 return None
-        count = self.keys.count_of(top[0])
+        count = RANK - (top[0] >> rank_at)
         if len(top) < TIES_KEPT:
             # the top holds every pair at its count
             tie_count = len(top)
@@ -598,40 +620,41 @@ class Trainer:
                 self.tracked = count
                 self.at_tracked = countOf(self.counts.values(), count)
             tie_count = self.at_tracked
-        key = self.keys.key_of(top.pop(0))
+        key = top.pop(0) & self.keys.keys_mask
         del self.top_keys[key]
         # the entries themselves (C speed): the same ones stay at the top for many steps, so the
         # steps share them
         return key, count, tie_count, tuple(top[:TIES_KEPT - 1])
 
-    def _merge_pair(self, key: int, a: int, b: int, new: int, rebuilt: bool) -> tuple[Sequence[int], Made, Made, int]:
-        """Merge ``a b`` into ``new`` at its places: one by one, or (a new token of two different
-        tokens with many places, in a large corpus) numpy's vectorised walk, ``merge_in_bulk``,
-        which makes the same merges at once. Returns the places merged, the pairs made on the left
-        (``x new``) and on the right (``new y``), and the weight merged."""
-        found = self.places_of.pop(key)
-        if self.bulk and not rebuilt and a != b and len(found) >= BULK_PLACES:
-            from engine.trainer_bulk import merge_in_bulk
+    def _merge_in_bulk(self, found: MutableSequence[int], a: int, b: int, new: int) -> tuple[Sequence[int], Made, Made, int]:
+        """``_merge_at_places`` for a new token of two different tokens with many places in a large
+        corpus: numpy's vectorised walk makes the same merges at once."""
+        from engine.trainer_bulk import merge_in_bulk
 
-            # a corpus laid out by numpy keeps its layout in arrays
-            layout = cast("tuple[array[int], array[int], array[int], array[int]]", (self.sym, self.nxt, self.prv, self.freq))
-            return merge_in_bulk(*layout, found, a, b, new, self.keys.shift)
-        return self._merge_at_places(found, a, b, new)
+        # a corpus laid out by numpy keeps its layout in arrays
+        layout = cast("tuple[array[int], array[int], array[int], array[int]]", (self.sym, self.nxt, self.prv, self.freq))
+        positions, made_left, made_right, merged = merge_in_bulk(*layout, found, a, b, new, self.keys.shift)
+        return positions, _by_pair(made_left), _by_pair(made_right), merged
 
     def _merge_at_places(self, found: Iterable[int], a: int, b: int, new: int) -> tuple[Sequence[int], Made, Made, int]:
         """Merge ``a b`` into ``new`` at the places of ``found`` that still hold it, left to right
         (the only way for an overlapping run, a a a, where each merge spoils the next place),
         rewriting the layout. The pairs made on the left (``x new``, at the left neighbour's place)
         and on the right (``new y``, at the token's own) are kept apart: they lose from different
-        neighbours, and a rebuilt token's ``new new`` can be both."""
+        neighbours, and a rebuilt token's ``new new`` can be both. Returns the places merged, the
+        pairs made on the left and on the right, and the weight merged."""
         sym, nxt, prv = self.sym, self.nxt, self.prv
         shift = self.keys.shift
-        made_left: dict[int, list[int]] = {}
-        made_right: dict[int, list[int]] = {}
-        find_left, find_right = made_left.get, made_right.get
+        left_places: dict[int, MutableSequence[int]] = {}
+        right_places: dict[int, MutableSequence[int]] = {}
+        left_gains: dict[int, int] = {}
+        right_gains: dict[int, int] = {}
+        find_left, find_right = left_places.get, right_places.get
+        weigh = self.freq.__getitem__
         positions: list[int] = []
         keep = positions.append
         new_high = new << shift
+        merged = 0
         for p in found:
             if sym[p] != a:
                 continue
@@ -640,31 +663,33 @@ class Trainer:
             if sym[q] != b:
                 continue
             keep(p)
+            w = weigh(p)
+            merged += w
             left = prv[p]
             right = nxt[q]
             if left >= 0:
                 pair = sym[left] << shift | new
                 places = find_left(pair)
                 if places is None:
-                    made_left[pair] = [left]
+                    left_places[pair] = [left]
+                    left_gains[pair] = w
                 else:
                     places.append(left)
+                    left_gains[pair] += w
             if right >= 0:
                 pair = new_high | sym[right]
                 places = find_right(pair)
                 if places is None:
-                    made_right[pair] = [p]
+                    right_places[pair] = [p]
+                    right_gains[pair] = w
                 else:
                     places.append(p)
+                    right_gains[pair] += w
                 prv[right] = p
             sym[p] = new
             sym[q] = -1
             nxt[p] = right
-        weigh = self.freq.__getitem__
-        return (array("i", positions),
-                [(pair, sum(map(weigh, places)), places) for pair, places in made_left.items()],
-                [(pair, sum(map(weigh, places)), places) for pair, places in made_right.items()],
-                sum(map(weigh, positions)))
+        return array("i", positions), (left_gains, left_places), (right_gains, right_places), merged
 
     def _recount(self, key: int, count: int, a: int, b: int, new: int, made_left: Made,
                  made_right: Made) -> tuple[list[int], set[int]]:
@@ -683,8 +708,9 @@ class Trainer:
         del counts[key]
         made: list[int] = []
         undone: set[int] = set()
-        for found, to_old in ((made_right, (b - new) << shift), (made_left, a - new)):
-            for pair, gain, places in found:
+        for (gains, made_places), to_old in ((made_right, (b - new) << shift), (made_left, a - new)):
+            for pair, gain in gains.items():
+                places = made_places[pair]
                 if pair in counts:
                     # only a rebuilt token's pairs can be there already
                     counts[pair] += gain
@@ -754,14 +780,19 @@ class Trainer:
             if pair in counts and counts[pair] <= 0:
                 del counts[pair]
                 del places_of[pair]
+        shift, low = self.keys.shift, self.keys.low
         for k in places_of:
-            a, b = self.keys.split(k)
-            if a == new or b == new:
+            if k >> shift == new or k & low == new:
                 places_of[k] = sorted(set(places_of[k]))
         self._queue_all()
 
     def initial_tokens(self) -> int:
         return self.corpus.total_symbols()
+
+
+def _by_pair(made: Listed) -> Made:
+    """numpy's pairs made, (key, weight, places) each, as the walk gives them."""
+    return {key: gain for key, gain, _ in made}, {key: places for key, _, places in made}
 
 
 def train(corpus: Corpus) -> tuple[Trainer, list[MergeStep]]:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 
 # (pair key, weighted count, places in reading order) for each pair a layout or a merge made
-Made = list[tuple[int, int, array[int]]]
+Made = list[tuple[int, int, "array[int]"]]
 
 
 def lay_out(text: str, code: dict[str, int], lengths: Sequence[int], counts: Sequence[int],
