@@ -27,11 +27,11 @@ import gc
 import heapq
 from array import array
 from bisect import bisect_left, bisect_right, insort
+from collections.abc import Iterable, Iterator, MutableSequence, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields, make_dataclass
 from itertools import accumulate, chain, compress, islice, repeat
 from operator import countOf, ge, itemgetter, lshift, or_
-from collections.abc import Iterable, Iterator, MutableSequence, Sequence
 from typing import cast
 
 from engine.corpus import Corpus
