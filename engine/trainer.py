@@ -587,11 +587,11 @@ class Trainer:
                 positions, made_left, made_right, merged = self._merge_in_bulk(found, a, b, new)
             else:
                 positions, made_left, made_right, merged = self._merge_at_places(found, a, b, new)
-            made, undone = self._recount(key, count, a, b, new, made_left, made_right)
+            new_pairs, undone = self._recount(key, count, a, b, new, made_left, made_right)
             if rebuilt:
-                self._rank_afresh(new, chain(made, undone))
+                self._rank_afresh(new, chain(new_pairs, undone))
             else:
-                self._queue_made(made, undone)
+                self._queue_new_pairs(new_pairs, undone)
             before = self.total
             self.total = before - merged
             yield _finished(_StepDraft(
@@ -706,7 +706,7 @@ class Trainer:
         shift, tracked = self.keys.shift, self.tracked
         at_tracked = self.at_tracked - (count == tracked)
         del counts[key]
-        made: list[int] = []
+        new_pairs: list[int] = []
         undone: set[int] = set()
         for (gains, made_places), to_old in ((made_right, (b - new) << shift), (made_left, a - new)):
             for pair, gain in gains.items():
@@ -718,7 +718,7 @@ class Trainer:
                 else:
                     counts[pair] = gain
                     places_of[pair] = places
-                made.append(pair)
+                new_pairs.append(pair)
                 old = pair + to_old
                 if old == key:
                     # an overlapping run (a a a) also counted the winner as its own neighbour
@@ -739,16 +739,16 @@ class Trainer:
                     del counts[old]
                     del places_of[old]
         self.at_tracked = at_tracked
-        return made, undone
+        return new_pairs, undone
 
-    def _queue_made(self, made: list[int], undone: set[int]) -> None:
+    def _queue_new_pairs(self, new_pairs: list[int], undone: set[int]) -> None:
         """Queue the pairs a merge made with a new token; a pair made and then undone to nothing goes."""
         counts, places_of, least, by_place = self.counts, self.places_of, self.least, self.by_first_place
         keys, heap, top, tracked = self.keys, self.heap, self.top, self.tracked
         rank_at, place_at = keys.rank_at, keys.place_at
         at_tracked = self.at_tracked
         push = heapq.heappush
-        for pair in made:
+        for pair in new_pairs:
             c = counts[pair]
             if c <= 0:
                 del counts[pair]
