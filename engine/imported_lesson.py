@@ -99,9 +99,8 @@ def _steps(base: Sequence[str], merges: Sequence[tuple[str, str]], specials: int
     for i, (a, b) in enumerate(merges, start=1):
         made.add(a + b)
         # the file keeps no corpus: how often the pair occurred, and the corpus's tokens, are not known
-        steps.append(MergeStep.of(step=i, pair=(a, b), token=a + b, count=None, tie_count=1,  # type: ignore[arg-type]
-                                  tokens_before=None, tokens_after=None,  # type: ignore[arg-type]
-                                  vocab_size=len(made) + extra))
+        steps.append(MergeStep(step=i, pair=(a, b), token=a + b, count=None, tie_count=1, tokens_before=None,
+                               tokens_after=None, vocab_size=len(made) + extra))
         if i % _REPORT_EVERY == 0:
             yield i, total
     return steps

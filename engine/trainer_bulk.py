@@ -10,18 +10,19 @@ corpus is large enough to profit.
 from __future__ import annotations
 
 from array import array
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
 # (pair key, weighted count, places in reading order) for each pair a layout or a merge made
-Made = list[tuple[int, int, array]]
+Made = list[tuple[int, int, "array[int]"]]
 
 
-def lay_out(text: str, code: dict[str, int], lengths: Sequence[int], counts: Sequence[int], shift: int):
+def lay_out(text: str, code: dict[str, int], lengths: Sequence[int], counts: Sequence[int],
+            shift: int) -> tuple[array[int], array[int], array[int], array[int], Made]:
     """The layout of ``text`` (the distinct words side by side, each ``lengths[i]`` symbols long,
-    of weight ``counts[i]``): symbols, next and previous links, weights, and every pair made (a pair
-    keyed by its left id shifted ``shift`` bits over its right)."""
+    of weight ``counts[i]``): symbols, next and previous links, weights, and every pair made (keyed
+    as ``engine.trainer.PairKeys`` says, with its ``shift``)."""
     points = np.frombuffer(text.encode("utf-32-le"), np.uint32)
     table = np.zeros(int(points.max()) + 1 if len(points) else 1, np.int32)
     chars = [c for c in code if ord(c) < len(table)]
@@ -43,10 +44,10 @@ def lay_out(text: str, code: dict[str, int], lengths: Sequence[int], counts: Seq
             array("q", freq.tobytes()), made)
 
 
-def merge_in_bulk(sym: array, nxt: array, prv: array, freq: array, found: Sequence[int],
-                  a: int, b: int, new: int, shift: int) -> tuple[array, Made, Made, int]:
-    """Merge ``a b`` (a != b) into ``new`` at the current ones of the places ``found`` (reading
-    order), rewriting the layout in place.
+def merge_in_bulk(sym: array[int], nxt: array[int], prv: array[int], freq: array[int], found: Sequence[int],
+                  a: int, b: int, new: int, shift: int) -> tuple[array[int], Made, Made, int]:
+    """``Trainer._merge_at_places`` vectorised: merge ``a b`` (a != b) into ``new`` at the current
+    ones of the places ``found`` (reading order), rewriting the layout in place.
 
     Returns the places merged, the pairs made with the new token on the right and on the left
     (as ``Made``), and the weight merged. With ``a != b`` no merge can spoil another, so all are
@@ -78,7 +79,7 @@ def merge_in_bulk(sym: array, nxt: array, prv: array, freq: array, found: Sequen
     return array("i", p.tobytes()), made_left, made_right, int(w.sum())
 
 
-def _grouped(keys, places, weights) -> Made:
+def _grouped(keys: np.ndarray, places: np.ndarray, weights: np.ndarray) -> Made:
     """Places and their summed weights per key, each key's places kept in the order given."""
     if not len(keys):
         return []

@@ -15,7 +15,7 @@ def test_a_pair_counted_but_found_nowhere_stops_training_with_a_training_error()
     # a count that disagrees with the pair's heap entry makes the trainer look its places up again,
     # and there are none: the state the guard exists for
     trainer.counts[key] += 1
-    trainer.where[key] = []
+    trainer.places_of[key] = []
     with pytest.raises(TrainingError, match="nowhere in the corpus") as caught:
         next(trainer.steps())
     assert isinstance(caught.value, InternalError) and isinstance(caught.value, BpeLabError)
