@@ -389,15 +389,13 @@ def write_handout(lesson: Lesson, path: str | Path, steps: list[int], title: str
                 pages.new_page()
             step = lesson.steps[k - 1]
             state.go_to(k - 1)
-            ranked = state.ranked_pairs(PAIRS_SHOWN)[:PAIRS_SHOWN]
-            if all(pair != step.pair for pair, _ in ranked):
-                ranked = ranked[:-1] + [(step.pair, step.count)]
+            ranked = state.ranked_pairs(PAIRS_SHOWN, must_include=step.pair)
             pages.heading(f"Merge {k} of {lesson.last_step}:  {show(s, step.pair[0])} + {show(s, step.pair[1])}  →  "
                           f"{show(s, step.token)}")
             pages.paragraph(merge_sentence(lesson, k), 12)
             pages.paragraph("The most frequent pairs just before this merge:", 12, bold=True)
             # tied: at the winner's count (the step's record may list only the first few ties)
-            _pair_table(pages, lesson, ranked, step.pair, step.count)
+            _pair_table(pages, lesson, ranked, step.pair, state.pair_count(step.pair))
             state.go_to(k)
             pages.paragraph(f"The words after it ({state.total_tokens:,} tokens; the new token is framed):", 12, bold=True)
             _word_rows(pages, tiles, lesson, state, step.token, pages.height)

@@ -19,7 +19,7 @@ from typing import Callable, Sequence
 
 from engine.display import for_settings
 from engine.corpus import Corpus
-from engine.describe import describe_vocab, tie_rule, tie_rule_sentence, tied_rivals
+from engine.describe import describe_vocab, tie_rule, tie_rule_sentence, tied_rivals, times
 from engine.history import History
 from engine.quiz.questions import ChooseQuestion, Misconception, NumberQuestion, Option, Question, WrongAnswer
 from engine.trainer import MergeStep
@@ -100,10 +100,6 @@ class LiveLesson:
         return for_settings(self.corpus.settings).tokens(tokens)
 
 
-def _times(n: int) -> str:
-    return "once" if n == 1 else f"{n} times"
-
-
 def _shuffled(options: list[Option], rng: random.Random) -> tuple[Option, ...]:
     rng.shuffle(options)
     return tuple(options)
@@ -126,7 +122,7 @@ def next_pair(state: LiveLesson, rng: random.Random) -> Question | None:
         # one pair left: nothing to choose between
         return None
     options = [Option(state.show_pair(p), p == step.pair) for p in shown]
-    lines = [f"{state.show_pair(step.pair)} occurs {_times(step.count)}"]
+    lines = [f"{state.show_pair(step.pair)} occurs {times(step.count)}"]
     if rivals:
         # a step names the first of its tied pairs: the rest are counted
         more = f" and {step.tie_count - len(step.tied):,} more" if step.tie_count > len(step.tied) else ""
@@ -301,7 +297,7 @@ def in_pieces(state: LiveLesson, rng: random.Random) -> Question | None:
            f"{_join(whole_ones)} {each}. ")
     if join is not None:
         step = state.steps[join - 1]
-        why += (f"Its next merge is {state.show_pair(step.pair)} at step {join}: that pair occurs {_times(step.count)}, "
+        why += (f"Its next merge is {state.show_pair(step.pair)} at step {join}: that pair occurs {times(step.count)}, "
                 "and pairs that occur more often are merged first.")
     else:
         why += ("No merge of this training joins its pieces: the pairs inside it are too rare "
