@@ -35,6 +35,7 @@ from typing import cast
 from engine.collector import collector_paused
 from engine.corpus import Corpus
 from engine.errors import BpeLabError, TrainingError
+from engine.ranking import rule_named
 from engine.settings import Settings
 
 # the narrowest a pair key's halves are (``PairKeys``)
@@ -325,8 +326,12 @@ class Trainer:
         self.merges: list[tuple[int, int]] = []
         self.stop_reason: str | None = None
         self.extra_ids = extra_ids(self.settings)
-        # read on every queue entry: kept as a flag, not looked up in the settings each time
-        self.by_first_place = self.settings.tie_break != "hf"
+        # the queue orders by one of the two facts a rule reads (``engine.ranking``): the pair's first
+        # place, or its ids (the key itself); read on every queue entry, so kept as a flag
+        rule = rule_named(self.settings.tie_break)
+        if rule.by_place == rule.by_ids or rule.by_place and not rule.first_met_first:
+            raise TrainingError(f"the trainer's queue orders by place or by ids, not as the tie rule {rule.name} asks")
+        self.by_first_place = rule.by_place
         self.least = self.settings.min_frequency
         # where training stops: after this many merges, or (``vocab_limit``, when a vocabulary size
         # is asked for) at this many regular tokens, so that the special and unknown tokens count in
