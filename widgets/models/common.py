@@ -73,13 +73,13 @@ class HeaderedTableModel(QAbstractTableModel):
 
 def runs(rows: Iterable[int]) -> Iterator[tuple[int, int]]:
     """Sorted row numbers as (first, last) runs: [1, 2, 3, 7] -> (1, 3), (7, 7)."""
-    first = last = None
+    run: tuple[int, int] | None = None  # the run being read
     for r in rows:
-        if last is not None and r == last + 1:
-            last = r
+        if run is not None and r == run[1] + 1:
+            run = (run[0], r)
             continue
-        if first is not None:
-            yield first, last
-        first = last = r
-    if first is not None:
-        yield first, last
+        if run is not None:
+            yield run
+        run = (r, r)
+    if run is not None:
+        yield run

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QModelIndex, Qt
 
+from engine.corpus import Corpus
 from engine.lesson import Lesson
 from widgets.models.common import HeaderedTableModel, KeyRole, runs, word_shown
 from widgets.session_view import SessionView
@@ -137,13 +138,12 @@ class PairsModel(HeaderedTableModel):
             assert state is not None  # pairs are listed only while a lesson is trained
             sources = state.pair_sources(pair)
             words = frozenset(w for w, _ in sources) if len(sources) <= KEPT_SOURCES else None
-            said = self._sources[pair] = _Sources(count, words, self._sources_text(sources))
+            said = self._sources[pair] = _Sources(count, words, self._sources_text(state.corpus, sources))
         return said.text
 
-    def _sources_text(self, sources: list[tuple[int, int]]) -> str:
+    def _sources_text(self, corpus: Corpus, sources: list[tuple[int, int]]) -> str:
         """Which words a pair's count comes from (``sources``: the state's ``pair_sources``)."""
         session = self.session
-        corpus = session.lesson.corpus
         parts = []
         for w, occurrences in sources[:SOURCES_SHOWN]:
             word = word_shown(session.show, corpus.words[w])

@@ -104,7 +104,9 @@ class VocabModel(HeaderedTableModel):
         token, step = self._token_and_step(row)
         session = self.session
         lesson = session.lesson
-        token_id = lesson.tokenizer.token_to_id(token)
+        tokenizer = lesson.tokenizer
+        # no ids before training; the table has no rows then
+        token_id = tokenizer.token_to_id(token) if tokenizer is not None else ""
         if step is None:
             return token_id, session.show(token), "base", "", ""
         parents = f"{session.show(step.pair[0])} + {session.show(step.pair[1])}"

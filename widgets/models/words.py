@@ -52,9 +52,9 @@ class WordsModel(HeaderedTableModel):
 
     def row_values(self, w: int) -> tuple:
         session = self.session
-        corpus = session.lesson.corpus
         state = session.state
         assert state is not None  # words are listed only while a lesson is trained
+        corpus = state.corpus
         # as many tokens as a cell can show of a long word, read without listing it whole
         tokens = state.tokens_head(w, WORD_SHOWN)
         count = state.token_count(w)
