@@ -3,9 +3,9 @@ few signals as possible."""
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
 # the raw tokens of a row (a list of str), for delegates that draw tiles
@@ -51,7 +51,7 @@ class HeaderedTableModel(QAbstractTableModel):
         """The row's own background, or None for the table's."""
         return None
 
-    def data(self, index, role=_DISPLAY):
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = _DISPLAY) -> Any:
         if not index.isValid():
             return None
         if role == _DISPLAY:

@@ -6,7 +6,9 @@ the token selected anywhere in the window is highlighted.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, Qt
+from typing import Any
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
 from engine.lesson import Lesson
@@ -116,7 +118,7 @@ class VocabModel(HeaderedTableModel):
         token, _ = self._token_and_step(row)
         return SELECTED if token and token == self._selected else None
 
-    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         # views ask for many roles per cell: answer the unused ones first
         if role not in _ROLES or not index.isValid():
             return None
