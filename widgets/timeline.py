@@ -121,12 +121,10 @@ class Timeline(QWidget):
         # the progress row takes the status line's place while a lesson trains: one stack of the
         # two keeps the same height, so starting a training lays nothing out again
         self.status_stack = QStackedWidget()
-        self.status_stack.addWidget(steady(self.status))
-        self.status_stack.addWidget(self.progress_row)
-        for i in range(self.status_stack.count()):
+        for page in (steady(self.status), self.progress_row):
+            self.status_stack.addWidget(page)
             # a page behind the other still counts in the stack's height, so a page change never
             # moves the window's panels
-            page = self.status_stack.widget(i)
             policy = page.sizePolicy()
             policy.setRetainSizeWhenHidden(True)
             page.setSizePolicy(policy)

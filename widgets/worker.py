@@ -74,11 +74,6 @@ def running_workers() -> int:
     return len(_RUNNING)
 
 
-def _let_go(worker: "Worker") -> None:
-    worker._thread.wait()  # returns at once: the thread was leaving run() when it said finished
-    _RUNNING.discard(worker)
-
-
 # a thread still running when the interpreter goes would take the process down with it
 atexit.register(wait_for_workers, EXIT_WAIT_MS, stop=True)
 
@@ -95,7 +90,8 @@ class _Thread(QThread):
     def run(self) -> None:
         # let go of the worker as the run starts, so the two hold no reference cycle afterwards
         target, self._target = self._target, None
-        target()
+        if target is not None:  # a second start() has nothing to run
+            target()
 
 
 class Worker(QObject):
@@ -108,10 +104,10 @@ class Worker(QObject):
     aborted = Signal()
     finished = Signal()
 
-    def __init__(self, work: Callable, *args, **kwargs):
+    def __init__(self, work: Callable[..., object], *args: object, **kwargs: object):
         # no parent: a worker must outlive a closed owner until its thread ends (see _RUNNING)
         super().__init__()
-        self._call = (work, args, kwargs)
+        self._call: tuple[Callable[..., object], tuple[object, ...], dict[str, object]] | None = (work, args, kwargs)
         self._abort = threading.Event()
         self._thread = _Thread(self._run)
         # connected first, so it runs before any owner's slot for the same signal
@@ -147,12 +143,10 @@ class Worker(QObject):
 
     def _run(self) -> None:
         _local.worker = self
-        work, args, kwargs = self._call
-        self._call = None  # the arguments go with the run, not with the worker object
         try:
             self.started.emit()
             try:
-                result = self._drive(work(*args, **kwargs))
+                result = self._drive(self._call_once())
             except Aborted:
                 self.aborted.emit()
             except BaseException as exc:  # noqa: BLE001 (reported to the GUI thread, never lost with the thread)
@@ -166,7 +160,14 @@ class Worker(QObject):
         finally:
             _local.worker = None
 
-    def _drive(self, result):
+    def _call_once(self) -> object:
+        call, self._call = self._call, None  # the arguments go with the run, not with the worker object
+        if call is None:  # start() lets a worker run once; reported like any failure of the work
+            raise RuntimeError("a worker runs once: make a new one")
+        work, args, kwargs = call
+        return work(*args, **kwargs)
+
+    def _drive(self, result: object) -> object:
         """A plain function's result as it is; a generator run to its ``return``, yielding on the way."""
         if not inspect.isgenerator(result):
             return result
@@ -186,4 +187,8 @@ class Worker(QObject):
     def _on_finished(self) -> None:
         # a moment later: after the owners' slots for ``finished``, and outside any slot of this
         # worker, since dropping the last reference destroys the object
-        QTimer.singleShot(0, partial(_let_go, self))
+        QTimer.singleShot(0, partial(Worker._let_go, self))
+
+    def _let_go(self) -> None:
+        self._thread.wait()  # returns at once: the thread was leaving run() when it said finished
+        _RUNNING.discard(self)

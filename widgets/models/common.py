@@ -3,9 +3,9 @@ few signals as possible."""
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
 # the raw tokens of a row (a list of str), for delegates that draw tiles
@@ -51,7 +51,7 @@ class HeaderedTableModel(QAbstractTableModel):
         """The row's own background, or None for the table's."""
         return None
 
-    def data(self, index, role=_DISPLAY):
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = _DISPLAY) -> Any:
         if not index.isValid():
             return None
         if role == _DISPLAY:
@@ -73,13 +73,13 @@ class HeaderedTableModel(QAbstractTableModel):
 
 def runs(rows: Iterable[int]) -> Iterator[tuple[int, int]]:
     """Sorted row numbers as (first, last) runs: [1, 2, 3, 7] -> (1, 3), (7, 7)."""
-    first = last = None
+    run: tuple[int, int] | None = None  # the run being read
     for r in rows:
-        if last is not None and r == last + 1:
-            last = r
+        if run is not None and r == run[1] + 1:
+            run = (run[0], r)
             continue
-        if first is not None:
-            yield first, last
-        first = last = r
-    if first is not None:
-        yield first, last
+        if run is not None:
+            yield run
+        run = (r, r)
+    if run is not None:
+        yield run

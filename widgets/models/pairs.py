@@ -6,9 +6,11 @@ The pair that merges next is starred; at the end of the history none is: trainin
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 
+from engine.corpus import Corpus
 from engine.lesson import Lesson
 from widgets.models.common import HeaderedTableModel, KeyRole, runs, word_shown
 from widgets.session_view import SessionView
@@ -137,13 +139,12 @@ class PairsModel(HeaderedTableModel):
             assert state is not None  # pairs are listed only while a lesson is trained
             sources = state.pair_sources(pair)
             words = frozenset(w for w, _ in sources) if len(sources) <= KEPT_SOURCES else None
-            said = self._sources[pair] = _Sources(count, words, self._sources_text(sources))
+            said = self._sources[pair] = _Sources(count, words, self._sources_text(state.corpus, sources))
         return said.text
 
-    def _sources_text(self, sources: list[tuple[int, int]]) -> str:
+    def _sources_text(self, corpus: Corpus, sources: list[tuple[int, int]]) -> str:
         """Which words a pair's count comes from (``sources``: the state's ``pair_sources``)."""
         session = self.session
-        corpus = session.lesson.corpus
         parts = []
         for w, occurrences in sources[:SOURCES_SHOWN]:
             word = word_shown(session.show, corpus.words[w])
@@ -166,15 +167,15 @@ class PairsModel(HeaderedTableModel):
         return (row + 1, f"{show(pair[0])} + {show(pair[1])}", count, self.tie_text(row),
                 self._said_sources(pair, count))
 
-    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         # views ask for many roles per cell: answer the unused ones first
         if role not in _ROLES or not index.isValid():
             return None
         pair, count = self._rows[index.row()]
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{count} = " + " + ".join(
-                f"{occ}×{self.session.lesson.corpus.counts[w]}" for w, occ in self.session.state.pair_sources(pair)[:30]
-            )
+        state = self.session.state
+        if role == Qt.ItemDataRole.ToolTipRole and state is not None:  # rows are listed only while trained
+            counts = state.corpus.counts
+            return f"{count} = " + " + ".join(f"{occ}×{counts[w]}" for w, occ in state.pair_sources(pair)[:30])
         if role == KeyRole:
             return pair
         return super().data(index, role)

@@ -6,7 +6,9 @@ the token selected anywhere in the window is highlighted.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, Qt
+from typing import Any
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
 from engine.lesson import Lesson
@@ -104,7 +106,9 @@ class VocabModel(HeaderedTableModel):
         token, step = self._token_and_step(row)
         session = self.session
         lesson = session.lesson
-        token_id = lesson.tokenizer.token_to_id(token)
+        tokenizer = lesson.tokenizer
+        # no ids before training; the table has no rows then
+        token_id = tokenizer.token_to_id(token) if tokenizer is not None else ""
         if step is None:
             return token_id, session.show(token), "base", "", ""
         parents = f"{session.show(step.pair[0])} + {session.show(step.pair[1])}"
@@ -114,7 +118,7 @@ class VocabModel(HeaderedTableModel):
         token, _ = self._token_and_step(row)
         return SELECTED if token and token == self._selected else None
 
-    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         # views ask for many roles per cell: answer the unused ones first
         if role not in _ROLES or not index.isValid():
             return None

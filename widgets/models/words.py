@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from itertools import islice
+from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 
 from engine.lesson import Lesson
 from widgets.models.common import WORD_SHOWN, CountRole, HeaderedTableModel, TokensRole, runs, word_shown
@@ -52,9 +53,9 @@ class WordsModel(HeaderedTableModel):
 
     def row_values(self, w: int) -> tuple:
         session = self.session
-        corpus = session.lesson.corpus
         state = session.state
         assert state is not None  # words are listed only while a lesson is trained
+        corpus = state.corpus
         # as many tokens as a cell can show of a long word, read without listing it whole
         tokens = state.tokens_head(w, WORD_SHOWN)
         count = state.token_count(w)
@@ -63,12 +64,15 @@ class WordsModel(HeaderedTableModel):
             shown = f"{shown} · … {count - len(tokens):,} more"
         return word_shown(session.show, corpus.words[w]), corpus.counts[w], shown, count
 
-    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         # views ask for many roles per cell: answer the unused ones first
         if role not in _ROLES or not index.isValid():
             return None
+        state = self.session.state
+        if state is None:  # no trained lesson: no rows
+            return None
         if role == TokensRole:
-            return self.session.state.tokens(index.row())
+            return state.tokens(index.row())
         if role == CountRole:
-            return self.session.lesson.corpus.counts[index.row()]
+            return state.corpus.counts[index.row()]
         return super().data(index, role)

@@ -133,19 +133,20 @@ class MergeFilm:
 
     def advance(self, now: float) -> Tick:
         """Move the film to the clock's ``now`` (the clock that ``move`` was given)."""
-        if self.transition is None or self.held:
+        t = self.transition
+        if t is None or self.held:
             return Tick.STILL
-        return self._set_time(now - self._began)
+        return self._set_time(t, now - self._began)
 
     def seek(self, fraction: float) -> Tick:
         """Hold the film at a fraction of its length (for pictures and tests); it never ends here."""
-        if self.transition is None:
+        t = self.transition
+        if t is None:
             return Tick.STILL
         self.held = True
-        return self._set_time(max(0.0, min(1.0, fraction)) * self.length() - 1e-6)
+        return self._set_time(t, max(0.0, min(1.0, fraction)) * self.length() - 1e-6)
 
-    def _set_time(self, ms: float) -> Tick:
-        t = self.transition
+    def _set_time(self, t: Transition, ms: float) -> Tick:
         sweep_ms = t.sweep_positions * self.sweep_ms
         was = (t.fused, t.sweeping)
         if ms < sweep_ms:

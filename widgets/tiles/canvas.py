@@ -426,6 +426,7 @@ def _desktop_wants_high_contrast() -> bool:
 def _desktop_reduces_motion() -> bool:
     hints = QGuiApplication.styleHints()
     try:
-        return hints.accessibility().motionPreference() == Qt.MotionPreference.ReducedMotion
+        # a Qt newer than the stubs' 6.11 has the motion preference; this one raises AttributeError
+        return hints.accessibility().motionPreference() == Qt.MotionPreference.ReducedMotion  # type: ignore[attr-defined]
     except AttributeError:
         return False

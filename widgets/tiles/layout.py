@@ -12,7 +12,8 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Callable, Protocol, Sequence
 
-from engine.history import History
+from engine.corpus import Corpus
+from engine.history import History, Pair
 from engine.lesson import Lesson, LessonState
 from engine.trainer import MergeStep
 from widgets.tiles.animation import FUSE_AT, Transition
@@ -76,7 +77,7 @@ def token_offsets(tokens: Sequence[str], symbols: Sequence[str]) -> list[int]:
     return offsets
 
 
-def head_symbols(corpus, word: int, tokens: Sequence[str]) -> list[str]:
+def head_symbols(corpus: Corpus, word: int, tokens: Sequence[str]) -> list[str]:
     """The base symbols the tokens (the head of the word) cover, without listing a long word whole."""
     text = corpus.words[word]
     covered = sum(len(t) for t in tokens)
@@ -85,7 +86,8 @@ def head_symbols(corpus, word: int, tokens: Sequence[str]) -> list[str]:
 
 def lay_out(word: int, tokens: Sequence[str], symbols: Sequence[str], measure: Callable[[str], float], gap: float,
             more: int = 0) -> RowLayout:
-    xs, widths = [], []
+    xs: list[float] = []
+    widths: list[float] = []
     x = 0.0
     for token in tokens:
         w = measure(token)
@@ -124,7 +126,8 @@ class RowMerge:
     def match(cls, before: RowLayout, after: RowLayout, places: set[int]) -> "RowMerge":
         """``places``: base-symbol offsets where the pair merges in this word (the left tile's start)."""
         at = {o: j for j, o in enumerate(after.offsets)}
-        target, role = [], []
+        target: list[int] = []
+        role: list[int] = []
         i = 0
         n = len(before.tokens)
         while i < n:
@@ -161,16 +164,15 @@ class RowMerge:
                 out.append(Frame(token, lerp(x, goal, p), before.widths[i], moving=True))
             return out
         q = (t - FUSE_AT) / (1 - FUSE_AT)
-        fused = {self.target[i]: i for i, r in enumerate(self.role) if r == LEFT}
-        out = []
+        fused = {self.target[i] for i, r in enumerate(self.role) if r == LEFT}
+        settled = []
         for j, token in enumerate(after.tokens):
-            i = fused.get(j)
-            if i is None:
-                out.append(Frame(token, after.xs[j], after.widths[j]))
+            if j not in fused:
+                settled.append(Frame(token, after.xs[j], after.widths[j]))
                 continue
             # the fused tile has its moment: it hops and glows, then settles
-            out.append(Frame(token, after.xs[j], after.widths[j], emphasis=_pulse(q), moving=True))
-        return out
+            settled.append(Frame(token, after.xs[j], after.widths[j], emphasis=_pulse(q), moving=True))
+        return settled
 
 
 def smooth(p: float) -> float:
@@ -237,7 +239,7 @@ class TileRows:
         self._layouts: dict[int, RowLayout] = {}
         self._merges: dict[int, RowMerge] = {}  # rows through the merge of step _merge_step
         self._merge_step = -1
-        self._tied: tuple[int, dict] = (-1, {})
+        self._tied: tuple[int, dict[Pair, int]] = (-1, {})
 
     def set_lesson(self, lesson: Lesson | None, state: LessonState | None) -> None:
         self.lesson, self.state = lesson, state
@@ -285,7 +287,7 @@ class TileRows:
     @property
     def counts(self) -> Sequence[int]:
         """How often each word occurs in the corpus (no words without one)."""
-        corpus = self.lesson.corpus
+        corpus = self.lesson.corpus if self.lesson is not None else None
         return corpus.counts if corpus is not None else ()
 
     def content_height(self) -> float:
@@ -325,6 +327,8 @@ class TileRows:
             if len(self._layouts) >= LAYOUT_CACHE:
                 self._layouts.clear()
             state = self.state
+            if state is None:  # no lesson has no rows; a row asked for anyway has no tiles
+                return RowLayout(word, (), (), (), ())
             m = self.measures
             head = state.tokens_head(word, HEAD_SYMBOLS)
             more = state.token_count(word) - len(head)
@@ -359,11 +363,13 @@ class TileRows:
             self._merge_step = step.step
         found = self._merges.get(word)
         if found is None:
-            places = merge_places(self.lesson.history, step, word)
-            if not places:
+            if self.lesson is None:  # no lesson: no merge touches a row
                 return None
             history = self.lesson.history
-            corpus = self.lesson.corpus
+            places = merge_places(history, step, word)
+            if not places:
+                return None
+            corpus = history.corpus
             m = self.measures
             rows = []
             for k in (step.step - 1, step.step):
@@ -401,7 +407,7 @@ class TileRows:
         a long word (``HEAD_SYMBOLS``): with split "none" a word is the whole text.
         """
         m = self.merge_of(t.step, word) if t is not None else None
-        if m is None:
+        if t is None or m is None:
             layout = self.layout(word)
             return _resting(layout, layout.visible_range(left, right)), len(layout.tokens) + layout.more, layout.width
         frames = self.frames(word, t)
@@ -409,20 +415,22 @@ class TileRows:
         shown = m.after if t.fused else m.before
         return frames, len(shown.tokens) + shown.more, end
 
-    def _tied_with(self, nxt: MergeStep) -> dict:
+    def _tied_with(self, nxt: MergeStep) -> dict[Pair, int]:
         """The pairs tied with the next merge, each with its number (1 for the first rival, in the
         tie rule's order, as the caption names them). A step names its first few ties; past those,
         the live state's counts give the rest at once, where the history would count the corpus again."""
         state = self.state
         if nxt.tie_count > len(nxt.tied) and state is not None and state.step == nxt.step - 1:
             tied = state.tied_pairs(nxt.count)
-        else:
+        elif self.lesson is not None:
             tied = self.lesson.history.ties(nxt.step - 1)
+        else:  # no lesson: no pair is tied
+            tied = []
         # the ranking's order, which the step's named ties (the caption's) follow
         rivals = [pair for pair in tied if pair != nxt.pair]
         return {pair: n for n, pair in enumerate(rivals, 1)}
 
-    def marks(self, word: int, nxt: MergeStep | None) -> tuple:
+    def marks(self, word: int, nxt: MergeStep | None) -> tuple[tuple[list[int], list[int]], tuple[int, ...]]:
         """What a row's highlights look like: where they are and each tied pair's number (a row
         whose places stay while its ties are numbered anew must be drawn again)."""
         if nxt is None:
@@ -431,7 +439,7 @@ class TileRows:
         tokens = self.layout(word).tokens
         return (winners, ties), tuple(self.tie_number((tokens[i], tokens[i + 1])) for i in ties)
 
-    def tie_number(self, pair) -> int:
+    def tie_number(self, pair: Pair) -> int:
         """The number of a pair tied with the next merge (0 when it is not tied)."""
         return self._tied[1].get(pair, 0)
 
@@ -444,7 +452,9 @@ class TileRows:
             self._tied = (nxt.step, self._tied_with(nxt))
         tied = self._tied[1]
         ties = [i for i, pair in enumerate(zip(layout.tokens, layout.tokens[1:])) if pair in tied]
-        winners = []
+        winners: list[int] = []
+        if self.lesson is None:  # no lesson: the next merge is nowhere
+            return winners, ties
         for offset in merge_places(self.lesson.history, nxt, word):
             k = layout.index_of_offset(offset)
             if 0 <= k < len(layout.tokens) - 1:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Sequence
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontDatabase, QFontMetricsF, QPainter, QPen, QPixmap, QStaticText
@@ -192,8 +192,8 @@ class TilePainter:
         # the next merge is framed only while nothing plays
         nxt = state.next_step() if t is None else None
         stripe = QColor(self.theme.stripe)
-        counting = t is not None and t.sweep_positions > 0
-        sweep_rows = []
+        counting = t if t is not None and t.sweep_positions > 0 else None  # the film whose window sweeps
+        sweep_rows: list[tuple[int, float, float]] = []  # (word, tiles' left, tiles' top) of each row swept
         widest = 0.0
         ox = self.tiles_x - sx
         left, right = -ox - self.row_h, width - ox + self.row_h
@@ -214,12 +214,12 @@ class TilePainter:
             if nxt is not None:
                 self._paint_next(p, rows.layout(word), highlights, ox, ty, rows.tie_number)
             self.paint_tiles(p, frames, ox, ty, left, right, selected)
-            if counting:
+            if counting is not None:
                 sweep_rows.append((word, ox, ty))
             self.row_labels(p, QRectF(self.margin - sx, ty, self.badge_w, self.tile_h), ox + end + 14 * self.scale,
                             ty, counts[word], n)
-        if counting:
-            self._paint_counting(p, rows, t, sweep_rows, width)
+        if counting is not None:
+            self._paint_counting(p, rows, counting, sweep_rows, width)
         above = in_view.start if in_view else 0
         below = rows.hidden_below(in_view)
         if below or above:
@@ -237,7 +237,8 @@ class TilePainter:
         for k in winners:
             self.frame_pair(p, ox + layout.xs[k], ox + layout.xs[k + 1] + layout.widths[k + 1], ty)
 
-    def _paint_counting(self, p: QPainter, rows: TileRows, t: Transition, sweep_rows, width: float) -> None:
+    def _paint_counting(self, p: QPainter, rows: TileRows, t: Transition,
+                        sweep_rows: Sequence[tuple[int, float, float]], width: float) -> None:
         """The counting window on every row, and the tally of the pairs it has passed so far.
 
         Once the window has passed every tile the tally stays up during the merge, its winner framed.

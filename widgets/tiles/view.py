@@ -59,9 +59,9 @@ class TileView(QWidget):
         self.counting_box.setToolTip("Before each merge, sweep a two-tile window along the words while the pair tallies grow")
         self.motion_box = QCheckBox("Reduce motion")
         self.motion_box.setToolTip("Show each merge at once, without animation")
-        zoom_out = QToolButton(text="−", toolTip="Smaller tiles (Ctrl+wheel)")
-        zoom_in = QToolButton(text="+", toolTip="Larger tiles (Ctrl+wheel)")
-        export = QToolButton(text="Export…", toolTip="Save the rows in view as a PNG or SVG picture")
+        zoom_out = _tool_button("−", "Smaller tiles (Ctrl+wheel)")
+        zoom_in = _tool_button("+", "Larger tiles (Ctrl+wheel)")
+        export = _tool_button("Export…", "Save the rows in view as a PNG or SVG picture")
         # the controls in groups that wrap onto a second line rather than clip when the view is narrow
         self.controls = QWidget()
         strip = FlowLayout(self.controls)
@@ -185,7 +185,8 @@ class TileView(QWidget):
             first += f" · selected: {b(text(chosen))}"
             if not self.canvas.shows_token(chosen):
                 first += " (in no word in view at this step)"
-        nxt = state.next_step() if not self.canvas.animating else None
+        t = self.canvas.transition
+        nxt = state.next_step() if t is None else None
         if nxt is not None:
             pair = f"{text(nxt.pair[0])} + {text(nxt.pair[1])}"
             second = f"Next merge: {b(pair)} ×{nxt.count:,} (framed)"
@@ -202,8 +203,7 @@ class TileView(QWidget):
                     ties += esc(f" and {rest} more")
                 second += (f", tied with {ties} (numbered brackets below the tiles): "
                            + esc(f"the rule picks {tie_rule_short(lesson.settings)}"))
-        elif self.canvas.animating:
-            t = self.canvas.transition
+        elif t is not None:
             pair = f"{text(t.step.pair[0])} + {text(t.step.pair[1])}"
             if t.sweep >= 0:
                 second = "Counting every pair of neighbouring tiles, word by word…"
@@ -311,3 +311,10 @@ class TileView(QWidget):
 
 def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _tool_button(text: str, tip: str) -> QToolButton:
+    button = QToolButton()
+    button.setText(text)
+    button.setToolTip(tip)
+    return button

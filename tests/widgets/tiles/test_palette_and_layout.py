@@ -157,3 +157,14 @@ def test_tied_pairs_are_numbered_in_the_captions_order():
     numbers = [rows.tie_number(pair) for pair in nxt.tied[1:]]
     assert numbers == list(range(1, len(nxt.tied)))
     assert rows.tie_number(nxt.pair) == 0
+
+
+def test_rows_without_a_lesson_have_no_tiles_and_no_merges():
+    # the view between lessons (or before the first): every question the painter asks has an empty answer
+    step = classic_rows().lesson.steps[0]
+    rows = TileRows(Sizes())
+    rows.set_lesson(None, None)
+    assert rows.order == [] and rows.counts == ()
+    assert rows.merge_of(step, 0) is None
+    assert rows.frames_in(0, None, 0, 500) == ([], 0, 0.0)
+    assert rows.highlights(0, step) == ([], [])
