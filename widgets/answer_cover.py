@@ -6,7 +6,7 @@ back as they stand the moment the cover lifts.
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QBoxLayout, QLabel
+from PySide6.QtWidgets import QBoxLayout, QLabel, QWidget
 
 
 class AnswerCover:
@@ -17,7 +17,7 @@ class AnswerCover:
         self.label.setWordWrap(True)
         self.label.hide()
         layout.insertWidget(0, self.label)
-        self._covered: list = []
+        self._covered: list[QWidget] = []
 
     @property
     def covering(self) -> bool:
@@ -27,8 +27,9 @@ class AnswerCover:
         if on == self.covering:
             return
         if on:
-            items = (self._layout.itemAt(i).widget() for i in range(self._layout.count()))
-            self._covered = [w for w in items if w is not None and w is not self.label and not w.isHidden()]
+            items = (self._layout.itemAt(i) for i in range(self._layout.count()))
+            widgets = (item.widget() for item in items if item is not None)
+            self._covered = [w for w in widgets if w is not None and w is not self.label and not w.isHidden()]
             for w in self._covered:
                 w.hide()
             self.label.show()

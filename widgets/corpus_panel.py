@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from PySide6.QtCore import QSize, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QMargins, QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QButtonGroup, QComboBox, QFrame, QHeaderView, QScrollArea, QGroupBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton,
@@ -215,7 +215,8 @@ class CorpusPanel(QWidget):
                 need = max(need, header.sectionSize(column))
             width += need
         scroll_bar = table.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, table)
-        margins = self.layout().contentsMargins()
+        layout = self.layout()
+        margins = layout.contentsMargins() if layout is not None else QMargins()  # none until it is built
         return width + 2 * table.frameWidth() + scroll_bar + margins.left() + margins.right()
 
     # -- from the session ----------------------------------------------------------------------
@@ -225,7 +226,11 @@ class CorpusPanel(QWidget):
         self._latest_source = source
         self._problem = ""  # a problem with an earlier source is no longer the news
         if len(source.text) > LONG_TEXT and source.text != self.text():
-            QTimer.singleShot(EDITOR_DELAY_MS, self, lambda: self._latest_source is source and self.show_source(source))
+            def show_if_latest() -> None:
+                if self._latest_source is source:
+                    self.show_source(source)
+
+            QTimer.singleShot(EDITOR_DELAY_MS, self, show_if_latest)
         else:
             self.show_source(source)
 
@@ -267,7 +272,10 @@ class CorpusPanel(QWidget):
             if last < 0:
                 last = model.rowCount() - 1  # the table ends above the bottom of its view
             words = range(first, last + 1) if first >= 0 else ()
-        rows = tuple((w, tuple(str(model.index(w, c).data()) for c in (WORD, COUNT, TOKENS, LENGTH))) for w in words)
+        def cell(r: int, c: int) -> str:
+            return str(model.index(r, c).data())
+
+        rows = tuple((w, (cell(w, WORD), cell(w, COUNT), cell(w, TOKENS), cell(w, LENGTH))) for w in words)
         return CorpusShown(self.hint.text(), rows)
 
     def text(self) -> str:

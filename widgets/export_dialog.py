@@ -105,6 +105,10 @@ def lesson_texts(lesson) -> dict[str, str]:
     return {"your text": corpus, "the held-out text": lesson.held_out}
 
 
+# why a format cannot hold a lesson, in the engine's parts (engine.formats.refusal)
+Refusal = tuple[str | Retrain, ...]
+
+
 class ExportDialog(QDialog):
     # the proof's report once the files are written and read back; or why nothing was written
     proved = Signal(object)
@@ -122,7 +126,7 @@ class ExportDialog(QDialog):
         self._before: tuple | None = None
         # why a format cannot hold the lesson at a step, in the engine's parts (None: it can), by
         # (lesson, format, step): each check builds the whole file in memory, so it is made once
-        self._refusals: dict[tuple, tuple | None] = {}
+        self._refusals: dict[tuple, Refusal | None] = {}
         self.format_buttons = QButtonGroup(self)
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel("<b>Format</b>"))
@@ -169,9 +173,13 @@ class ExportDialog(QDialog):
         self.export_button.clicked.connect(lambda: self.export_to(self.choose_path()))
         self.cancel_button.clicked.connect(self._on_cancel_clicked)
         self.close_button.clicked.connect(self.reject)
-        self.format_buttons.idToggled.connect(lambda _id, on: on and self._on_choice_changed())
-        steps.buttonToggled.connect(lambda _b, on: on and self._on_choice_changed())
+        self.format_buttons.idToggled.connect(self._on_choice_toggled)
+        steps.buttonToggled.connect(self._on_choice_toggled)
         self._on_choice_changed()
+
+    def _on_choice_toggled(self, _button: object, on: bool) -> None:
+        if on:  # the button left is toggled off too: one change, one verdict
+            self._on_choice_changed()
 
     # -- what is chosen -------------------------------------------------------------------------
 
@@ -219,25 +227,26 @@ class ExportDialog(QDialog):
         if len(known) < len(FORMATS):
             self._start_checking(known)
         name = FORMAT_NAMES[self.fmt]
+        refusal = known.get(self.fmt)
         if self.fmt not in known:
             self._refuse(f"Checking whether {name} can hold this lesson at step {self.step():,}…")
-        elif known[self.fmt] is not None:
+        elif refusal is not None:
             others = [FORMAT_NAMES[f] for f in FORMATS if f in known and known[f] is None]
             can = f" This lesson can be exported as: {', '.join(others)}." if others else ""
             if len(known) < len(FORMATS):
                 can += " Checking the other formats…"
-            self._refuse(f"{name} cannot hold this lesson: {in_window(known[self.fmt])}.{can}")
+            self._refuse(f"{name} cannot hold this lesson: {in_window(refusal)}.{can}")
         else:
             self.verdict.setText(f"{name} holds this lesson at step {self.step():,}.")
             self.export_button.setEnabled(self.worker is None)
         self._fit()
 
-    def _known(self) -> dict[str, tuple | None]:
+    def _known(self) -> dict[str, Refusal | None]:
         """The formats checked for the lesson at the chosen step: why each cannot hold it, or None."""
         lesson, step = self.session.lesson, self.step()
         return {f: self._refusals[(lesson, f, step)] for f in FORMATS if (lesson, f, step) in self._refusals}
 
-    def _mark_formats(self, known: dict[str, tuple | None]) -> None:
+    def _mark_formats(self, known: dict[str, Refusal | None]) -> None:
         for fmt in FORMATS:
             if fmt not in known:
                 mark = " (checking…)"
@@ -245,7 +254,7 @@ class ExportDialog(QDialog):
                 mark = "" if known[fmt] is None else " (cannot hold this lesson)"
             self.format_buttons.button(FORMATS.index(fmt)).setText(FORMAT_NAMES[fmt] + mark)
 
-    def _start_checking(self, known: dict[str, tuple | None]) -> None:
+    def _start_checking(self, known: dict[str, Refusal | None]) -> None:
         """Check, off the GUI thread, the formats not yet known at the chosen step, the chosen one first."""
         step = self.step()
         if self.checker is not None:
@@ -286,6 +295,8 @@ class ExportDialog(QDialog):
     def _fit(self) -> None:
         """Grow to show every wrapped line of the verdict and the report (a dialog does not by itself)."""
         layout = self.layout()
+        if layout is None:
+            return  # not built yet: nothing to show
         layout.activate()
         needed = layout.totalHeightForWidth(self.width())
         if needed > self.height():
@@ -341,6 +352,8 @@ class ExportDialog(QDialog):
         self.failed.emit(text)
 
     def _on_aborted(self) -> None:
+        if self.path is None:
+            return  # only an export under way is cancelled, and it has its path
         if file_state(self.path) == self._before:
             self.report.setText("Cancelled before writing: nothing was written.")
         else:

@@ -20,7 +20,9 @@ class FolderDialog(QFileDialog):
         # a system dialog would not ask this class whether to accept
         self.setOption(QFileDialog.Option.DontUseNativeDialog, True)
         # Qt greys out Choose for a name that does not exist; this runs after Qt's own check
-        self.findChild(QLineEdit, "fileNameEdit").textChanged.connect(self._on_name_typed)
+        name_edit = self.findChild(QLineEdit, "fileNameEdit")
+        if name_edit is not None:  # Qt's own dialog has it; without it only existing folders are chosen
+            name_edit.textChanged.connect(self._on_name_typed)
 
     def _new_folder(self) -> Path | None:
         """The folder the typed name would make, if it is a new one in a folder that exists."""
@@ -31,8 +33,10 @@ class FolderDialog(QFileDialog):
         return path if not path.exists() and path.parent.is_dir() else None
 
     def _on_name_typed(self, name: str) -> None:
-        if name.strip() and self._new_folder() is not None:
-            self.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Open).setEnabled(True)
+        buttons = self.findChild(QDialogButtonBox)
+        choose = buttons.button(QDialogButtonBox.StandardButton.Open) if buttons is not None else None
+        if choose is not None and name.strip() and self._new_folder() is not None:
+            choose.setEnabled(True)
 
     def accept(self) -> None:  # noqa: D102 (Qt's hook)
         if self._new_folder() is not None:

@@ -61,7 +61,10 @@ class PairsPanel(QWidget):
         """The heading lines and the first ``rows`` rows (all without a limit), as the table displays them."""
         model = self.model
         n = model.rowCount() if rows is None else min(rows, model.rowCount())
-        cells = tuple(tuple(str(model.index(r, c).data()) for c in (RANK, PAIR, COUNT, TIE)) for r in range(n))
+        def cell(r: int, c: int) -> str:
+            return str(model.index(r, c).data())
+
+        cells = tuple((cell(r, RANK), cell(r, PAIR), cell(r, COUNT), cell(r, TIE)) for r in range(n))
         return PairsShown(self.heading.text(), self.count_label.text(), cells)
 
     def _refresh(self, *_args) -> None:
@@ -122,7 +125,10 @@ class PairsPanel(QWidget):
         pair = self.model.pair_at(row)
         corpus = session.lesson.corpus
         state = session.state
-        assert state is not None  # a pair is picked only from a trained lesson's list
+        if state is None or corpus is None:
+            # only a trained lesson with a corpus lists pairs: nothing to detail, as for an imported tokenizer
+            self.details.setText("")
+            return
         sources = state.pair_sources(pair)
         parts = [f"{occ}×{corpus.counts[w]} ({session.show(corpus.words[w])})" for w, occ in sources[:8]]
         if len(sources) > 8:

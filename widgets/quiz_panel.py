@@ -307,10 +307,11 @@ class QuizPanel(QWidget):
     def _render_answer(self) -> None:
         s, question = self.session, self.session.question
         self.hint.setVisible(s.hinted)
-        if s.hinted:
+        if s.hinted and question is not None:
             self.hint.setText(f"Hint: {question.hint}")
         result = s.result
-        if result is None:
+        # with no question on screen nothing is answered: at most the session's refusal shows
+        if result is None or question is None:
             if s.refusal:
                 self.feedback.show_note(s.refusal)
             else:
@@ -520,7 +521,8 @@ class QuizPanel(QWidget):
 
     def answer_digit(self, n: int) -> bool:
         """Pick option ``n`` of the question on screen, as the digit key does; False if it has none."""
-        return self.takes_digit(n) and self._editor.pick_number(n)
+        editor = self._editor
+        return self.takes_digit(n) and editor is not None and editor.pick_number(n)
 
     def keyPressEvent(self, event) -> None:
         if event.key() == Qt.Key.Key_Escape and self.is_full_screen():

@@ -11,7 +11,8 @@ from engine.errors import BpeLabError
 
 
 def png_bytes(image: QImage) -> bytes:
-    return drawn_bytes(lambda device: image.save(device, "PNG"))
+    # PySide6 takes the format as str (bytes is refused at run time) where its stubs say bytes
+    return drawn_bytes(lambda device: image.save(device, "PNG"))  # type: ignore[call-overload]
 
 
 def drawn_bytes(draw: Callable[[QIODevice], bool]) -> bytes:

@@ -36,7 +36,7 @@ UNITS = (
     ("chars", "Characters", "Start from letters; a letter never seen becomes <unk>."),
     ("bytes", "Bytes", "Start from the 256 byte values (the text as UTF-8 bytes): nothing is ever unknown."),
 )
-MARKERS = (("</w>", "</w>"), ("_", "_"), (None, "none"))
+MARKERS: tuple[tuple[str | None, str], ...] = (("</w>", "</w>"), ("_", "_"), (None, "none"))
 NO_MARKER_IN_BYTES = "Bytes have no end-of-word marker: End of word is off while Units is Bytes."
 STOPS = (
     # short enough for the narrowest panel; the number comes on the row below
@@ -45,7 +45,7 @@ STOPS = (
     ("vocab", "at N tokens"),
 )
 # the N a stop rule starts from when the lesson had none (a preset that trains until no pair repeats)
-FIRST_N = {"merges": 10, "vocab": {"chars": 50, "bytes": 300}}
+FIRST_N: dict[str, int | dict[str, int]] = {"merges": 10, "vocab": {"chars": 50, "bytes": 300}}
 TIES = (
     ("first", "pair met first", f"Equal counts go to {TIE_RULES['first']}."),
     ("hf", "smaller ids", f"Equal counts go to {TIE_RULES['hf']} (Hugging Face's rule)."),
@@ -81,8 +81,8 @@ class SettingsForm(QWidget):
         for key, text, tip in UNITS:
             self.units.addItem(text, key)
         self.marker = QComboBox()
-        for key, text in MARKERS:
-            self.marker.addItem(text, key)
+        for marker, text in MARKERS:
+            self.marker.addItem(text, marker)
         self.lowercase = QCheckBox("lowercase first")
         self.min_frequency = QSpinBox()
         # every value a lesson file may hold shows as it is, never clamped into another
@@ -90,9 +90,9 @@ class SettingsForm(QWidget):
         self.stop = QComboBox()
         for key, text in STOPS:
             self.stop.addItem(text, key)
-        self.size = QSpinBox()
-        self.size.setRange(0, MAX_COUNT)
-        self.size.setSingleStep(10)
+        self.stop_n = QSpinBox()
+        self.stop_n.setRange(0, MAX_COUNT)
+        self.stop_n.setSingleStep(10)
         self.tie = QComboBox()
         for key, text, tip in TIES:
             self.tie.addItem(text, key)
@@ -116,8 +116,8 @@ class SettingsForm(QWidget):
         form.addRow("Min count", self.min_frequency)
         # the stop rule on a row of its own and its number under it: a narrow panel shows both whole
         form.addRow("Stop", self.stop)
-        self.size.setPrefix("N = ")
-        form.addRow("", self.size)
+        self.stop_n.setPrefix("N = ")
+        form.addRow("", self.stop_n)
         self._form = form
         form.addRow("Ties", self.tie)
         form.addRow("Special", self.specials)
@@ -133,7 +133,7 @@ class SettingsForm(QWidget):
         self.min_frequency.setToolTip("Stop when the best pair occurs fewer times than this (2: until no pair repeats)")
         self.stop.setToolTip("When training stops: when no pair occurs twice, after N merges, or when the "
                              "vocabulary holds N tokens")
-        self.size.setToolTip("N: the number of merges, or the vocabulary size, to stop at")
+        self.stop_n.setToolTip("N: the number of merges, or the vocabulary size, to stop at")
         self.tie.setToolTip("Which pair wins when several have the same count")
         self.specials.setToolTip("Special tokens, separated by spaces (put one that holds a space in double "
                                  "quotes): each gets an id of its own and is never merged (Return to apply)")
@@ -146,22 +146,23 @@ class SettingsForm(QWidget):
             combo.currentIndexChanged.connect(self._on_edited)
         self.lowercase.toggled.connect(self._on_edited)
         self.min_frequency.valueChanged.connect(self._on_edited)
-        self.size.valueChanged.connect(self._on_edited)
+        self.stop_n.valueChanged.connect(self._on_edited)
         # typed tokens apply when the row is left or Return pressed, not at every key
         self.specials.editingFinished.connect(self._on_edited)
 
     def show_settings(self, s: Settings) -> None:
         """Show settings without announcing an edit (a new lesson, an undo)."""
         self._settings = s
-        widgets = (self.split, self.units, self.marker, self.lowercase, self.min_frequency, self.stop, self.size, self.tie,
-                   self.specials)
+        widgets = (self.split, self.units, self.marker, self.lowercase, self.min_frequency, self.stop, self.stop_n,
+                   self.tie, self.specials)
         for w in widgets:
             w.blockSignals(True)
         self.split.setCurrentIndex(self.split.findData(s.split))
         self.units.setCurrentIndex(self.units.findData(s.units))
         marker = s.marker if s.units == "chars" else self._chars_marker
         i = self.marker.findData(marker)
-        if i < 0:
+        # "none" is always listed: only a marker spelled by a lesson file can be missing
+        if i < 0 and marker is not None:
             self.marker.addItem(marker, marker)
             i = self.marker.count() - 1
         self.marker.setCurrentIndex(i)
@@ -171,14 +172,14 @@ class SettingsForm(QWidget):
         self.min_frequency.setValue(s.min_frequency)
         if s.merges is not None:
             self.stop.setCurrentIndex(1)
-            self.size.setValue(s.merges)
+            self.stop_n.setValue(s.merges)
         elif s.vocab_size is not None:
             self.stop.setCurrentIndex(2)
-            self.size.setValue(s.vocab_size)
+            self.stop_n.setValue(s.vocab_size)
         else:
             self.stop.setCurrentIndex(0)
             # no N of an earlier lesson stays behind to be taken for this one's
-            self.size.setValue(0)
+            self.stop_n.setValue(0)
         self.tie.setCurrentIndex(self.tie.findData(s.tie_break))
         self.specials.setText(join_specials(s.special_tokens))
         for w in widgets:
@@ -196,8 +197,8 @@ class SettingsForm(QWidget):
         self.marker.setCurrentIndex(self.marker.findData(self._chars_marker if chars else None))
         self.marker.blockSignals(False)
         self.marker.setEnabled(chars)
-        self.size.setEnabled(self.stop.currentData() != "repeat")
-        self._form.setRowVisible(self.size, self.stop.currentData() != "repeat")
+        self.stop_n.setEnabled(self.stop.currentData() != "repeat")
+        self._form.setRowVisible(self.stop_n, self.stop.currentData() != "repeat")
 
     def _explain(self) -> None:
         split = split_tip(self.split.currentData())
@@ -208,7 +209,7 @@ class SettingsForm(QWidget):
 
     def current(self) -> Settings:
         stop = self.stop.currentData()
-        size = self.size.value()
+        size = self.stop_n.value()
         units = self.units.currentData()
         marker = self.marker.currentData() if units == "chars" else None
         return Settings(
@@ -225,11 +226,11 @@ class SettingsForm(QWidget):
 
     def _on_edited(self, *_args) -> None:
         stop = self.stop.currentData()
-        if stop != "repeat" and (self.size.value() == 0 and (stop == "vocab" or self._settings.merges is None)):
+        if stop != "repeat" and (self.stop_n.value() == 0 and (stop == "vocab" or self._settings.merges is None)):
             first = FIRST_N[stop]
-            self.size.blockSignals(True)
-            self.size.setValue(first if isinstance(first, int) else first[self.units.currentData()])
-            self.size.blockSignals(False)
+            self.stop_n.blockSignals(True)
+            self.stop_n.setValue(first if isinstance(first, int) else first[self.units.currentData()])
+            self.stop_n.blockSignals(False)
         self._update_enabled()
         self._explain()
         try:

@@ -60,7 +60,9 @@ def _typed(sequence: QKeySequence) -> bool:
     """Whether every key of ``sequence`` is one a person types: the platform's standard keys also
     name keys of their own (Copy, Zoom In) that few keyboards have, and a list of keys would read
     them as typed words."""
-    return all(sequence[i].key().value < Qt.Key.Key_Back.value for i in range(sequence.count()))
+    # PySide6's stubs leave out QKeySequence's operator[], which it has
+    return all(sequence[i].key().value < Qt.Key.Key_Back.value  # type: ignore[index]
+               for i in range(sequence.count()))
 
 
 def sequences(name: str) -> list[QKeySequence]:

@@ -15,9 +15,11 @@ while the table shows it, not laid out in a rectangle by alignment flags on ever
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt, QTimer
-from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPalette, QPen, QStaticText
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QToolTip
+from PySide6.QtCore import QAbstractItemModel, QEvent, Qt, QTimer
+from PySide6.QtGui import QFont, QFontMetrics, QHelpEvent, QPainter, QPaintEvent, QPalette, QPen, QStaticText
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QToolTip, QWidget
+
+from widgets.models.common import HeaderedTableModel
 
 # how many rows Qt reads to size a column to its contents (those on screen first)
 SIZE_FROM_ROWS = 25
@@ -28,14 +30,14 @@ FITS_KEPT = 2000
 _DISPLAY = Qt.ItemDataRole.DisplayRole
 
 
-def fitted(metrics, text: str, room: int) -> str:
+def fitted(metrics: QFontMetrics, text: str, room: int) -> str:
     """The text as a cell ``room`` pixels wide shows it: whole, or cut with an ellipsis."""
     if metrics.horizontalAdvance(text) <= room:
         return text
     return metrics.elidedText(text, Qt.TextElideMode.ElideRight, room)
 
 
-def _laid_out(metrics, text: str, room: int) -> tuple[QStaticText, int]:
+def _laid_out(metrics: QFontMetrics, text: str, room: int) -> tuple[QStaticText, int]:
     """The text as a cell ``room`` pixels wide shows it, laid out once, and the room left of it."""
     text = fitted(metrics, text, room)
     laid_out = QStaticText(text)
@@ -43,7 +45,7 @@ def _laid_out(metrics, text: str, room: int) -> tuple[QStaticText, int]:
     return laid_out, room - metrics.horizontalAdvance(text)
 
 
-def title_room(view, model, column: int) -> int:
+def title_room(view: QWidget, model: QAbstractItemModel, column: int) -> int:
     """The width a column's bold title needs with its padding."""
     bold = QFont(view.font())
     bold.setBold(True)
@@ -54,15 +56,17 @@ def title_room(view, model, column: int) -> int:
 class Table(QTableView):
     """A table of a ``HeaderedTableModel``'s rows, each row read in one call (``row_values``)."""
 
-    def __init__(self, parent=None):
+    def __init__(self, model: HeaderedTableModel, parent: QWidget | None = None):
         super().__init__(parent)
+        self._rows = model
+        self.setModel(model)
         # (text, room) -> the text as it fits, laid out, and the room left of it: measuring and
         # laying out a text cost more than drawing it, and a step shows mostly texts drawn before
         self._fits: dict[tuple[str, int], tuple[QStaticText, int]] = {}
 
-    def paintEvent(self, event) -> None:  # noqa: N802 (Qt's name)
-        model = self.model()
-        rows = model.rowCount() if model is not None else 0
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt's name)
+        model = self._rows
+        rows = model.rowCount()
         if not rows:
             super().paintEvent(event)
             return
@@ -135,15 +139,15 @@ class Table(QTableView):
 
     def cell_shown(self, row: int, column: int) -> str:
         """A cell's text as the table draws it: whole, or shortened with "…"."""
-        value = self.model().row_values(row)[column]
+        value = self._rows.row_values(row)[column]
         text = "" if value is None else str(value)
         return fitted(self.fontMetrics(), text, self.columnWidth(column) - 2 * CELL_PADDING)
 
-    def viewportEvent(self, event) -> bool:  # noqa: N802 (Qt's name)
-        if event.type() == QEvent.Type.ToolTip:
+    def viewportEvent(self, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if isinstance(event, QHelpEvent) and event.type() == QEvent.Type.ToolTip:
             index = self.indexAt(event.pos())
             if index.isValid():
-                value = self.model().row_values(index.row())[index.column()]
+                value = self._rows.row_values(index.row())[index.column()]
                 full = "" if value is None else str(value)
                 if full and self.cell_shown(index.row(), index.column()) != full:
                     # a shortened cell's whole text, where the pointer is
@@ -151,25 +155,52 @@ class Table(QTableView):
                     return True
         return super().viewportEvent(event)
 
-    def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
             self._fits.clear()
             self._fit_rows()
-            fit = getattr(self, "fit_columns", None)
-            if fit is not None:
-                fit()
-                # once more when the style sheet has reached the header too
-                QTimer.singleShot(0, fit)
+            self.fit_columns()
+            # once more when the style sheet has reached the header too
+            QTimer.singleShot(0, self.fit_columns)
 
     def _fit_rows(self) -> None:
         # rows follow the font, so zoom makes them taller instead of clipping the text
         self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
 
+    # columns fit their contents when a lesson arrives or the font changes, not on every step:
+    # a column sized to contents re-reads its rows on each change the model announces
+    def fit_columns(self) -> None:
+        model, header = self._rows, self.horizontalHeader()
+        # measured here as the cells are drawn (text plus padding): the rows in view and the last
+        # rows, where a vocabulary keeps its longest tokens and largest ids
+        metrics = self.fontMetrics()
+        # the style sheets draw column titles bold with side padding, which the header's own size
+        # hint does not know of: a title sized by it loses its first letters ("oun" for Count)
+        bold = QFont(self.font())
+        bold.setBold(True)
+        title_metrics = QFontMetrics(bold)
+        rows = model.rowCount()
+        first = max(0, min(self.rowAt(0), rows - SIZE_FROM_ROWS))
+        measured = set(range(first, min(rows, first + SIZE_FROM_ROWS))) | set(range(max(0, rows - SIZE_FROM_ROWS), rows))
+        cells = [model.row_values(row) for row in sorted(measured)]
+        for column in range(model.columnCount()):
+            if header.sectionResizeMode(column) == QHeaderView.ResizeMode.Stretch:
+                continue
+            title = model.headerData(column, Qt.Orientation.Horizontal, _DISPLAY)
+            width = max(header.sectionSizeHint(column),
+                        title_metrics.horizontalAdvance(str(title or "")) + 2 * CELL_PADDING + 4)
+            for values in cells:
+                value = values[column]
+                if value is not None:
+                    width = max(width, metrics.horizontalAdvance(str(value)) + 2 * CELL_PADDING + 2)
+            # never capped: a pair, a tie mark, an id is read whole; the stretching column (where a
+            # count comes from, a token's parents) gives way, its full text in the cell's tooltip
+            header.resizeSection(column, width)
 
-def make_table(model, stretch_column: int | None = None) -> QTableView:
-    view = Table()
-    view.setModel(model)
+
+def make_table(model: HeaderedTableModel, stretch_column: int | None = None) -> Table:
+    view = Table(model)
     view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
     view.setAlternatingRowColors(True)
@@ -190,37 +221,7 @@ def make_table(model, stretch_column: int | None = None) -> QTableView:
     else:
         header.setStretchLastSection(True)
 
-    # columns fit their contents when a lesson arrives or the font changes, not on every step:
-    # a column sized to contents re-reads its rows on each change the model announces
-    def fit_columns() -> None:
-        # measured here as the cells are drawn (text plus padding): the rows in view and the last
-        # rows, where a vocabulary keeps its longest tokens and largest ids
-        metrics = view.fontMetrics()
-        # the style sheets draw column titles bold with side padding, which the header's own size
-        # hint does not know of: a title sized by it loses its first letters ("oun" for Count)
-        bold = QFont(view.font())
-        bold.setBold(True)
-        title_metrics = QFontMetrics(bold)
-        rows = model.rowCount()
-        first = max(0, min(view.rowAt(0), rows - SIZE_FROM_ROWS))
-        measured = set(range(first, min(rows, first + SIZE_FROM_ROWS))) | set(range(max(0, rows - SIZE_FROM_ROWS), rows))
-        cells = [model.row_values(row) for row in sorted(measured)]
-        for column in range(model.columnCount()):
-            if header.sectionResizeMode(column) == QHeaderView.ResizeMode.Stretch:
-                continue
-            title = model.headerData(column, Qt.Orientation.Horizontal, _DISPLAY)
-            width = max(header.sectionSizeHint(column),
-                        title_metrics.horizontalAdvance(str(title or "")) + 2 * CELL_PADDING + 4)
-            for values in cells:
-                value = values[column]
-                if value is not None:
-                    width = max(width, metrics.horizontalAdvance(str(value)) + 2 * CELL_PADDING + 2)
-            # never capped: a pair, a tie mark, an id is read whole; the stretching column (where a
-            # count comes from, a token's parents) gives way, its full text in the cell's tooltip
-            header.resizeSection(column, width)
-
-    view.fit_columns = fit_columns
-    model.modelReset.connect(fit_columns)
-    model.rowsInserted.connect(lambda *_: fit_columns() if model.rowCount() <= SIZE_FROM_ROWS else None)
-    fit_columns()
+    model.modelReset.connect(view.fit_columns)
+    model.rowsInserted.connect(lambda *_: view.fit_columns() if model.rowCount() <= SIZE_FROM_ROWS else None)
+    view.fit_columns()
     return view

@@ -63,7 +63,10 @@ class VocabPanel(QWidget):
         """The heading, the row count and the ``last`` rows at the bottom of the table, as displayed."""
         model = self.model
         n = model.rowCount()
-        cells = tuple(tuple(str(model.index(r, c).data()) for c in (ID, TOKEN, MADE, PARENTS, COUNT))
+        def cell(r: int, c: int) -> str:
+            return str(model.index(r, c).data())
+
+        cells = tuple((cell(r, ID), cell(r, TOKEN), cell(r, MADE), cell(r, PARENTS), cell(r, COUNT))
                       for r in range(max(0, n - last), n))
         return VocabShown(self.heading.text(), n, cells)
 

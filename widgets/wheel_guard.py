@@ -23,7 +23,8 @@ class WheelGuard(QObject):
                 and watched.focusPolicy() == Qt.FocusPolicy.WheelFocus:
             # Qt gives a wheel-focus widget the focus before it sees the wheel: that would let it take it
             watched.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        elif kind == QEvent.Type.Wheel and isinstance(watched, GUARDED) and not watched.hasFocus():
+        elif kind == QEvent.Type.Wheel and isinstance(event, QWheelEvent) and isinstance(watched, GUARDED) \
+                and not watched.hasFocus():
             _scroll_around(watched, event)
             return True
         return False

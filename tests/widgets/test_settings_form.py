@@ -57,13 +57,21 @@ def test_a_lesson_with_no_stop_number_shows_none_left_from_the_one_before(qtbot)
     form = SettingsForm(Settings(merges=1000))
     qtbot.addWidget(form)
     form.show()
-    assert form.size.isVisible() and form.size.text() == "N = 1000"
+    assert form.stop_n.isVisible() and form.stop_n.text() == "N = 1000"
     form.show_settings(Settings())
-    assert form.stop.currentData() == "repeat" and not form.size.isVisible()
+    assert form.stop.currentData() == "repeat" and not form.stop_n.isVisible()
     with qtbot.waitSignal(form.settings_requested) as blocker:
         form.stop.setCurrentIndex(form.stop.findData("merges"))
-    assert blocker.args[0].merges == FIRST_N["merges"] and form.size.isVisible()
+    assert blocker.args[0].merges == FIRST_N["merges"] and form.stop_n.isVisible()
     # within a rule, N is the user's: 0 merges stays 0
     with qtbot.waitSignal(form.settings_requested) as blocker:
-        form.size.setValue(0)
+        form.stop_n.setValue(0)
     assert blocker.args[0].merges == 0
+
+
+def test_the_form_keeps_qt_s_size_method(qtbot):
+    # the stop rule's number once took the name `size`, and `form.size()` then failed for any caller
+    form = SettingsForm(Settings(merges=5))
+    qtbot.addWidget(form)
+    form.resize(300, 200)
+    assert (form.size().width(), form.size().height()) == (300, 200)

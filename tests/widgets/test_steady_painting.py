@@ -2,8 +2,8 @@
 that draw their own cells."""
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject
-from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtGui import QColor, QHelpEvent, QPalette
+from PySide6.QtWidgets import QApplication, QLabel, QToolTip, QVBoxLayout, QWidget
 
 from app.session import Session
 from widgets.models.common import HeaderedTableModel
@@ -128,6 +128,19 @@ def test_a_text_too_long_for_its_cell_ends_in_an_ellipsis(qtbot):
     cut = fitted(metrics, long, 120)
     assert cut.endswith("…") and long.startswith(cut[:-1]) and metrics.horizontalAdvance(cut) <= 120
     assert fitted(metrics, "lowest", 120) == "lowest"
+
+
+def test_a_shortened_cell_shows_its_whole_text_where_the_pointer_is(qtbot):
+    long = "supercalifragilisticexpialidocious " * 5
+    model, view = _table(qtbot, [(long, 1), ("short", 2)])
+    assert view.cell_shown(0, 0).endswith("…")
+    viewport = view.viewport()
+    for row, text in ((1, ""), (0, long)):
+        rect = view.visualRect(model.index(row, 0))
+        QToolTip.hideText()
+        QApplication.sendEvent(viewport, QHelpEvent(QEvent.Type.ToolTip, rect.center(),
+                                                     viewport.mapToGlobal(rect.center())))
+        assert (QToolTip.text() if QToolTip.isVisible() else "") == text
 
 
 def test_training_progress_lays_nothing_out_and_never_runs_a_busy_bar(qtbot):

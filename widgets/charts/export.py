@@ -39,8 +39,9 @@ def _accept_closed_paths() -> None:
                 path.setAttribute("d", " ".join(t for t in tokens if t))
         return original(node, defs, item, options)
 
-    correct.accepts_closed_paths = True
-    module.correctCoordinates = correct
+    # the mark says the exporter was wrapped already: pyqtgraph's module holds no types to say so
+    correct.accepts_closed_paths = True  # type: ignore[attr-defined]
+    module.correctCoordinates = correct  # type: ignore[attr-defined]
 
 
 _accept_closed_paths()

@@ -341,6 +341,8 @@ class PairCountChart(QWidget):
     def rows(self) -> list[dict]:
         """The bars as rows for a CSV file."""
         state = self.session.state
+        if state is None:
+            return []  # untrained: no bars
         settings = self.session.lesson.settings
         return [
             {

@@ -61,6 +61,8 @@ class ChartsView(QWidget):
         super().__init__(parent)
         self.session = session
         self.theme = theme or ChartTheme.light()
+        # the type size zooms make, unrounded (set_theme rounds it into the theme)
+        self._points = float(self.theme.font_size)
         self.model = HistoryModel(session, self)
         self.growth = GrowthChart(session, self.model, self.theme)
         self.pairs = PairCountChart(session, self.theme)
@@ -294,10 +296,13 @@ class TextColumn(QWidget):
 
     def _needed(self, width: int) -> int:
         layout = self.layout()
+        if layout is None:
+            return 0  # not built yet: nothing to make room for
         margins = layout.contentsMargins()
         heights = []
         for i in range(layout.count()):
-            widget = layout.itemAt(i).widget()
+            item = layout.itemAt(i)
+            widget = item.widget() if item is not None else None
             if widget is None or widget.isHidden():
                 continue
             # a wrapped text needs its lines; anything else (the chart, the text box) its minimum

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Callable
+from collections.abc import Callable, Sequence, Set
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QRect, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPaintEvent, QPen
+from PySide6.QtWidgets import QWidget
 
 from engine.colouring import TokenColours, colouring_of
 from engine.describe import tie_rule, tied_rivals
@@ -22,6 +24,10 @@ from engine.display import Display, for_tokenizer
 from widgets.classroom.cover import Cover
 from widgets.tiles.painter import TilePainter
 from widgets.tiles.theme import TileTheme
+
+if TYPE_CHECKING:
+    from engine.lesson import LessonState
+    from widgets.session_view import SessionView
 
 HIDDEN, ASKING, REVEALED = "hidden", "asking", "revealed"
 MAX_CHOICES = 4
@@ -80,17 +86,21 @@ class Question:
         return self.display.pair(pair)
 
 
-def _head(state, w: int) -> tuple[str, ...]:
+def _head(state: LessonState, w: int) -> tuple[str, ...]:
     """The tokens a row can show of word w: a long word's first ones, then "…" (a text with no
     spaces is one word of millions of tokens, and the prompt draws and measures every one it gets)."""
     head = tuple(state.tokens_head(w, ROW_SYMBOLS))
     return head + ("…",) if len(head) < state.token_count(w) else head
 
 
-def question_for(session, limit: int = MAX_CHOICES) -> Question | None:
+def question_for(session: SessionView, limit: int = MAX_CHOICES) -> Question | None:
     """The question before the next merge, or None when there is nothing to ask (the end, or one pair only)."""
     state = session.state
-    if state is None or session.lesson.corpus is None:
+    lesson = session.lesson
+    corpus, tokenizer = lesson.corpus, lesson.tokenizer
+    if state is None or tokenizer is None:
+        return None  # not trained yet
+    if corpus is None:
         return None  # no corpus (an imported tokenizer): no counts to predict from
     step = state.next_step()
     if step is None:
@@ -102,11 +112,9 @@ def question_for(session, limit: int = MAX_CHOICES) -> Question | None:
     choices = [Choice(pair, count) for pair, count in ranked]
     # the same lesson and step always shuffle the same way, so a rehearsal matches the lesson
     random.Random(step.step * 7919 + len(choices)).shuffle(choices)
-    lesson = session.lesson
-    words = len(lesson.corpus.words)
+    words = len(corpus.words)
     shown_rows = min(words, MAX_ROWS)
-    rows = tuple((_head(state, w), lesson.corpus.counts[w]) for w in range(shown_rows))
-    tokenizer = lesson.tokenizer
+    rows = tuple((_head(state, w), corpus.counts[w]) for w in range(shown_rows))
     return Question(
         merge=step.step, choices=tuple(choices), winner=step.pair, token=step.token, count=step.count,
         tied=tied_rivals(step), rule=tie_rule(lesson.settings), rows=rows, more_words=words - shown_rows,
@@ -117,7 +125,7 @@ def question_for(session, limit: int = MAX_CHOICES) -> Question | None:
 class PredictPrompt(Cover):
     """Hidden, asking (covers the tiles) or revealed (a band at the bottom of them)."""
 
-    def __init__(self, host):
+    def __init__(self, host: QWidget):
         super().__init__(host)
         self.state = HIDDEN
         self.question: Question | None = None
@@ -205,7 +213,8 @@ class PredictPrompt(Cover):
         font.setBold(bold)
         return font
 
-    def _draw_tiles(self, p: QPainter, tokens, x: float, y: float, framed: set[int] = frozenset()) -> float:
+    def _draw_tiles(self, p: QPainter, tokens: Sequence[str], x: float, y: float,
+                    framed: Set[int] = frozenset()) -> float:
         t = self.tiles
         p.setFont(t.tile_font)
         for i, token in enumerate(tokens):
@@ -214,23 +223,23 @@ class PredictPrompt(Cover):
             x += w + t.gap
         return x
 
-    def _pair_width(self, pair, plus_w: float) -> float:
+    def _pair_width(self, pair: tuple[str, str], plus_w: float) -> float:
         t = self.tiles
         return t.measure(pair[0]) + t.measure(pair[1]) + plus_w + 2 * t.gap
 
-    def paintEvent(self, event) -> None:  # noqa: N802 (Qt's name)
-        if self.question is None:
-            return
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt's name)
+        q = self.question
+        if q is None:
+            return  # hidden: nothing asked
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.fillRect(self.rect(), QColor("#000000"))
         if self.state == ASKING:
-            self._paint_question(p)
+            self._paint_question(p, q)
         else:
-            self._paint_answer(p)
+            self._paint_answer(p, q)
 
-    def _paint_question(self, p: QPainter) -> None:
-        q = self.question
+    def _paint_question(self, p: QPainter, q: Question) -> None:
         w, h = self.width(), self.height()
         unit = min(h / 1080, w / 1920)  # sizes are drawn for a 1080p projector and follow the screen
         margin = 40 * unit
@@ -256,20 +265,20 @@ class PredictPrompt(Cover):
         choices_h = h * 0.30
         footer_h = QFontMetricsF(hint).lineSpacing() * 1.6
         rows_bottom = h - choices_h - footer_h - margin * 0.5
-        self._paint_rows(p, margin, y, w - 2 * margin, rows_bottom - y, unit)
-        self._paint_choices(p, margin, rows_bottom + 10 * unit, w - 2 * margin, choices_h - 20 * unit, unit)
+        self._paint_rows(p, q, margin, y, w - 2 * margin, rows_bottom - y, unit)
+        self._paint_choices(p, q, margin, rows_bottom + 10 * unit, w - 2 * margin, choices_h - 20 * unit, unit)
 
         p.setFont(hint)
         p.setPen(MUTED)
         p.drawText(QRectF(margin, h - footer_h, w - 2 * margin, footer_h), Qt.AlignmentFlag.AlignCenter,
                    "Keys 1–4: the class's answer   ·   → or Page Down: reveal   ·   ←: step back")
 
-    def _word_width(self, tokens, count: int, badge: QFontMetricsF) -> tuple[float, float]:
+    def _word_width(self, tokens: Sequence[str], count: int, badge: QFontMetricsF) -> tuple[float, float]:
         t = self.tiles
         badge_w = badge.horizontalAdvance(f"×{count:,}") + t.gap
         return badge_w, badge_w + sum(t.measure(x) + t.gap for x in tokens)
 
-    def _flow(self, rows, width: float) -> list[list[tuple[int, float]]]:
+    def _flow(self, rows: Sequence[tuple[Sequence[str], int]], width: float) -> list[list[tuple[int, float]]]:
         """Words laid out like a paragraph: lines of (row index, x), each word whole on one line."""
         badge = QFontMetricsF(self.tiles.bold_font)
         word_gap = self.tiles.gap * 5
@@ -284,7 +293,8 @@ class PredictPrompt(Cover):
             x += w + word_gap
         return lines
 
-    def _stacked(self, rows, width: float, height: float, unit: float) -> list[list[tuple[int, float]]] | None:
+    def _stacked(self, rows: Sequence[tuple[Sequence[str], int]], width: float, height: float,
+                 unit: float) -> list[list[tuple[int, float]]] | None:
         badge = QFontMetricsF(self.tiles.bold_font)
         for scale in (2.2 * unit, 1.9 * unit, 1.6 * unit):
             self.tiles.set_scale(scale)
@@ -294,8 +304,8 @@ class PredictPrompt(Cover):
                 return [[(i, 0.0)] for i in range(len(rows))]
         return None
 
-    def _paint_rows(self, p: QPainter, x: float, y: float, width: float, height: float, unit: float) -> None:
-        q = self.question
+    def _paint_rows(self, p: QPainter, q: Question, x: float, y: float, width: float, height: float,
+                    unit: float) -> None:
         rows = q.rows
         # a word per line while a few words allow it, the way the tile view shows them; else a
         # paragraph of words, as large as fits, from 2.2 down to 1 (then the rest is counted)
@@ -334,8 +344,8 @@ class PredictPrompt(Cover):
             p.drawText(QRectF(x, y, width, step_h), Qt.AlignmentFlag.AlignVCenter,
                        f"… and {more:,} more word{'s' if more != 1 else ''}")
 
-    def _paint_choices(self, p: QPainter, x: float, y: float, width: float, height: float, unit: float) -> None:
-        q = self.question
+    def _paint_choices(self, p: QPainter, q: Question, x: float, y: float, width: float, height: float,
+                       unit: float) -> None:
         n = len(q.choices)
         gap = 24 * unit
         box_w = (width - gap * (n - 1)) / n
@@ -373,55 +383,52 @@ class PredictPrompt(Cover):
                 p.drawText(box.adjusted(0, 0, 0, -8 * unit), Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom,
                            "the class's answer")
 
-    def _answer_layout(self, w: float, unit: float) -> tuple[float, float, bool]:
+    def _answer_layout(self, q: Question, w: float, unit: float) -> tuple[float, float, bool]:
         """Where the answer's parts go at ``unit``: the headline's height, the height of all of it,
         and whether the count sentence goes under the tiles (it does not fit beside them)."""
-        q = self.question
         margin = 36 * unit
         big = QFontMetricsF(self._font(52 * unit, bold=True))
         self.tiles.set_scale(2.0 * unit)
         row_h = max(big.lineSpacing() * 1.25, self.tiles.tile_h)
         x = margin + big.horizontalAdvance("Answer:") + 24 * unit + self._pair_width(q.winner, 0)
-        under = x + 12 * unit + big.horizontalAdvance(self._times()) > w - margin
+        under = x + 12 * unit + big.horizontalAdvance(self._times(q)) > w - margin
         head = row_h + (big.lineSpacing() * 1.25 if under else 0)
         room = QRectF(0, 0, w - 2 * margin, 1e6)
         wrap = Qt.TextFlag.TextWordWrap
         body = 0.0
-        for text, bold in ((self._counts(), False), (self._closing_line(), True)):
+        for text, bold in ((self._counts(q), False), (self._closing_line(q), True)):
             body += QFontMetricsF(self._font(36 * unit, bold=bold)).boundingRect(room, wrap, text).height() + 4 * unit
         hint = QFontMetricsF(self._font(30 * unit)).lineSpacing()
         return head, 18 * unit + head + 8 * unit + body + hint + 8 * unit, under
 
-    def _unit(self) -> float:
+    def _unit(self, q: Question) -> float:
         """The answer's scale: as large as the band allows with every line whole and wrapped inside it."""
         w, h = self.width(), self.height()
         unit = min(h / 290, w / 1920)
-        while unit > 0.2 and self._answer_layout(w, unit)[1] > h:
+        while unit > 0.2 and self._answer_layout(q, w, unit)[1] > h:
             unit *= 0.92
         return unit
 
     def answer_fits(self) -> bool:
-        """Whether the revealed answer's lines all lie inside the band (for tests)."""
-        return self._answer_layout(self.width(), self._unit())[1] <= self.height()
-
-    def _times(self) -> str:
+        """Whether the revealed answer's lines all lie inside the band (for tests); with nothing asked
+        there is no answer to overflow."""
         q = self.question
+        return q is None or self._answer_layout(q, self.width(), self._unit(q))[1] <= self.height()
+
+    def _times(self, q: Question) -> str:
         return f"→ {q.shown(q.token)}   {q.count:,} times (choice {q.winner_index + 1})"
 
-    def _counts(self) -> str:
-        q = self.question
+    def _counts(self, q: Question) -> str:
         return "    ".join(f"{i + 1}: {q.pair_text(c.pair)} ×{c.count:,}" for i, c in enumerate(q.choices))
 
-    def _closing_line(self) -> str:
-        q = self.question
+    def _closing_line(self, q: Question) -> str:
         tie = f"Tied pairs: the tie goes to {q.rule}." if q.tied else ""
         return "   ".join(s for s in (self.verdict(), tie) if s) or "It is framed on the tiles above."
 
-    def _paint_answer(self, p: QPainter) -> None:
-        q = self.question
+    def _paint_answer(self, p: QPainter, q: Question) -> None:
         w, h = self.width(), self.height()
-        unit = self._unit()
-        head, _, under = self._answer_layout(w, unit)
+        unit = self._unit(q)
+        head, _, under = self._answer_layout(q, w, unit)
         margin = 36 * unit
         p.fillRect(QRectF(0, 0, w, 6 * unit), ACCENT)
         big = self._font(52 * unit, bold=True)
@@ -441,7 +448,7 @@ class PredictPrompt(Cover):
         p.setPen(TEXT)
         # on a narrow screen the count goes under the tiles rather than off the edge
         where = QRectF(margin, y + row_h, w - 2 * margin, line_h) if under else QRectF(x + 12 * unit, y, w - x, row_h)
-        p.drawText(where, Qt.AlignmentFlag.AlignVCenter, self._times())
+        p.drawText(where, Qt.AlignmentFlag.AlignVCenter, self._times(q))
         y += head + 8 * unit
 
         wrap = int(Qt.TextFlag.TextWordWrap)
@@ -449,7 +456,7 @@ class PredictPrompt(Cover):
         small = self._font(36 * unit)
         p.setFont(small)
         p.setPen(TEXT)
-        counts = self._counts()
+        counts = self._counts(q)
         box = QFontMetricsF(small).boundingRect(QRectF(0, 0, room, 1e6), wrap, counts)
         p.drawText(QRectF(margin, y, room, box.height()), wrap, counts)
         y += box.height() + 4 * unit
@@ -457,7 +464,7 @@ class PredictPrompt(Cover):
         p.setPen(RIGHT if right else MUTED)
         closing = self._font(36 * unit, bold=True)
         p.setFont(closing)
-        line = self._closing_line()
+        line = self._closing_line(q)
         box = QFontMetricsF(closing).boundingRect(QRectF(0, 0, room, 1e6), wrap, line)
         p.drawText(QRectF(margin, y, room, box.height()), wrap, line)
         p.setFont(self._font(30 * unit))

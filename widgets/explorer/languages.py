@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.encoder import Encoder
 from engine.explorer import Sample, load_languages, token_counts
 from widgets.explorer.theme import ExplorerTheme
 
@@ -115,7 +116,7 @@ class LanguagesView(QWidget):
         layout.addWidget(splitter, 1)
         self._apply_fonts()
 
-    def set_tokenizers(self, named: list[tuple[str, object | None]]) -> None:
+    def set_tokenizers(self, named: list[tuple[str, Encoder | None]]) -> None:
         """(title, tokenizer or None while loading) for each bar of a language."""
         self.series = [(title, token_counts(tok, self.samples) if tok is not None else None) for title, tok in named]
         self._redraw()

@@ -57,7 +57,7 @@ class ReplayRows(QWidget):
         self.revealed = min(count, len(self.rows))
         self.update()
 
-    def _fonts(self):
+    def _fonts(self) -> tuple[QFont, QFont]:
         tile = QFont(self.font())
         tile.setPointSizeF(18 * self.scale)
         tile.setBold(self.theme.bold)
@@ -77,16 +77,16 @@ class ReplayRows(QWidget):
         widest = max((sum(fm.horizontalAdvance(t) + 2 * pad + gap for t in row.tokens) for row in self.rows), default=0)
         return int(self._note_width(QFontMetricsF(note)) + widest + 8 * self.scale)
 
-    def _row_height(self) -> float:
+    def row_height(self) -> float:
         tile, _ = self._fonts()
         return QFontMetricsF(tile).height() * 1.9
 
     def _resize(self) -> None:
-        self.setMinimumSize(self._content_width(), int(self._row_height() * (len(self.rows) + 0.5)))
+        self.setMinimumSize(self._content_width(), int(self.row_height() * (len(self.rows) + 0.5)))
         self.update()
 
     def sizeHint(self) -> QSize:
-        return QSize(max(800, self._content_width()), int(self._row_height() * (len(self.rows) + 0.5)))
+        return QSize(max(800, self._content_width()), int(self.row_height() * (len(self.rows) + 0.5)))
 
     def paintEvent(self, event) -> None:
         theme = self.theme
@@ -95,14 +95,15 @@ class ReplayRows(QWidget):
         painter.fillRect(self.rect(), QColor(theme.background))
         tile_font, note_font = self._fonts()
         fm, nm = QFontMetricsF(tile_font), QFontMetricsF(note_font)
-        row_h = self._row_height()
+        row_h = self.row_height()
         note_w = self._note_width(nm)
         pad, gap = 8 * self.scale, 5 * self.scale
         for r, row in enumerate(self.rows[: self.revealed]):
             y = r * row_h + row_h * 0.25
             painter.setFont(note_font)
             painter.setPen(QColor(theme.text))
-            note = "bytes" if row.rank is None else f"rank {row.rank:,}:  {row.pair[0]} + {row.pair[1]}"
+            # the first row, before any merge, has neither rank nor pair
+            note = "bytes" if row.rank is None or row.pair is None else f"rank {row.rank:,}:  {row.pair[0]} + {row.pair[1]}"
             painter.drawText(QRectF(8, y, note_w, row_h * 0.75), Qt.AlignmentFlag.AlignVCenter, note)
             x = note_w
             painter.setFont(tile_font)
@@ -139,7 +140,7 @@ class MergeReplayView(QWidget):
         self.caption = QLabel()
         self.caption.setWordWrap(True)
         self.rows = ReplayRows()
-        self.scroll = scroll = QScrollArea()
+        self.scroll_area = scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.rows)
         head = QHBoxLayout()
@@ -197,8 +198,8 @@ class MergeReplayView(QWidget):
     def _advance(self) -> None:
         self.rows.reveal(self.rows.revealed + 1)
         # keep the newest merge on screen when large type pushes it below the fold
-        bottom = int(self.rows._row_height() * (self.rows.revealed + 0.5))
-        self.scroll.ensureVisible(0, bottom, 0, 0)
+        bottom = int(self.rows.row_height() * (self.rows.revealed + 0.5))
+        self.scroll_area.ensureVisible(0, bottom, 0, 0)
         if self.rows.revealed >= len(self.rows.rows):
             self.timer.stop()
             self.replay_finished.emit()

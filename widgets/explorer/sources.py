@@ -12,6 +12,7 @@ import os
 from PySide6.QtCore import QObject, Signal, Slot
 
 from engine.cl100k import load_cl100k
+from engine.encoder import Encoder
 from engine.errors import internal_detail, is_bad_input, one_line
 from engine.loading import load_any
 from widgets.session_view import SessionView
@@ -67,7 +68,7 @@ class TokenizerSources(QObject):
     def __init__(self, session: SessionView, parent: QObject | None = None):
         super().__init__(parent)
         self.session = session
-        self._loaded: dict[str, object] = {}
+        self._loaded: dict[str, Encoder] = {}
         self._errors: dict[str, str] = {}
         # the worker reading each key
         self._loading: dict[str, Worker] = {}
@@ -85,7 +86,7 @@ class TokenizerSources(QObject):
     def is_loading(self, key: str) -> bool:
         return key in self._loading
 
-    def get(self, key: str):
+    def get(self, key: str) -> Encoder | None:
         """The tokenizer for ``key``, or None while it loads (``ready`` or ``failed`` follows)."""
         if key == LESSON:
             lesson = self.session.lesson
@@ -120,7 +121,7 @@ class TokenizerSources(QObject):
         return None
 
     @Slot(object)
-    def _on_returned(self, tokenizer) -> None:
+    def _on_returned(self, tokenizer: Encoder) -> None:
         key = self._key_of_sender()
         if key is not None:
             self._loaded[key] = tokenizer

@@ -7,6 +7,8 @@ explorer is shown, so opening the window never waits for it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QFont, QFontMetricsF, QPalette
 from PySide6.QtWidgets import (
@@ -26,7 +28,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.explorer import chat_demo, number_demo, spelling_demo, tokenizers_demo
+from engine.encoder import Encoder
+from engine.explorer import Demo, chat_demo, number_demo, spelling_demo, tokenizers_demo
 from widgets.explorer.languages import LanguagesView
 from widgets.explorer.replay import MergeReplayView
 from widgets.explorer.side import SidePane
@@ -53,6 +56,8 @@ DEMOS = {
     "replay": "Replay merges",
 }
 REPLAY_WORD = " tokenization"
+# the demonstrations of one tokenizer, GPT-4's
+SINGLE_DEMOS: dict[str, Callable[[Encoder], Demo]] = {"spelling": spelling_demo, "numbers": number_demo}
 
 
 class ExplorerView(QWidget):
@@ -247,7 +252,8 @@ class ExplorerView(QWidget):
             self.caption.setText("The lesson has no trained tokenizer yet: type some training text in Corpus.")
             self.caption.setVisible(True)
             return
-        if any(t is None for t in tokenizers):
+        ready = [t for t in tokenizers if t is not None]
+        if len(ready) < len(tokenizers):
             error = next((self.sources.error(k) for k in keys if self.sources.error(k)), None)
             self._pending_demo = name if not error else None
             self.caption.setText(error or "Loading GPT-4's tokenizer…")
@@ -255,13 +261,13 @@ class ExplorerView(QWidget):
             return
         self._pending_demo = None
         if name == "chat":
-            demo = chat_demo(*tokenizers)
+            demo = chat_demo(ready[0], ready[1])
             # the demonstration shows the markers as the control tokens; switching back spells them out
             self.special_switch.set_allow_special(True)
         elif name == "tokenizers":
-            demo = tokenizers_demo(*tokenizers)
+            demo = tokenizers_demo(ready[0], ready[1])
         else:
-            demo = {"spelling": spelling_demo, "numbers": number_demo}[name](tokenizers[0])
+            demo = SINGLE_DEMOS[name](ready[0])
         if self.left.key != demo.tokenizer:
             self.left.set_source(demo.tokenizer)
         if demo.other is not None and self.right.key != demo.other:

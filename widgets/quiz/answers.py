@@ -301,8 +301,8 @@ class OrderEditor(AnswerEditor):
         self.list.setCurrentRow(0)
         self.list.moved.connect(self._fit)
         up, down = QPushButton("Move up"), QPushButton("Move down")
-        up.clicked.connect(lambda: (self.list.move_current(-1), self.list.setFocus()))
-        down.clicked.connect(lambda: (self.list.move_current(1), self.list.setFocus()))
+        up.clicked.connect(lambda: self._move(-1))
+        down.clicked.connect(lambda: self._move(1))
         buttons = QVBoxLayout()
         buttons.addWidget(up)
         buttons.addWidget(down)
@@ -315,6 +315,10 @@ class OrderEditor(AnswerEditor):
         layout.addWidget(note)
         layout.addLayout(row)
         self._fit()
+
+    def _move(self, delta: int) -> None:
+        self.list.move_current(delta)
+        self.list.setFocus()  # the keys move it on from here
 
     def _fit(self) -> None:
         # show every item at once: no scrolling while a class watches

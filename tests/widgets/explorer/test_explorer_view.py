@@ -225,6 +225,13 @@ def test_merge_replay_reveals_every_merge(view, qtbot, reference):
         look.fill for piece in side.pieces for look in side.looks(piece, side.colouring)]
 
 
+def test_the_panes_keep_qt_s_scroll_method(view):
+    # their scroll areas were once named `scroll`, and calling a pane's scroll(dx, dy) then failed
+    for pane in (view.left, view.right, view.replay):
+        pane.scroll(0, 0)
+        assert pane.scroll_area.widget() is not None
+
+
 def test_scale_and_theme_for_the_classroom(view):
     view.set_text("tokens")
     before = view.left.view.piece_rects()[0][0]
