@@ -116,7 +116,7 @@ def question_for(session: SessionView, limit: int = MAX_CHOICES) -> Question | N
     shown_rows = min(words, MAX_ROWS)
     rows = tuple((_head(state, w), corpus.counts[w]) for w in range(shown_rows))
     return Question(
-        merge=step.step, choices=tuple(choices), winner=step.pair, token=step.token, count=step.count,
+        merge=step.step, choices=tuple(choices), winner=step.pair, token=step.token, count=state.pair_count(step.pair),
         tied=tied_rivals(step), rule=tie_rule(lesson.settings), rows=rows, more_words=words - shown_rows,
         display=for_tokenizer(tokenizer), token_id=tokenizer.token_to_id, colouring=colouring_of(lesson),
     )

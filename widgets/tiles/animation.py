@@ -42,8 +42,9 @@ class Transition:
         return not self.sweeping and self.progress >= FUSE_AT
 
     @property
-    def tokens_shown(self) -> int:
-        """The corpus total at this moment: it changes when the pair fuses, not when the film starts."""
+    def tokens_shown(self) -> int | None:
+        """The corpus total at this moment: it changes when the pair fuses, not when the film starts
+        (None for a step read from a tokenizer file, which keeps no corpus)."""
         return self.step.tokens_after if self.fused else self.step.tokens_before
 
 

@@ -157,7 +157,8 @@ class TileCanvas(QAbstractScrollArea):
         if state is None:
             return 0
         t = self.film.transition
-        return state.total_tokens if t is None else t.tokens_shown
+        shown = None if t is None else t.tokens_shown
+        return state.total_tokens if shown is None else shown
 
     def hidden_below(self) -> int:
         """Words below the last row in view: the summary line counts them."""

@@ -421,7 +421,7 @@ class TileRows:
         the live state's counts give the rest at once, where the history would count the corpus again."""
         state = self.state
         if nxt.tie_count > len(nxt.tied) and state is not None and state.step == nxt.step - 1:
-            tied = state.tied_pairs(nxt.count)
+            tied = state.tied_pairs(state.pair_count(nxt.pair))
         elif self.lesson is not None:
             tied = self.lesson.history.ties(nxt.step - 1)
         else:  # no lesson: no pair is tied
