@@ -20,9 +20,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from engine.lesson import Lesson, LessonState
-from engine.ranking import TIE_BREAKS
-from engine.settings import Settings
+from engine.lesson import Lesson, LessonState  # noqa: E402
+from engine.ranking import TIE_BREAKS  # noqa: E402
+from engine.settings import Settings  # noqa: E402
 
 
 def docs_text(chars: int) -> str:

@@ -28,10 +28,13 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from engine.bytelevel import symbols_to_bytes
-from engine.settings import UNKNOWN as UNKNOWN_TOKEN
+from engine.settings import UNKNOWN as UNKNOWN_TOKEN, Settings
+
+if TYPE_CHECKING:  # for the annotation only: showing a lesson's tokens loads none of the tokenizer's modules
+    from engine.encoder import Encoder
 
 WHITESPACE_GLYPHS = {" ": "␣", "\t": "⇥", "\n": "↵", "\r": "⇤", "\u00a0": "⍽"}
 HEX_DIGITS = "0123456789ABCDEF"
@@ -150,20 +153,20 @@ class Display:
 
 
 @lru_cache(maxsize=64)
-def for_settings(settings) -> Display:
+def for_settings(settings: Settings) -> Display:
     """The display of a lesson's settings: its marker and special tokens, and <unk> for chars units."""
     unknown = UNKNOWN_TOKEN if settings.units == "chars" else None
     return Display(settings.units, settings.marker, frozenset(settings.special_tokens), unknown)
 
 
-def for_tokenizer(tokenizer) -> Display:
+def for_tokenizer(tokenizer: Encoder) -> Display:
     """The display of a tokenizer, with the spelling of its own unknown token."""
-    unknown_id = getattr(tokenizer, "unknown_id", None)
+    unknown_id = tokenizer.unknown_id
     unknown = tokenizer.id_to_token(unknown_id) if unknown_id is not None else None
     settings = tokenizer.settings
     return Display(settings.units, settings.marker, frozenset(tokenizer.special_ids), unknown)
 
 
-def show(settings, token: str) -> str:
+def show(settings: Settings, token: str) -> str:
     """``token`` as the lesson with these settings shows it."""
     return for_settings(settings).token(token)

@@ -21,12 +21,15 @@ from array import array
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from itertools import chain
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from engine.corpus import Corpus
 from engine.ranking import ReadingOrder, rule_named, ties
 from engine.settings import UNKNOWN, Settings  # noqa: F401  (Settings: used by the doctest)
 from engine.trainer import MergeStep, Trainer  # noqa: F401  (Trainer: used by the doctest)
+
+if TYPE_CHECKING:  # numpy loads only when a long word or a large corpus asks for arrays
+    import numpy as np
 
 Pair = tuple[str, str]
 # how many steps' worth of every word's tokens (or pair counts) stay cached
@@ -76,8 +79,8 @@ class History:
         self._count_vocab()
         self._tokens: dict[int, list[list[str]]] = {}
         self._pairs: dict[int, PairTable] = {}
-        self._removed: dict[int, array] = {}
-        self._merges: dict[int, tuple] = {}
+        self._removed: dict[int, array[int]] = {}
+        self._merges: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
     def _index_words(self) -> None:
         """Per word: the steps that merged inside it, and the token start each of those removed;
@@ -174,7 +177,7 @@ class History:
         # only the marker, the last symbol, is longer than one character
         return [text[a:b] if b <= len(text) else text[a:] + marker for a, b in zip(starts, starts[1:])]
 
-    def _removed_at(self, w: int) -> array:
+    def _removed_at(self, w: int) -> array[int]:
         """For each base symbol of word w, the step that removed the token start there (past the
         last step where none did); built once per long word asked for."""
         found = self._removed.get(w)
@@ -188,13 +191,13 @@ class History:
             found = self._removed[w] = array("i", removed.tobytes())
         return found
 
-    def word_removed_array(self, w: int):
+    def word_removed_array(self, w: int) -> np.ndarray:
         """``_removed_at`` as a numpy array of int32 (no copy): for a word millions of symbols long."""
         import numpy as np
 
         return np.frombuffer(self._removed_at(w), dtype=np.int32)
 
-    def word_merges_array(self, w: int):
+    def word_merges_array(self, w: int) -> tuple[np.ndarray, np.ndarray]:
         """The steps that merged inside word w and the token start each removed, as two numpy arrays
         of int64 ordered by step, then left to right: what a long word moves by, step by step."""
         import numpy as np
@@ -210,7 +213,7 @@ class History:
         """Every word's length in base symbols, in corpus order."""
         return list(self._lengths)
 
-    def place_arrays(self):
+    def place_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every place a merge was made as three numpy arrays of int32, ordered by step, then in
         reading order: the step, the word, and the token start that merge removed there."""
         import numpy as np

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import cached_property
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Collection, Iterator
+from typing import TYPE_CHECKING, Collection, Generator, Iterable, Iterator, Mapping
 
 from engine.corpus import Corpus
 from engine.display import Display, for_settings
@@ -19,15 +19,20 @@ from engine.heldout import TextCurve, corpus_characters, token_curve
 from engine.history import History
 from engine.lesson_source import FileSource, LessonSource, TextSource, WordCountSource
 from engine.run import Run
-from engine.ranking import rank, rule_named, with_pair
+from engine.ranking import Pair, rank, rule_named, with_pair
 from engine.ranking import ties as ranking_ties
-from engine.settings import Settings
-from engine.tokenizer import UNKNOWN, Tokenizer
+from engine.settings import UNKNOWN, Settings
+from engine.tokenizer import Tokenizer
 from engine.trainer import MergeStep, Trainer, target_merges
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from engine.corpus_arrays import CorpusArrays, Rebuilt
     from engine.long_word import LongWord, TokenIds
+
+# pair -> change of its count over one move, applied at once by ``LessonState._settle``
+Moved = dict[Pair, int]
 
 
 # a word of this many base symbols or more is kept in numpy arrays and moved where its merges were made
@@ -273,17 +278,24 @@ class LessonState:
         self._by_count: dict[int, set[tuple[str, str]]] = {}
         self._count_all()
 
-    def _add(self, w: int, moved: dict) -> None:
+    def _short_tokens(self, w: int) -> list[str]:
+        """Short word w's tokens (a long word's live in ``_long``, its entry here is None)."""
         tokens = self._tokens[w]
+        if tokens is None:
+            raise InternalError(f"word {w} is long: its tokens are kept in its arrays")
+        return tokens
+
+    def _add(self, w: int, moved: Moved) -> None:
+        tokens = self._short_tokens(w)
         found: dict[tuple[str, str], int] = {}
         for pair in zip(tokens, tokens[1:]):
             found[pair] = found.get(pair, 0) + 1
         self._bump(w, found, moved)
 
-    def _replace(self, w: int, new: list[str], moved: dict) -> None:
+    def _replace(self, w: int, new: list[str], moved: Moved) -> None:
         """Give short word w the tokens ``new``, counting out and in only the pairs around the part
         that differs: a merge changes a word where it was made, and the ends on both sides stay."""
-        old = self._tokens[w]
+        old = self._short_tokens(w)
         self._tokens[w] = new
         shorter = min(len(old), len(new))
         i = 0
@@ -302,7 +314,7 @@ class LessonState:
             net[pair] = net.get(pair, 0) + 1
         self._bump(w, {pair: n for pair, n in net.items() if n}, moved)
 
-    def _bump(self, w: int, found, moved: dict) -> None:
+    def _bump(self, w: int, found: Mapping[Pair, int], moved: Moved) -> None:
         """Count the pairs ``found`` in word w (pair -> occurrences; negative: counted out) into the
         places, and their weighted change into ``moved`` (pair -> change of count), for ``_settle``."""
         freq = self.corpus.counts[w]
@@ -320,7 +332,7 @@ class LessonState:
                     del pairs[pair]
             moved[pair] = moved.get(pair, 0) + times * freq
 
-    def _settle(self, moved: dict) -> None:
+    def _settle(self, moved: Moved) -> None:
         """Apply the changes of count of a whole move at once: a pair met in hundreds of the words
         a merge re-split changes its count, and its place among the counts, once."""
         counts, by_count = self._counts, self._by_count
@@ -329,9 +341,9 @@ class LessonState:
                 continue
             was = counts.get(pair, 0)
             if was:
-                same = by_count[was]
-                same.discard(pair)
-                if not same:
+                left = by_count[was]
+                left.discard(pair)
+                if not left:
                     del by_count[was]
             c = was + change
             if c:
@@ -356,7 +368,7 @@ class LessonState:
         short = [w for w in ordered if w not in self._long]
         # past half the words, counting every short word's pairs afresh beats taking each out and back in
         recount = 2 * len(short) > len(self._tokens)
-        moved: dict[tuple[str, str], int] = {}
+        moved: Moved = {}
         for w in ordered:
             found = self._long.get(w)
             if found is not None:
@@ -379,7 +391,7 @@ class LessonState:
         return (arrays is not None and arrays.n >= SLOW_REBUILD
                 and arrays.rebuilds(max(0, min(k, self.history.last_step))))
 
-    def rebuilding(self, k: int) -> Iterator[tuple[int, int]]:
+    def rebuilding(self, k: int) -> Generator[tuple[int, int], None, Rebuilt | int]:
         """Step k built apart from the step shown, for a worker: yields (parts done, parts) and
         returns what ``adopt`` takes. Only a large corpus's state has parts to build."""
         k = max(0, min(k, self.history.last_step))
@@ -389,25 +401,29 @@ class LessonState:
 
     def adopt(self, built: "Rebuilt | int") -> StepChange:
         """Stand at the step ``rebuilding`` built; the change names the words whose tokens changed."""
-        if self._arrays is None:
+        if isinstance(built, int):  # a state without arrays builds nothing apart: ``rebuilding`` gave the step
             return self.go_to(built)
-        changed = self._arrays.changed_words(self.step, built.step)
-        self._arrays.adopt(built)
+        arrays = self._arrays
+        if arrays is None:
+            raise InternalError("a step built in arrays was handed to a state that keeps none")
+        changed = arrays.changed_words(self.step, built.step)
+        arrays.adopt(built)
         previous, self.step = self.step, built.step
         return StepChange(self.step, previous, tuple(changed.tolist()))
 
-    def _bump_codes(self, w: int, out, put, moved: dict) -> None:
+    def _bump_codes(self, w: int, out: np.ndarray, put: np.ndarray, moved: Moved) -> None:
         """Count long word w's pairs out and in, given as numpy arrays of pair codes: only their
         net change, one entry per distinct pair, reaches the dictionaries."""
         from engine.long_word import net_counts  # numpy: only lessons with a long word need it
 
-        pair = self._table.pair
-        codes, net = net_counts(out, put, self._table.size)
+        table = self._long[w].table
+        pair = table.pair
+        codes, net = net_counts(out, put, table.size)
         self._bump(w, {pair(c): n for c, n in zip(codes, net)}, moved)
 
     def _count_all(self) -> None:
         self._pairs, self._counts, self._by_count = {}, {}, {}
-        moved: dict[tuple[str, str], int] = {}
+        moved: Moved = {}
         for w in range(len(self._tokens)):
             found = self._long.get(w)
             if found is None:
@@ -429,7 +445,7 @@ class LessonState:
         if self._arrays is not None:
             return self._arrays.tokens(w)
         found = self._long.get(w)
-        return found.tokens() if found is not None else self._tokens[w]
+        return found.tokens() if found is not None else self._short_tokens(w)
 
     def tokens_head(self, w: int, symbols: int) -> list[str]:
         """Word w's tokens that start within its first ``symbols`` base symbols: what a view shows
@@ -439,7 +455,7 @@ class LessonState:
         found = self._long.get(w)
         if found is not None:
             return found.head(symbols)
-        tokens = self._tokens[w]
+        tokens = self._short_tokens(w)
         if self.history.token_count(w, 0) <= symbols:
             return tokens
         head, at = [], 0
@@ -454,7 +470,7 @@ class LessonState:
         if self._arrays is not None:
             return self.history.token_count(w, self.step)
         found = self._long.get(w)
-        return found.count if found is not None else len(self._tokens[w])
+        return found.count if found is not None else len(self._short_tokens(w))
 
     def pair_counts(self) -> dict[tuple[str, str], int]:
         """Every pair's count (all of a large corpus's: ``distinct_pairs`` and ``pairs_with_count``
@@ -489,13 +505,14 @@ class LessonState:
         """Pairs by count, ties in the order the lesson's tie rule breaks them (``engine.ranking``):
         the first ``limit``, with ``must_include`` in the last place if it ranks below them."""
         rule = rule_named(self.lesson.settings.tie_break)
+        facts = _StateFacts(self)
         if self._arrays is not None:
-            ranked = self._arrays.ranked(limit, rule, self.lesson.tokenizer.token_to_id)
+            ranked = self._arrays.ranked(limit, rule, facts.token_id)
             return with_pair(ranked, must_include, {must_include: self.pair_count(must_include)}
                              if must_include is not None else {}, limit)
         # a chart asks for the top few on every step: only the pairs counted as much as the
         # limit-th are ranked, and only those sharing a count need their first places
-        return rank(self._counts, rule, _StateFacts(self), limit, candidates=self._at_least(limit),
+        return rank(self._counts, rule, facts, limit, candidates=self._at_least(limit),
                     must_include=must_include)
 
     def tied_pairs(self, count: int) -> list[tuple[str, str]]:
@@ -515,18 +532,18 @@ class LessonState:
                 break
         return found
 
-    def _offsets(self, items) -> dict[tuple[str, str], int]:
-        """Where each pair first starts in the word the items name for it, one walk per word (a text
+    def _offsets(self, items: Iterable[tuple[int, Pair]]) -> dict[Pair, int]:
+        """Where each pair first starts in the word named with it, one walk per word (a text
         with no spaces is one word in which thousands of pairs may tie)."""
-        wanted: dict[int, set[tuple[str, str]]] = {}
-        for _, w, pair, _ in items:
+        wanted: dict[int, set[Pair]] = {}
+        for w, pair in items:
             wanted.setdefault(w, set()).add(pair)
         found: dict[tuple[str, str], int] = {}
         for w, pairs in wanted.items():
             if w in self._long:
                 found.update(self._long_offsets(w, pairs))
                 continue
-            tokens = self._tokens[w]
+            tokens = self._short_tokens(w)
             left = len(pairs)
             for i, pair in enumerate(zip(tokens, tokens[1:])):
                 if pair in pairs and pair not in found:
@@ -541,9 +558,10 @@ class LessonState:
     def _long_offsets(self, w: int, pairs: set[tuple[str, str]]) -> dict[tuple[str, str], int]:
         """Where each pair first starts in long word w, in base symbols: in the same order as token
         indices, which is all a ranking compares within one word."""
-        table = self._table
-        codes = {table.code(pair): pair for pair in pairs}
-        found = self._long[w].first_places(set(codes) - {None})
+        word = self._long[w]
+        # a pair with no code is in no long word: left out, it is missing from what is found
+        codes = {code: pair for pair in pairs if (code := word.table.code(pair)) is not None}
+        found = word.first_places(set(codes))
         if len(found) < len(pairs):
             raise InternalError(f"a pair is counted in word {w}, which does not hold it")
         return {codes[code]: at for code, at in found.items()}
@@ -553,31 +571,20 @@ class LessonState:
         first: dict[tuple[str, str], tuple[int, int]] = {}
         for w, tokens in enumerate(self._tokens):
             if tokens is None:
-                pair = self._table.pair
+                pair_of = self._long[w].table.pair
                 for code, at in self._long[w].all_first_places().items():
-                    first.setdefault(pair(code), (w, at))
+                    first.setdefault(pair_of(code), (w, at))
                 continue
             for i, pair in enumerate(zip(tokens, tokens[1:])):
                 if pair not in first:
                     first[pair] = (w, i)
         return first
 
-    def next_step(self) -> MergeStep | None:
-        """The merge that comes next from here, or None at the end: training stopped there."""
-        return self.history.next_merge(self.step)
-
-
-class _StateFacts:
-    """A lesson state's pairs as a ranking reads them: a place is (word << 32 | where in it), a
-    long word's place in base symbols, found only for the pairs asked about."""
-
-    def __init__(self, state: LessonState):
-        self.state = state
-        self.token_id = state.lesson.tokenizer.token_to_id
-
-    def places(self, pairs: Collection[tuple[str, str]], enough: int | None = None) -> dict[tuple[str, str], int]:
-        state = self.state
-        arrays = state._arrays
+    def reading_places(self, pairs: Collection[Pair], enough: int | None = None) -> dict[Pair, int]:
+        """Where each pair is first met, as one number that orders places in reading order: word << 32
+        | where in it (a long word's in base symbols), found only for the pairs asked about. Given
+        ``enough``, only the ``enough`` pairs met first must be there."""
+        arrays = self._arrays
         if arrays is not None:
             import numpy as np
 
@@ -585,14 +592,38 @@ class _StateFacts:
             codes = {code(pair): pair for pair in pairs}
             found = arrays.first_places(np.array(list(codes), dtype=np.int64), enough)
             return {codes[c]: at for c, at in found.items()}
-        if enough is None and len(pairs) * 2 > len(state._counts):
-            first = state._first_places()
+        if enough is None and len(pairs) * 2 > len(self._counts):
+            first = self._first_places()
             return {pair: w << 32 | at for pair, (w, at) in first.items()}
         # the first word that holds each, then where in it for those that may rank: a pair in
         # thousands of words is costly to look through, and a text with no spaces is one word
-        words = sorted((min(state._pairs[pair]), pair) for pair in pairs)
+        words = sorted((min(self._pairs[pair]), pair) for pair in pairs)
         if enough is not None and enough < len(words):
             edge = words[enough - 1][0]
             words = [item for item in words if item[0] <= edge]
-        offsets = state._offsets([(None, w, pair, None) for w, pair in words])
+        offsets = self._offsets(words)
         return {pair: w << 32 | offsets[pair] for w, pair in words}
+
+    def next_step(self) -> MergeStep | None:
+        """The merge that comes next from here, or None at the end: training stopped there."""
+        return self.history.next_merge(self.step)
+
+
+class _StateFacts:
+    """A lesson state's pairs as a ranking reads them (``engine.ranking.Facts``)."""
+
+    def __init__(self, state: LessonState):
+        self.state = state
+        tokenizer = state.lesson.tokenizer
+        if tokenizer is None:
+            raise BpeLabError("the lesson is not trained yet")
+        self._token_to_id = tokenizer.token_to_id
+
+    def places(self, pairs: Collection[Pair], enough: int | None = None) -> dict[Pair, int]:
+        return self.state.reading_places(pairs, enough)
+
+    def token_id(self, token: str) -> int:
+        found = self._token_to_id(token)
+        if found is None:
+            raise InternalError(f"the token {token!r} of a pair counted here has no id in the lesson's tokenizer")
+        return found

@@ -10,6 +10,8 @@ trainer in ``engine.trainer`` to exactly these merges.
 
 from __future__ import annotations
 
+from typing import Iterator
+
 from engine.corpus import Corpus
 from engine.ranking import ReadingOrder, rule_named, ties
 from engine.settings import Settings  # noqa: F401  (used by the doctest)
@@ -39,7 +41,7 @@ def merge(symbols: list[str], pair: tuple[str, str]) -> list[str]:
     return out
 
 
-def textbook_merges(corpus: Corpus):
+def textbook_merges(corpus: Corpus) -> Iterator[tuple[tuple[str, str], int, list[tuple[str, str]]]]:
     """Yield (pair, count, tied pairs in tie-rule order) per merge, exactly as the settings ask."""
     settings = corpus.settings
     words = [corpus.symbols(i) for i in range(len(corpus))]

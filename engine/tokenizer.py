@@ -18,7 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import chain, repeat
-from typing import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, TypeVar, overload
 
 from engine.bytelevel import BYTE_TO_CHAR, bytes_to_symbols, symbols_to_bytes
 from engine.collector import collector_paused
@@ -36,6 +37,9 @@ from engine.pretokenize import (
     split_words,
 )
 from engine.settings import UNKNOWN, Settings
+
+if TYPE_CHECKING:  # for the annotation only: reading a tokenizer from a file loads none of the trainer's modules
+    from engine.trainer import Trainer
 
 # at most this many distinct words keep their ids between calls
 _CACHE_LIMIT = 500_000
@@ -76,7 +80,11 @@ class _Pipeline:
     """What both models share: special tokens, lowercase, split, per-word cache, offsets."""
 
     settings: Settings
-    special_ids: dict[str, int]
+
+    @property
+    def special_ids(self) -> dict[str, int]:
+        """Special token -> id: what a special token in the text encodes as where it is allowed."""
+        raise NotImplementedError
 
     def _init_pipeline(self, settings: Settings) -> None:
         self.settings = settings
@@ -261,7 +269,10 @@ def _map_span(index: list[int], start: int, end: int, length: int) -> tuple[int,
     return s, e
 
 
-class _CutIds:
+_T = TypeVar("_T")
+
+
+class _CutIds(Mapping[str, int]):
     """Token -> id for a tokenizer cut after its first merges: the full map's first ``regular``
     ids, then the cut's own ids for the special and unknown tokens."""
 
@@ -270,7 +281,13 @@ class _CutIds:
     def __init__(self, full: Mapping[str, int], regular: int, extra: dict[str, int]):
         self.full, self.regular, self.extra = full, regular, extra
 
-    def get(self, token: str, default=None):
+    # Mapping's get would look up by __getitem__ and catch a KeyError for every token a cut lacks
+    @overload
+    def get(self, token: str, /) -> int | None: ...
+    @overload
+    def get(self, token: str, default: int | _T, /) -> int | _T: ...
+
+    def get(self, token: str, default: object = None, /) -> object:
         i = self.full.get(token)
         if i is not None and i < self.regular:
             return i
@@ -282,8 +299,17 @@ class _CutIds:
             raise KeyError(token)
         return i
 
-    def __contains__(self, token: str) -> bool:
-        return self.get(token) is not None
+    def __contains__(self, token: object) -> bool:
+        return isinstance(token, str) and self.get(token) is not None
+
+    # walked only to copy the map (a renumbering): a lookup never lists the full map
+    def __iter__(self) -> Iterator[str]:
+        regular, full = self.regular, self.full
+        yield from (t for t, i in full.items() if i < regular)
+        yield from (t for t in self.extra if full.get(t, regular) >= regular)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 Pair = tuple[int, int]
@@ -291,10 +317,10 @@ Pair = tuple[int, int]
 
 # what the pair tables say about every merge, by the tables' identity: the tokenizer at each step
 # shares its lesson's tables, and working this out per step would cost a pass over every merge
-_PAIR_FACTS: dict[int, tuple[Mapping, bool, dict[Pair, int]]] = {}
+_PAIR_FACTS: dict[int, tuple[Mapping[Pair, tuple[int, int]], bool, dict[Pair, int]]] = {}
 
 
-def _pair_facts(pairs: Mapping[Pair, tuple[int, int]], repeats: Mapping, start: int) -> tuple[bool, dict[Pair, int]]:
+def _pair_facts(pairs: Mapping[Pair, tuple[int, int]], repeats: Mapping[Pair, object], start: int) -> tuple[bool, dict[Pair, int]]:
     """(whether every merge makes a new token, each pair's rank) for a pair table."""
     found = _PAIR_FACTS.get(id(pairs))
     if found is None or found[0] is not pairs:
@@ -448,7 +474,7 @@ class Tokenizer(_Pipeline):
         self.base = list(base)
         # a cut passes a slice of its parent's merges, already pairs: converting 10,000 again costs a step
         self.merges: list[tuple[str, str]] = (
-            list(merges) if tables is not None or trusted else [tuple(m) for m in merges])
+            list(merges) if tables is not None or trusted else [(a, b) for a, b in merges])
         if tables is None and not trusted:
             tables = TokenizerTables.of(settings, self.base, self.merges)
         if tables is not None:
@@ -499,7 +525,7 @@ class Tokenizer(_Pipeline):
         return frozenset(self.tables.special_ids.values())
 
     @classmethod
-    def from_trainer(cls, trainer, merges: int | None = None) -> "Tokenizer":
+    def from_trainer(cls, trainer: Trainer, merges: int | None = None) -> "Tokenizer":
         """The tokenizer a trainer has learned, optionally only its first ``merges`` merges."""
         vocab = trainer.vocab
         pairs = [(vocab[a], vocab[b]) for a, b in trainer.merges[:merges]]
@@ -536,15 +562,22 @@ class Tokenizer(_Pipeline):
     def _symbols(self, word: str) -> list[int]:
         """The base ids of a word; an unseen character becomes the unknown token (never a special
         token that happens to be spelt as one character)."""
-        ids = self._base_ids
         if self.settings.units == "bytes":
-            return [ids[c] for c in bytes_to_symbols(word.encode("utf-8"))]
-        unknown = self.unknown_id
-        syms = [ids.get(c, unknown) for c in word]
+            return self._ids_of_base(bytes_to_symbols(word.encode("utf-8")))
+        syms = self._ids_of_base(word)
         marker = self.settings.marker
         if marker is not None:
-            syms.append(ids[marker])
+            syms.append(self._base_ids[marker])
         return syms
+
+    def _ids_of_base(self, symbols: Iterable[str]) -> list[int]:
+        """The base ids of symbols; one outside the base is the unknown token, which chars units
+        always have (bytes units have none: every byte's symbol is in the base)."""
+        ids = self._base_ids
+        unknown = self.unknown_id
+        if unknown is None:
+            return [ids[s] for s in symbols]
+        return [ids.get(s, unknown) for s in symbols]
 
     def _split(self, text: str) -> list[str]:
         return split_words(text, self.settings.split)
@@ -561,8 +594,7 @@ class Tokenizer(_Pipeline):
         Replaying the merges on one word gives exactly that word's tokens at that training step:
         merge_symbols(["l", "o", "w", "</w>"], 2) == ["lo", "w", "</w>"] on a corpus where l+o came second.
         """
-        ids = self._base_ids
-        out = self._bpe([ids.get(s, self.unknown_id) for s in symbols], limit=merges)
+        out = self._bpe(self._ids_of_base(symbols), limit=merges)
         return [self.vocab[i] for i in out]
 
     def _bpe(self, ids: list[int], trace: list[TraceStep] | None = None, limit: int | None = None) -> list[int]:
@@ -704,7 +736,7 @@ class Tokenizer(_Pipeline):
         marker = self.settings.marker
         if marker is None:
             return "".join([self.vocab[i] for i in ids])
-        ending = self._word_ending_ids()
+        ending = self._word_ending_ids(marker)
         cut = len(marker)
         last = len(ids) - 1
         parts = []
@@ -713,12 +745,12 @@ class Tokenizer(_Pipeline):
             parts.append(token[:-cut] + ("" if n == last else " ") if i in ending else token)
         return "".join(parts)
 
-    def _word_ending_ids(self) -> frozenset[int]:
+    def _word_ending_ids(self, marker: str) -> frozenset[int]:
         """The ids of tokens whose last symbol is the end-of-word marker, from how each was first made
         (a string spelt from letters alone, like a typed ``a</w>``, is not among them)."""
         if self._ending is None:
             ids = self._ids
-            ending = {ids[self.settings.marker]}
+            ending = {ids[marker]}
             made = set(self.base)
             for a, b in self.merges:
                 token = a + b
@@ -745,10 +777,14 @@ class RankTokenizer(_Pipeline):
         settings = Settings(split=split, units="bytes", min_frequency=1, special_tokens=tuple(special_tokens))
         self._init_pipeline(settings)
         self._regex = SplitPattern(pattern)
-        self.special_ids = dict(special_tokens)
+        self._special_ids = dict(special_tokens)
         self.unknown_id = None  # ranks of bytes: every text encodes
         self._by_id: dict[int, bytes] = {r: b for b, r in ranks.items()}
         self._special_by_id = {i: t for t, i in special_tokens.items()}
+
+    @property
+    def special_ids(self) -> dict[str, int]:
+        return self._special_ids
 
     def get_vocab_size(self) -> int:
         return len(self.ranks) + len(self.special_ids)
@@ -794,7 +830,7 @@ class RankTokenizer(_Pipeline):
             # most words of a real text are one token whole
             yield word, (rank,) if rank is not None else tuple(map(ranks.__getitem__, merge(piece)))
 
-    def _byte_pair_merge(self, piece: bytes, trace: list | None = None) -> list[bytes]:
+    def _byte_pair_merge(self, piece: bytes, trace: list[tuple[int, tuple[bytes, ...]]] | None = None) -> list[bytes]:
         """Merge the lowest-ranked neighbouring pair, the leftmost of equals, until none is ranked.
 
         Each pair's rank is looked up once; a merge looks up only the two pairs it changes.
@@ -824,7 +860,7 @@ class RankTokenizer(_Pipeline):
     def encode_steps(self, word: str) -> tuple[tuple[str, ...], list[TraceStep]]:
         piece = word.encode("utf-8")
         base = tuple(BYTE_TO_CHAR[b] for b in piece)
-        raw: list = []
+        raw: list[tuple[int, tuple[bytes, ...]]] = []
         self._byte_pair_merge(piece, raw)
         trace = []
         previous = [bytes([b]) for b in piece]

@@ -12,8 +12,8 @@ from typing import Callable, Iterable, Sequence
 
 from engine.bytelevel import BYTE_TO_CHAR, CHAR_TO_BYTE
 from engine.errors import BpeLabError
-from engine.settings import Settings
-from engine.tokenizer import UNKNOWN, Tokenizer
+from engine.settings import UNKNOWN, Settings
+from engine.tokenizer import Tokenizer
 
 
 class RenumberedTokenizer(Tokenizer):
@@ -121,7 +121,7 @@ def tokenizer_from_vocab(
         file_of_lab[key] = i
     file_ids = []
     for i, token in enumerate(plain.vocab):
-        if i == plain.unknown_id:
+        if i == plain.unknown_id and unknown is not None:  # chars units, which name their unknown token (checked above)
             file_ids.append(vocab[unknown])
         elif token in plain.special_ids and plain.special_ids[token] == i:
             file_ids.append(specials[token])

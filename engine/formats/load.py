@@ -26,6 +26,11 @@ from engine.errors import BpeLabError
 if TYPE_CHECKING:  # a command that writes what it trained starts without the tokenizer's protocol
     from engine.encoder import Encoder
     from engine.formats.lesson_file import LessonFile
+    from engine.tokenizer import Tokenizer
+    from engine.trainer import MergeStep
+
+# an export's files, path -> text, to be written together (engine.writing)
+Files = dict[str | os.PathLike[str], str]
 
 FORMATS = ("bpelab", "hf", "gpt2", "tiktoken", "csv")
 # the formats that are one file, which standard output can take
@@ -48,16 +53,16 @@ class Source:
     """A loaded tokenizer, with its training steps when it was trained here (else None)."""
 
     tokenizer: Encoder
-    steps: list | None = None
+    steps: list[MergeStep] | None = None
     kind: str = ""
 
 
-def detect_format(path: str | os.PathLike) -> str:
+def detect_format(path: str | os.PathLike[str]) -> str:
     """bpelab, lesson, hf, gpt2, tiktoken or csv, from the name and the first bytes."""
     return recognise(path).kind
 
 
-def recognise(path: str | os.PathLike) -> Recognised:
+def recognise(path: str | os.PathLike[str]) -> Recognised:
     """The format of a file, with its parsed JSON for the JSON formats: a JSON file is read and parsed once."""
     p = os.fspath(path)
     status = path_status(p)
@@ -96,7 +101,7 @@ def recognise(path: str | os.PathLike) -> Recognised:
     )
 
 
-def read_source(name: str | os.PathLike, recognised: Recognised | None = None) -> Source | LessonFile:
+def read_source(name: str | os.PathLike[str], recognised: Recognised | None = None) -> Source | LessonFile:
     """What a path or built-in name holds: a tokenizer as a ``Source``, or a lesson file as the
     ``LessonFile`` it is (``engine.loading.load_source`` trains it).
 
@@ -134,7 +139,7 @@ def read_source(name: str | os.PathLike, recognised: Recognised | None = None) -
     return Source(load_csv(name), None, kind)
 
 
-def read_tokenizer(name: str | os.PathLike, recognised: Recognised | None = None) -> Source:
+def read_tokenizer(name: str | os.PathLike[str], recognised: Recognised | None = None) -> Source:
     """The tokenizer a path or built-in name holds; a lesson file, which holds a corpus to train
     rather than a tokenizer, is refused."""
     found = read_source(name, recognised)
@@ -173,11 +178,12 @@ def export_text(source: Source, fmt: str) -> str:
     return files["-"]
 
 
-def _check_bpelab(tokenizer: Encoder) -> None:
+def _bpelab_layout(tokenizer: Encoder) -> Tokenizer:
+    """The tokenizer, when its ids follow BPE Lab's layout; else the refusal to write it as bpelab."""
     from engine.tokenizer import Tokenizer
 
     if type(tokenizer) is Tokenizer:
-        return  # trained here: BPE Lab's layout
+        return tokenizer  # trained here: BPE Lab's layout
     # a file reader's module, which the train command goes without
     from engine.formats.imported import RenumberedTokenizer
 
@@ -186,6 +192,7 @@ def _check_bpelab(tokenizer: Encoder) -> None:
             "this tokenizer's ids do not follow BPE Lab's layout (base, merges, special tokens), which "
             "the bpelab format assumes: export with --format hf or tiktoken to keep its ids"
         )
+    return tokenizer
 
 
 def check_export(source: Source, fmt: str) -> None:
@@ -194,8 +201,8 @@ def check_export(source: Source, fmt: str) -> None:
     export_files(source, fmt, "export-check", library_check=False)
 
 
-def export_files(source: Source, fmt: str, out: str | os.PathLike,
-                 library_check: bool = True) -> tuple[dict, str | os.PathLike | None]:
+def export_files(source: Source, fmt: str, out: str | os.PathLike[str],
+                 library_check: bool = True) -> tuple[Files, str | os.PathLike[str] | None]:
     """(path -> contents, the folder to make or None): ``source`` in ``fmt`` as checked files, not
     yet written, so that a caller can write them together with others (``engine.writing``);
     ``library_check``: the files are also read back by the library the format is for."""
@@ -204,20 +211,20 @@ def export_files(source: Source, fmt: str, out: str | os.PathLike,
     if fmt == "bpelab":
         from engine.formats.bpelab import tokenizer_to_json
 
-        _check_bpelab(tokenizer)
-        return {out: tokenizer_to_json(tokenizer)}, None
+        return {out: tokenizer_to_json(_bpelab_layout(tokenizer))}, None
     if fmt == "hf":
         from engine.formats.hf import checked_files, tokenizer_json
 
         return (checked_files(tokenizer, out) if library_check else {out: tokenizer_json(tokenizer)}), None
     if fmt == "gpt2":
-        from engine.formats.gpt2 import checked_files, folder_files
+        from engine.formats import gpt2
 
-        return (checked_files if library_check else folder_files)(tokenizer, out), out
+        folder = (gpt2.checked_files if library_check else gpt2.folder_files)(tokenizer, out)
+        return dict(folder.items()), out
     if fmt == "tiktoken":
-        from engine.formats.tiktoken_file import checked_files, tiktoken_files
+        from engine.formats import tiktoken_file
 
-        return (checked_files if library_check else tiktoken_files)(tokenizer, out), None
+        return (tiktoken_file.checked_files if library_check else tiktoken_file.tiktoken_files)(tokenizer, out), None
     if fmt == "csv":
         from engine.formats.csv_vocab import vocab_csv
 
@@ -225,7 +232,7 @@ def export_files(source: Source, fmt: str, out: str | os.PathLike,
     raise BpeLabError(f"unknown format '{fmt}': choose one of {', '.join(FORMATS)}")
 
 
-def export(source: Source, fmt: str, out: str | os.PathLike) -> None:
+def export(source: Source, fmt: str, out: str | os.PathLike[str]) -> None:
     """Write ``source`` in ``fmt``: the files are whole or not written at all."""
     from engine.writing import write_files
 

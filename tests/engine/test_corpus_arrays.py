@@ -115,3 +115,16 @@ def test_the_worked_example_ranks_its_tied_first_merge_first(monkeypatch):
     assert state.ranked_pairs(3) == [(("e", "s"), 9), (("s", "t"), 9), (("t", "</w>"), 9)]
     state.go_to(5)
     assert state.tokens(2) == ["n", "e", "w", "est</w>"] and state.total_tokens == 95 - 9 - 9 - 9 - 7 - 7
+
+
+def test_a_step_built_apart_and_adopted_lands_where_going_there_does(monkeypatch):
+    # a worker drains ``rebuilding`` and hands the result to ``adopt``; without arrays it gives the step
+    from engine.drain import drain
+
+    lesson = Lesson(text(5), settings=Settings(merges=30, min_frequency=1)).train()
+    for state, gone in ((arrays_state(lesson, monkeypatch), arrays_state(lesson, monkeypatch)),
+                        (plain_state(lesson), plain_state(lesson))):
+        for k in (lesson.last_step, 7, lesson.last_step + 5, 0):
+            change = state.adopt(drain(state.rebuilding(k)))
+            assert change == gone.go_to(k)
+            same(state, gone, lesson, min(k, lesson.last_step))

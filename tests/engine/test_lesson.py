@@ -42,6 +42,22 @@ def test_pair_sources_add_up_to_the_count():
     assert sum(n * lesson.corpus.counts[w] for w, n in sources) == 7
 
 
+def test_reading_places_are_each_pairs_first_place_in_reading_order():
+    # "low 5 / lower 2" at step 0: (l, o) first in word 0 at 0; (w, e) only in word 1, at 2
+    lesson = Lesson("low 5\nlower 2\n", True).train()
+    state = LessonState(lesson)
+    first = {}
+    for w in range(len(lesson.corpus)):
+        tokens = state.tokens(w)
+        for i, pair in enumerate(zip(tokens, tokens[1:])):
+            first.setdefault(pair, w << 32 | i)
+    assert first[("l", "o")] == 0 and first[("w", "e")] == 1 << 32 | 2
+    assert state.reading_places(list(first)) == first
+    assert state.reading_places([("w", "e"), ("o", "w")]) == {("w", "e"): 1 << 32 | 2, ("o", "w"): 1}
+    # enough=1: the pair met first must be there; the later one may be left out
+    assert state.reading_places([("w", "e"), ("l", "o")], enough=1)[("l", "o")] == 0
+
+
 def test_untrained_lesson_has_no_state():
     lesson = Lesson("a b", False)
     with pytest.raises(BpeLabError):

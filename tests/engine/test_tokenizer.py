@@ -162,6 +162,8 @@ def test_a_cut_tokenizer_equals_one_built_from_its_merges(pairs, units, specials
         assert cut.get_vocab_size() == built.get_vocab_size()
         assert cut.special_ids == built.special_ids and cut.unknown_id == built.unknown_id
         assert [cut.token_to_id(t) for t in full.vocab] == [built.token_to_id(t) for t in full.vocab]
+        # the cut's token -> id map lists exactly what it looks up: a copy of it is the built one's
+        assert dict(cut.tables.ids) == dict(built.tables.ids)
         assert cut.encode_ids(text) == built.encode_ids(text)
         assert cut.encode(text).offsets == built.encode(text).offsets
         assert cut.decode(cut.encode_ids(text)) == built.decode(built.encode_ids(text))
