@@ -207,7 +207,7 @@ class Lesson:
             steps.append(step)
             yield step
         tokenizer = Tokenizer.from_trainer(trainer)
-        tokenizer.tables  # built here, on the training's thread, rather than by the first view
+        _ = tokenizer.tables  # built here, on the training's thread, rather than by the first view
         run = Run(steps, trainer.stop_reason, tokenizer, corpus.base_vocab(), tokenizer.truncated)
         self._finish(run, History(corpus, steps))
 

@@ -78,7 +78,7 @@ class SettingsForm(QWidget):
         for key, text in SPLITS:
             self.split.addItem(text, key)
         self.units = QComboBox()
-        for key, text, tip in UNITS:
+        for key, text, _tip in UNITS:
             self.units.addItem(text, key)
         self.marker = QComboBox()
         for marker, text in MARKERS:
@@ -94,7 +94,7 @@ class SettingsForm(QWidget):
         self.stop_n.setRange(0, MAX_COUNT)
         self.stop_n.setSingleStep(10)
         self.tie = QComboBox()
-        for key, text, tip in TIES:
+        for key, text, _tip in TIES:
             self.tie.addItem(text, key)
         self.specials = QLineEdit()
         self.specials.setObjectName("specialTokens")

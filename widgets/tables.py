@@ -159,12 +159,12 @@ class Table(QTableView):
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
             self._fits.clear()
-            self._fit_rows()
+            self.fit_rows()
             self.fit_columns()
             # once more when the style sheet has reached the header too
             QTimer.singleShot(0, self.fit_columns)
 
-    def _fit_rows(self) -> None:
+    def fit_rows(self) -> None:
         # rows follow the font, so zoom makes them taller instead of clipping the text
         self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
 
@@ -209,7 +209,7 @@ def make_table(model: HeaderedTableModel, stretch_column: int | None = None) -> 
     vertical = view.verticalHeader()
     vertical.hide()
     vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-    view._fit_rows()
+    view.fit_rows()
     header = view.horizontalHeader()
     header.setResizeContentsPrecision(SIZE_FROM_ROWS)
     header.setHighlightSections(False)

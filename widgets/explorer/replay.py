@@ -46,7 +46,7 @@ class ReplayRows(QWidget):
         self.rows = rows
         self.revealed = revealed
         self.colouring = colouring
-        self._resize()
+        self.measure_rows()
 
     def looks(self, row: ReplayRow) -> list[KindLook]:
         """Each tile's look in the one palette, so a token has the fill it has in every other view."""
@@ -81,7 +81,7 @@ class ReplayRows(QWidget):
         tile, _ = self._fonts()
         return QFontMetricsF(tile).height() * 1.9
 
-    def _resize(self) -> None:
+    def measure_rows(self) -> None:
         self.setMinimumSize(self._content_width(), int(self.row_height() * (len(self.rows) + 0.5)))
         self.update()
 
@@ -210,9 +210,9 @@ class MergeReplayView(QWidget):
 
     def set_scale(self, factor: float) -> None:
         self.rows.scale = factor
-        self.rows._resize()
+        self.rows.measure_rows()
 
     def set_theme(self, theme: ExplorerTheme) -> None:
         self.rows.theme = theme
         # bold type is wider: the rows measure themselves again
-        self.rows._resize()
+        self.rows.measure_rows()
