@@ -21,7 +21,7 @@ from PySide6.QtCore import QObject, QStandardPaths, Signal, Slot
 
 from engine.errors import BpeLabError, is_bad_input
 from engine.formats.lesson_file import LessonFile, load_lesson, save_lesson
-from engine.writing import clean_stale
+from engine.files.writing import clean_stale
 from widgets.worker import Worker
 
 try:

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from engine.errors import BpeLabError
-from engine.writing import write_files
+from engine.files.writing import write_files
 from resources.icons import ICON_FILE, ICON_NAME
 
 APP_ID = "bpe-lab"

@@ -1,7 +1,7 @@
 """Counting the held-out text after every step: on the spot when it is short, in a worker when long.
 
 The session owns the counter and announces what it counted; the growth chart's model only shows
-the curve it is given. ``engine.heldout.token_curve`` does the counting (one encoding of each
+the curve it is given. ``engine.lesson.heldout.token_curve`` does the counting (one encoding of each
 distinct word, not one encoding per step). Only the latest count asked for is reported: a new text
 or lesson makes a count still running worthless.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal, Slot
 
 from engine.errors import is_bad_input
-from engine.heldout import TextCurve, token_curve
-from engine.lesson import Lesson
+from engine.lesson.heldout import TextCurve, token_curve
+from engine.lesson.lesson import Lesson
 from widgets.worker import Worker
 
 # a pasted text longer than this is counted off the GUI thread (10,000 characters take about 10 ms)

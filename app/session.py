@@ -31,14 +31,15 @@ from PySide6.QtGui import QUndoStack
 from app.held_out_count import HeldOutCounter
 from app.slot_errors import slot_errors
 from app.undo import ChangeLesson
-from app.workers import TokenizerFile, TrainingRunner, tokenizer_reading
+from app.training_worker import TokenizerFile, TrainingRunner, tokenizer_reading
 from engine.errors import internal_detail, is_bad_input
-from engine.files import without_lone_surrogates
+from engine.files.reading import without_lone_surrogates
 from engine.formats.lesson_file import LessonFile
-from engine.heldout import TextCurve
-from engine.lesson import Lesson, LessonState
-from engine.lesson_record import lesson_to_file
-from engine.settings import Settings
+from engine.lesson.heldout import TextCurve
+from engine.lesson.lesson import Lesson, LessonState
+from engine.lesson_io.as_file import lesson_to_file
+from engine.readable.display import for_settings
+from engine.algorithm.settings import Settings
 from resources.presets import preset, preset_with_held_out
 from widgets.worker import Worker
 
@@ -197,7 +198,7 @@ class Session(QObject):
 
     def show(self, token: str) -> str:
         """A token as people read it (byte-level tokens as text with a visible space)."""
-        return self.lesson.display.token(token)
+        return for_settings(self.lesson.settings).token(token)
 
     # -- the lesson shown ---------------------------------------------------------------------------
 

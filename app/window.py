@@ -8,7 +8,7 @@ widgets around it; the timeline sits above the views.
 
 The window builds and wires; it changes nothing itself. The panels' intents go to the session,
 which owns the lesson, its training and its undo history; lesson files go through ``files``
-(``app.lesson_files``), which asks the user through ``ask``, ``tell`` and ``choose_*`` here.
+(``app.lesson_open_save``), which asks the user through ``ask``, ``tell`` and ``choose_*`` here.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from app.autosave import Autosave
 from app import layout as dock_layout
 from app.central_views import Views
 from app.classroom import Classroom
-from app.handout_dialog import add_handout_action
-from app.lesson_files import KeepsProgress, LessonFiles
+from widgets.handout_dialog import add_handout_action
+from app.lesson_open_save import KeepsProgress, LessonFiles
 from app.session import Session
 from app.shortcut_list import show_shortcuts
 from engine.formats.lesson_file import SUFFIX

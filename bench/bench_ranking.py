@@ -20,9 +20,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from engine.lesson import Lesson, LessonState  # noqa: E402
-from engine.ranking import TIE_BREAKS  # noqa: E402
-from engine.settings import Settings  # noqa: E402
+from engine.lesson.lesson import Lesson, LessonState  # noqa: E402
+from engine.algorithm.ranking import TIE_BREAKS  # noqa: E402
+from engine.algorithm.settings import Settings  # noqa: E402
 
 
 def docs_text(chars: int) -> str:
@@ -50,7 +50,7 @@ def main() -> None:
         lesson = Lesson(text, settings=Settings(merges=args.merges, tie_break=rule)).train()
         steps = range(0, lesson.last_step, 40)
         for layout, limits in (("lists", {"LARGE_CORPUS": 10 ** 12}), ("arrays", {"LARGE_CORPUS": 0})):
-            with mock.patch.multiple("engine.lesson", **limits):
+            with mock.patch.multiple("engine.lesson.lesson", **limits):
                 state = LessonState(lesson)
             asks = {"top 8": lambda s=state: s.ranked_pairs(8), "top 100": lambda s=state: s.ranked_pairs(100),
                     "all": lambda s=state: s.ranked_pairs(), "ties": lambda s=state: s.tied_pairs(s.next_step().count)}

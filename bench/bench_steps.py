@@ -47,15 +47,15 @@ def big_text(size: int, docs: bool) -> str:
 def trained_lesson(size: int, docs: bool, cache: str | None):
     """The trained lesson, read from ``cache`` when it holds one."""
     if cache and os.path.exists(cache):
-        from engine.colouring import colour_every_token
+        from engine.readable.tile_colours import colour_every_token
 
         with open(cache, "rb") as f:
             lesson = pickle.load(f)
         colour_every_token(lesson)  # what the training worker does before the window gets the lesson
         return lesson, 0.0
-    from app.workers import build_lesson
+    from app.training_worker import build_lesson
     from engine.formats.lesson_file import LessonFile
-    from engine.settings import Settings
+    from engine.algorithm.settings import Settings
 
     started = time.perf_counter()
     lesson, _ = build_lesson(LessonFile(big_text(size, docs), False, Settings()))
@@ -93,7 +93,7 @@ def report(name: str, walls: list[float], cpus: list[float], gaps: list[float] |
 
 
 def bench_engine(lesson) -> None:
-    from engine.lesson import LessonState
+    from engine.lesson.lesson import LessonState
 
     started = time.perf_counter()
     state = LessonState(lesson)
@@ -116,7 +116,7 @@ def bench_window(lesson) -> None:
 
     from app.main import make_application
     from app.window import MainWindow
-    from engine.lesson import LessonState
+    from engine.lesson.lesson import LessonState
 
     app = make_application()
     window = MainWindow(persist=False)

@@ -28,8 +28,8 @@ if str(ROOT) not in sys.path:
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from app.session import Session  # noqa: E402
-from engine.lesson import Lesson  # noqa: E402
-from engine.settings import Settings  # noqa: E402
+from engine.lesson.lesson import Lesson  # noqa: E402
+from engine.algorithm.settings import Settings  # noqa: E402
 from widgets.tiles import TileView  # noqa: E402
 
 

@@ -58,9 +58,9 @@ def new_window(views=None):
 
 
 def bench_step(app, steps: int, bare: bool = False) -> None:
-    from app.workers import build_lesson
+    from app.training_worker import build_lesson
     from engine.formats.lesson_file import LessonFile
-    from engine.settings import Settings
+    from engine.algorithm.settings import Settings
 
     source = LessonFile(five_thousand_words(), word_counts=True, settings=Settings(merges=steps + 50))
     lesson, state = build_lesson(source)
@@ -119,9 +119,9 @@ def no_space_text(size: int) -> str:
 def bench_long_word(app, size: int, merges: int, steps: int) -> None:
     """Steps and jumps through one word ``size`` characters long (a text with no spaces), every view
     updated and painted: the goal is under 100 ms a step, and a jump that stays interactive."""
-    from app.workers import build_lesson
+    from app.training_worker import build_lesson
     from engine.formats.lesson_file import LessonFile
-    from engine.settings import Settings
+    from engine.algorithm.settings import Settings
 
     started = time.perf_counter()
     lesson, state = build_lesson(LessonFile(no_space_text(size), settings=Settings(merges=merges)))
@@ -168,8 +168,8 @@ def bench_long_word_engine(size: int, merges: int, steps: int) -> None:
     a panel ranks, the head a row shows, and the process's peak memory (no window: for 20,000,000)."""
     import resource
 
-    from engine.lesson import Lesson, LessonState
-    from engine.settings import Settings
+    from engine.lesson.lesson import Lesson, LessonState
+    from engine.algorithm.settings import Settings
 
     started = time.perf_counter()
     lesson = Lesson(no_space_text(size), False, Settings(merges=merges)).train()

@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def main() -> None:
-    from engine import writing
+    from engine.files import writing
 
     saves = int(sys.argv[1]) if len(sys.argv) > 1 else 300
     folder = Path(tempfile.mkdtemp())

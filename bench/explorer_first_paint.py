@@ -35,8 +35,8 @@ def main() -> None:
         time.sleep(0.001)
     filled = time.perf_counter() - start
 
-    from engine.cl100k import load_cl100k
-    from engine.explorer import load_languages, split_text
+    from engine.algorithm.cl100k import load_cl100k
+    from engine.readable.explorer import load_languages, split_text
 
     load_cl100k.cache_clear()
     t = time.perf_counter()

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from engine import Corpus, Settings, train
-from engine.history import History
+from engine.lesson.history import History
 from engine.quiz.generated import GENERATORS, LiveLesson, generate
 
 

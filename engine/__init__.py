@@ -13,14 +13,14 @@ import importlib
 # public name -> the module that defines it
 _HOMES = {
     "BpeLabError": "engine.errors",
-    "Corpus": "engine.corpus",
-    "Encoding": "engine.tokenizer",
-    "MergeStep": "engine.trainer",
-    "RankTokenizer": "engine.tokenizer",
-    "Settings": "engine.settings",
-    "Tokenizer": "engine.tokenizer",
-    "Trainer": "engine.trainer",
-    "train": "engine.trainer",
+    "Corpus": "engine.algorithm.corpus",
+    "Encoding": "engine.algorithm.tokenizer",
+    "MergeStep": "engine.algorithm.trainer",
+    "RankTokenizer": "engine.algorithm.tokenizer",
+    "Settings": "engine.algorithm.settings",
+    "Tokenizer": "engine.algorithm.tokenizer",
+    "Trainer": "engine.algorithm.trainer",
+    "train": "engine.algorithm.trainer",
 }
 
 __all__ = sorted(_HOMES)

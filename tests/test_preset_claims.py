@@ -3,7 +3,7 @@
 import re
 
 
-from engine.lesson import Lesson
+from engine.lesson.lesson import Lesson
 from resources.presets import preset
 
 

@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.cl100k import load_cl100k
-from engine.describe import describe_merge
-from engine.explorer import load_languages, token_counts
-from engine.lesson import Lesson
+from engine.algorithm.cl100k import load_cl100k
+from engine.readable.describe import describe_merge
+from engine.readable.explorer import load_languages, token_counts
+from engine.lesson.lesson import Lesson
 from resources.quiz import bundled_pack
 
 README = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text("utf-8").split())

@@ -1,4 +1,4 @@
-"""Write engine/unicode_classes.py: the code points that tiktoken's and tokenizers' regex engines
+"""Write engine/algorithm/unicode_classes.py: the code points that tiktoken's and tokenizers' regex engines
 count as letters (``\\p{L}``), numbers (``\\p{N}``) and white space (``\\s``).
 
     .venv/bin/python tools/unicode_classes.py          # rewrite the table

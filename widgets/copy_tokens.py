@@ -1,7 +1,7 @@
 """Copying a view's tokens: Ctrl+C gives the ids, a context menu also the tokens or both as JSON.
 
 ``add_copy_actions(widget, tokens)`` puts the actions on ``widget``; ``tokens()`` returns what the
-view shows now, ``(ids, tokens)``, each token as a person reads it (``engine.display``). The tokens
+view shows now, ``(ids, tokens)``, each token as a person reads it (``engine.readable.display``). The tokens
 as text are separated by `` | `` (the tokenize panel's replay writes them so), since a token may
 hold a space.
 """

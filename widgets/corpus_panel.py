@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.formats.lesson_file import LessonFile
-from engine.lesson import Lesson
+from engine.lesson.lesson import Lesson
 from resources.presets import PRESETS
 from widgets.models import WordsModel
 from widgets.models.words import COUNT, LENGTH, TOKENS, WORD

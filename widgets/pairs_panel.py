@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from engine.describe import describe_stop, plural, tie_rule_sentence, tie_size, times
+from engine.readable.describe import describe_stop, plural, tie_rule_sentence, tie_size, times
 from widgets.answer_cover import AnswerCover
 from widgets.models import PairsModel
 from widgets.models.pairs import COUNT, PAIR, RANK, SOURCES, TIE

@@ -1,6 +1,6 @@
 """The quiz panel: one question at a time, large, answered with mouse or keyboard alone.
 
-The panel is a view of a ``QuizSession`` (engine/quiz/session.py), which holds the questions, the
+The panel is a view of a ``QuizProgress`` (engine/quiz/progress.py), which holds the questions, the
 score and every rule of the quiz: a click or key becomes a session call, then the panel shows the
 session again. Questions come from a pack (the bundled one, or a file a teacher opens) or are
 generated from the lesson on screen. The panel never moves the lesson itself: to show a generated
@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 from engine.quiz.grading import Result
 from engine.quiz.images import ImageFiles
 from engine.quiz.questions import Pack, Question
-from engine.quiz.session import QuizSession
+from engine.quiz.progress import QuizProgress
 from resources.quiz import bundled_pack
 from widgets import shortcuts
 from widgets.quiz.answers import AnswerEditor, editor_for
@@ -79,7 +79,7 @@ class QuizPanel(QWidget):
         self.lesson_questions.ready.connect(self._on_lesson_question)
         self.lesson_questions.exhausted.connect(self._on_lesson_exhausted)
         self.lesson_questions.failed.connect(self._on_lesson_failed)
-        self.session = QuizSession(pack, self.lesson_questions)
+        self.session = QuizProgress(pack, self.lesson_questions)
         self._editor: AnswerEditor | None = None
         self._shown_visit = -1  # the session's visit the editor belongs to
         self._images = ImageFiles()  # each image of a pack read once, however often it is shown
@@ -375,7 +375,7 @@ class QuizPanel(QWidget):
     # -- the lesson ---------------------------------------------------------------------------
 
     def set_lesson(self, history, current_step: int = 0) -> None:
-        """The lesson on screen: its history index (``engine.history.History``, or None), and where it is."""
+        """The lesson on screen: its history index (``engine.lesson.history.History``, or None), and where it is."""
         self._step_behind = None
         self.lesson_questions.set_lesson(history, current_step)
         self.session.lesson_changed(current_step)

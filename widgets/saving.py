@@ -1,4 +1,4 @@
-"""Pictures the views draw, as bytes for ``engine.writing`` (the one place a file is written)."""
+"""Pictures the views draw, as bytes for ``engine.files.writing`` (the one place a file is written)."""
 
 from __future__ import annotations
 

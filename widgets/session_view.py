@@ -16,8 +16,8 @@ from typing import Protocol, runtime_checkable
 from PySide6.QtCore import SignalInstance
 
 from engine.formats.lesson_file import LessonFile
-from engine.heldout import TextCurve
-from engine.lesson import Lesson, LessonState
+from engine.lesson.heldout import TextCurve
+from engine.lesson.lesson import Lesson, LessonState
 
 
 @runtime_checkable

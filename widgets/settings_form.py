@@ -20,10 +20,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.describe import TIE_RULES, gpt4_split_sentence
+from engine.readable.describe import TIE_RULES, gpt4_split_sentence
 from engine.errors import BpeLabError
 from engine.formats.schema import MAX_COUNT
-from engine.settings import Settings
+from engine.algorithm.settings import Settings
 from widgets.special_text import join_specials, split_specials
 
 SPLITS = (("whitespace", "Spaces"), ("gpt2", "GPT-2 rule"), ("gpt4", "GPT-4 rule"), ("none", "No split"))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from engine.describe import special_text_sentence, special_text_short
+from engine.readable.describe import special_text_sentence, special_text_short
 
 SPELLED_OUT, SPECIAL = "spelled out", "becomes the special token"
 

@@ -15,8 +15,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.describe import describe_position, plural
-from engine.lesson import Lesson
+from engine.readable.describe import describe_position, plural
+from engine.lesson.lesson import Lesson
 from widgets.elided import ElidedLabel
 from widgets.session_view import SessionView
 from widgets.steady import steady

@@ -13,8 +13,8 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QLabel, QLineEdit, QPlainTextEdit, QVBoxLayout, QWidget
 
-from engine.colouring import colouring_of
-from engine.display import Display, for_tokenizer, show_text
+from engine.readable.tile_colours import colouring_of
+from engine.readable.display import Display, for_tokenizer, show_text
 from widgets.copy_tokens import add_copy_actions
 from widgets.session_view import SessionView
 from widgets.special_switch import SpecialTextSwitch

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
 
-from engine.describe import describe_vocab
-from engine.lesson import Lesson
+from engine.readable.describe import describe_vocab
+from engine.lesson.lesson import Lesson
 from widgets.models import VocabModel
 from widgets.models.common import KeyRole
 from widgets.models.vocab import COUNT, ID, MADE, PARENTS, TOKEN

@@ -7,11 +7,11 @@ import sys
 from typing import TYPE_CHECKING
 
 from engine.errors import BpeLabError
-from engine.files import MAX_BYTES, decode_utf8, megabytes, read_text
+from engine.files.reading import MAX_BYTES, decode_utf8, megabytes, read_text
 from engine.formats.schema import MAX_COUNT
 
 if TYPE_CHECKING:  # a command that shows no token starts without the tokenizer
-    from engine.encoder import Encoder
+    from engine.algorithm.encoder import Encoder
 
 
 def non_negative(value: str) -> int:
@@ -61,8 +61,8 @@ def read_corpus_text(name: str) -> str:
 
 
 def display(tokenizer: Encoder, token: str) -> str:
-    """A token as a person reads it (engine.display)."""
-    from engine.display import for_tokenizer  # a command that shows no token starts without it
+    """A token as a person reads it (engine.readable.display)."""
+    from engine.readable.display import for_tokenizer  # a command that shows no token starts without it
 
     return for_tokenizer(tokenizer).token(token)
 

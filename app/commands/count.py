@@ -14,7 +14,7 @@ from collections import Counter
 from app.cli import keep_until_exit
 from app.commands.common import positive, read_corpus_text, utf8_text
 from engine.errors import BpeLabError
-from engine.settings import Settings
+from engine.algorithm.settings import Settings
 
 
 def add_parser(sub) -> None:
@@ -32,7 +32,7 @@ def add_parser(sub) -> None:
 
 def count_corpora(args) -> Counter:
     """Every file's words added up, first appearance across the files in the order given."""
-    from engine.counting import count_file, count_text  # train imports this module for its bar alone
+    from engine.algorithm.word_counting import count_file, count_text  # train imports this module for its bar alone
 
     settings = Settings(split=args.split, lowercase=args.lowercase, special_tokens=tuple(args.special))
     total: Counter[str] = Counter()
@@ -53,7 +53,7 @@ def counts_text(counter: Counter) -> str:
 
 
 def run(args) -> int:
-    from engine.writing import write_atomic  # train imports this module for its bar alone
+    from engine.files.writing import write_atomic  # train imports this module for its bar alone
 
     counter = count_corpora(args)
     if not counter:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from engine.errors import BpeLabError
-from engine.loading import load_any
+from engine.lesson_io.loading import load_any
 
 
 def add_parser(sub) -> None:

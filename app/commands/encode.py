@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 from app.commands.common import display, utf8_text
-from engine.encoder import Encoder
-from engine.files import read_text
-from engine.loading import load_any
+from engine.algorithm.encoder import Encoder
+from engine.files.reading import read_text
+from engine.lesson_io.loading import load_any
 
 
 def add_parser(sub) -> None:

@@ -25,7 +25,7 @@ def run(args) -> int:
 
     # the parsers (help) load no reader
     from engine.formats.load import check_one_file, export, export_text
-    from engine.loading import load_source
+    from engine.lesson_io.loading import load_source
 
     if args.out == "-":
         check_one_file(args.format)  # before a lesson is trained

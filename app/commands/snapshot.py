@@ -41,7 +41,7 @@ def add_parser(sub) -> None:
 
 
 def source_for(name: str | None):
-    from engine.files import read_text
+    from engine.files.reading import read_text
     from engine.formats.lesson_file import SUFFIX, LessonFile, load_lesson  # the parsers (help) load no lesson code
 
     if name is None:
@@ -61,8 +61,8 @@ def render(source, step: int | None, out: str, size: tuple[int, int], theme: str
 
     app = make_application()
     from app.window import MainWindow  # Qt: the parsers (help) start without it
-    from app.workers import build_lesson
-    from engine.writing import write_atomic
+    from app.training_worker import build_lesson
+    from engine.files.writing import write_atomic
     from widgets.saving import png_bytes  # Qt: the parsers (help) start without it
 
     lesson, state = build_lesson(source)

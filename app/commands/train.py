@@ -11,7 +11,7 @@ from app.commands.common import non_negative, positive, read_corpus_text, utf8_t
 from engine.errors import BpeLabError
 
 if TYPE_CHECKING:
-    from engine.trainer import MergeStep
+    from engine.algorithm.trainer import MergeStep
 
 
 def add_parser(sub) -> None:
@@ -43,7 +43,7 @@ def add_parser(sub) -> None:
 
 
 def settings_from(args):
-    from engine.settings import AUTO, Settings  # the parsers (help) load no engine
+    from engine.algorithm.settings import AUTO, Settings  # the parsers (help) load no engine
 
     marker = None if args.no_end_of_word else (args.end_of_word if args.end_of_word is not None else AUTO)
     return Settings(
@@ -66,10 +66,10 @@ def train_from_args(args, keep_steps: bool):
     A run whose output reads no step lets each go as soon as it is made: thousands of steps held
     to the end are a third of a small run's peak memory, and freeing them all at once costs its end.
     """
-    from engine.corpus import Corpus  # the parsers (help) load no engine
-    from engine.tokenizer import Tokenizer
-    from engine.collector import collector_paused
-    from engine.trainer import Trainer
+    from engine.algorithm.corpus import Corpus  # the parsers (help) load no engine
+    from engine.algorithm.tokenizer import Tokenizer
+    from engine.algorithm.collector import collector_paused
+    from engine.algorithm.trainer import Trainer
 
     settings = settings_from(args)
     counting = None
@@ -108,8 +108,8 @@ def train_from_args(args, keep_steps: bool):
 
 def vocab_summary(corpus, steps) -> str:
     """The vocabulary at the end of training, in the words the window and the handout use."""
-    from engine.describe import describe_vocab
-    from engine.history import History  # only a run that describes its vocabulary
+    from engine.readable.describe import describe_vocab
+    from engine.lesson.history import History  # only a run that describes its vocabulary
 
     history = History(corpus, steps)
     return f"the vocabulary holds {describe_vocab(corpus.settings, history.vocab(history.last_step))}"
@@ -118,7 +118,7 @@ def vocab_summary(corpus, steps) -> str:
 def run(args) -> int:
     # the parsers (help) load no writer
     from engine.formats.load import Source, check_one_file, export_files, export_text
-    from engine.writing import write_files
+    from engine.files.writing import write_files
 
     if args.out == "-" and args.history == "-":
         raise BpeLabError("--out and --history cannot both be - (standard output): give one of them a file name")
@@ -131,7 +131,7 @@ def run(args) -> int:
     files, folder = export_files(source, fmt, args.out) if printed is None else ({}, None)
     if args.history:
         # imported only when asked for: the history index costs a run that writes no history its start
-        from engine.formats.history_file import history_to_json
+        from engine.lesson_io.history_file import history_to_json
 
         text = history_to_json(trainer, steps)
         if args.history == "-":

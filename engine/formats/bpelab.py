@@ -12,10 +12,10 @@ import json
 import os
 
 from engine.errors import BpeLabError
-from engine.files import read_json
-from engine.writing import write_atomic
+from engine.files.reading import read_json
+from engine.files.writing import write_atomic
 from engine.formats.schema import Fields, SchemaError, shown
-from engine.tokenizer import Tokenizer
+from engine.algorithm.tokenizer import Tokenizer
 
 FORMAT = "bpe-lab-tokenizer"
 VERSION = 1
@@ -46,7 +46,7 @@ def save_tokenizer(tokenizer: Tokenizer, path: str | os.PathLike[str]) -> None:
 def tokenizer_from_data(data: object, source: str) -> Tokenizer:
     """The tokenizer a parsed file describes, every key checked against the format."""
     # imported for reading only: the train command writes this format without them
-    from engine.formats.imported import check_base
+    from engine.formats.rebuilt_tokenizer import check_base
     from engine.formats.settings_data import settings_from_data
 
     f = Fields.of(data, source)

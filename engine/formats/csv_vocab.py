@@ -25,21 +25,21 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from engine.bytelevel import BYTE_TO_CHAR, bytes_to_symbols, symbols_to_bytes
-from engine.display import for_tokenizer
-from engine.encoder import Encoder
+from engine.algorithm.bytelevel import BYTE_TO_CHAR, bytes_to_symbols, symbols_to_bytes
+from engine.readable.display import for_tokenizer
+from engine.algorithm.encoder import Encoder
 from engine.errors import BpeLabError
-from engine.files import parse_json, read_text
-from engine.writing import write_files
-from engine.formats.imported import tokenizer_from_vocab
+from engine.files.reading import parse_json, read_text
+from engine.files.writing import write_files
+from engine.formats.rebuilt_tokenizer import tokenizer_from_vocab
 from engine.formats.listing import merges_of, vocab_of
 from engine.formats.schema import MAX_COUNT, SchemaError
 from engine.formats.spreadsheet import read_cell, safe_cell
 from engine.formats.settings_data import settings_from_data
 from engine.formats.tiktoken_file import check_single_bytes, rank_pattern
-from engine.settings import UNKNOWN
-from engine.tokenizer import RankTokenizer, Tokenizer
-from engine.trainer import MergeStep
+from engine.algorithm.settings import UNKNOWN
+from engine.algorithm.tokenizer import RankTokenizer, Tokenizer
+from engine.algorithm.trainer import MergeStep
 
 COLUMNS = ["id", "token", "bytes_hex", "kind", "step", "left", "right", "left_id", "right_id", "count"]
 COMMENT = "# BPE Lab vocabulary; settings: "

@@ -18,20 +18,20 @@ import os
 import stat
 from pathlib import Path
 
-from engine.encoder import Encoder
+from engine.algorithm.encoder import Encoder
 from engine.errors import BpeLabError
-from engine.files import path_status, read_json, read_text
+from engine.files.reading import path_status, read_json, read_text
 from engine.formats.hf import (char_bpe_folder_data, is_char_bpe_folder, pipeline, spelled_table,
                                tokenizer_from_hf_data)
-from engine.formats.imported import check_ids, tokenizer_from_vocab
+from engine.formats.rebuilt_tokenizer import check_ids, tokenizer_from_vocab
 from engine.formats.merges_txt import HEADER, read_merges
 from engine.formats.refusal import ExportRefused, Retrain
 from engine.formats.schema import Fields, SchemaError, shown, text_map
 from engine.formats.settings_data import settings_from_data
 from engine.formats.verify import check_gpt2_files
-from engine.settings import UNKNOWN, Settings
-from engine.tokenizer import Tokenizer
-from engine.writing import write_files
+from engine.algorithm.settings import UNKNOWN, Settings
+from engine.algorithm.tokenizer import Tokenizer
+from engine.files.writing import write_files
 
 VOCAB = "vocab.json"
 MERGES = "merges.txt"

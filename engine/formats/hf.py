@@ -29,22 +29,22 @@ import re
 from collections.abc import Iterable
 from typing import Any, NoReturn
 
-from engine.encoder import Encoder
+from engine.algorithm.encoder import Encoder
 from engine.errors import BpeLabError
-from engine.files import read_json
-from engine.writing import write_files
+from engine.files.reading import read_json
+from engine.files.writing import write_files
 from engine.formats.hf_added import AddedToken, AddedTokens
 from engine.formats.hf_pipeline import FileTokenizer, FrontEnd
-from engine.formats.imported import check_ids, tokenizer_from_vocab
+from engine.formats.rebuilt_tokenizer import check_ids, tokenizer_from_vocab
 from engine.formats.refusal import ExportRefused, Retrain
 from engine.formats.schema import Fields, SchemaError, shown
 from engine.formats.table import TokenTable, refuse_lowercase
 from engine.formats.verify import check_tokenizer_json
-from engine.pretokenize import GPT2_PATTERN, GPT4_PATTERN
-from engine.settings import Settings
-from engine.settings import UNKNOWN
-from engine.tokenizer import Tokenizer, rank_order_conflict
-from engine.unicode_table import WHITESPACE_CHARS
+from engine.algorithm.pretokenize import GPT2_PATTERN, GPT4_PATTERN
+from engine.algorithm.settings import Settings
+from engine.algorithm.settings import UNKNOWN
+from engine.algorithm.tokenizer import Tokenizer, rank_order_conflict
+from engine.algorithm.unicode_table import WHITESPACE_CHARS
 
 NAME = "tokenizer.json"
 # where the file's one-character marker and the swap for stray copies are looked for

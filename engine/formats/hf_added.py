@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
-from engine.unicode_table import WHITESPACE_CHARS
+from engine.algorithm.unicode_table import WHITESPACE_CHARS
 
 _SPACES = frozenset(WHITESPACE_CHARS)  # Rust's char::is_whitespace, which the library strips
 

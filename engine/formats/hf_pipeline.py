@@ -22,8 +22,8 @@ from typing import Iterable, Iterator
 import regex
 
 from engine.formats.hf_added import AddedToken, AddedTokens
-from engine.pretokenize import SplitPattern, iter_word_spans
-from engine.tokenizer import Encoding, Tokenizer
+from engine.algorithm.pretokenize import SplitPattern, iter_word_spans
+from engine.algorithm.tokenizer import Encoding, Tokenizer
 
 # letters, numbers and spaces as the library's Unicode has them, whatever the installed regex knows
 _WORD_OR_PUNCT = SplitPattern(r"\w+|[^\w\s]+")

@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 
 from typing import Any
 
-from engine.corpus import Corpus
+from engine.algorithm.corpus import Corpus
 from engine.errors import BpeLabError
-from engine.files import MAX_LESSON_BYTES, megabytes, read_json
-from engine.writing import write_atomic
+from engine.files.reading import MAX_LESSON_BYTES, megabytes, read_json
+from engine.files.writing import write_atomic
 from engine.formats.schema import MAX_COUNT, Fields, SchemaError
 from engine.formats.settings_data import settings_from_data
-from engine.settings import Settings
+from engine.algorithm.settings import Settings
 
 FORMAT = "bpe-lab-lesson"
 VERSION = 1
@@ -83,7 +83,7 @@ def save_lesson(lesson: LessonFile, path: str | os.PathLike[str], private: bool 
 def lesson_from_data(data: object, source: str) -> LessonFile:
     """The lesson a parsed file describes, every key checked against the format.
 
-    ``quiz`` is carried as the quiz panel wrote it; its reader (``engine.quiz.session.read_progress``)
+    ``quiz`` is carried as the quiz panel wrote it; its reader (``engine.quiz.progress.read_progress``)
     checks it when the panel restores it.
     """
     f = Fields.of(data, source)

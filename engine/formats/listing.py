@@ -6,9 +6,9 @@ recovered from the ranks, which takes a few seconds for 100,000 tokens, so the r
 
 from __future__ import annotations
 
-from engine.bytelevel import BYTE_TO_CHAR, bytes_to_symbols
-from engine.encoder import Encoder
-from engine.tokenizer import RankTokenizer, Tokenizer
+from engine.algorithm.bytelevel import BYTE_TO_CHAR, bytes_to_symbols
+from engine.algorithm.encoder import Encoder
+from engine.algorithm.tokenizer import RankTokenizer, Tokenizer
 
 _RECOVERED: dict[int, list[tuple[str, str]]] = {}
 

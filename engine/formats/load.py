@@ -8,7 +8,7 @@
 - JSON: BPE Lab's tokenizer file, a lesson file, or a Hugging Face ``tokenizer.json``
 
 Reading trains nothing: a lesson file is returned as the ``LessonFile`` it holds, and
-``engine.loading`` trains it to the tokenizer the class is looking at. ``Source`` keeps a
+``engine.lesson_io.loading`` trains it to the tokenizer the class is looking at. ``Source`` keeps a
 training's steps, so an export can say how often each pair occurred when it was merged.
 """
 
@@ -20,16 +20,16 @@ import stat
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine.files import MAX_BYTES, MAX_LESSON_BYTES, parse_json, path_status, plain_path, read_text
+from engine.files.reading import MAX_BYTES, MAX_LESSON_BYTES, parse_json, path_status, plain_path, read_text
 from engine.errors import BpeLabError
 
 if TYPE_CHECKING:  # a command that writes what it trained starts without the tokenizer's protocol
-    from engine.encoder import Encoder
+    from engine.algorithm.encoder import Encoder
     from engine.formats.lesson_file import LessonFile
-    from engine.tokenizer import Tokenizer
-    from engine.trainer import MergeStep
+    from engine.algorithm.tokenizer import Tokenizer
+    from engine.algorithm.trainer import MergeStep
 
-# an export's files, path -> text, to be written together (engine.writing)
+# an export's files, path -> text, to be written together (engine.files.writing)
 Files = dict[str | os.PathLike[str], str]
 
 FORMATS = ("bpelab", "hf", "gpt2", "tiktoken", "csv")
@@ -103,13 +103,13 @@ def recognise(path: str | os.PathLike[str]) -> Recognised:
 
 def read_source(name: str | os.PathLike[str], recognised: Recognised | None = None) -> Source | LessonFile:
     """What a path or built-in name holds: a tokenizer as a ``Source``, or a lesson file as the
-    ``LessonFile`` it is (``engine.loading.load_source`` trains it).
+    ``LessonFile`` it is (``engine.lesson_io.loading.load_source`` trains it).
 
     ``recognised``: what ``recognise(name)`` said of the file, which is then not read again to tell.
     """
     key = str(name)
     if key in BUILT_IN and path_status(key) is None:
-        from engine.cl100k import load_cl100k
+        from engine.algorithm.cl100k import load_cl100k
 
         return Source(load_cl100k(chat=BUILT_IN[key]), None, "cl100k")
     recognised = recognised or recognise(name)
@@ -149,7 +149,7 @@ def read_tokenizer(name: str | os.PathLike[str], recognised: Recognised | None =
 
 
 def _check_exportable(tokenizer: Encoder) -> None:
-    from engine.tokenizer import RankTokenizer, Tokenizer
+    from engine.algorithm.tokenizer import RankTokenizer, Tokenizer
 
     if type(tokenizer) in (Tokenizer, RankTokenizer):
         return  # trained here, or ranks: BPE Lab's own split and spelling, which every format holds
@@ -180,12 +180,12 @@ def export_text(source: Source, fmt: str) -> str:
 
 def _bpelab_layout(tokenizer: Encoder) -> Tokenizer:
     """The tokenizer, when its ids follow BPE Lab's layout; else the refusal to write it as bpelab."""
-    from engine.tokenizer import Tokenizer
+    from engine.algorithm.tokenizer import Tokenizer
 
     if type(tokenizer) is Tokenizer:
         return tokenizer  # trained here: BPE Lab's layout
     # a file reader's module, which the train command goes without
-    from engine.formats.imported import RenumberedTokenizer
+    from engine.formats.rebuilt_tokenizer import RenumberedTokenizer
 
     if isinstance(tokenizer, RenumberedTokenizer) or not isinstance(tokenizer, Tokenizer):
         raise BpeLabError(
@@ -204,7 +204,7 @@ def check_export(source: Source, fmt: str) -> None:
 def export_files(source: Source, fmt: str, out: str | os.PathLike[str],
                  library_check: bool = True) -> tuple[Files, str | os.PathLike[str] | None]:
     """(path -> contents, the folder to make or None): ``source`` in ``fmt`` as checked files, not
-    yet written, so that a caller can write them together with others (``engine.writing``);
+    yet written, so that a caller can write them together with others (``engine.files.writing``);
     ``library_check``: the files are also read back by the library the format is for."""
     tokenizer = source.tokenizer
     _check_exportable(tokenizer)
@@ -234,7 +234,7 @@ def export_files(source: Source, fmt: str, out: str | os.PathLike[str],
 
 def export(source: Source, fmt: str, out: str | os.PathLike[str]) -> None:
     """Write ``source`` in ``fmt``: the files are whole or not written at all."""
-    from engine.writing import write_files
+    from engine.files.writing import write_files
 
     files, folder = export_files(source, fmt, out)
     write_files(files, make_folder=folder)

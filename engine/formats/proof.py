@@ -24,10 +24,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Generator, Iterable, Iterator
 
-from engine.encoder import Encoder
-from engine.describe import plural
+from engine.algorithm.encoder import Encoder
+from engine.readable.describe import plural
 from engine.errors import BpeLabError
-from engine.files import read_text
+from engine.files.reading import read_text
 from engine.formats.load import Source, check_export, export, read_tokenizer
 from engine.formats.refusal import Retrain, parts_of
 from engine.formats.verify import (MODES, first_difference, gpt2_tokenizer_json, library_encoders, tiktoken_encoders,

@@ -28,7 +28,7 @@ from __future__ import annotations
 import heapq
 
 from engine.errors import BpeLabError
-from engine.merge_queue import merge_ranked_bytes
+from engine.algorithm.merge_queue import merge_ranked_bytes
 
 # above every rank
 _NEVER = 1 << 62
@@ -39,7 +39,7 @@ REST = 8
 
 
 def byte_pair_split(piece: bytes, ranks: dict[bytes, int], below: int | None = None) -> list[bytes]:
-    """tiktoken's rule (``engine.merge_queue.merge_ranked_bytes``), using only ranks under ``below``."""
+    """tiktoken's rule (``engine.algorithm.merge_queue.merge_ranked_bytes``), using only ranks under ``below``."""
     if below is None:
         return merge_ranked_bytes(piece, ranks.get)
 

@@ -17,7 +17,7 @@ from engine.errors import BpeLabError
 
 @dataclass(frozen=True)
 class Retrain:
-    """Train again with this setting of ``engine.settings.Settings`` at ``value``; ``alternative``
+    """Train again with this setting of ``engine.algorithm.settings.Settings`` at ``value``; ``alternative``
     is another setting that would do as well (or None)."""
 
     setting: str

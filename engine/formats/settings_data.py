@@ -11,8 +11,8 @@ from typing import Any
 
 from engine.errors import BpeLabError
 from engine.formats.schema import MAX_COUNT, Fields, SchemaError
-from engine.ranking import TIE_BREAKS
-from engine.settings import AUTO, SPLITS, UNITS, Settings
+from engine.algorithm.ranking import TIE_BREAKS
+from engine.algorithm.settings import AUTO, SPLITS, UNITS, Settings
 
 # the longest end-of-word marker or special token: a name, not a text
 MAX_TOKEN_CHARS = 1000

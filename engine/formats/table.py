@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.errors import BpeLabError
 from engine.formats.refusal import ExportRefused, Retrain
-from engine.settings import UNKNOWN, Settings
+from engine.algorithm.settings import UNKNOWN, Settings
 
 
 @dataclass(frozen=True)

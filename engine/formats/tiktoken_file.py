@@ -22,22 +22,22 @@ from pathlib import Path
 
 import regex
 
-from engine.bytelevel import bytes_to_symbols, symbols_to_bytes
-from engine.encoder import Encoder
+from engine.algorithm.bytelevel import bytes_to_symbols, symbols_to_bytes
+from engine.algorithm.encoder import Encoder
 from engine.errors import BpeLabError
-from engine.files import path_status, read_json, read_text
-from engine.writing import write_files
-from engine.formats.imported import tokenizer_from_vocab
+from engine.files.reading import path_status, read_json, read_text
+from engine.files.writing import write_files
+from engine.formats.rebuilt_tokenizer import tokenizer_from_vocab
 from engine.formats.rank_merges import byte_pair_split, recover_merges
 from engine.formats.refusal import ExportRefused, Retrain
 from engine.formats.schema import MAX_COUNT, Fields, SchemaError, shown, text_map
 from engine.formats.settings_data import settings_from_data
 from engine.formats.table import TokenTable, refuse_lowercase
 from engine.formats.verify import check_tiktoken_files
-from engine.pretokenize import GPT2_PATTERN, GPT4_PATTERN
-from engine.settings import Settings
-from engine.tokenizer import RankTokenizer, Tokenizer
-from engine.unicode_table import WHITESPACE_CHARS
+from engine.algorithm.pretokenize import GPT2_PATTERN, GPT4_PATTERN
+from engine.algorithm.settings import Settings
+from engine.algorithm.tokenizer import RankTokenizer, Tokenizer
+from engine.algorithm.unicode_table import WHITESPACE_CHARS
 
 SIDECAR_FORMAT = "bpe-lab-tiktoken-settings"
 # split patterns are a few hundred characters; a far longer one only costs time to compile

@@ -18,8 +18,8 @@ import functools
 import json
 from typing import Any, Callable
 
-from engine.bytelevel import symbols_to_bytes
-from engine.encoder import Encoder
+from engine.algorithm.bytelevel import symbols_to_bytes
+from engine.algorithm.encoder import Encoder
 from engine.errors import BpeLabError
 from engine.formats.merges_txt import read_merges
 

@@ -17,12 +17,12 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from engine.display import for_settings
-from engine.corpus import Corpus
-from engine.describe import describe_vocab, tie_rule, tie_rule_sentence, tied_rivals, times
-from engine.history import History
+from engine.readable.display import for_settings
+from engine.algorithm.corpus import Corpus
+from engine.readable.describe import describe_vocab, tie_rule, tie_rule_sentence, tied_rivals, times
+from engine.lesson.history import History
 from engine.quiz.questions import ChooseQuestion, Misconception, NumberQuestion, Option, Question, WrongAnswer
-from engine.trainer import MergeStep
+from engine.algorithm.trainer import MergeStep
 
 # the ideas a wrong answer to a generated question can reveal (the bundled pack defines the same ids)
 MISCONCEPTIONS = {
@@ -90,7 +90,7 @@ class LiveLesson:
         return LiveLesson(self.history, step)
 
     def show(self, token: str) -> str:
-        """A token or word as the tiles show it (engine.display)."""
+        """A token or word as the tiles show it (engine.readable.display)."""
         return for_settings(self.corpus.settings).token(token)
 
     def show_pair(self, pair: tuple[str, str]) -> str:

@@ -19,7 +19,7 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
 from engine.errors import BpeLabError
-from engine.files import megabytes, read_bytes
+from engine.files.reading import megabytes, read_bytes
 
 MAX_IMAGE_BYTES = 4 * 1024 * 1024
 _CODE = re.compile(r"(`+[^`]*`+)")

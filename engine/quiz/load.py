@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 from engine.errors import BpeLabError
-from engine.files import read_text
+from engine.files.reading import read_text
 from engine.quiz.markdown import pack_from_markdown
 from engine.quiz.packs import pack_from_json
 from engine.quiz.questions import Pack

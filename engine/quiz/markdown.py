@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 
 from engine.errors import BpeLabError
-from engine.files import parse_json
+from engine.files.reading import parse_json
 from engine.quiz.packs import (
     PackBuilder,
     QuestionError,

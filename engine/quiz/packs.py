@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
 from engine.errors import BpeLabError
-from engine.files import parse_json
+from engine.files.reading import parse_json
 from engine.formats.schema import REQUIRED, Fields, SchemaError, shown
 from engine.quiz.images import check_image_links
 from engine.quiz.questions import (

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import BpeLabError
-from engine.files import parse_json
+from engine.files.reading import parse_json
 
 _KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:\s*(.*)$")
 _ITEM = re.compile(r"^\s+-\s*(.*)$")

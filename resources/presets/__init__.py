@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine.settings import Settings
+from engine.algorithm.settings import Settings
 
 HERE = Path(__file__).resolve().parent
 

@@ -7,7 +7,7 @@ import pytest
 import app.autosave
 from app.autosave import Autosave
 from engine.formats.lesson_file import LessonFile, load_lesson
-from engine.settings import Settings
+from engine.algorithm.settings import Settings
 
 
 def test_write_and_read_back(tmp_path):
@@ -43,7 +43,7 @@ def test_background_write_is_whole_once_waited_for(qtbot, tmp_path):
 
 
 def test_a_start_removes_what_a_save_killed_long_ago_left(tmp_path):
-    from engine.writing import TEMP_SUFFIX
+    from engine.files.writing import TEMP_SUFFIX
 
     left = tmp_path / f".autosave.bpelab.k1ll3d99{TEMP_SUFFIX}"
     left.write_bytes(b"half a lesson")

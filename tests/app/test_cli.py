@@ -173,7 +173,7 @@ def test_training_a_small_text_loads_only_what_it_uses(tmp_path):
     # a whitespace split needs no regex engine, a small corpus no numpy, a run without --history no
     # history index: each costs a run's start a noticeable part of a small training
     code = ("import sys; from app.cli import main; status = main(sys.argv[1:]); "
-            "print(status, sorted(m for m in ('regex', 'numpy', 'engine.history', 'engine.formats.hf_pipeline') "
+            "print(status, sorted(m for m in ('regex', 'numpy', 'engine.lesson.history', 'engine.formats.hf_pipeline') "
             "if m in sys.modules))")
     result = subprocess.run([sys.executable, "-c", code, "train", str(corpus), "--merges", "5", "--out", str(out)],
                             capture_output=True, text=True, timeout=120)
@@ -188,7 +188,7 @@ def test_training_starts_without_libraries_it_never_uses(tmp_path):
     out = tmp_path / "t.json"
     # paths are handled as text, temporaries made with os, the cl100k split's tables wait for that
     # split and a file reader's checks for reading; without site (-S) only the program's imports count
-    unused = ("pathlib", "tempfile", "shutil", "engine.ascii_split", "engine.encoder", "engine.formats.imported",
+    unused = ("pathlib", "tempfile", "shutil", "engine.algorithm.ascii_split", "engine.algorithm.encoder", "engine.formats.rebuilt_tokenizer",
               "engine.formats.settings_data", "app.commands.count")
     code = ("import sys; from app.cli import main; status = main(sys.argv[1:]); "
             f"print(status, sorted(m for m in {unused!r} if m in sys.modules))")

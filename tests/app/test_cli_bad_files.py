@@ -9,7 +9,7 @@ import pytest
 from app.cli import main
 from tests.app.cli_run import run
 from engine.errors import BpeLabError
-from engine.loading import load_any
+from engine.lesson_io.loading import load_any
 from engine.quiz import load_pack
 
 CLASSIC = "low 5\nlower 2\nnewest 6\nwidest 3\n"

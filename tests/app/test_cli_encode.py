@@ -6,7 +6,7 @@ import pytest
 import tiktoken
 
 from tests.app.cli_run import run
-from engine.cl100k import load_cl100k
+from engine.algorithm.cl100k import load_cl100k
 
 TEXT_WITH_SPECIALS = "Say <|endoftext|> and <|fim_prefix|>x<|endofprompt|> twice: <|endoftext|>"
 

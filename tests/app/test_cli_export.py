@@ -127,7 +127,7 @@ def test_a_refused_export_writes_nothing(corpus, tmp_path, capsys):
 
 
 def test_a_read_only_folder_is_reported_and_the_old_file_kept(hf_file, tmp_path, capsys, monkeypatch):
-    import engine.writing
+    import engine.files.writing
 
     target = tmp_path / "keep.json"
     target.write_text("old contents")
@@ -136,7 +136,7 @@ def test_a_read_only_folder_is_reported_and_the_old_file_kept(hf_file, tmp_path,
         raise PermissionError(13, "Permission denied")
 
     # the tests run as a user who may write anywhere, so the folder's refusal is imitated
-    monkeypatch.setattr(engine.writing, "_create_temp", read_only)
+    monkeypatch.setattr(engine.files.writing, "_create_temp", read_only)
     for fmt, out in (("hf", target), ("gpt2", tmp_path), ("tiktoken", tmp_path / "keep.tiktoken")):
         code, stdout, err = run(capsys, "export", hf_file, "--format", fmt, "--out", out)
         one_line_error(code, stdout, err, "permission denied", "choose another folder")

@@ -17,10 +17,10 @@ import re
 
 import pytest
 
-from app.handout import growth_summary, merge_sentence, vocab_summary
-from engine.bytelevel import symbols_to_bytes
-from engine.describe import describe_position, describe_stop, describe_vocab, tie_rule_sentence, times
-from engine.display import for_settings
+from widgets.handout import growth_summary, merge_sentence, vocab_summary
+from engine.algorithm.bytelevel import symbols_to_bytes
+from engine.readable.describe import describe_position, describe_stop, describe_vocab, tie_rule_sentence, times
+from engine.readable.display import for_settings
 
 # every view of whole real corpora compared: run by .ci/run, left out of the quick part (-m "not slow")
 pytestmark = pytest.mark.slow

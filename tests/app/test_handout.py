@@ -8,11 +8,11 @@ import pytest
 from pypdf import PdfReader
 from PySide6.QtWidgets import QDialogButtonBox
 
-from app.handout import choose_steps, growth_summary, merge_sentence, vocab_summary, write_handout
-from app.handout_dialog import HandoutDialog, export_handout
+from widgets.handout import choose_steps, growth_summary, merge_sentence, vocab_summary, write_handout
+from widgets.handout_dialog import HandoutDialog, export_handout
 from engine.errors import BpeLabError
-from engine.lesson import Lesson
-from engine.settings import Settings
+from engine.lesson.lesson import Lesson
+from engine.algorithm.settings import Settings
 
 CLASSIC = "low 5\nlower 2\nnewest 6\nwidest 3\n"
 
@@ -79,8 +79,8 @@ def test_merge_sentence_names_the_pair_the_count_the_ties_and_the_totals(classic
 
 
 def test_one_rival_occurs_and_the_hf_rule_is_named_as_hf():
-    from engine.describe import tie_rule
-    from engine.settings import Settings
+    from engine.readable.describe import tie_rule
+    from engine.algorithm.settings import Settings
 
     lesson = Lesson("low 3\nlower 2\nnewest 2\nwidest 1\n", word_counts=True,
                     settings=Settings(end_of_word="_", tie_break="hf")).train()
@@ -144,7 +144,7 @@ def test_word_rows_that_do_not_fit_are_counted(tmp_path):
 def test_a_text_with_no_spaces_shows_the_start_of_its_one_word(tmp_path, monkeypatch):
     import random
 
-    import app.handout as handout
+    import widgets.handout as handout
 
     rng = random.Random(2)
     text = "".join(rng.choice("abcab") for _ in range(60_000))
@@ -182,7 +182,7 @@ def test_bad_step_lists_are_refused(classic, tmp_path, steps, words):
 
 
 def test_too_many_pages_asks_for_every_nth(classic, tmp_path, monkeypatch):
-    monkeypatch.setattr("app.handout.MAX_PAGES", 10)
+    monkeypatch.setattr("widgets.handout.MAX_PAGES", 10)
     with pytest.raises(BpeLabError, match="every n-th"):
         write_handout(classic, tmp_path / "x.pdf", list(range(1, 12)))
     assert write_handout(classic, tmp_path / "x.pdf", list(range(1, 11))) == 12
@@ -213,7 +213,7 @@ def test_the_handout_entry_goes_where_it_is_told(qtbot):
     from PySide6.QtGui import QAction
     from PySide6.QtWidgets import QMainWindow, QMenu
 
-    from app.handout_dialog import add_handout_action
+    from widgets.handout_dialog import add_handout_action
 
     window = QMainWindow()
     qtbot.addWidget(window)
@@ -258,7 +258,7 @@ def test_dialog_turns_choices_into_steps(qtbot):
 
 def test_summary_numbers_are_the_engines_for_a_chars_lesson_with_unk(classic, qtbot):
     from app.session import Session
-    from engine.describe import describe_vocab
+    from engine.readable.describe import describe_vocab
     from widgets.vocab_panel import VocabPanel
 
     history = classic.history
@@ -286,7 +286,7 @@ def test_summary_numbers_are_the_engines_for_a_chars_lesson_with_unk(classic, qt
 
 
 def test_summary_numbers_are_the_engines_for_a_bytes_lesson(tmp_path):
-    from engine.settings import Settings
+    from engine.algorithm.settings import Settings
 
     text = "naïve café naïve café naïve"  # 23 letters, 28 bytes
     lesson = Lesson(text, settings=Settings(units="bytes")).train()
@@ -306,7 +306,7 @@ def test_summary_numbers_are_the_engines_for_a_bytes_lesson(tmp_path):
 
 
 def test_the_every_box_says_merge_or_merges_with_its_number(qtbot):
-    from app.handout_dialog import HandoutDialog
+    from widgets.handout_dialog import HandoutDialog
 
     dialog = HandoutDialog(15)
     qtbot.addWidget(dialog)
@@ -316,7 +316,7 @@ def test_the_every_box_says_merge_or_merges_with_its_number(qtbot):
 
 
 def test_the_handout_says_where_overlapping_pairs_merge_fewer_times():
-    from engine.describe import describe_overlap
+    from engine.readable.describe import describe_overlap
 
     lesson = Lesson("aaa aaa ab", settings=Settings(end_of_word=None)).train()
     text = merge_sentence(lesson, 1)

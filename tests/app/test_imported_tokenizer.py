@@ -11,9 +11,10 @@ from PySide6.QtWidgets import QMessageBox
 from engine.formats.hf import save_hf
 from engine.formats.lesson_file import LessonFile
 from engine.formats.tiktoken_file import save_tiktoken
-from engine.lesson_source import FileSource
-from engine.lesson import Lesson
-from engine.settings import Settings
+from engine.lesson.source import FileSource
+from engine.lesson.lesson import Lesson
+from engine.readable.display import for_settings
+from engine.algorithm.settings import Settings
 
 B = QMessageBox.StandardButton
 TEXT = "low lower newest widest lowest newer " * 3
@@ -74,7 +75,7 @@ def test_a_tokenizer_json_opens_as_a_read_only_lesson_of_its_merges(make_window,
         assert not FALSE_COUNT.search(shown), (k, FALSE_COUNT.search(shown).group(), shown)
         vocab_rows.append(window.vocab_panel.model.rowCount())
         panel.refresh()
-        expected = [lesson.display.token(t) for t in lesson.tokenizer_at(k).encode("lowest newer").tokens]
+        expected = [for_settings(lesson.settings).token(t) for t in lesson.tokenizer_at(k).encode("lowest newer").tokens]
         assert [token for token, _fill in panel.chips_shown()] == expected, k
         assert f"after {k} merge" in panel.summary.text()
     assert vocab_rows == sorted(vocab_rows) and vocab_rows[-1] > vocab_rows[0]
@@ -126,8 +127,8 @@ def test_a_bad_tokenizer_file_is_refused_with_the_reason_and_the_lesson_kept(mak
 
 
 def test_the_quiz_charts_and_handout_say_there_is_no_corpus(make_window, qtbot, tokenizer_json, tmp_path):
-    from app.handout import write_handout
-    from app.handout_dialog import export_handout
+    from widgets.handout import write_handout
+    from widgets.handout_dialog import export_handout
     from engine.errors import BpeLabError
 
     window = make_window()
@@ -146,10 +147,10 @@ def test_the_quiz_charts_and_handout_say_there_is_no_corpus(make_window, qtbot, 
 
 def test_a_file_long_enough_to_report_progress_opens_with_the_progress_shown(make_window, qtbot, tokenizer_json,
                                                                              monkeypatch):
-    import engine.imported_lesson
+    import engine.lesson_io.from_tokenizer
 
     # a report every merge, as a file of many thousand merges gives one every few thousand
-    monkeypatch.setattr(engine.imported_lesson, "_REPORT_EVERY", 1)
+    monkeypatch.setattr(engine.lesson_io.from_tokenizer, "_REPORT_EVERY", 1)
     window = make_window()
     reports = []
     window.session.runner.progressed.connect(lambda done, total: reports.append((done, total)))

@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtWidgets import QMessageBox
 
 from engine.formats.lesson_file import LessonFile, load_lesson, save_lesson
-from engine.settings import Settings
+from engine.algorithm.settings import Settings
 
 B = QMessageBox.StandardButton
 KEPT_TEXT = "kept 4\nkeeper 2\nkeeps 3\n"
@@ -139,7 +139,7 @@ def test_a_window_whose_save_failed_stays_open_and_says_why(make_window, tmp_pat
     def fail(*_args):
         raise error
 
-    monkeypatch.setattr("app.lesson_files.save_lesson", fail)
+    monkeypatch.setattr("app.lesson_open_save.save_lesson", fail)
     window.answers = [B.Save]
     assert not window.close()
     assert window.isVisible()

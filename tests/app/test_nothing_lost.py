@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QMessageBox
 
 import engine.formats.lesson_file as lesson_file
 from engine.formats.lesson_file import LessonFile, LessonTooLargeError, load_lesson, save_lesson
-from engine.settings import Settings
+from engine.algorithm.settings import Settings
 
 B = QMessageBox.StandardButton
 NOT_COUNTS = "low 5\nlower 2\nThe sentence a teacher typed here.\nnewest 6 7\nwidest 3\n"
@@ -132,7 +132,7 @@ def test_quitting_or_cancelling_a_recovery_still_training_keeps_the_autosave(mak
 
 
 def test_a_recovery_that_fails_to_open_keeps_the_autosave_and_says_where(make_window, monkeypatch):
-    from engine.trainer import Trainer
+    from engine.algorithm.trainer import Trainer
 
     first = make_window()
     first.session.request_corpus("keep 2\nme 3\n", True)
@@ -221,7 +221,7 @@ def test_a_lesson_larger_than_bpe_lab_opens_is_refused_before_writing(make_windo
 
 
 def test_the_lesson_reader_opens_what_the_writer_allows():
-    from engine.files import MAX_BYTES, MAX_LESSON_BYTES
+    from engine.files.reading import MAX_BYTES, MAX_LESSON_BYTES
 
     # a text of the largest size read, written with the escapes a text typically needs, fits
     assert MAX_LESSON_BYTES >= 2 * MAX_BYTES + 1024
@@ -341,7 +341,7 @@ def test_saving_over_a_read_only_lesson_asks_first(make_window, tmp_path, answer
 
 
 def test_a_start_removes_what_a_killed_save_left_beside_a_recent_lesson(make_window, tmp_path, qtbot):
-    from engine.writing import TEMP_SUFFIX
+    from engine.files.writing import TEMP_SUFFIX
 
     folder = tmp_path / "lessons"
     folder.mkdir()

@@ -1,6 +1,6 @@
 """A quiz question about the live lesson hides the Pairs panel, which would answer it, until answered."""
 
-from engine.quiz.session import LESSON
+from engine.quiz.progress import LESSON
 
 
 def test_the_pairs_are_hidden_until_the_question_on_this_step_is_answered(make_window, qtbot):

@@ -3,7 +3,7 @@ import pytest
 from app.session import Session
 from engine.errors import TrainingError
 from engine.formats.lesson_file import LessonFile
-from engine.lesson import Lesson
+from engine.lesson.lesson import Lesson
 
 
 def test_stepping_announces_new_and_previous_step(qtbot):
@@ -49,7 +49,7 @@ def test_next_and_previous_move_one_step_and_stop_at_the_ends(qtbot):
 
 
 def test_a_lesson_arrives_with_the_state_a_worker_built(qtbot):
-    from engine.lesson import LessonState
+    from engine.lesson.lesson import LessonState
 
     session = Session()
     lesson = Lesson("tea tea team teams steam seat").train()
@@ -72,7 +72,7 @@ def test_an_empty_lesson_has_no_state_and_ignores_steps(qtbot):
 
 
 def test_tokens_read_as_text_in_byte_lessons(qtbot):
-    from engine.settings import Settings
+    from engine.algorithm.settings import Settings
 
     session = Session(Lesson("hi there", settings=Settings(split="gpt2", units="bytes")))
     assert session.show("Ġthere") == "␣there"
@@ -119,7 +119,7 @@ def test_the_corpus_panel_edit_is_one_undo_step_and_undo_brings_back_lesson_and_
 
 
 def test_settings_and_presets_from_the_corpus_panel_are_undo_steps(make_window):
-    from engine.settings import Settings
+    from engine.algorithm.settings import Settings
 
     window = make_window()
     session = window.session
@@ -142,7 +142,7 @@ def test_a_failed_edit_is_reported_and_keeps_the_lesson(qtbot):
 
 
 def _break_training(monkeypatch, error):
-    from engine.trainer import Trainer
+    from engine.algorithm.trainer import Trainer
 
     def fail(self):
         raise error

@@ -3,19 +3,19 @@ step asked for meanwhile replaces it, and cancelling leaves the lesson where it 
 
 import pytest
 
-import engine.corpus_arrays
-import engine.lesson
+import engine.lesson.corpus_arrays
+import engine.lesson.lesson
 from app.session import Session
-from engine.lesson import Lesson, LessonState
-from engine.settings import Settings
+from engine.lesson.lesson import Lesson, LessonState
+from engine.algorithm.settings import Settings
 
 
 @pytest.fixture
 def large(monkeypatch):
     """A session whose lesson counts as large, so every jump past a few steps is built apart."""
-    monkeypatch.setattr(engine.lesson, "LARGE_CORPUS", 0)
-    monkeypatch.setattr(engine.lesson, "SLOW_REBUILD", 0)
-    monkeypatch.setattr(engine.corpus_arrays, "REBUILT_STEPS", 2)
+    monkeypatch.setattr(engine.lesson.lesson, "LARGE_CORPUS", 0)
+    monkeypatch.setattr(engine.lesson.lesson, "SLOW_REBUILD", 0)
+    monkeypatch.setattr(engine.lesson.corpus_arrays, "REBUILT_STEPS", 2)
     lesson = Lesson(" ".join(["lowest", "newer", "wider", "low", "newest"] * 3), False, Settings()).train()
     session = Session(lesson)
     assert session.state._arrays is not None

@@ -1,7 +1,7 @@
 """Special tokens added in the window's settings row: the lesson gets them, Edit > Undo takes them
 back."""
 
-from engine.settings import Settings
+from engine.algorithm.settings import Settings
 
 
 def test_special_tokens_typed_in_settings_are_an_undo_step(make_window, qtbot):

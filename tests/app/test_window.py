@@ -203,7 +203,7 @@ def test_a_failed_save_says_so_and_leaves_the_old_file_whole(window, tmp_path, m
     def refuse(*args):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("engine.files.os.replace", refuse)
+    monkeypatch.setattr("engine.files.reading.os.replace", refuse)
     assert not window.files.save()
     assert "not saved" in window.told[-1] and "No space left" in window.told[-1]
     assert path.read_bytes() == before
@@ -237,7 +237,7 @@ def test_a_file_is_offered_with_replacement_characters_by_its_error_class_not_it
     def not_plain(path):
         raise NotPlainTextError(f"{path} has an unusual shape")
 
-    monkeypatch.setattr("app.lesson_files.read_text", not_plain)
+    monkeypatch.setattr("app.lesson_open_save.read_text", not_plain)
     window.answers = [B.Cancel]
     assert not window.files.open_path(odd)
     assert "unusual shape" in window.asked[-1]
@@ -245,7 +245,7 @@ def test_a_file_is_offered_with_replacement_characters_by_its_error_class_not_it
     def only_words(path):
         raise BpeLabError(f"{path} is not UTF-8 text and looks like a binary file, in words only")
 
-    monkeypatch.setattr("app.lesson_files.read_text", only_words)
+    monkeypatch.setattr("app.lesson_open_save.read_text", only_words)
     assert not window.files.open_path(odd)
     assert len(window.asked) == 1 and "in words only" in window.told[-1]
     assert window.session.lesson.text == CLASSIC
@@ -265,8 +265,8 @@ def test_the_window_wires_and_never_changes_the_lesson_itself():
     assert not re.search(r"lesson\.\w+\s*=[^=]", source)
 
 
-@pytest.mark.parametrize("module", ["app.window", "app.lesson_files", "app.session", "app.autosave",
-                                    "app.handout_dialog", "app.collector"])
+@pytest.mark.parametrize("module", ["app.window", "app.lesson_open_save", "app.session", "app.autosave",
+                                    "widgets.handout_dialog", "app.collector"])
 def test_the_window_and_its_helpers_use_each_object_through_its_api_not_by_probing(module):
     import importlib
 

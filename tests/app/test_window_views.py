@@ -46,7 +46,7 @@ def test_the_tiles_merge_within_a_play_step_at_every_speed(make_window):
 
 
 def test_show_on_the_tiles_steps_the_lesson_and_shows_the_tiles(make_window, qtbot):
-    from engine.quiz.session import LESSON
+    from engine.quiz.progress import LESSON
 
     window = make_window()
     quiz = window.views["Quiz"]

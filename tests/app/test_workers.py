@@ -4,9 +4,9 @@ import pytest
 
 from engine.errors import BpeLabError
 from engine.formats.lesson_file import LessonFile
-from engine.settings import Settings
+from engine.algorithm.settings import Settings
 from app import collector
-from app.workers import TrainingRunner, build_lesson
+from app.training_worker import TrainingRunner, build_lesson
 from widgets.worker import wait_for_workers
 from resources.presets import preset
 
@@ -153,7 +153,7 @@ def test_the_gui_collector_waits_while_a_worker_trains_and_the_new_lesson_is_fro
 
 
 def test_the_worker_counts_the_held_out_text_so_the_window_does_not():
-    from engine.heldout import token_curve
+    from engine.lesson.heldout import token_curve
 
     held_out = "the lowest newer widest words " * 50
     lesson, state = build_lesson(LessonFile(BIG, settings=Settings(merges=60), held_out=held_out))
@@ -176,7 +176,7 @@ def test_a_long_opened_text_reaches_the_editor_just_after_its_lesson(make_window
 
 
 def _break_the_trainer(monkeypatch, error):
-    from engine.trainer import Trainer
+    from engine.algorithm.trainer import Trainer
 
     def fail(self):
         raise error

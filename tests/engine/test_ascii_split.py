@@ -5,8 +5,8 @@ from hypothesis import given
 from hypothesis import settings as hyp_settings
 from hypothesis import strategies as st
 
-from engine.ascii_split import GPT4_ASCII, ascii_stretches
-from engine.pretokenize import GPT4_PATTERN
+from engine.algorithm.ascii_split import GPT4_ASCII, ascii_stretches
+from engine.algorithm.pretokenize import GPT4_PATTERN
 
 PUBLISHED = regex.compile(GPT4_PATTERN)
 ASCII_TRICKY = "\n\r \t\x0b\x0c\x1c'sStTlLdDmMvVeErR x9_.-("

@@ -1,4 +1,4 @@
-from engine.bytelevel import BASE_ORDER, BYTE_TO_CHAR, bytes_to_symbols, symbols_to_bytes
+from engine.algorithm.bytelevel import BASE_ORDER, BYTE_TO_CHAR, bytes_to_symbols, symbols_to_bytes
 
 
 def test_alphabet_is_gpt2s():

@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hyp_settings
 from hypothesis import strategies as st
 
-from engine.cl100k import CHAT_TOKENS, load_cl100k
+from engine.algorithm.cl100k import CHAT_TOKENS, load_cl100k
 
 SAMPLES = {
     "english": "The quick brown fox jumps over the lazy dog. It's 5 o'clock, isn't it?",

@@ -18,10 +18,10 @@ import regex
 import tiktoken
 from tokenizers import Regex, pre_tokenizers
 
-from engine.cl100k import load_cl100k
+from engine.algorithm.cl100k import load_cl100k
 from engine.formats.hf import SPLIT_PATTERNS
-from engine.pretokenize import iter_word_spans, split_words
-from engine.unicode_table import LETTER, NUMBER, WHITE_SPACE
+from engine.algorithm.pretokenize import iter_word_spans, split_words
+from engine.algorithm.unicode_table import LETTER, NUMBER, WHITE_SPACE
 
 SEP = " \n"
 BATCH = 2000

@@ -10,12 +10,12 @@ from dataclasses import replace
 import pytest
 from hypothesis import HealthCheck, given, settings as hyp_settings, strategies as st
 
-import engine.colouring as colouring_module
-from engine.colouring import COLOURS, FILLED_KINDS, NEAR, Colouring, colour_every_token, colour_graph, colouring_of
-from engine.display import for_settings
-from engine.imported_lesson import imported_lesson
-from engine.lesson import Lesson
-from engine.settings import Settings
+import engine.readable.tile_colours as colouring_module
+from engine.readable.tile_colours import COLOURS, FILLED_KINDS, NEAR, Colouring, colour_every_token, colour_graph, colouring_of
+from engine.readable.display import for_settings
+from engine.lesson_io.from_tokenizer import imported_lesson
+from engine.lesson.lesson import Lesson
+from engine.algorithm.settings import Settings
 from resources.presets import preset
 
 # few letters make ties, runs (aaaa) and rebuilt tokens (a+bc after ab+c) common, and still more

@@ -1,4 +1,4 @@
-"""A large corpus is kept whole in numpy arrays (``engine.corpus_arrays``); everything the lesson
+"""A large corpus is kept whole in numpy arrays (``engine.lesson.corpus_arrays``); everything the lesson
 state answers about it must equal the plain path's answer (every word a list of strings) and the
 history index's, at every step, forward, back and by jumps, under both tie rules."""
 
@@ -6,15 +6,15 @@ import random
 
 import pytest
 
-import engine.corpus_arrays
-import engine.lesson
-from engine.lesson import Lesson, LessonState
-from engine.settings import Settings
+import engine.lesson.corpus_arrays
+import engine.lesson.lesson
+from engine.lesson.lesson import Lesson, LessonState
+from engine.algorithm.settings import Settings
 
 
 def arrays_state(lesson: Lesson, monkeypatch, step: int = 0) -> LessonState:
     with monkeypatch.context() as patch:
-        patch.setattr(engine.lesson, "LARGE_CORPUS", 0)
+        patch.setattr(engine.lesson.lesson, "LARGE_CORPUS", 0)
         state = LessonState(lesson, step)
     assert state._arrays is not None
     return state
@@ -88,9 +88,9 @@ def test_the_arrays_give_what_the_plain_path_gives_at_every_step(settings, seed,
 def test_moves_by_rebuilding_or_place_by_place_agree(rebuilt, place_cost, dense, monkeypatch):
     """A jump across many steps (or places) rebuilds every word and counts every pair again, in
     one array by pair or by sorting the pairs; one of few places counts the pairs around them."""
-    monkeypatch.setattr(engine.corpus_arrays, "REBUILT_STEPS", rebuilt)
-    monkeypatch.setattr(engine.corpus_arrays, "PLACE_COST", place_cost)
-    monkeypatch.setattr(engine.corpus_arrays, "DENSE_PAIRS", dense)
+    monkeypatch.setattr(engine.lesson.corpus_arrays, "REBUILT_STEPS", rebuilt)
+    monkeypatch.setattr(engine.lesson.corpus_arrays, "PLACE_COST", place_cost)
+    monkeypatch.setattr(engine.lesson.corpus_arrays, "DENSE_PAIRS", dense)
     lesson = Lesson(text(7), False, Settings(merges=60)).train()
     walk(lesson, monkeypatch, 7)
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from engine.corpus import Corpus
-from engine.settings import Settings
+from engine.algorithm.corpus import Corpus
+from engine.algorithm.settings import Settings
 
 TEXT = "the cat  sat\non the mat; The CAT sat again\tand again ΟΔΟΣ Σ " * 50
 

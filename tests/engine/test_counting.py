@@ -7,12 +7,12 @@ import random
 
 import pytest
 
-from engine import counting
-from engine.corpus import Corpus
-from engine.counting import count_file, count_text, count_words, cuts_for
+from engine.algorithm import word_counting as counting
+from engine.algorithm.corpus import Corpus
+from engine.algorithm.word_counting import count_file, count_text, count_words, cuts_for
 from engine.errors import NotPlainTextError
-from engine.files import RegularFile
-from engine.settings import Settings
+from engine.files.reading import RegularFile
+from engine.algorithm.settings import Settings
 
 PIECES = ["the", "The", "cat", "CAT", "sat", "é", "ÉTÉ", "日本語", "🙂", "ΟΔΟΣ", "Σ", "it's", "I'M", "42", "1234567",
           "<|endoftext|>", "a-b", "x\u0301", "end."]
@@ -104,7 +104,7 @@ def test_the_last_cut_is_found_however_far_it_lies_from_the_end(split, tail):
 
 @pytest.mark.parametrize("settings", [Settings(), Settings(split="gpt2")])
 def test_a_long_run_without_a_cut_is_searched_once_not_again_with_each_part(tmp_path, monkeypatch, settings):
-    from engine.counting import Cuts
+    from engine.algorithm.word_counting import Cuts
 
     path = tmp_path / "corpus.txt"
     text = "ab cd " + "x" * 20_000 + " y z"

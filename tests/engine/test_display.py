@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.bytelevel import bytes_to_symbols
-from engine.display import (
+from engine.algorithm.bytelevel import bytes_to_symbols
+from engine.readable.display import (
     GLYPHS,
     MARKER,
     PARTIAL,
@@ -21,8 +21,8 @@ from engine.display import (
     show_bytes,
     show_text,
 )
-from engine.lesson import Lesson
-from engine.settings import Settings
+from engine.lesson.lesson import Lesson
+from engine.algorithm.settings import Settings
 
 BYTES = Display(units="bytes", specials=frozenset({"<|endoftext|>"}))
 CHARS = Display(marker="</w>", unknown="<unk>", specials=frozenset({"<|endoftext|>"}))

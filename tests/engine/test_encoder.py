@@ -1,9 +1,9 @@
 """Both tokenizer models are an Encoder: code written against the protocol takes either."""
 
 from engine import Corpus, Settings, Tokenizer, train
-from engine.cl100k import load_cl100k
-from engine.encoder import Encoder
-from engine.tokenizer import RankTokenizer
+from engine.algorithm.cl100k import load_cl100k
+from engine.algorithm.encoder import Encoder
+from engine.algorithm.tokenizer import RankTokenizer
 
 
 def members(protocol) -> set[str]:

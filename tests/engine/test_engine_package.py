@@ -9,9 +9,9 @@ import engine
 
 
 def test_every_public_name_is_the_defining_module_s_own():
-    from engine.corpus import Corpus
-    from engine.tokenizer import Tokenizer
-    from engine.trainer import train
+    from engine.algorithm.corpus import Corpus
+    from engine.algorithm.tokenizer import Tokenizer
+    from engine.algorithm.trainer import train
 
     assert engine.Corpus is Corpus and engine.Tokenizer is Tokenizer and engine.train is train
     assert all(getattr(engine, name) is not None for name in engine.__all__)
@@ -24,7 +24,7 @@ def test_an_unknown_name_is_an_attribute_error():
 
 def test_importing_one_engine_module_leaves_the_others_unloaded():
     code = ("import sys, engine.errors; "
-            "print(sorted(m for m in ('engine.corpus', 'engine.tokenizer', 'engine.trainer') if m in sys.modules))")
+            "print(sorted(m for m in ('engine.algorithm.corpus', 'engine.algorithm.tokenizer', 'engine.algorithm.trainer') if m in sys.modules))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"

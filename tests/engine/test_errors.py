@@ -4,9 +4,9 @@ import pytest
 
 from engine import Corpus, Settings
 from engine.errors import BpeLabError, InternalError, NotPlainTextError, TrainingError, is_bad_input
-from engine.files import decode_utf8, read_text
-from engine.lesson import Lesson, LessonState
-from engine.trainer import Trainer
+from engine.files.reading import decode_utf8, read_text
+from engine.lesson.lesson import Lesson, LessonState
+from engine.algorithm.trainer import Trainer
 
 
 def test_a_pair_counted_but_found_nowhere_stops_training_with_a_training_error():
@@ -63,7 +63,7 @@ def test_bad_input_is_told_from_an_internal_error_by_class():
 
 
 def test_a_training_that_would_run_out_of_memory_is_refused_before_it_starts_with_the_estimate(monkeypatch):
-    import engine.trainer as trainer_module
+    import engine.algorithm.trainer as trainer_module
 
     corpus = Corpus.from_text("low low lower lowest " * 3, Settings(merges=4))
     need = trainer_module.memory_needed(corpus)
@@ -77,7 +77,7 @@ def test_a_training_that_would_run_out_of_memory_is_refused_before_it_starts_wit
 
 
 def test_a_vocabulary_target_past_what_the_corpus_can_make_is_not_counted_as_steps():
-    import engine.trainer as trainer_module
+    import engine.algorithm.trainer as trainer_module
 
     corpus = Corpus.from_text("big numbers big numbers", Settings(vocab_size=2_000_000_000))
     # at most one merge per symbol: 4 + 8 symbols of the two words with their markers

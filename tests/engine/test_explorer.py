@@ -10,9 +10,9 @@ import tiktoken
 
 import resources
 
-from engine.cl100k import CHAT_TOKENS, load_cl100k
-from engine.display import show_text
-from engine.explorer import (
+from engine.algorithm.cl100k import CHAT_TOKENS, load_cl100k
+from engine.readable.display import show_text
+from engine.readable.explorer import (
     GAP,
     SPECIAL,
     SPLIT,
@@ -30,8 +30,8 @@ from engine.explorer import (
     split_text,
     token_counts,
 )
-from engine.lesson import Lesson
-from engine.settings import Settings
+from engine.lesson.lesson import Lesson
+from engine.algorithm.settings import Settings
 
 
 @pytest.fixture(scope="module")

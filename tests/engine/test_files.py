@@ -7,10 +7,10 @@ import os
 
 import pytest
 
-from engine.counting import count_file
+from engine.algorithm.word_counting import count_file
 from engine.errors import BpeLabError, NotPlainTextError
-from engine.files import MAX_JSON_DEPTH, RegularFile, parse_json, read_bytes, read_text
-from engine.settings import Settings
+from engine.files.reading import MAX_JSON_DEPTH, RegularFile, parse_json, read_bytes, read_text
+from engine.algorithm.settings import Settings
 
 
 @pytest.mark.parametrize("data, words", [

@@ -2,10 +2,10 @@
 
 from hypothesis import given, settings as hyp_settings, strategies as st
 
-from engine.heldout import corpus_characters, text_words, token_curve
-from engine.lesson import Lesson
-from engine.settings import Settings
-from engine.tokenizer import Tokenizer
+from engine.lesson.heldout import corpus_characters, text_words, token_curve
+from engine.lesson.lesson import Lesson
+from engine.algorithm.settings import Settings
+from engine.algorithm.tokenizer import Tokenizer
 
 CLASSIC = "low 5\nlower 2\nnewest 6\nwidest 3\n"
 PROSE = (

@@ -4,10 +4,10 @@ and as the lesson state moved there step by step; the vocabulary size follows th
 from hypothesis import HealthCheck, given, settings as hyp_settings, strategies as st
 
 from engine import Corpus, Settings, Tokenizer, train
-from engine.describe import describe_vocab
-from engine.history import History
-from engine.lesson import Lesson, LessonState
-from engine.textbook import get_stats, merge
+from engine.readable.describe import describe_vocab
+from engine.lesson.history import History
+from engine.lesson.lesson import Lesson, LessonState
+from engine.algorithm.textbook import get_stats, merge
 
 # a tiny alphabet makes ties, overlapping runs (aaaa) and repeated strings (a+bc, ab+c) common;
 # "_" is also a marker below, so a marker inside words is met too; "é" is two bytes

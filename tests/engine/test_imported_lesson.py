@@ -4,18 +4,18 @@ nothing claims a count the file does not hold."""
 import pytest
 from tokenizers import Tokenizer as HfTokenizer
 
-from engine.bytelevel import bytes_to_symbols
+from engine.algorithm.bytelevel import bytes_to_symbols
 from engine.errors import BpeLabError
 from engine.formats.bpelab import save_tokenizer
 from engine.formats.gpt2 import save_gpt2
 from engine.formats.hf import save_hf
 from engine.formats.tiktoken_file import save_tiktoken
-from engine.imported_lesson import imported_lesson, read_imported
-from engine.lesson import Lesson, LessonState
-from engine.lesson_source import FileSource
-from engine.pretokenize import GPT4_PATTERN
-from engine.settings import Settings
-from engine.tokenizer import RankTokenizer
+from engine.lesson_io.from_tokenizer import imported_lesson, read_imported
+from engine.lesson.lesson import Lesson, LessonState
+from engine.lesson.source import FileSource
+from engine.algorithm.pretokenize import GPT4_PATTERN
+from engine.algorithm.settings import Settings
+from engine.algorithm.tokenizer import RankTokenizer
 
 TEXT = "low lower newest widest lowest newer " * 3
 

@@ -2,8 +2,8 @@ import pytest
 from hypothesis import given, settings as hyp_settings, strategies as st
 
 from engine import BpeLabError, Settings, Tokenizer
-from engine.lesson import Lesson, LessonState
-from engine.textbook import get_stats
+from engine.lesson.lesson import Lesson, LessonState
+from engine.algorithm.textbook import get_stats
 
 CORPORA = [
     ("low 5\nlower 2\nnewest 6\nwidest 3\n", True, Settings()),
@@ -72,7 +72,7 @@ def test_lesson_tokenizer_at_a_step_encodes_like_replaying_the_merges():
 
 
 def test_cautions_name_a_marker_inside_words_and_a_learned_unknown_spelling():
-    from engine.tokenizer import UNKNOWN
+    from engine.algorithm.tokenizer import UNKNOWN
 
     plain = Lesson("low lower newest", settings=Settings()).train()
     assert plain.cautions() == []

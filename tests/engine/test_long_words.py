@@ -7,11 +7,11 @@ import random
 
 import pytest
 
-import engine.lesson
-import engine.long_word
-from engine.lesson import LONG_WORD, Lesson, LessonState
-from engine.long_word import LongWord, TokenIds
-from engine.settings import Settings
+import engine.lesson.lesson
+import engine.lesson.long_word
+from engine.lesson.lesson import LONG_WORD, Lesson, LessonState
+from engine.lesson.long_word import LongWord, TokenIds
+from engine.algorithm.settings import Settings
 
 
 def long_text(seed: int, length: int = 1500, letters: str = "abcaé") -> str:
@@ -23,7 +23,7 @@ def long_text(seed: int, length: int = 1500, letters: str = "abcaé") -> str:
 def plain_state(lesson: Lesson, monkeypatch) -> LessonState:
     """The state with every word kept as a list of strings, the path short words take."""
     with monkeypatch.context() as patch:
-        patch.setattr(engine.lesson, "LONG_WORD", 10 ** 12)
+        patch.setattr(engine.lesson.lesson, "LONG_WORD", 10 ** 12)
         state = LessonState(lesson)
     assert not state._long
     return state
@@ -88,8 +88,8 @@ def test_long_words_give_what_the_plain_path_gives_at_every_step(settings, seed,
 def test_moves_by_rebuilding_recounting_or_place_by_place_agree(settings, replayed, place_cost, monkeypatch):
     """A jump across many steps rebuilds the word, one across many places counts every pair again,
     and one of few places counts the pairs around them: each the same state."""
-    monkeypatch.setattr(engine.long_word, "REPLAYED_STEPS", replayed)
-    monkeypatch.setattr(engine.long_word, "PLACE_COST", place_cost)
+    monkeypatch.setattr(engine.lesson.long_word, "REPLAYED_STEPS", replayed)
+    monkeypatch.setattr(engine.lesson.long_word, "PLACE_COST", place_cost)
     lesson = Lesson(long_text(5), False, settings).train()
     walk(lesson, monkeypatch, 5)
 

@@ -8,10 +8,10 @@ import time
 from hypothesis import given, settings as hyp_settings, strategies as st
 
 from engine import Corpus, Settings, Tokenizer, train
-from engine.cl100k import load_cl100k
+from engine.algorithm.cl100k import load_cl100k
 from engine.formats.hf import load_hf, save_hf
-from engine.merge_queue import merge_ranked_bytes, replay_merges
-from engine.tokenizer import RankTokenizer
+from engine.algorithm.merge_queue import merge_ranked_bytes, replay_merges
+from engine.algorithm.tokenizer import RankTokenizer
 
 
 @st.composite

@@ -5,7 +5,7 @@ import dataclasses
 import pytest
 
 from engine import Corpus, Settings, train
-from engine.trainer import MergeStep
+from engine.algorithm.trainer import MergeStep
 
 WORDS = "low 5\nlower 2\nnewest 6\nwidest 3"
 

@@ -14,7 +14,7 @@ import engine
 
 def test_engine_imports_no_qt():
     names = [m.name for m in pkgutil.walk_packages(engine.__path__, "engine.")]
-    assert "engine.trainer" in names and "engine.lesson" in names
+    assert "engine.algorithm.trainer" in names and "engine.lesson.lesson" in names
     code = (
         "import importlib, sys\n"
         f"for name in {names!r}: importlib.import_module(name)\n"

@@ -2,8 +2,8 @@
 
 from hypothesis import given, settings as hyp_settings, strategies as st
 
-from engine.lesson import Lesson, LessonState
-from engine.settings import Settings
+from engine.lesson.lesson import Lesson, LessonState
+from engine.algorithm.settings import Settings
 
 CLASSIC = "low 5\nlower 2\nnewest 6\nwidest 3\n"
 PROSE = (

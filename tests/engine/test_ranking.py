@@ -9,10 +9,10 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hyp_settings
 from hypothesis import strategies as st
 
-import engine.ranking
+import engine.algorithm.ranking
 from engine import BpeLabError, Settings
-from engine.lesson import Lesson, LessonState
-from engine.ranking import (
+from engine.lesson.lesson import Lesson, LessonState
+from engine.algorithm.ranking import (
     TIE_BREAKS,
     ReadingOrder,
     TieRule,
@@ -20,7 +20,7 @@ from engine.ranking import (
     rule_named,
     ties,
 )
-from engine.textbook import textbook_merges
+from engine.algorithm.textbook import textbook_merges
 
 CLASSIC = "low 5\nlower 2\nnewest 6\nwidest 3"
 
@@ -60,7 +60,7 @@ def test_every_step_of_a_run_is_what_the_ranking_says(pairs, settings, layout):
     ids = lesson.tokenizer.token_to_id
     # the lesson state holds its words as lists, as numpy arrays, or each word as a long word
     limits = {"arrays": {"LARGE_CORPUS": 0}, "long words": {"LONG_WORD": 1}, "plain": {"LONG_WORD": 10 ** 12}}
-    with mock.patch.multiple("engine.lesson", **limits[layout]):
+    with mock.patch.multiple("engine.lesson.lesson", **limits[layout]):
         state = LessonState(lesson)
     assert (state._arrays is not None) == (layout == "arrays")
     textbook = list(textbook_merges(lesson.corpus))
@@ -149,5 +149,5 @@ def test_settings_take_their_tie_rules_from_the_ranking():
 
 
 def test_the_module_docstring_example_holds():
-    result = doctest.testmod(engine.ranking)
+    result = doctest.testmod(engine.algorithm.ranking)
     assert result.attempted and not result.failed

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings as hyp_settings, strategies as st
 
 from engine import BpeLabError, Corpus, Settings, Tokenizer, train
-from engine.bytelevel import bytes_to_symbols, symbols_to_bytes
-from engine.history import History
-from engine.tokenizer import UNKNOWN, rank_order_conflict
+from engine.algorithm.bytelevel import bytes_to_symbols, symbols_to_bytes
+from engine.lesson.history import History
+from engine.algorithm.tokenizer import UNKNOWN, rank_order_conflict
 
 
 def replay(symbols: list[str], merges: list[tuple[str, str]]) -> list[str]:

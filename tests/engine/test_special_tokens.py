@@ -6,8 +6,8 @@ import tiktoken
 from hypothesis import HealthCheck, given, settings as hyp_settings, strategies as st
 
 from engine import BpeLabError, Corpus, Settings, Tokenizer, train
-from engine.cl100k import load_cl100k
-from engine.tokenizer import UNKNOWN
+from engine.algorithm.cl100k import load_cl100k
+from engine.algorithm.tokenizer import UNKNOWN
 
 
 @pytest.fixture(scope="module")

@@ -1,11 +1,11 @@
 import doctest
 
-import engine.textbook
-from engine.textbook import merge
+import engine.algorithm.textbook
+from engine.algorithm.textbook import merge
 
 
 def test_the_worked_example_in_the_docstring_holds():
-    result = doctest.testmod(engine.textbook)
+    result = doctest.testmod(engine.algorithm.textbook)
     assert result.attempted >= 2 and result.failed == 0
 
 

@@ -9,12 +9,12 @@ import tiktoken
 from hypothesis import given, settings as hyp_settings, strategies as st
 
 from engine import Corpus, Settings, Tokenizer, train
-from engine.bytelevel import BYTE_TO_CHAR
-from engine.cl100k import load_cl100k
-from engine.formats.imported import RenumberedTokenizer
+from engine.algorithm.bytelevel import BYTE_TO_CHAR
+from engine.algorithm.cl100k import load_cl100k
+from engine.formats.rebuilt_tokenizer import RenumberedTokenizer
 from engine.formats.tiktoken_file import load_tiktoken
-from engine.pretokenize import GPT2_PATTERN, special_splitter, split_specials
-from engine.tokenizer import UNKNOWN, RankTokenizer
+from engine.algorithm.pretokenize import GPT2_PATTERN, special_splitter, split_specials
+from engine.algorithm.tokenizer import UNKNOWN, RankTokenizer
 
 CLASSIC = "low 5\nlower 2\nnewest 6\nwidest 3\n"
 

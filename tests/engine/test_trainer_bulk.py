@@ -5,8 +5,8 @@ from unittest import mock
 from hypothesis import HealthCheck, given, settings as hyp_settings, strategies as st
 
 from engine import Corpus, Settings, Tokenizer, train
-from engine.history import History
-from engine.textbook import textbook_merges
+from engine.lesson.history import History
+from engine.algorithm.textbook import textbook_merges
 from tests.engine.test_trainer_properties import _corpus, settings_strategy
 
 # a tiny alphabet makes ties, overlapping runs (aaaa), a b a b and rebuilt strings (a+bc, ab+c) common
@@ -16,7 +16,7 @@ word_counts = st.lists(st.tuples(words, st.integers(1, 4)), min_size=1, max_size
 
 def _train_in_bulk(corpus, places=1):
     # every layout by numpy, and every merge with at least ``places`` places in bulk
-    with mock.patch("engine.trainer.BULK_SYMBOLS", 0), mock.patch("engine.trainer.BULK_PLACES", places):
+    with mock.patch("engine.algorithm.trainer.BULK_SYMBOLS", 0), mock.patch("engine.algorithm.trainer.BULK_PLACES", places):
         return train(corpus)
 
 

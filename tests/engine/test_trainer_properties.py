@@ -5,8 +5,8 @@ from unittest import mock
 from hypothesis import HealthCheck, given, settings as hyp_settings, strategies as st
 
 from engine import Corpus, Settings, Tokenizer, train
-from engine.history import History
-from engine.textbook import textbook_merges
+from engine.lesson.history import History
+from engine.algorithm.textbook import textbook_merges
 
 # a tiny alphabet makes ties, overlapping runs (aaaa) and repeated strings (a+bc, ab+c) common
 words = st.text(alphabet="abc", min_size=1, max_size=7)
@@ -43,7 +43,7 @@ def test_incremental_equals_textbook(pairs, settings):
 def test_a_step_keeping_few_ties_still_merges_as_the_textbook_and_the_history_lists_them_all(pairs, settings, kept):
     # keeping one to three tied pairs makes the kept ones overflow, refill and go stale all the time
     corpus = _corpus(pairs, settings)
-    with mock.patch("engine.trainer.TIES_KEPT", kept):
+    with mock.patch("engine.algorithm.trainer.TIES_KEPT", kept):
         trainer, steps = train(corpus)
     expected = list(textbook_merges(corpus))
     assert [(s.pair, s.count) for s in steps] == [(pair, count) for pair, count, _ in expected]

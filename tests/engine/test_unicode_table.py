@@ -8,9 +8,9 @@ import tiktoken
 from tokenizers import Regex, normalizers, pre_tokenizers
 
 from engine import Corpus, Settings, train
-from engine.pretokenize import lowercase, lowercase_with_map, split_on_whitespace
-from engine.tokenizer import Tokenizer
-from engine.unicode_table import LETTER, NUMBER, WHITE_SPACE, WHITESPACE_CHARS
+from engine.algorithm.pretokenize import lowercase, lowercase_with_map, split_on_whitespace
+from engine.algorithm.tokenizer import Tokenizer
+from engine.algorithm.unicode_table import LETTER, NUMBER, WHITE_SPACE, WHITESPACE_CHARS
 
 EVERY = "".join(map(chr, range(0xD800))) + "".join(map(chr, range(0xE000, 0x110000)))
 CLASSES = {r"\p{L}": LETTER, r"\p{N}": NUMBER, r"\s": WHITE_SPACE}

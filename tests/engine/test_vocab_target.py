@@ -7,9 +7,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings as hyp_settings, strategies as st
 
 from engine import BpeLabError, Corpus, Settings, Trainer, train
-from engine.history import History
-from engine.textbook import textbook_merges
-from engine.trainer import TARGET_REACHED
+from engine.lesson.history import History
+from engine.algorithm.textbook import textbook_merges
+from engine.algorithm.trainer import TARGET_REACHED
 
 
 def test_a_rebuilt_token_does_not_count_towards_the_size():

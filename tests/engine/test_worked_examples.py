@@ -1,7 +1,7 @@
 """The worked facts of the lesson, which any correct engine reproduces."""
 
 from engine import Corpus, Settings, Tokenizer, train
-from engine.trainer import NO_PAIR_REPEATS
+from engine.algorithm.trainer import NO_PAIR_REPEATS
 
 CLASSIC = "low 5\nlower 2\nnewest 6\nwidest 3\n"
 
@@ -32,7 +32,7 @@ def test_first_merge_is_a_three_way_tie_broken_by_reading_order():
 
 
 def test_pair_s_t_occurs_nine_times_at_the_start():
-    from engine.textbook import get_stats
+    from engine.algorithm.textbook import get_stats
 
     corpus = classic()
     stats = get_stats([corpus.symbols(i) for i in range(len(corpus))], corpus.counts)

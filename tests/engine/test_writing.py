@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from engine import writing
+from engine.files import writing
 from engine.errors import BpeLabError, ReadOnlyFileError
-from engine.writing import (
+from engine.files.writing import (
     STALE_AFTER_S, TEMP_SUFFIX, clean_stale, clean_stale_folders, current_umask, write_atomic, write_files,
 )
 
@@ -147,7 +147,7 @@ def test_a_link_named_like_a_temporary_is_not_followed_or_removed(tmp_path):
 
 
 def test_the_longest_name_allowed_is_written_and_one_byte_more_is_refused_by_name(tmp_path):
-    from engine.writing import MAX_NAME_BYTES
+    from engine.files.writing import MAX_NAME_BYTES
 
     longest = tmp_path / ("n" * MAX_NAME_BYTES)
     write_atomic(longest, "{}")
@@ -161,7 +161,7 @@ def test_the_longest_name_allowed_is_written_and_one_byte_more_is_refused_by_nam
 SAVING = """
 import os, sys, time
 sys.path.insert(0, {root!r})
-from engine.writing import write_atomic
+from engine.files.writing import write_atomic
 
 def stop(fd):
     print("written", flush=True)

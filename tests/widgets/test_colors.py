@@ -7,11 +7,11 @@ import pytest
 from PySide6.QtGui import QColor
 
 from app.session import Session
-from engine.colouring import COLOURS, FILLED_KINDS, colouring_of
-from engine.display import KINDS, MARKER, PARTIAL, SPECIAL, TOKEN, UNKNOWN, WHITESPACE, WORD_END
-from engine.lesson import Lesson
+from engine.readable.tile_colours import COLOURS, FILLED_KINDS, colouring_of
+from engine.readable.display import KINDS, MARKER, PARTIAL, SPECIAL, TOKEN, UNKNOWN, WHITESPACE, WORD_END
+from engine.lesson.lesson import Lesson
 from widgets.classroom.predict import question_for
-from widgets.colors import KIND_LOOKS, TOKEN_FILLS, TOKEN_TEXT, fill_of, look_of
+from widgets.token_palette import KIND_LOOKS, TOKEN_FILLS, TOKEN_TEXT, fill_of, look_of
 from widgets.explorer.replay import MergeReplayView
 from widgets.explorer.side import SidePane
 from widgets.explorer.sources import LESSON, TokenizerSources

@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from app.session import Session
-from engine.display import for_tokenizer
+from engine.readable.display import for_tokenizer
 from widgets.copy_tokens import ids_text, tokens_json, tokens_text
 from widgets.explorer import ExplorerView
 from widgets.tokenize_panel import TokenizePanel

@@ -7,10 +7,10 @@ import threading
 import pytest
 
 from app.session import Session
-from engine.loading import load_any
+from engine.lesson_io.loading import load_any
 from engine.formats.proof import Proof
-from engine.lesson import Lesson
-from engine.settings import Settings
+from engine.lesson.lesson import Lesson
+from engine.algorithm.settings import Settings
 from tests.engine.formats.samples import TEXTS, TRAINING
 from widgets.export_dialog import ExportDialog, format_names
 from widgets.worker import Worker, wait_for_workers

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtGui import QFont, QFontDatabase, QRawFont
 
-from engine.display import GLYPHS, WHITESPACE_GLYPHS
+from engine.readable.display import GLYPHS, WHITESPACE_GLYPHS
 
 INSTALLED_FAMILIES = (
     "DejaVu Sans",

@@ -5,7 +5,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QAbstractItemModelTester
 
 from app.session import Session
-from engine.lesson import Lesson
+from engine.lesson.lesson import Lesson
 from widgets.models import PairsModel, VocabModel, WordsModel
 from widgets.models.common import KeyRole, TokensRole, runs
 

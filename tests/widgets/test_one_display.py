@@ -13,11 +13,11 @@ from PySide6.QtGui import QColor
 
 from app.commands.common import display as cli_display
 from app.session import Session
-from engine.display import MARKER, SPECIAL, UNKNOWN
-from engine.explorer import split_text
-from engine.lesson import Lesson
-from engine.settings import Settings
-from widgets.colors import KIND_LOOKS
+from engine.readable.display import MARKER, SPECIAL, UNKNOWN
+from engine.readable.explorer import split_text
+from engine.lesson.lesson import Lesson
+from engine.algorithm.settings import Settings
+from widgets.token_palette import KIND_LOOKS
 from widgets.explorer.token_view import TokenView
 from widgets.models.vocab import TOKEN, VocabModel
 from widgets.tiles import TileView
@@ -31,7 +31,7 @@ CHAR_TOKENS = {"</w>": "</w>", "<unk>": "<unk>", "<|endoftext|>": "<|endoftext|>
 
 
 def byte_symbol(raw: str) -> str:
-    from engine.bytelevel import bytes_to_symbols
+    from engine.algorithm.bytelevel import bytes_to_symbols
 
     return bytes_to_symbols(raw.encode("latin-1"))
 

@@ -8,12 +8,12 @@ import itertools
 
 import pytest
 
-from engine.colouring import NEAR, colouring_of
-from engine.display import MARKER, PARTIAL, SPECIAL, UNKNOWN, for_settings
-from engine.lesson import Lesson
+from engine.readable.tile_colours import NEAR, colouring_of
+from engine.readable.display import MARKER, PARTIAL, SPECIAL, UNKNOWN, for_settings
+from engine.lesson.lesson import Lesson
 from resources.presets import preset
 from tests.widgets.colour_difference import VISIONS, difference
-from widgets.colors import TOKEN_FILLS, look_of
+from widgets.token_palette import TOKEN_FILLS, look_of
 
 APART = 12.0  # CIEDE2000: two tiles clearly differ at a glance (2 is a just-noticeable difference)
 WELL_APART = 15.0  # the pairs of fills closer than this are the ones the colouring avoids as neighbours

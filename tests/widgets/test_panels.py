@@ -3,9 +3,9 @@
 import pytest
 
 from app.session import Session
-from engine.display import for_tokenizer
-from engine.lesson import Lesson
-from engine.settings import Settings
+from engine.readable.display import for_tokenizer
+from engine.lesson.lesson import Lesson
+from engine.algorithm.settings import Settings
 from widgets.corpus_panel import EDITOR_LIMIT, CorpusPanel
 from widgets.pairs_panel import PairsPanel
 from widgets.settings_form import SettingsForm
@@ -56,7 +56,7 @@ def test_pairs_panel_explains_the_count_of_the_picked_pair(session, qtbot):
 
 @pytest.mark.parametrize("rule, words", [("first", "met first"), ("hf", "smaller token ids")])
 def test_pairs_panel_states_the_lessons_own_tie_rule(qtbot, rule, words):
-    from engine.describe import tie_rule_sentence
+    from engine.readable.describe import tie_rule_sentence
 
     lesson = Lesson("low 3\nlower 2\nnewest 2\nwidest 1\n", word_counts=True,
                     settings=Settings(end_of_word="_", tie_break=rule)).train()
@@ -197,7 +197,7 @@ def test_settings_form_round_trips_and_announces_changes(qtbot):
 
 
 def test_tokenize_chips_take_each_tokens_tile_colour(session, qtbot):
-    from engine.display import for_tokenizer
+    from engine.readable.display import for_tokenizer
     from widgets.tiles.palette import tile_look
 
     panel = TokenizePanel(session)
@@ -252,7 +252,7 @@ def test_after_training_stops_no_pair_is_next_anywhere(qtbot):
 
 
 def test_the_vocab_headline_is_the_engine_size_at_every_step(qtbot):
-    from engine.describe import describe_vocab
+    from engine.readable.describe import describe_vocab
 
     lesson = Lesson("low 5\nlower 2\nnewest 6\nwidest 3\n", word_counts=True,
                     settings=Settings(special_tokens=("<|endoftext|>",))).train()

@@ -9,11 +9,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from engine import Corpus, Settings, train
-from engine.history import History
+from engine.lesson.history import History
 from engine.formats.lesson_file import LessonFile, lesson_from_data
 from engine.quiz import grade, pack_from_data
 from engine.quiz.packs import FORMAT
-from engine.quiz.session import LESSON
+from engine.quiz.progress import LESSON
 from widgets.quiz_panel import QuizPanel
 
 MD_PACK = Path(__file__).parents[1] / "engine" / "quiz" / "data" / "concepts.md"
@@ -393,7 +393,7 @@ def test_explanations_keep_tokens_that_look_like_tags(qtbot, panel):
 
 def test_following_the_session_both_ways(qtbot):
     from app.session import Session
-    from engine.lesson import Lesson
+    from engine.lesson.lesson import Lesson
     from widgets.quiz.session_link import quiz_view
 
     session = Session(Lesson("low 5\nlower 2\nnewest 6\nwidest 3\n", word_counts=True))
@@ -427,7 +427,7 @@ def test_following_the_session_both_ways(qtbot):
 
 def test_a_question_not_yet_answered_follows_the_session_to_its_step(qtbot):
     from app.session import Session
-    from engine.lesson import Lesson
+    from engine.lesson.lesson import Lesson
     from widgets.quiz.session_link import quiz_view
 
     session = Session(Lesson("low 5\nlower 2\nnewest 6\nwidest 3\n", word_counts=True))

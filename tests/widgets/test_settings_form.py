@@ -2,8 +2,8 @@
 
 from PySide6.QtCore import Qt
 
-from engine.describe import gpt4_split_sentence
-from engine.settings import Settings
+from engine.readable.describe import gpt4_split_sentence
+from engine.algorithm.settings import Settings
 from widgets.settings_form import FIRST_N, NO_MARKER_IN_BYTES, SPLIT_TIPS, SettingsForm
 
 TIP = Qt.ItemDataRole.ToolTipRole

@@ -2,9 +2,9 @@
 when switched; the chips and their ids follow it."""
 
 from app.session import Session
-from engine.describe import special_text_sentence
-from engine.lesson import Lesson
-from engine.settings import Settings
+from engine.readable.describe import special_text_sentence
+from engine.lesson.lesson import Lesson
+from engine.algorithm.settings import Settings
 from widgets.tokenize_panel import TokenizePanel
 
 TEXT = "lowest<|endoftext|>newer"
@@ -56,7 +56,7 @@ def test_with_no_special_tokens_the_switch_has_nothing_to_switch(qtbot):
 
 
 def test_the_switch_says_why_in_one_line_and_the_whole_reason_on_hover(qtbot):
-    from engine.describe import special_text_sentence
+    from engine.readable.describe import special_text_sentence
     from widgets.special_switch import SpecialTextSwitch
 
     switch = SpecialTextSwitch()

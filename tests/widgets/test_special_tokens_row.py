@@ -4,7 +4,7 @@ what it refuses with its own message."""
 import pytest
 
 from engine.errors import BpeLabError
-from engine.settings import Settings
+from engine.algorithm.settings import Settings
 from widgets.settings_form import SettingsForm
 
 

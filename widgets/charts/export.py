@@ -13,7 +13,7 @@ import pyqtgraph.exporters  # noqa: F401  (the exporters are a submodule pyqtgra
 
 from engine.errors import BpeLabError
 from engine.formats.spreadsheet import safe_cell
-from engine.writing import write_atomic
+from engine.files.writing import write_atomic
 from widgets.saving import png_bytes
 
 FORMATS = ("png", "svg", "csv")

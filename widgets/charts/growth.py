@@ -20,8 +20,8 @@ from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QColor, QFontMetricsF
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from engine.describe import plural
-from engine.trainer import TARGET_REACHED
+from engine.readable.describe import plural
+from engine.algorithm.trainer import TARGET_REACHED
 from widgets.charts.axes import CountAxis, GridLines, short_number
 from widgets.charts.theme import ChartTheme
 from widgets.models.history_model import COLUMNS, HistoryModel

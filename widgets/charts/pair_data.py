@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.describe import tie_rule_short
-from engine.display import for_settings
-from engine.lesson import LessonState
-from engine.settings import Settings
+from engine.readable.describe import tie_rule_short
+from engine.readable.display import for_settings
+from engine.lesson.lesson import LessonState
+from engine.algorithm.settings import Settings
 
 
 @dataclass(frozen=True)

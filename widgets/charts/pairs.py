@@ -14,7 +14,7 @@ from PySide6.QtCore import QEasingCurve, Qt, QTimer, QVariantAnimation, Signal
 from PySide6.QtGui import QColor, QFontMetricsF
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from engine.lesson import Lesson
+from engine.lesson.lesson import Lesson
 from widgets.charts.axes import CountAxis, GridLines
 from widgets.charts.pair_data import PairBar, pair_label, sources_text, step_caption, top_pairs
 from widgets.charts.theme import ChartTheme

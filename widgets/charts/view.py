@@ -27,9 +27,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.describe import WHY_NOT_LARGER
+from engine.readable.describe import WHY_NOT_LARGER
 from engine.errors import BpeLabError
-from engine.lesson import Lesson
+from engine.lesson.lesson import Lesson
 from widgets.charts.export import export_image, export_rows
 from widgets.charts.growth import MERGES, PERCENT, TOKENS, VOCAB, GrowthChart
 from widgets.charts.pairs import PairCountChart

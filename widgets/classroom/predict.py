@@ -18,15 +18,15 @@ from PySide6.QtCore import QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QWidget
 
-from engine.colouring import TokenColours, colouring_of
-from engine.describe import tie_rule, tied_rivals
-from engine.display import Display, for_tokenizer
+from engine.readable.tile_colours import TokenColours, colouring_of
+from engine.readable.describe import tie_rule, tied_rivals
+from engine.readable.display import Display, for_tokenizer
 from widgets.classroom.cover import Cover
 from widgets.tiles.painter import TilePainter
 from widgets.tiles.theme import TileTheme
 
 if TYPE_CHECKING:
-    from engine.lesson import LessonState
+    from engine.lesson.lesson import LessonState
     from widgets.session_view import SessionView
 
 HIDDEN, ASKING, REVEALED = "hidden", "asking", "revealed"
@@ -57,7 +57,7 @@ class Question:
     token: str
     count: int
     tied: tuple[tuple[str, str], ...]  # other pairs with the winner's count
-    # which pair a tie goes to, in the lesson's own rule (engine.describe.tie_rule)
+    # which pair a tie goes to, in the lesson's own rule (engine.readable.describe.tie_rule)
     rule: str
     rows: tuple[tuple[tuple[str, ...], int], ...]  # (tokens, how often the word occurs), as shown
     more_words: int  # words left out of ``rows``

@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.encoder import Encoder
-from engine.explorer import Sample, load_languages, token_counts
+from engine.algorithm.encoder import Encoder
+from engine.readable.explorer import Sample, load_languages, token_counts
 from widgets.explorer.theme import ExplorerTheme
 
 # Two bars per language that must part on a black projector, on white paper and in a grey print:

@@ -19,11 +19,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.colouring import TokenColours, colouring_of
+from engine.readable.tile_colours import TokenColours, colouring_of
 from engine.errors import is_bad_input, one_line
-from engine.display import show_text
-from engine.explorer import ReplayRow, merge_replay, replay_word
-from widgets.colors import KindLook, look_of
+from engine.readable.display import show_text
+from engine.readable.explorer import ReplayRow, merge_replay, replay_word
+from widgets.token_palette import KindLook, look_of
 from widgets.explorer.sources import CL100K, LESSON, TokenizerSources, internal_problem
 from widgets.explorer.theme import ExplorerTheme
 

@@ -14,9 +14,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.colouring import colouring_of
+from engine.readable.tile_colours import colouring_of
 from engine.errors import is_bad_input, one_line
-from engine.explorer import Split, split_text
+from engine.readable.explorer import Split, split_text
 from widgets.copy_tokens import add_copy_actions
 from widgets.explorer.sources import (
     CL100K, CL100K_CHAT, FILE_PREFIX, LESSON, TokenizerSources, file_key, internal_problem,

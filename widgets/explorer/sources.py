@@ -11,10 +11,10 @@ import os
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from engine.cl100k import load_cl100k
-from engine.encoder import Encoder
+from engine.algorithm.cl100k import load_cl100k
+from engine.algorithm.encoder import Encoder
 from engine.errors import internal_detail, is_bad_input, one_line
-from engine.loading import load_any
+from engine.lesson_io.loading import load_any
 from widgets.session_view import SessionView
 from widgets.worker import Worker
 

@@ -1,6 +1,6 @@
 """The explorer's light, dark and projector themes: the ground, text and outlines around the pieces.
 
-A piece's fill and the colour of its text come from the one palette (``widgets.colors``), by the
+A piece's fill and the colour of its text come from the one palette (``widgets.token_palette``), by the
 token's id and kind, the same as on the tiles. Colour is never the only cue: every piece has an
 outline and a gap to its neighbours, an unknown character is hatched and a character cut across
 tokens is dashed, so a grey print still reads.

@@ -11,10 +11,10 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
-from engine.colouring import TokenColours
-from engine.display import TOKEN
-from engine.explorer import GAP, SPLIT, Piece, describe
-from widgets.colors import KindLook, look_of
+from engine.readable.tile_colours import TokenColours
+from engine.readable.display import TOKEN
+from engine.readable.explorer import GAP, SPLIT, Piece, describe
+from widgets.token_palette import KindLook, look_of
 from widgets.explorer.theme import ExplorerTheme
 
 BASE_POINT_SIZE = 15.0

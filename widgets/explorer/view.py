@@ -28,8 +28,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.encoder import Encoder
-from engine.explorer import Demo, chat_demo, number_demo, spelling_demo, tokenizers_demo
+from engine.algorithm.encoder import Encoder
+from engine.readable.explorer import Demo, chat_demo, number_demo, spelling_demo, tokenizers_demo
 from widgets.explorer.languages import LanguagesView
 from widgets.explorer.replay import MergeReplayView
 from widgets.explorer.side import SidePane

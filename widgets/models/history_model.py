@@ -11,8 +11,8 @@ from bisect import bisect_left
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal, Slot
 
-from engine.heldout import TextCurve
-from engine.lesson import Lesson
+from engine.lesson.heldout import TextCurve
+from engine.lesson.lesson import Lesson
 from widgets.session_view import SessionView
 
 COLUMNS = (

@@ -10,8 +10,8 @@ from typing import Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 
-from engine.corpus import Corpus
-from engine.lesson import Lesson
+from engine.algorithm.corpus import Corpus
+from engine.lesson.lesson import Lesson
 from widgets.models.common import HeaderedTableModel, KeyRole, runs, word_shown
 from widgets.session_view import SessionView
 

@@ -11,7 +11,7 @@ from typing import Any
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
-from engine.lesson import Lesson
+from engine.lesson.lesson import Lesson
 from widgets.models.common import HeaderedTableModel, KeyRole
 from widgets.session_view import SessionView
 

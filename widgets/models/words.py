@@ -7,7 +7,7 @@ from typing import Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 
-from engine.lesson import Lesson
+from engine.lesson.lesson import Lesson
 from widgets.models.common import WORD_SHOWN, CountRole, HeaderedTableModel, TokensRole, runs, word_shown
 from widgets.session_view import SessionView
 

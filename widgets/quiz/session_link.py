@@ -6,7 +6,7 @@ usable alone, in tests and in a presentation window.
 
 from __future__ import annotations
 
-from engine.lesson import Lesson
+from engine.lesson.lesson import Lesson
 from widgets.session_view import SessionView
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Callable, Sequence
 
-from engine.trainer import MergeStep
+from engine.algorithm.trainer import MergeStep
 
 MERGE_MS = 700  # one merge, until the timeline's pace sets it
 SWEEP_MS = 260  # each stop of the counting window

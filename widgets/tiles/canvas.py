@@ -12,10 +12,10 @@ from PySide6.QtCore import QElapsedTimer, QEvent, QPointF, QRect, QRectF, Qt, QT
 from PySide6.QtGui import QGuiApplication, QPainter
 from PySide6.QtWidgets import QAbstractScrollArea, QToolTip
 
-from engine.colouring import colouring_of
-from engine.display import MARKER
-from engine.lesson import Lesson, StepChange
-from engine.trainer import MergeStep
+from engine.readable.tile_colours import colouring_of
+from engine.readable.display import MARKER
+from engine.lesson.lesson import Lesson, StepChange
+from engine.algorithm.trainer import MergeStep
 from widgets.session_view import SessionView
 from widgets.tiles.animation import MergeFilm, Tick, Transition
 from widgets.tiles.layout import Frame, TileRows, summary

@@ -12,10 +12,10 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Callable, Protocol, Sequence
 
-from engine.corpus import Corpus
-from engine.history import History, Pair
-from engine.lesson import Lesson, LessonState
-from engine.trainer import MergeStep
+from engine.algorithm.corpus import Corpus
+from engine.lesson.history import History, Pair
+from engine.lesson.lesson import Lesson, LessonState
+from engine.algorithm.trainer import MergeStep
 from widgets.tiles.animation import FUSE_AT, Transition
 
 ORDERS = ("appearance", "frequency")

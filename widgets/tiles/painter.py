@@ -15,9 +15,9 @@ from typing import Callable, Sequence
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontDatabase, QFontMetricsF, QPainter, QPen, QPixmap, QStaticText
 
-from engine.colouring import TokenColours
-from engine.display import MARKER, Display
-from widgets.colors import KIND_LOOKS
+from engine.readable.tile_colours import TokenColours
+from engine.readable.display import MARKER, Display
+from widgets.token_palette import KIND_LOOKS
 from widgets.tiles.animation import Transition
 from widgets.tiles.layout import Frame, RowLayout, TileRows, summary
 from widgets.tiles.palette import TileLook, tile_look

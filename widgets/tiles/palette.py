@@ -1,7 +1,7 @@
 """The look of one tile: its text and colours come from the one display and the one palette.
 
-A tile reads as ``engine.display`` says the token reads, and is coloured by its kind and, through
-the lesson's colouring, its id from ``widgets.colors``, the palette the explorer, the tokenize
+A tile reads as ``engine.readable.display`` says the token reads, and is coloured by its kind and, through
+the lesson's colouring, its id from ``widgets.token_palette``, the palette the explorer, the tokenize
 panel and the handout use too. Colour
 is never the only cue: every tile has an outline and a gap to its neighbours, an unknown tile is
 hatched, a partial byte dashed, and a token that ends a word carries a bar in the marker's colour.
@@ -13,14 +13,14 @@ from dataclasses import dataclass
 
 from PySide6.QtGui import QColor
 
-from engine.colouring import TokenColours
-from engine.display import WORD_END, Display
-from widgets.colors import look_of
+from engine.readable.tile_colours import TokenColours
+from engine.readable.display import WORD_END, Display
+from widgets.token_palette import look_of
 
 
 @dataclass(frozen=True)
 class TileLook:
-    """How one tile is painted: its kind (``engine.display.KINDS``), fill, text colour and cues."""
+    """How one tile is painted: its kind (``engine.readable.display.KINDS``), fill, text colour and cues."""
 
     kind: str
     fill: QColor

@@ -14,9 +14,9 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QTextDo
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFileDialog, QLabel, QMessageBox,
                                QToolButton, QVBoxLayout, QWidget)
 
-from engine.describe import tie_rule_short
+from engine.readable.describe import tie_rule_short
 from engine.errors import BpeLabError
-from engine.writing import write_atomic
+from engine.files.writing import write_atomic
 from widgets.flow import FlowLayout, group
 from widgets.saving import drawn_bytes, png_bytes
 from widgets.session_view import SessionView

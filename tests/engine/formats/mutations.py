@@ -20,14 +20,14 @@ import shutil
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
-from engine.corpus import Corpus
+from engine.algorithm.corpus import Corpus
 from engine.errors import BpeLabError
 from engine.formats.lesson_file import LessonFile, save_lesson
 from engine.formats.load import export, Source
-from engine.loading import load_source
-from engine.settings import Settings
-from engine.tokenizer import Tokenizer
-from engine.trainer import train
+from engine.lesson_io.loading import load_source
+from engine.algorithm.settings import Settings
+from engine.algorithm.tokenizer import Tokenizer
+from engine.algorithm.trainer import train
 
 TEXT = "low lower newest widest </w> <|endoftext|> café 🙂 a\tb\n x"
 WORDS = "low 5\nlower 2\nnewest 6\nwidest 3\ncafé 2\n"
@@ -459,7 +459,7 @@ def use(kind: str, path: Path) -> str:
 def _use_tokenizer(tokenizer, name: str = "tokenizer") -> None:
     from engine.drain import drain
     from engine.formats.listing import merges_of, vocab_of
-    from engine.imported_lesson import merges_of as lesson_merges
+    from engine.lesson_io.from_tokenizer import merges_of as lesson_merges
 
     encoding = tokenizer.encode(TEXT)
     back = tokenizer.decode(list(encoding.ids))
@@ -499,20 +499,20 @@ def _as_tiktoken_reads_it(tokenizer, path: Path) -> None:
 def _use_quiz_progress(path: Path) -> None:
     from engine.formats.lesson_file import load_lesson
     from engine.quiz import load_pack
-    from engine.quiz.session import QuizSession, read_progress
+    from engine.quiz.progress import QuizProgress, read_progress
 
     lesson = load_lesson(path)
     read_progress(lesson.quiz)
     # as the quiz panel restores it: a damaged part is left out, what cannot be read is noted
-    quiz = QuizSession(load_pack(path.parent / "pack.json"))
+    quiz = QuizProgress(load_pack(path.parent / "pack.json"))
     if not quiz.restore_progress(lesson.quiz):
         assert quiz.notice.strip(), "a refusal without a notice"
     quiz.score_text()
 
 
 def _use_text(path: Path) -> None:
-    from engine.counting import count_file, count_text
-    from engine.files import read_text
+    from engine.algorithm.word_counting import count_file, count_text
+    from engine.files.reading import read_text
 
     # parts of a few bytes cut inside characters and words: the counts must not change
     whole = count_text(read_text(path), Settings())
@@ -521,7 +521,7 @@ def _use_text(path: Path) -> None:
 
 
 def _use_settings(path: Path) -> None:
-    from engine.files import read_json
+    from engine.files.reading import read_json
     from engine.formats.settings_data import settings_from_data
 
     settings = settings_from_data(read_json(path), str(path))

@@ -1,9 +1,9 @@
 """Training and test texts for the format tests, and a helper that trains a tokenizer."""
 
-from engine.corpus import Corpus
-from engine.settings import Settings
-from engine.tokenizer import Tokenizer
-from engine.trainer import train
+from engine.algorithm.corpus import Corpus
+from engine.algorithm.settings import Settings
+from engine.algorithm.tokenizer import Tokenizer
+from engine.algorithm.trainer import train
 
 SPECIALS = ("<|endoftext|>", "<|im_start|>", "<|im_end|>")
 

@@ -3,8 +3,8 @@
 import json
 
 from engine.formats.bpelab import tokenizer_from_data, tokenizer_to_json
-from engine.settings import Settings
-from engine.tokenizer import Tokenizer
+from engine.algorithm.settings import Settings
+from engine.algorithm.tokenizer import Tokenizer
 
 # tokens that spell what stands between two merges in the file ('"], ["'), JSON's escapes, a line end
 MERGES = [('"', "]"), (",", " "), ('"]', ", "), ("[", '"'), ('"], ', '["'), ("\\", '"'), ("é", "\n")]

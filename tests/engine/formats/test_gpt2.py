@@ -7,7 +7,7 @@ from tokenizers import Regex, Tokenizer as HFTokenizer, decoders, models, normal
 
 from engine.errors import BpeLabError
 from engine.formats.gpt2 import HEADER, load_gpt2, save_gpt2
-from engine.loading import load_any
+from engine.lesson_io.loading import load_any
 from tests.engine.formats.samples import MODES, TEXT, TEXTS, trained
 
 # merges.txt cannot hold a token with a space in it, which these modes make

@@ -7,8 +7,8 @@ from tokenizers import Tokenizer as HFTokenizer
 
 from engine.errors import BpeLabError
 from engine.formats.hf import load_hf, save_hf, tokenizer_json_data
-from engine.formats.imported import RenumberedTokenizer
-from engine.loading import load_any
+from engine.formats.rebuilt_tokenizer import RenumberedTokenizer
+from engine.lesson_io.loading import load_any
 from tests.engine.formats.samples import MODES, TEXT, TEXTS, TRAINING, trained
 
 
@@ -85,8 +85,8 @@ def test_modes_the_file_cannot_express_are_refused(settings, needle, tmp_path):
 
 
 def test_a_special_token_spelt_like_a_learned_token_is_refused(tmp_path):
-    from engine.settings import Settings
-    from engine.tokenizer import Tokenizer
+    from engine.algorithm.settings import Settings
+    from engine.algorithm.tokenizer import Tokenizer
 
     tok = Tokenizer(Settings(end_of_word=None, special_tokens=("ab",)), ["a", "b"], [("a", "b")])
     with pytest.raises(BpeLabError, match="rename the special token"):
@@ -221,8 +221,8 @@ def test_random_text_gives_the_same_ids(mode, tmp_path):
 
 
 def test_two_merges_making_the_same_token_share_its_id(tmp_path):
-    from engine.settings import Settings
-    from engine.tokenizer import Tokenizer
+    from engine.algorithm.settings import Settings
+    from engine.algorithm.tokenizer import Tokenizer
 
     # "abc" is made as ab + c and again as a + bc; BPE Lab keeps one id for it, and so does the file
     tok = Tokenizer(Settings(end_of_word=None), list("abcd"), [("a", "b"), ("ab", "c"), ("b", "c"), ("a", "bc"), ("d", "a")])

@@ -7,7 +7,7 @@ from tokenizers import AddedToken, ByteLevelBPETokenizer, SentencePieceBPETokeni
 
 from engine.errors import BpeLabError
 from engine.formats.hf_added import AddedToken as Added, AddedTokens
-from engine.loading import load_any
+from engine.lesson_io.loading import load_any
 from tests.engine.formats.test_hf_imports import HELD_OUT, TRAIN
 
 TEXTS = HELD_OUT + ["lo ab lower abc lob <mask> x", "a<mask>b  <mask>  c<mask>", "lo<mask> lo  lower's lo.",

@@ -13,8 +13,8 @@ import pytest
 from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, trainers
 
 from engine.errors import BpeLabError
-from engine.loading import load_any
-from engine.pretokenize import GPT2_PATTERN
+from engine.lesson_io.loading import load_any
+from engine.algorithm.pretokenize import GPT2_PATTERN
 from tests.engine.formats.test_hf_imports import HELD_OUT, TRAIN
 
 

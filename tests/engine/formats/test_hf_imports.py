@@ -7,8 +7,8 @@ from tokenizers import (ByteLevelBPETokenizer, CharBPETokenizer, Regex, Sentence
                         models, pre_tokenizers, trainers)
 
 from engine.errors import BpeLabError
-from engine.loading import load_any
-from engine.pretokenize import GPT2_PATTERN
+from engine.lesson_io.loading import load_any
+from engine.algorithm.pretokenize import GPT2_PATTERN
 from tests.engine.formats.samples import TEXTS, TRAINING
 
 TRAIN = [TRAINING, "low lower newest widest " * 20, "Größe straße café 日本語 Привет мир"]
@@ -139,7 +139,7 @@ def test_a_file_whose_merge_rebuilds_a_used_token_is_refused_with_the_reason(tmp
 @pytest.mark.parametrize("fmt", ["hf", "bpelab", "gpt2", "csv"])
 def test_an_imported_front_end_is_not_exported_in_a_format_that_would_lose_it(fmt, tmp_path):
     from engine.formats.load import export
-    from engine.loading import load_source
+    from engine.lesson_io.loading import load_source
 
     path = tmp_path / "tokenizer.json"
     _sentencepiece(path)

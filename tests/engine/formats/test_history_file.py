@@ -3,8 +3,8 @@
 import json
 
 from engine import Corpus, Settings, train
-from engine.formats.history_file import history_to_json
-from engine.trainer import TIES_KEPT
+from engine.lesson_io.history_file import history_to_json
+from engine.algorithm.trainer import TIES_KEPT
 
 
 def test_each_step_lists_its_first_ties_and_their_number():

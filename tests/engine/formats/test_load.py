@@ -7,8 +7,8 @@ import pytest
 from engine.errors import BpeLabError
 from engine.formats.lesson_file import LessonFile, save_lesson
 from engine.formats.load import Source, detect_format, export
-from engine.loading import load_any, load_source
-from engine.settings import Settings
+from engine.lesson_io.loading import load_any, load_source
+from engine.algorithm.settings import Settings
 from tests.engine.formats.samples import TEXT, trained
 
 WORDS = "low 5\nlower 2\nnewest 6\nwidest 3\n"

@@ -8,10 +8,10 @@ import tiktoken
 
 import engine.formats.rank_merges as rank_merges
 from engine.errors import BpeLabError
-from engine.loading import load_any
+from engine.lesson_io.loading import load_any
 from engine.formats.rank_merges import byte_pair_split, recover_merges
-from engine.pretokenize import GPT4_PATTERN
-from engine.tokenizer import Tokenizer
+from engine.algorithm.pretokenize import GPT4_PATTERN
+from engine.algorithm.tokenizer import Tokenizer
 
 
 def from_bytes(ranks):

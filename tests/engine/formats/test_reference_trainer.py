@@ -8,9 +8,9 @@ import this
 import pytest
 from tokenizers import Tokenizer as HFTokenizer, models, pre_tokenizers, trainers
 
-from engine.corpus import Corpus
-from engine.settings import Settings
-from engine.trainer import train
+from engine.algorithm.corpus import Corpus
+from engine.algorithm.settings import Settings
+from engine.algorithm.trainer import train
 from tests.engine.formats.samples import TEXT, TRAINING
 
 ZEN = codecs.decode(this.s, "rot13")

@@ -13,7 +13,7 @@ from engine.errors import BpeLabError
 from engine.formats.hf import check_expressible
 from engine.formats.refusal import ExportRefused, Retrain, on_command_line, parts_of, said
 from engine.formats.table import refuse_lowercase
-from engine.settings import Settings
+from engine.algorithm.settings import Settings
 
 FORMATS_DIR = Path(__file__).resolve().parents[3] / "engine" / "formats"
 # refusals only the command line can meet: a saved lesson's step (``bpe-lab export LESSON``) and

@@ -4,7 +4,7 @@ import pytest
 
 from engine.formats.schema import MAX_COUNT, Fields, SchemaError, text_map
 from engine.formats.settings_data import settings_from_data
-from engine.settings import Settings
+from engine.algorithm.settings import Settings
 
 
 def test_a_wrong_value_is_named_by_file_place_and_what_it_must_be():

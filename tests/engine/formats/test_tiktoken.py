@@ -10,12 +10,12 @@ from tiktoken.load import load_tiktoken_bpe
 import base64
 
 import engine.formats.rank_merges as rank_merges
-from engine.bytelevel import BASE_ORDER, bytes_to_symbols, symbols_to_bytes
+from engine.algorithm.bytelevel import BASE_ORDER, bytes_to_symbols, symbols_to_bytes
 from engine.errors import BpeLabError
-from engine.loading import load_any
+from engine.lesson_io.loading import load_any
 from engine.formats.tiktoken_file import check_rank_rule, load_tiktoken, save_tiktoken, tiktoken_files
-from engine.settings import Settings
-from engine.tokenizer import RankTokenizer, Tokenizer
+from engine.algorithm.settings import Settings
+from engine.algorithm.tokenizer import RankTokenizer, Tokenizer
 from tests.engine.formats.samples import BYTE_MODES, MODES, TEXT, TEXTS, trained
 
 

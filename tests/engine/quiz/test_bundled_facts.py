@@ -4,7 +4,7 @@ import pytest
 
 from engine import Corpus, Settings, Tokenizer, train
 from engine.quiz import grade
-from engine.textbook import get_stats
+from engine.algorithm.textbook import get_stats
 from resources.quiz import bundled_pack
 
 CLASSIC = "low 5\nlower 2\nnewest 6\nwidest 3\n"
@@ -64,7 +64,7 @@ def test_bytes(questions):
 
 @pytest.fixture(scope="module")
 def cl100k():
-    from engine.cl100k import load_cl100k
+    from engine.algorithm.cl100k import load_cl100k
 
     return load_cl100k()
 
@@ -90,7 +90,7 @@ def misconception(pack, id):
 
 
 def test_languages_premium_is_the_charts_own(pack, cl100k):
-    from engine.explorer import load_languages, token_counts
+    from engine.readable.explorer import load_languages, token_counts
 
     samples = load_languages()
     counts = dict(zip((s.code for s in samples), token_counts(cl100k, samples)))
@@ -186,8 +186,8 @@ def test_more_merges_never_make_a_text_longer(pack):
 
 
 def test_the_chat_marker_ids_are_the_ones_the_explorer_uses(questions):
-    from engine.cl100k import CHAT_TOKENS
-    from engine.explorer import QWEN_CHAT_IDS
+    from engine.algorithm.cl100k import CHAT_TOKENS
+    from engine.readable.explorer import QWEN_CHAT_IDS
 
     said = questions["chat-markers"].explanation
     for ids in (QWEN_CHAT_IDS, CHAT_TOKENS):

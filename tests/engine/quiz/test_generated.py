@@ -10,10 +10,10 @@ import re
 import pytest
 
 from engine import Corpus, Settings, Tokenizer, train
-from engine.history import History
+from engine.lesson.history import History
 from engine.quiz import grade
 from engine.quiz.generated import MISCONCEPTIONS, GENERATORS, LiveLesson, generate
-from engine.textbook import get_stats, merge
+from engine.algorithm.textbook import get_stats, merge
 
 CORPORA = {
     "classic": ("low 5\nlower 2\nnewest 6\nwidest 3\n", True, Settings()),
@@ -194,7 +194,7 @@ def test_every_kind_at_every_step_gives_right_answers_by_grading():
 
 @pytest.mark.parametrize("name", CORPORA)
 def test_next_pair_with_tied_options_names_the_lessons_tie_rule(name):
-    from engine.describe import tie_rule_sentence
+    from engine.readable.describe import tie_rule_sentence
 
     corpus, steps, _ = lesson(name)
     named = 0

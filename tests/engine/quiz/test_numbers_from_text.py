@@ -14,7 +14,7 @@ from engine.quiz.grading import grade
 from engine.quiz.images import ImageFiles, image_path, with_images
 from engine.quiz.packs import FORMAT
 from engine.quiz.questions import ChooseQuestion, FillQuestion, NumberQuestion, Option, OrderQuestion, Pack
-from engine.quiz.session import BUNDLED, ProgressError, QuizSession, read_progress
+from engine.quiz.progress import BUNDLED, ProgressError, QuizProgress, read_progress
 
 LONG = "9" * 4301
 GOOD = {"id": "n", "kind": "number", "prompt": "2 + 2?", "answer": 4}
@@ -98,7 +98,7 @@ PACK = Pack("Test", (NumberQuestion("a", "1 + 1?", answer=2), NumberQuestion("b"
     {"version": 10 ** 5000},
 ], ids=["NUL", "surrogate", "version 10**5000"])
 def test_progress_naming_what_no_file_or_version_can_be_is_refused_before_the_quiz_changes(data):
-    quiz = QuizSession(PACK)
+    quiz = QuizProgress(PACK)
     quiz.check("2")
     quiz.next()
     before = quiz.progress()
@@ -114,7 +114,7 @@ def test_progress_naming_a_pack_the_reader_refuses_gives_way_to_the_first_pack(t
                 else dict(GOOD, id="i", prompt="![x](a%00.png)"))
     path = tmp_path / "bad.json"
     path.write_text(json.dumps({"format": FORMAT, "version": 1, "questions": [question]}), encoding="utf-8")
-    quiz = QuizSession(PACK)
+    quiz = QuizProgress(PACK)
     assert quiz.restore_progress({"version": 1, "source": f"file:{path}", "position": 0,
                                   "answers": {"a": {"score": 1, "correct": True}}})
     assert quiz.source == BUNDLED and "could not be opened again" in quiz.notice and str(path) in quiz.notice
@@ -131,7 +131,7 @@ def test_progress_naming_a_pack_the_reader_refuses_gives_way_to_the_first_pack(t
 ], ids=["score 10**4299", "score -10**400", "surrogate id", "position 10**5000", "position -1", "position 1"])
 def test_numbers_out_of_every_range_keep_their_defaults(data, score, position):
     saved = read_progress(data)
-    quiz = QuizSession(PACK)
+    quiz = QuizProgress(PACK)
     assert quiz.restore_progress(data)
     assert quiz.score() == score and saved.position == position == quiz.index
     json.dumps(quiz.progress(), ensure_ascii=False).encode("utf-8")  # what is kept can be saved again
@@ -157,7 +157,7 @@ def mutated(rng: random.Random, value, depth=0):
 
 def test_damaged_progress_is_read_or_refused_never_an_error_of_another_class():
     rng = random.Random(20261201)
-    quiz = QuizSession(PACK)
+    quiz = QuizProgress(PACK)
     quiz.check("2")
     good = quiz.progress()
     for _ in range(600):
@@ -166,6 +166,6 @@ def test_damaged_progress_is_read_or_refused_never_an_error_of_another_class():
             read_progress(data)
         except BpeLabError:
             pass
-        again = QuizSession(PACK)
+        again = QuizProgress(PACK)
         again.restore_progress(data)
         json.dumps(again.progress(), ensure_ascii=False).encode("utf-8")

@@ -9,7 +9,7 @@ from engine.formats.lesson_file import LessonFile, load_lesson, save_lesson
 from engine.quiz.generated import MISCONCEPTIONS
 from engine.quiz.packs import FORMAT
 from engine.quiz.questions import ChooseQuestion, Misconception, NumberQuestion, Option, Pack
-from engine.quiz.session import BUNDLED, LESSON, ProgressError, QuizSession, read_progress
+from engine.quiz.progress import BUNDLED, LESSON, ProgressError, QuizProgress, read_progress
 
 WORD = Misconception("token-is-word", "A token is a word", "It is a piece.")
 COUNT = NumberQuestion("count", "How many times does `s t` occur?", hint="Weight by count.", answer=9,
@@ -23,7 +23,7 @@ PACK = Pack("Test pack", (COUNT, THIRDS, ONE), {WORD.id: WORD})
 
 @pytest.fixture
 def quiz():
-    return QuizSession(PACK)
+    return QuizProgress(PACK)
 
 
 def test_a_right_answer_scores_and_locks_the_visit(quiz):
@@ -152,7 +152,7 @@ class Maker:
 
 def with_maker(**kw):
     maker = Maker(**kw)
-    maker.quiz = QuizSession(PACK, maker)
+    maker.quiz = QuizProgress(PACK, maker)
     return maker.quiz, maker
 
 
@@ -220,7 +220,7 @@ def test_a_question_still_being_built_for_another_step_is_asked_again():
 
 
 def test_an_empty_pack_says_so():
-    quiz = QuizSession(Pack("empty"))
+    quiz = QuizProgress(Pack("empty"))
     assert quiz.question is None and quiz.empty_reason() == "This pack has no questions."
     assert not quiz.can_check and not quiz.can_go_next and quiz.check("1") is None
 
@@ -283,7 +283,7 @@ def answered(quiz):
 def test_progress_round_trip_through_its_saved_form(quiz):
     answered(quiz)
     saved = json.loads(json.dumps(quiz.progress()))
-    again = QuizSession(PACK)
+    again = QuizProgress(PACK)
     assert again.restore_progress(saved)
     assert again.score() == quiz.score() and again.question is ONE and again.teacher_mode
     assert again.progress() == quiz.progress()
@@ -292,7 +292,7 @@ def test_progress_round_trip_through_its_saved_form(quiz):
 def test_progress_round_trip_through_a_lesson_file(quiz, tmp_path):
     answered(quiz)
     save_lesson(LessonFile("low 5\n", word_counts=True, quiz=quiz.progress()), tmp_path / "l.bpelab")
-    again = QuizSession(PACK)
+    again = QuizProgress(PACK)
     again.restore_progress(load_lesson(tmp_path / "l.bpelab").quiz)
     assert again.score() == (pytest.approx(5 / 3), 2) and again.question is ONE and again.teacher_mode
 
@@ -302,7 +302,7 @@ def test_progress_written_before_the_session_existed_loads_the_same():
     written = {"version": 1, "source": "bundled", "position": 1,
                "answers": {"count": {"score": 1.0, "correct": True}, "thirds": {"score": 0.5, "correct": False}},
                "teacher_mode": False}
-    quiz = QuizSession(PACK)
+    quiz = QuizProgress(PACK)
     assert quiz.restore_progress(written)
     assert quiz.score() == (1.5, 2) and quiz.question is THIRDS and not quiz.teacher_mode
     assert quiz.progress() == written
@@ -311,10 +311,10 @@ def test_progress_written_before_the_session_existed_loads_the_same():
 def test_a_pack_file_source_is_opened_again(tmp_path):
     path = write_pack(tmp_path / "p.json", [{"id": "f", "kind": "number", "prompt": "1 + 1?", "answer": 2},
                                             {"id": "g", "kind": "number", "prompt": "2 + 2?", "answer": 4}])
-    quiz = QuizSession(PACK)
+    quiz = QuizProgress(PACK)
     quiz.open_pack(path)
     quiz.next()
-    again = QuizSession(PACK)
+    again = QuizProgress(PACK)
     again.restore_progress(quiz.progress())
     assert again.source == f"file:{path}" and again.question.id == "g"
 
@@ -336,7 +336,7 @@ def test_a_lesson_source_is_restored_and_asks_afresh():
     ({"source": "somewhere", "answers": None, "position": 99}, {}),
 ])
 def test_damaged_progress_keeps_what_is_sound(data, kept):
-    quiz = QuizSession(PACK)
+    quiz = QuizProgress(PACK)
     assert quiz.restore_progress(data)
     assert quiz.source == BUNDLED and quiz.question is COUNT and not quiz.teacher_mode
     assert {k: (a.score, a.correct) for k, a in read_progress(data).answers.items()} == kept
@@ -344,17 +344,17 @@ def test_damaged_progress_keeps_what_is_sound(data, kept):
 
 
 def test_a_pack_file_that_no_longer_opens_says_so():
-    quiz = QuizSession(PACK)
+    quiz = QuizProgress(PACK)
     quiz.restore_progress({"version": 1, "source": "file:/nowhere/pack.json", "position": 2, "answers": {}})
     assert quiz.source == BUNDLED and "could not be opened again" in quiz.notice and quiz.question is ONE
 
 
 def test_a_lesson_opens_no_file_whose_name_is_not_a_packs(tmp_path, monkeypatch):
-    import engine.quiz.session as session
+    import engine.quiz.progress as session
 
     opened = []
     monkeypatch.setattr(session, "load_pack", lambda path: opened.append(path))
-    quiz = QuizSession(PACK)
+    quiz = QuizProgress(PACK)
     quiz.restore_progress({"version": 1, "source": "file:/home/me/.ssh/id_rsa", "position": 0, "answers": {}})
     assert opened == []
     assert quiz.source == BUNDLED and "only quiz packs named *.json or *.md" in quiz.notice
@@ -377,7 +377,7 @@ def test_nothing_saved_changes_nothing(quiz):
 
 
 def test_a_pack_is_named_from_the_lesson_folder_only_when_it_lies_inside(tmp_path):
-    from engine.quiz.session import pack_path_relative, pack_path_resolved
+    from engine.quiz.progress import pack_path_relative, pack_path_resolved
 
     inside = {"source": f"file:{tmp_path / 'packs' / 'a.json'}", "position": 2}
     outside = {"source": f"file:{tmp_path.parent / 'b.json'}"}

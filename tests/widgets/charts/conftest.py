@@ -1,7 +1,7 @@
 import pytest
 
 from app.session import Session
-from engine.lesson import Lesson
+from engine.lesson.lesson import Lesson
 from widgets.charts import ChartsView
 
 CLASSIC = "low 5\nlower 2\nnewest 6\nwidest 3\n"

@@ -5,9 +5,9 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtTest import QTest
 
 from app.session import Session
-from engine.lesson import Lesson
-from engine.settings import Settings
-from engine.trainer import extra_ids
+from engine.lesson.lesson import Lesson
+from engine.algorithm.settings import Settings
+from engine.algorithm.trainer import extra_ids
 from widgets.charts.growth import PERCENT, VOCAB
 
 from .conftest import HELD_OUT, PROSE

@@ -3,8 +3,8 @@
 from PySide6.QtGui import QColor
 
 from app.session import Session
-from engine.lesson import Lesson
-from engine.settings import Settings
+from engine.lesson.lesson import Lesson
+from engine.algorithm.settings import Settings
 from widgets.charts.pair_data import sources_text, top_pairs
 from widgets.charts.pairs import THROTTLE_MS
 

@@ -7,8 +7,8 @@ import pytest
 from PySide6.QtTest import QAbstractItemModelTester
 
 from engine.errors import BpeLabError
-from engine.lesson import Lesson
-from engine.settings import Settings
+from engine.lesson.lesson import Lesson
+from engine.algorithm.settings import Settings
 from widgets.charts import GROWTH, PAIRS, ChartTheme
 from widgets.models.history_model import HELD_OUT as HELD_OUT_COLUMN, HistoryModel
 from widgets.worker import wait_for_workers
@@ -98,13 +98,13 @@ def test_long_held_out_text_is_counted_off_the_gui_thread(qtbot, prose_session, 
 def test_the_history_model_shows_the_curve_the_session_counted_and_counts_nothing_itself(
         qtbot, prose_session, monkeypatch):
     import app.held_out_count as held_out_count
-    import engine.lesson
+    import engine.lesson.lesson
 
     def counted_again(tokenizer, text, steps):
         raise AssertionError("the model should show the session's curve, not count one")
 
     monkeypatch.setattr(held_out_count, "token_curve", counted_again)
-    monkeypatch.setattr(engine.lesson, "token_curve", counted_again)
+    monkeypatch.setattr(engine.lesson.lesson, "token_curve", counted_again)
     model = HistoryModel(prose_session)
     assert model.held_out is prose_session.held_out_curve is not None
     with qtbot.waitSignal(model.held_out_changed):
@@ -115,7 +115,7 @@ def test_the_history_model_shows_the_curve_the_session_counted_and_counts_nothin
 @pytest.mark.parametrize("limit", [10, 10**9], ids=["in a worker", "on the spot"])
 def test_an_exception_while_counting_the_held_out_text_is_reported_and_the_column_cleared(
         qtbot, prose_session, monkeypatch, limit):
-    import engine.lesson
+    import engine.lesson.lesson
     import app.held_out_count as held_out_count
 
     def broken(tokenizer, text, steps):
@@ -125,14 +125,14 @@ def test_an_exception_while_counting_the_held_out_text_is_reported_and_the_colum
     model = HistoryModel(prose_session)
     real = held_out_count.token_curve
     monkeypatch.setattr(held_out_count, "token_curve", broken)
-    monkeypatch.setattr(engine.lesson, "token_curve", broken)
+    monkeypatch.setattr(engine.lesson.lesson, "token_curve", broken)
     with qtbot.waitSignal(model.held_out_failed, timeout=5000) as blocker:
         prose_session.request_held_out("another text the lesson never counted " * 3)
     assert "could not be counted" in blocker.args[0] and "simulated" in blocker.args[0]
     assert model.held_out is None and model.data(model.index(0, HELD_OUT_COLUMN)) is None
     # the same text again is counted again, not taken for done
     monkeypatch.setattr(held_out_count, "token_curve", real)
-    monkeypatch.setattr(engine.lesson, "token_curve", real)
+    monkeypatch.setattr(engine.lesson.lesson, "token_curve", real)
     prose_session.request_held_out("")
     with qtbot.waitSignal(model.held_out_changed, timeout=5000):
         prose_session.request_held_out("another text the lesson never counted " * 3)
@@ -143,7 +143,7 @@ def test_an_exception_while_counting_the_held_out_text_is_reported_and_the_colum
 @pytest.mark.parametrize("limit", [10, 10**9], ids=["in a worker", "on the spot"])
 def test_the_charts_say_beside_the_held_out_text_why_its_curve_is_missing(
         qtbot, make_view, prose_session, monkeypatch, limit):
-    import engine.lesson
+    import engine.lesson.lesson
     import app.held_out_count as held_out_count
 
     def broken(tokenizer, text, steps):
@@ -154,7 +154,7 @@ def test_the_charts_say_beside_the_held_out_text_why_its_curve_is_missing(
     assert view.held_out_problem.isHidden()
     real = held_out_count.token_curve
     monkeypatch.setattr(held_out_count, "token_curve", broken)
-    monkeypatch.setattr(engine.lesson, "token_curve", broken)
+    monkeypatch.setattr(engine.lesson.lesson, "token_curve", broken)
     with qtbot.waitSignal(view.model.held_out_failed, timeout=5000):
         view.set_held_out("a text the lesson never counted " * 3)
     assert view.held_out_problem.isVisible()
@@ -162,7 +162,7 @@ def test_the_charts_say_beside_the_held_out_text_why_its_curve_is_missing(
     assert "could not be counted" in said and "simulated" in said and "no held-out curve" in said
     # a text counted afterwards takes the explanation away
     monkeypatch.setattr(held_out_count, "token_curve", real)
-    monkeypatch.setattr(engine.lesson, "token_curve", real)
+    monkeypatch.setattr(engine.lesson.lesson, "token_curve", real)
     with qtbot.waitSignal(view.model.held_out_changed, timeout=5000):
         view.set_held_out("another text, counted this time " * 3)
     assert view.model.held_out is not None and view.held_out_problem.isHidden()
@@ -170,7 +170,7 @@ def test_the_charts_say_beside_the_held_out_text_why_its_curve_is_missing(
 
 
 def test_beside_the_growth_chart_it_says_why_the_vocabulary_is_not_simply_larger(make_view, classic_session):
-    from engine.describe import WHY_NOT_LARGER
+    from engine.readable.describe import WHY_NOT_LARGER
 
     view = make_view(classic_session)
     label = view.why_not_larger

@@ -7,8 +7,8 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QWidget
 
 from app.session import Session
-from engine.lesson import Lesson
-from engine.settings import Settings
+from engine.lesson.lesson import Lesson
+from engine.algorithm.settings import Settings
 from widgets.classroom import ASKING, HIDDEN, REVEALED, PredictPrompt
 from widgets.classroom.predict import question_for
 
@@ -95,7 +95,7 @@ def test_a_tied_guess_is_told_about_the_tie_rule(prompt, session):
 
 
 def test_under_the_hf_rule_a_tied_guess_hears_the_hf_rule(qtbot):
-    from engine.describe import tie_rule
+    from engine.readable.describe import tie_rule
 
     lesson = Lesson("low 3\nlower 2\nnewest 2\nwidest 1\n", word_counts=True,
                     settings=Settings(end_of_word="_", tie_break="hf")).train()
@@ -174,7 +174,7 @@ def test_byte_level_tokens_are_shown_as_text(qapp):
 
 
 def test_the_prompt_tiles_read_tokens_as_every_other_tile_view_does(prompt, qapp):
-    from engine.display import SPECIAL, UNKNOWN, for_tokenizer
+    from engine.readable.display import SPECIAL, UNKNOWN, for_tokenizer
 
     settings = Settings(special_tokens=("<|endoftext|>",))
     session = Session(Lesson("low lower<|endoftext|>lowest newer", settings=settings))
@@ -188,7 +188,7 @@ def test_the_prompt_tiles_read_tokens_as_every_other_tile_view_does(prompt, qapp
 
 
 def test_tied_choices_are_asked_with_the_tie_rule_the_reveal_uses(prompt, session):
-    from engine.describe import tie_rule
+    from engine.readable.describe import tie_rule
 
     asked = {True: 0, False: 0}
     for k in range(session.last_step):

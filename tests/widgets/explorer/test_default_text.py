@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine.cl100k import load_cl100k
+from engine.algorithm.cl100k import load_cl100k
 from widgets.explorer.view import DEFAULT_TEXT, ONE_TOKEN, SEVERAL_TOKENS
 
 

@@ -10,12 +10,12 @@ from PySide6.QtWidgets import QApplication, QToolTip
 import pyqtgraph as pg  # after PySide6, so it picks PySide6
 
 from app.session import Session
-from engine.explorer import GAP, SPECIAL, SPLIT, load_languages
+from engine.readable.explorer import GAP, SPECIAL, SPLIT, load_languages
 from engine.formats.bpelab import save_tokenizer
 from engine.formats.hf import save_hf
 from engine.formats.tiktoken_file import save_tiktoken
-from engine.lesson import Lesson
-from engine.settings import Settings
+from engine.lesson.lesson import Lesson
+from engine.algorithm.settings import Settings
 from widgets.explorer import ExplorerView
 from widgets.explorer.languages import LanguagesView, series_brushes
 from widgets.explorer.sources import CL100K, CL100K_CHAT, LESSON

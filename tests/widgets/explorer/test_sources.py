@@ -43,7 +43,7 @@ def test_a_file_that_is_not_a_tokenizer_says_which_file(qtbot, sources, tmp_path
 
 def test_reload_reads_a_file_again_once_it_is_fixed(qtbot, sources, tmp_path):
     from engine.formats.bpelab import save_tokenizer
-    from engine.lesson import Lesson
+    from engine.lesson.lesson import Lesson
 
     path = tmp_path / "tok.json"
     path.write_text("{not json", encoding="utf-8")
@@ -62,7 +62,7 @@ def test_every_malformed_file_fails_with_the_readers_one_line(kind, tmp_path):
     import random
 
     from engine.errors import BpeLabError
-    from engine.explorer import split_text
+    from engine.readable.explorer import split_text
     from tests.engine.formats.mutations import TEXT, Mutator, make_seeds
     from widgets.explorer.sources import _load, failure_message
 

@@ -6,9 +6,9 @@ import tiktoken
 from PySide6.QtCore import Qt
 
 from app.session import Session
-from engine.explorer import SPECIAL, chat_text
-from engine.lesson import Lesson
-from engine.settings import Settings
+from engine.readable.explorer import SPECIAL, chat_text
+from engine.lesson.lesson import Lesson
+from engine.algorithm.settings import Settings
 from widgets.explorer import ExplorerView
 from widgets.explorer.sources import CL100K, LESSON
 

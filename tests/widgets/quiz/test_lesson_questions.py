@@ -4,7 +4,7 @@ import pytest
 from PySide6.QtCore import QCoreApplication
 
 import widgets.quiz.lesson_questions as lesson_questions
-from engine.lesson import Lesson
+from engine.lesson.lesson import Lesson
 from widgets.quiz.lesson_questions import LessonQuestions
 from widgets.worker import wait_for_workers
 
@@ -52,7 +52,7 @@ def test_a_question_built_for_the_old_lesson_is_dropped(qtbot, questions):
 
 
 def test_the_panel_shows_the_failure_and_is_not_left_building(qtbot, monkeypatch):
-    from engine.quiz.session import LESSON
+    from engine.quiz.progress import LESSON
     from widgets.quiz_panel import QuizPanel
 
     def broken(live, count, kinds):

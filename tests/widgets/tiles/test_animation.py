@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.lesson import Lesson
+from engine.lesson.lesson import Lesson
 from widgets.tiles.animation import FUSE_AT, MergeFilm, Tick
 
 CLASSIC = "low 5\nlower 2\nnewest 6\nwidest 3\n"

@@ -8,8 +8,8 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 
 from app.session import Session
-from engine.lesson import Lesson
-from engine.settings import Settings
+from engine.lesson.lesson import Lesson
+from engine.algorithm.settings import Settings
 from widgets.tiles import TileView
 
 # words that share pairs: a merge frames places in some rows and leaves others alone

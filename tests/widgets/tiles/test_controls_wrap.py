@@ -7,7 +7,7 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication, QCheckBox, QComboBox, QLabel, QToolButton, QWidget
 
 from app.session import Session
-from engine.lesson import Lesson
+from engine.lesson.lesson import Lesson
 from widgets.tiles import TileView
 
 CLASSIC = "low 5\nlower 2\nnewest 6\nwidest 3\n"

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from engine.lesson import Lesson, LessonState
-from engine.settings import Settings
+from engine.lesson.lesson import Lesson, LessonState
+from engine.algorithm.settings import Settings
 from widgets.tiles.layout import HEAD_SYMBOLS, TileRows
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from PySide6.QtGui import QColor
 
-from engine.bytelevel import bytes_to_symbols
-from engine.display import MARKER, PARTIAL, TOKEN, UNKNOWN, WORD_END, Display
-from engine.lesson import Lesson, LessonState
-from engine.settings import Settings
-from widgets.colors import TOKEN_FILLS, fill_of
+from engine.algorithm.bytelevel import bytes_to_symbols
+from engine.readable.display import MARKER, PARTIAL, TOKEN, UNKNOWN, WORD_END, Display
+from engine.lesson.lesson import Lesson, LessonState
+from engine.algorithm.settings import Settings
+from widgets.token_palette import TOKEN_FILLS, fill_of
 from widgets.tiles.layout import KEPT, LEFT, RIGHT, RowMerge, TileRows, lay_out, summary, token_offsets
 from widgets.tiles.palette import tile_look
 

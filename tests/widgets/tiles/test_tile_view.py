@@ -8,8 +8,8 @@ from PySide6.QtGui import QColor, QHelpEvent, QImage
 from PySide6.QtWidgets import QApplication, QToolTip
 
 from app.session import Session
-from engine.lesson import Lesson
-from engine.settings import Settings
+from engine.lesson.lesson import Lesson
+from engine.algorithm.settings import Settings
 from widgets.tiles import TileView
 from widgets.tiles.animation import FUSE_AT
 
@@ -335,8 +335,8 @@ def test_tiles_take_the_explorer_colour_of_their_id(view):
     canvas = view.canvas
     lesson = view.session.lesson
     tokenizer = lesson.tokenizer
-    from engine.colouring import colouring_of
-    from widgets.colors import fill_of
+    from engine.readable.tile_colours import colouring_of
+    from widgets.token_palette import fill_of
 
     colouring = colouring_of(lesson)
     for token in ("l", "e", "w"):
