@@ -20,7 +20,7 @@ FORMATS_DIR = Path(__file__).resolve().parents[3] / "engine" / "formats"
 # ``--out -``; the window exports the session's lesson to a path it asks for
 CLI_ONLY = {("loading.py", "--all-merges"), ("load.py", "--out")}
 # where a saved lesson is trained into the tokenizer an export writes, beside the formats
-LOADING = FORMATS_DIR.parent / "loading.py"
+LOADING = FORMATS_DIR.parent / "lesson_io" / "loading.py"
 
 
 def test_the_command_line_names_each_setting_by_its_option():
