@@ -4,7 +4,7 @@ The walk takes each code point alone and followed by ``'s`` (a letter keeps ``'s
 else glues the apostrophe to itself). It covers every code point of the Basic Multilingual Plane,
 every code point that the installed ``regex`` classes otherwise than the table (letters and
 numbers newer than tiktoken's Unicode) and those where BPE Lab and tiktoken parted before. (That the table holds,
-for every code point, what tiktoken's and tokenizers' engines match is tests/engine/test_unicode_table.py.)
+for every code point, what tiktoken's and tokenizers' engines match is tests/engine/algorithm/test_unicode_table.py.)
 
 Segments are batched, joined by " \\n": the pieces around a segment then never reach into its
 neighbours, which the test checks on BPE Lab's side (every segment starts and ends a piece) before

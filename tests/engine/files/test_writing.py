@@ -173,7 +173,7 @@ write_atomic({path!r}, b"x" * 100_000)
 
 
 def start_save(path):
-    root = str(Path(__file__).resolve().parents[2])
+    root = str(Path(__file__).resolve().parents[3])
     child = subprocess.Popen([sys.executable, "-c", SAVING.format(root=root, path=str(path))],
                              stdout=subprocess.PIPE, text=True)
     assert child.stdout.readline() == "written\n"

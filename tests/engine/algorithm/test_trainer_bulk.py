@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings as hyp_settings, strategies 
 from engine import Corpus, Settings, Tokenizer, train
 from engine.lesson.history import History
 from engine.algorithm.textbook import textbook_merges
-from tests.engine.test_trainer_properties import _corpus, settings_strategy
+from tests.engine.algorithm.test_trainer_properties import _corpus, settings_strategy
 
 # a tiny alphabet makes ties, overlapping runs (aaaa), a b a b and rebuilt strings (a+bc, ab+c) common
 words = st.text(alphabet="abc", min_size=1, max_size=9)

@@ -1,0 +1,1 @@
+"""Tests of the algorithm: splitting, training, ranking, encoding."""

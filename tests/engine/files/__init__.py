@@ -1,0 +1,1 @@
+"""Tests of reading and writing the user's files."""

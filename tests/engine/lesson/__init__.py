@@ -1,0 +1,1 @@
+"""Tests of lessons, their history and their states."""

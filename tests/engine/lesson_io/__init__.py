@@ -1,0 +1,1 @@
+"""Tests of lessons to and from files."""
