@@ -296,7 +296,7 @@ class LessonFiles(QObject):
         try:
             lesson = self.current_file()
             if lesson.quiz:
-                from engine.quiz.progress import pack_path_relative
+                from engine.quiz.progress import pack_path_relative  # the quiz: only a lesson with answers
 
                 lesson = replace(lesson, quiz=pack_path_relative(lesson.quiz, path.parent))
             try:
