@@ -30,7 +30,7 @@ from collections.abc import Iterable, Iterator, MutableSequence, Sequence
 from dataclasses import dataclass, field, fields, make_dataclass
 from itertools import accumulate, chain, compress, islice, repeat
 from operator import countOf, ge, itemgetter, lshift, or_
-from typing import cast
+from typing import Any, cast
 
 from engine.algorithm.collector import collector_paused
 from engine.algorithm.corpus import Corpus
@@ -227,11 +227,6 @@ class Layout:
 # a small run's time. The trainer fills a plain record with the same slots instead, at the speed of
 # any object, and makes it the MergeStep it is (the layouts match, so Python allows the change).
 _StepDraft = make_dataclass("_StepDraft", [(f.name, f.type) for f in fields(MergeStep)], slots=True)
-
-
-def _finished(draft: object) -> MergeStep:
-    draft.__class__ = MergeStep
-    return cast(MergeStep, draft)
 
 
 def extra_ids(settings: Settings) -> int:
@@ -577,15 +572,18 @@ class Trainer:
                 positions, made_left, made_right, merged = self._merge_at_places(found, a, b, new)
             new_pairs, undone = self._recount(key, count, a, b, new, made_left, made_right)
             if rebuilt:
-                self._rank_afresh(new, chain(new_pairs, undone))
+                self._rank_afresh(new, chain(new_pairs, undone or ()))
             else:
                 self._queue_new_pairs(new_pairs, undone)
             before = self.total
             self.total = before - merged
-            yield _finished(_StepDraft(
+            step: Any = _StepDraft(
                 step=len(merges), pair=(vocab[a], vocab[b]), token=token, count=count, tie_count=tie_count,
                 tokens_before=before, tokens_after=self.total, vocab_size=len(vocab) + self.extra_ids,
-                positions=positions, rivals=rivals, layout=self.layout))
+                positions=positions, rivals=rivals, layout=self.layout)
+            # the draft is the MergeStep it stands for (``_StepDraft``): no call, not even a cast
+            step.__class__ = MergeStep
+            yield step
 
     def _take_top_pair(self) -> tuple[int, int, int, tuple[int, ...]] | None:
         """The pair to merge next, taken off the top: its key, its count, how many pairs hold that
@@ -680,7 +678,7 @@ class Trainer:
         return array("i", positions), (left_gains, left_places), (right_gains, right_places), merged
 
     def _recount(self, key: int, count: int, a: int, b: int, new: int, made_left: Made,
-                 made_right: Made) -> tuple[list[int], set[int]]:
+                 made_right: Made) -> tuple[list[int], set[int] | None]:
         """The neighbours' pairs lose what the new pairs gain: each place of ``x new`` was one of
         ``x a``, each of ``new y`` one of ``b y``, in the same word, so of the same weight. Returns
         the pairs made, and those of them that a later place undid (``a b a b``: the first place's
@@ -695,7 +693,8 @@ class Trainer:
         at_tracked = self.at_tracked - (count == tracked)
         del counts[key]
         new_pairs: list[int] = []
-        undone: set[int] = set()
+        # made only in the step that needs it (``a b a b``): most steps undo nothing
+        undone: set[int] | None = None
         for (gains, made_places), to_old in ((made_right, (b - new) << shift), (made_left, a - new)):
             for pair, gain in gains.items():
                 places = made_places[pair]
@@ -715,6 +714,8 @@ class Trainer:
                 if old >> shift == new:
                     # a pair this step made (or a rebuilt token had): settled with the pairs made
                     counts[old] = n
+                    if undone is None:
+                        undone = set()
                     undone.add(old)
                     continue
                 if old in top_keys:
@@ -729,7 +730,7 @@ class Trainer:
         self.at_tracked = at_tracked
         return new_pairs, undone
 
-    def _queue_new_pairs(self, new_pairs: list[int], undone: set[int]) -> None:
+    def _queue_new_pairs(self, new_pairs: list[int], undone: set[int] | None) -> None:
         """Queue the pairs a merge made with a new token; a pair made and then undone to nothing goes."""
         counts, places_of, least, by_place = self.counts, self.places_of, self.least, self.by_first_place
         keys, heap, top, tracked = self.keys, self.heap, self.top, self.tracked
@@ -746,7 +747,7 @@ class Trainer:
                 at_tracked += 1
             if c < least:
                 continue
-            if pair in undone:
+            if undone is not None and pair in undone:
                 entry = self._entry(pair)
             elif by_place:
                 # a pair just made is still at the first place it was made: no need to look
