@@ -542,19 +542,37 @@ class Trainer:
 
     def steps(self) -> Iterator[MergeStep]:
         """Merge after merge, until the target or a stop (``stop_reason`` says which). One run:
-        iterate once."""
+        iterate once.
+
+        A run makes thousands of merges of a few places each, where every call and every name
+        looked up counts (a tenth of such a run): the step reads the top of the queue itself, and
+        the names it reads at every step are bound once, here."""
         vocab, ids, merges, places_of = self.vocab, self.ids, self.merges, self.places_of
-        shift, low = self.keys.shift, self.keys.low
+        shift, low, rank_at, keys_mask = self.keys.shift, self.keys.low, self.keys.rank_at, self.keys.keys_mask
+        merge_limit, vocab_limit, bulk, extra, layout = (self.merge_limit, self.vocab_limit, self.bulk,
+                                                         self.extra_ids, self.layout)
         while True:
-            if len(merges) >= self.merge_limit if self.vocab_limit is None else len(vocab) >= self.vocab_limit:
+            if len(merges) >= merge_limit if vocab_limit is None else len(vocab) >= vocab_limit:
                 self.stop_reason = TARGET_REACHED
                 return
-            top = self._take_top_pair()
-            if top is None:
-                # the pairs left, if any, are all below the minimum frequency
-                self.stop_reason = NO_PAIR_REPEATS if self.counts else NOTHING_LEFT
-                return
-            key, count, tie_count, rivals = top
+            # the pair to merge: the top of the queue, as the last step left it, unless a merge
+            # touched one, too few are left to show a step's ties, or the heap may hold more at
+            # their count (a rebuilt token queues every pair afresh: the lists are read again)
+            top, heap = self.top, self.heap
+            if self.touched or len(top) < TIES_KEPT and (not top or heap and heap[0] >> rank_at <= top[0] >> rank_at):
+                self._refill_top()
+                if not top:
+                    # the pairs left, if any, are all below the minimum frequency
+                    self.stop_reason = NO_PAIR_REPEATS if self.counts else NOTHING_LEFT
+                    return
+            count = RANK - (top[0] >> rank_at)
+            # the top holds every pair at its count, unless it is full
+            tie_count = len(top) if len(top) < TIES_KEPT else self._pairs_at(count)
+            key = top.pop(0) & keys_mask
+            del self.top_keys[key]
+            # the tied rivals' entries themselves (C speed): the same ones stay at the top for many
+            # steps, so the steps share them
+            rivals = tuple(top[:TIES_KEPT - 1])
             a, b = key >> shift, key & low
             token = vocab[a] + vocab[b]
             # a token's string made again by another pair keeps its id, as in tokenizers
@@ -566,51 +584,27 @@ class Trainer:
                 ids[token] = new
             merges.append((a, b))
             found = places_of.pop(key)
-            if self.bulk and not rebuilt and a != b and len(found) >= BULK_PLACES:
+            if bulk and not rebuilt and a != b and len(found) >= BULK_PLACES:
                 positions, made_left, made_right, merged = self._merge_in_bulk(found, a, b, new)
             else:
                 positions, made_left, made_right, merged = self._merge_at_places(found, a, b, new)
-            new_pairs, undone = self._recount(key, count, a, b, new, made_left, made_right)
-            if rebuilt:
-                self._rank_afresh(new, chain(new_pairs, undone or ()))
-            else:
-                self._queue_new_pairs(new_pairs, undone)
+            self._recount_and_queue(key, count, a, b, new, made_left, made_right, rebuilt)
             before = self.total
-            self.total = before - merged
-            step: Any = _StepDraft(
-                step=len(merges), pair=(vocab[a], vocab[b]), token=token, count=count, tie_count=tie_count,
-                tokens_before=before, tokens_after=self.total, vocab_size=len(vocab) + self.extra_ids,
-                positions=positions, rivals=rivals, layout=self.layout)
+            self.total = after = before - merged
+            step: Any = _StepDraft(len(merges), (vocab[a], vocab[b]), token, count, tie_count, before, after,
+                                   len(vocab) + extra, positions, rivals, layout)
             # the draft is the MergeStep it stands for (``_StepDraft``): no call, not even a cast
             step.__class__ = MergeStep
             yield step
 
-    def _take_top_pair(self) -> tuple[int, int, int, tuple[int, ...]] | None:
-        """The pair to merge next, taken off the top: its key, its count, how many pairs hold that
-        count, and the first tied rivals' queue entries; None when no pair can win."""
-        top, heap, rank_at = self.top, self.heap, self.keys.rank_at
-        # the top pairs: as the last step left them, unless a merge touched one, too few are left to
-        # show a step's ties, or the heap may hold more at their count
-        if self.touched or len(top) < TIES_KEPT and (not top or heap and heap[0] >> rank_at <= top[0] >> rank_at):
-            self._refill_top()
-            if not top:
-                return None
-        count = RANK - (top[0] >> rank_at)
-        if len(top) < TIES_KEPT:
-            # the top holds every pair at its count
-            tie_count = len(top)
-        else:
-            if self.tracked != count:
-                # counts only fall (the winner's too) until a rebuilt token ranks every pair afresh:
-                # each count is counted out once, then followed
-                self.tracked = count
-                self.at_tracked = countOf(self.counts.values(), count)
-            tie_count = self.at_tracked
-        key = top.pop(0) & self.keys.keys_mask
-        del self.top_keys[key]
-        # the entries themselves (C speed): the same ones stay at the top for many steps, so the
-        # steps share them
-        return key, count, tie_count, tuple(top[:TIES_KEPT - 1])
+    def _pairs_at(self, count: int) -> int:
+        """How many pairs hold ``count``, the top count, when the top is too full to say."""
+        if self.tracked != count:
+            # counts only fall (the winner's too) until a rebuilt token ranks every pair afresh:
+            # each count is counted out once, then followed
+            self.tracked = count
+            self.at_tracked = countOf(self.counts.values(), count)
+        return self.at_tracked
 
     def _merge_in_bulk(self, found: MutableSequence[int], a: int, b: int, new: int) -> tuple[Sequence[int], Made, Made, int]:
         """``_merge_at_places`` for a new token of two different tokens with many places in a large
@@ -677,16 +671,18 @@ class Trainer:
             nxt[p] = right
         return array("i", positions), (left_gains, left_places), (right_gains, right_places), merged
 
-    def _recount(self, key: int, count: int, a: int, b: int, new: int, made_left: Made,
-                 made_right: Made) -> tuple[list[int], set[int] | None]:
-        """The neighbours' pairs lose what the new pairs gain: each place of ``x new`` was one of
-        ``x a``, each of ``new y`` one of ``b y``, in the same word, so of the same weight. Returns
-        the pairs made, and those of them that a later place undid (``a b a b``: the first place's
-        ``new a`` is the second's ``a b``), whose first place may have moved on.
+    def _recount_and_queue(self, key: int, count: int, a: int, b: int, new: int, made_left: Made,
+                           made_right: Made, rebuilt: bool) -> None:
+        """The neighbours' pairs lose what the new pairs gain, then the new pairs are queued.
 
-        The right pairs come first: a left pair ``new new`` undoes a right pair ``new a`` made a
-        moment before. The count followed (``tracked``) loses the pairs that fall from it (none
-        rises to it: none is above it); the pairs made are added to it as they are queued.
+        Each place of ``x new`` was one of ``x a``, each of ``new y`` one of ``b y``, in the same
+        word, so of the same weight. The right pairs come first: a left pair ``new new`` undoes a
+        right pair ``new a`` made a moment before. A pair made and then undone by a later place
+        (``a b a b``: the first place's ``new a`` is the second's ``a b``) may have moved its first
+        place on. The count followed (``tracked``) loses the pairs that fall from it (none rises to
+        it: none is above it); the pairs made are added to it as they are queued. A rebuilt token
+        ranks every pair afresh instead (``_rank_afresh``). One method for both passes: a run of
+        thousands of tiny merges pays for every call.
         """
         counts, places_of, top_keys, touched = self.counts, self.places_of, self.top_keys, self.touched
         shift, tracked = self.keys.shift, self.tracked
@@ -727,15 +723,13 @@ class Trainer:
                 else:
                     del counts[old]
                     del places_of[old]
-        self.at_tracked = at_tracked
-        return new_pairs, undone
-
-    def _queue_new_pairs(self, new_pairs: list[int], undone: set[int] | None) -> None:
-        """Queue the pairs a merge made with a new token; a pair made and then undone to nothing goes."""
-        counts, places_of, least, by_place = self.counts, self.places_of, self.least, self.by_first_place
-        keys, heap, top, tracked = self.keys, self.heap, self.top, self.tracked
-        rank_at, place_at = keys.rank_at, keys.place_at
-        at_tracked = self.at_tracked
+        if rebuilt:
+            self.at_tracked = at_tracked
+            self._rank_afresh(new, chain(new_pairs, undone or ()))
+            return
+        # the new pairs queued; a pair made and then undone to nothing goes
+        least, by_place, heap, top = self.least, self.by_first_place, self.heap, self.top
+        rank_at, place_at = self.keys.rank_at, self.keys.place_at
         push = heapq.heappush
         for pair in new_pairs:
             c = counts[pair]
