@@ -630,7 +630,7 @@ class Trainer:
         left_gains: dict[int, int] = {}
         right_gains: dict[int, int] = {}
         find_left, find_right = left_places.get, right_places.get
-        weigh = self.freq.__getitem__
+        freq = self.freq
         positions: list[int] = []
         keep = positions.append
         new_high = new << shift
@@ -643,7 +643,7 @@ class Trainer:
             if sym[q] != b:
                 continue
             keep(p)
-            w = weigh(p)
+            w = freq[p]
             merged += w
             left = prv[p]
             right = nxt[q]
