@@ -5,18 +5,7 @@ import pytest
 from PySide6.QtWidgets import QRadioButton, QStyle, QStyleOptionButton, QVBoxLayout, QWidget
 
 from app.appearance import THEMES, palette, style_sheet
-
-
-def luminance(color) -> float:
-    def channel(c: float) -> float:
-        c /= 255
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-    return 0.2126 * channel(color.red()) + 0.7152 * channel(color.green()) + 0.0722 * channel(color.blue())
-
-
-def contrast(a, b) -> float:
-    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
-    return (hi + 0.05) / (lo + 0.05)
+from tests.widgets.colour_difference import contrast
 
 
 def indicator(button: QRadioButton):
@@ -45,7 +34,7 @@ def test_a_chosen_radio_button_has_a_dot_that_stands_out_from_its_ring_and_from_
     centre = rect.center()
     on, off = on_image.pixelColor(centre), off_image.pixelColor(centre)
     # the centre of a chosen button differs from an unchosen one's in luminance (it reads in grey)
-    assert contrast(on, off) >= 3, (theme, on.name(), off.name())
+    assert contrast(on.name(), off.name()) >= 3, (theme, on.name(), off.name())
     # and it is a dot: the centre stands out from the indicator's own inside, between dot and ring
     between = on_image.pixelColor(centre.x() - rect.width() * 3 // 10, centre.y())
-    assert contrast(on, between) >= 3, (theme, on.name(), between.name())
+    assert contrast(on.name(), between.name()) >= 3, (theme, on.name(), between.name())

@@ -21,6 +21,18 @@ def _rgb(colour: str) -> tuple[float, float, float]:
     return tuple(_linear(int(h[i:i + 2], 16) / 255) for i in (0, 2, 4))
 
 
+def luminance(colour: str) -> float:
+    """WCAG relative luminance of a ``#rrggbb`` colour."""
+    r, g, b = _rgb(colour)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG contrast ratio of two ``#rrggbb`` colours (1 to 21)."""
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
 def seen(colour: str, vision: str = "normal") -> tuple[float, float, float]:
     """The colour's linear RGB as a person with ``vision`` sees it."""
     rgb = _rgb(colour)

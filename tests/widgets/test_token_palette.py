@@ -13,6 +13,7 @@ from engine.lesson.lesson import Lesson
 from widgets.classroom.predict import question_for
 from widgets.token_palette import KIND_LOOKS, TOKEN_FILLS, TOKEN_TEXT, fill_of, look_of
 from widgets.explorer.replay import MergeReplayView
+from tests.widgets.colour_difference import contrast
 from widgets.explorer.side import SidePane
 from widgets.explorer.sources import LESSON, TokenizerSources
 from widgets.explorer.theme import THEMES
@@ -26,19 +27,6 @@ STEP = 0.12  # the least difference in grey that still reads on a washed-out pro
 def grey(colour: str) -> float:
     c = QColor(colour)
     return 0.299 * c.redF() + 0.587 * c.greenF() + 0.114 * c.blueF()
-
-
-def luminance(colour: str) -> float:
-    def linear(v: float) -> float:
-        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
-
-    c = QColor(colour)
-    return 0.2126 * linear(c.redF()) + 0.7152 * linear(c.greenF()) + 0.0722 * linear(c.blueF())
-
-
-def contrast(a: str, b: str) -> float:
-    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
-    return (hi + 0.05) / (lo + 0.05)
 
 
 def test_each_kind_sits_on_its_own_step_of_grey():
