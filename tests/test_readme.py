@@ -1,4 +1,4 @@
-"""Every Python and shell snippet of README.md runs as written, and tools/bpe-lab.sh asks for a screen
+"""Every Python and shell snippet of README.md and of the user guide (docs/*.md) runs as written, and tools/bpe-lab.sh asks for a screen
 before it installs anything.
 
 Python snippets run in a fresh interpreter of the test environment. Shell snippets run with
@@ -23,6 +23,8 @@ from app.cli import COMMANDS, OPTIONS
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
+# the README and the guide's pages: a snippet moved between them runs all the same
+PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]
 FENCE = re.compile(r"^(`{3,})(\w*)\n(.*?)^\1$", re.S | re.M)
 
 # the first line of each shell snippet a test must not run, and why
@@ -39,13 +41,13 @@ NOT_RUN = {
 
 
 def snippets(language: str) -> list[str]:
-    """The fenced blocks of README.md in ``language`` ("" for blocks without one)."""
-    text = README.read_text(encoding="utf-8")
+    """The fenced blocks of the README and the guide in ``language`` ("" for blocks without one)."""
     found = []
-    for match in FENCE.finditer(text):
-        # a ````markdown block is matched whole: its inner fences are an example file, not snippets
-        if match.group(2) == language:
-            found.append(match.group(3))
+    for page in PAGES:
+        for match in FENCE.finditer(page.read_text(encoding="utf-8")):
+            # a ````markdown block is matched whole: its inner fences are an example file, not snippets
+            if match.group(2) == language:
+                found.append(match.group(3))
     return found
 
 
@@ -91,8 +93,12 @@ def fresh_copy(folder, tmp_path) -> Path:
 
 def test_every_shell_snippet_is_run_or_said_why_not():
     firsts = {s.splitlines()[0].strip() for s in shell_snippets()}
-    assert set(NOT_RUN) <= firsts, "a snippet NOT_RUN names is gone from the README: update the list"
+    assert set(NOT_RUN) <= firsts, "a snippet NOT_RUN names is gone from the README and the guide: update the list"
     assert to_run(), "no shell snippet runs"
+
+
+def test_the_guide_has_its_pages():
+    assert len(PAGES) > 2 and (ROOT / "docs" / "index.md") in PAGES
 
 
 def test_the_readme_has_python_snippets():

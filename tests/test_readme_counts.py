@@ -1,4 +1,4 @@
-"""Every count the README states, recomputed from the data or the engine it describes."""
+"""Every count the README and the user guide (docs/) state, recomputed from the data or the engine they describe."""
 
 import re
 from pathlib import Path
@@ -11,7 +11,10 @@ from engine.readable.explorer import load_languages, token_counts
 from engine.lesson.lesson import Lesson
 from resources.quiz import bundled_pack
 
-README = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text("utf-8").split())
+ROOT = Path(__file__).resolve().parents[1]
+# the README and the guide's pages as one text, line breaks read as spaces
+README = " ".join(" ".join(page.read_text("utf-8").split())
+                  for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))])
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""The README's DuckDB recipe writes the very counts file ``bpe-lab count`` writes, so counts made
+"""The user guide's DuckDB recipe writes the very counts file ``bpe-lab count`` writes, so counts made
 by an engine that scales out train the same merges."""
 
 from __future__ import annotations
@@ -11,15 +11,15 @@ import pytest
 
 from app.cli import main
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "command-line.md"
 WORDS = ["the", "The", "cat", '"cat"', "it's", "日本語", "🙂", "ΟΔΟΣ", "a-b", "x\u0301", "1234", "end.", "\\n", "a,b"]
 GAPS = [" ", "  ", "\n", "\r\n", "\t", "\u00a0", "\u2028", "\u3000", "\x0b", "\x1c", "\u200b"]
 
 
 def recipe() -> str:
-    """The SQL block of the README's "Corpora bigger than one machine" section."""
-    text = README.read_text(encoding="utf-8")
-    section = text[text.index("### Corpora bigger than one machine"):]
+    """The SQL block of the guide's "Corpora bigger than one machine" section."""
+    text = GUIDE.read_text(encoding="utf-8")
+    section = text[text.index("## Corpora bigger than one machine"):]
     return re.search(r"```sql\n(.*?)```", section, re.S).group(1)
 
 
