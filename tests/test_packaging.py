@@ -55,6 +55,16 @@ def test_the_wheel_carries_the_resources_and_the_command(wheel):
     assert "bpe-lab = app.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
 
 
+def test_the_wheel_carries_the_user_guide_page_for_page(wheel):
+    # written once in docs/, the pages travel as package data for Help > User guide
+    archive = zipfile.ZipFile(wheel)
+    pages = sorted((ROOT / "docs").glob("*.md"))
+    assert len(pages) > 2
+    for page in pages:
+        assert archive.read(f"resources/guide/{page.name}") == page.read_bytes(), page.name
+    assert not [n for n in archive.namelist() if n.startswith("docs/")]
+
+
 def test_installed_from_the_wheel_it_says_its_version_and_trains(wheel, tmp_path):
     env_dir = tmp_path / "env"
     venv.EnvBuilder(with_pip=False).create(env_dir)
@@ -75,6 +85,13 @@ def test_installed_from_the_wheel_it_says_its_version_and_trains(wheel, tmp_path
     where = run(str(python), "-c", "import app, resources.presets; print(app.__file__); print(resources.presets.HERE)")
     assert where.returncode == 0, where.stderr
     assert all(line.startswith(str(new_site)) for line in where.stdout.split()), where.stdout
+
+    guide = run(str(python), "-c", "from app.help_pages import guide_folder, page_names, page_text, QUICK_START; "
+                "print(guide_folder()); print(len(page_names())); print(page_text(QUICK_START).splitlines()[0])")
+    assert guide.returncode == 0, guide.stderr
+    folder, count, title = guide.stdout.splitlines()
+    assert folder.startswith(str(new_site)) and int(count) == len(list((ROOT / "docs").glob("*.md")))
+    assert title == (ROOT / "docs" / "quick-start.md").read_text(encoding="utf-8").splitlines()[0]
 
     bpe_lab = env_dir / "bin" / "bpe-lab"
     version = run(str(bpe_lab), "--version")
