@@ -32,6 +32,8 @@ from widgets.handout_dialog import add_handout_action
 from app.lesson_open_save import KeepsProgress, LessonFiles
 from app.session import Session
 from app.shortcut_list import show_shortcuts
+from app import help_pages
+from app.help_window import show_guide
 from engine.formats.lesson_file import SUFFIX
 from widgets.corpus_panel import CorpusPanel
 from widgets.pairs_panel import PairsPanel
@@ -363,6 +365,10 @@ class MainWindow(QMainWindow):
         for dock in (self.corpus_dock, self.pairs_dock, self.vocab_dock, self.tokenize_dock):
             view_menu.addAction(dock.toggleViewAction())
         help_menu = bar.addMenu("&Help")
+        self.quick_start_action = help_menu.addAction("&Quick start", lambda: show_guide(self, help_pages.QUICK_START))
+        self.quick_start_action.setStatusTip("The first five minutes of a lesson")
+        self.guide_action = help_menu.addAction("&User guide", lambda: show_guide(self, help_pages.INDEX))
+        self.guide_action.setStatusTip("Every panel, view, file format and command, offline")
         help_menu.addAction(self.shortcuts_action)
         self.about_action = help_menu.addAction("&About BPE Lab", lambda: show_about(self))
 
