@@ -474,7 +474,8 @@ def tokenizer_from_hf_data(data: object, source: str) -> Tokenizer:
     if suffix or byte_fallback:
         raise SchemaError(
             f"{source}: model.end_of_word_suffix or model.byte_fallback is set with a pre-tokenizer BPE Lab "
-            "reads only without them; see the README for the shapes that load"
+            "reads only without them; the shapes that load are listed in the user guide (Help > User guide, "
+            "Exporting and importing)"
         )
     split, units = _pre_tokenizer_settings(parts["pre_tokenizer"], source)
     made = {a + b for a, b in merges}

@@ -6,8 +6,9 @@
      "examples": [{"id": "...", "title": "...", "steps": ["...", "..."]}],
      "readings": [{"id": "...", "title": "...", "text": "..."}]}
 
-The README's "Quiz packs" section is the full description for teachers. One bad question never
-sinks a pack: it is left out and a message naming the file and the question says what to fix.
+The user guide's "Quiz packs" page (docs/quiz-packs.md) is the full description for teachers. One
+bad question never sinks a pack: it is left out and a message naming the file and the question says
+what to fix.
 The fields of a question are the same here and in the Markdown format (``engine.quiz.markdown``),
 so both go through ``question_from_dict``.
 """
