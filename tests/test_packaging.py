@@ -104,3 +104,17 @@ def test_installed_from_the_wheel_it_says_its_version_and_trains(wheel, tmp_path
     assert encoded.returncode == 0, encoded.stderr
     # the worked example: after e s, es t, est </w>, l o, lo w: "lowest" is low + est</w>
     assert encoded.stdout.startswith("low | est</w>") and "(2 tokens)" in encoded.stdout
+
+
+def test_the_bundle_spec_puts_the_guide_where_the_wheel_has_it():
+    # PyInstaller is not in the test environment: the spec's own function is read out of it and run
+    import ast
+
+    spec = (ROOT / "packaging" / "bpe-lab.spec").read_text(encoding="utf-8")
+    (function,) = [node for node in ast.parse(spec).body if isinstance(node, ast.FunctionDef) and node.name == "guide_pages"]
+    names: dict = {"ROOT": ROOT, "Path": Path}
+    exec(compile(ast.Module([function], type_ignores=[]), "bpe-lab.spec", "exec"), names)
+    datas = names["guide_pages"]()
+    assert sorted(Path(source).name for source, _folder in datas) == sorted(p.name for p in (ROOT / "docs").glob("*.md"))
+    assert {folder for _source, folder in datas} == {"resources/guide"}
+    assert "guide_pages()" in spec.split("datas=", 1)[1].split("\n", 1)[0]
