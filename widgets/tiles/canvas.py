@@ -286,6 +286,8 @@ class TileCanvas(QAbstractScrollArea):
     # -- the film -------------------------------------------------------------------------------
 
     def _longest_row(self, step: MergeStep) -> int:
+        if self._text_tiles is not None:
+            return 0  # a file's merges were not chosen by counting a typed text: no counting to show
         return self.rows.longest_before(step, self.visible_rows())
 
     def _on_tick(self) -> None:

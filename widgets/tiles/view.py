@@ -155,7 +155,10 @@ class TileView(QWidget):
         self.canvas.set_text(text)
 
     def _on_lesson_changed(self, lesson: Lesson | None) -> None:
-        self.text_group.setVisible(lesson is not None and lesson.corpus is None)
+        from_file = lesson is not None and lesson.corpus is None
+        self.text_group.setVisible(from_file)
+        # the file's merges were learned from a corpus it does not keep: counting the typed text explains none
+        self.counting_box.setEnabled(not from_file)
 
     def set_controls_visible(self, on: bool) -> None:
         self.controls.setVisible(on)

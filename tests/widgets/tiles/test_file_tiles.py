@@ -116,6 +116,15 @@ def test_a_merge_plays_on_the_typed_text_as_on_a_corpus(file_lesson, qtbot):
     assert [view.canvas.rows.counts[w] for w in canvas.row_order()] == [2, 1]
 
 
+def test_no_counting_is_shown_over_a_typed_text(file_lesson, qtbot):
+    view = make_view(qtbot, file_lesson)
+    view.set_show_counting(True)
+    assert not view.counting_box.isEnabled()
+    view.session.request_next()
+    assert view.canvas.animating and not view.canvas.transition.sweeping
+    view.finish_animation()
+
+
 def test_a_text_typed_in_the_box_replaces_the_rows_and_an_empty_one_says_what_to_do(file_lesson, qtbot):
     view = make_view(qtbot, file_lesson)
     view.session.request_step(4)
@@ -129,7 +138,7 @@ def test_a_text_typed_in_the_box_replaces_the_rows_and_an_empty_one_says_what_to
 
 def test_a_lesson_with_a_corpus_shows_its_words_and_no_text_box(qtbot):
     view = make_view(qtbot, Lesson("low 5\nlower 2", word_counts=True).train())
-    assert not view.text_group.isVisibleTo(view)
+    assert not view.text_group.isVisibleTo(view) and view.counting_box.isEnabled()
     view.set_text("something else entirely")
     assert rows_shown(view) == [("l", "o", "w", "</w>"), ("l", "o", "w", "e", "r", "</w>")]
 
