@@ -178,3 +178,23 @@ def test_a_lesson_of_a_bytes_tokenizer_file_reads_its_text_as_the_panel_does(tmp
     view.session.request_step(12)
     view.finish_animation()
     assert view.shown().rows[1][1][0].startswith("␣")  # a space at the front of a word reads as ␣
+
+
+def test_a_typed_word_of_thousands_of_symbols_shows_its_head_and_counts_the_rest(tmp_path, qtbot):
+    from engine.formats.bpelab import save_tokenizer
+    from widgets.tiles.layout import HEAD_SYMBOLS
+
+    trained = Lesson("abcab" * 20, settings=Settings(split="none", end_of_word=None, min_frequency=2)).train()
+    save_tokenizer(trained.tokenizer, tmp_path / "tok.json")
+    lesson = drain(read_imported(tmp_path / "tok.json"))
+    view = make_view(qtbot, lesson)
+    typed = "abcab" * 1000
+    view.set_text(typed)
+    for k in (0, 2, lesson.last_step):
+        view.session.request_step(k)
+        view.finish_animation()
+        layout = view.canvas.rows.layout(0)
+        tokens = lesson.tokenizer_at(k).encode(typed).tokens
+        assert sum(map(len, layout.tokens)) <= HEAD_SYMBOLS + max(map(len, tokens))
+        assert layout.tokens == tokens[:len(layout.tokens)] and layout.more == len(tokens) - len(layout.tokens)
+        assert f"· {len(tokens):,} tokens" in view.caption_text()
