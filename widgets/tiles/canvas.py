@@ -2,8 +2,8 @@
 
 ``TileRows`` (layout) says where rows and tiles go and lays out only the rows asked for, so a
 corpus of any size costs the same per frame (a tokenizer read from a file has no corpus: its rows
-are a typed text's words, cut by its merges, ``set_text``); ``MergeFilm`` (animation) plays each merge over the
-step the session is at; ``TilePainter`` draws them. This widget turns the session's signals,
+are a typed text's words, cut by its merges, ``set_text``); ``MergeFilm`` (animation) plays each
+merge over the step the session is at; ``TilePainter`` draws them. This widget turns the session's signals,
 the clock, scrolling, the mouse and the keys into calls on those three, and announces what changed.
 """
 

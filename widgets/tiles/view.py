@@ -2,8 +2,8 @@
 
 ``TileView(session)`` is a caption (step, corpus total, the next merge and its ties), a strip of
 options, and the canvas that paints and animates the rows. A tokenizer read from a file has no
-corpus: the rows are then a text typed in the strip (``set_text``), cut by the file's merges. Everything the projector mode needs is
-settable: ``set_scale``, ``set_theme``, ``set_controls_visible``.
+corpus: the rows are then a text typed in the strip (``set_text``), cut by the file's merges.
+Everything the projector mode needs is settable: ``set_scale``, ``set_theme``, ``set_controls_visible``.
 """
 
 from __future__ import annotations
