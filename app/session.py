@@ -39,6 +39,7 @@ from engine.lesson.heldout import TextCurve
 from engine.lesson.lesson import Lesson, LessonState
 from engine.lesson_io.as_file import lesson_to_file
 from engine.readable.display import for_settings
+from engine.readable.tile_colours import carry_colours
 from engine.algorithm.settings import Settings
 from resources.presets import preset, preset_with_held_out
 from widgets.worker import Worker
@@ -425,6 +426,8 @@ class Session(QObject):
         with slot_errors() as errors:
             if source is not None:
                 self.source = source  # first: a view that follows the lesson reads its source too
+            # a token keeps its colour from the lesson before while it exists (not when going back to it)
+            carry_colours(before[0], lesson)
             self.set_lesson(lesson, step, state)
             if source is not None:
                 self.source_changed.emit(source)

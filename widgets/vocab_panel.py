@@ -1,4 +1,5 @@
-"""The vocabulary and merges panel: base symbols, then each learned token with its parents."""
+"""The vocabulary and merges panel: base symbols, then each learned token with its parents, and the
+merge tree of the token chosen, drawn (``widgets.merge_tree``) and said as a formula."""
 
 from __future__ import annotations
 
@@ -8,7 +9,10 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
 
 from engine.readable.describe import describe_vocab
+from engine.readable.display import for_settings
+from engine.readable.tile_colours import colouring_of
 from engine.lesson.lesson import Lesson
+from widgets.merge_tree import MergeTreeArea, formula, merge_tree
 from widgets.models import VocabModel
 from widgets.models.common import KeyRole
 from widgets.models.vocab import COUNT, ID, MADE, PARENTS, TOKEN
@@ -39,13 +43,20 @@ class VocabPanel(QWidget):
         self.heading.setObjectName("panelHeading")
         self.heading.setWordWrap(True)
         self.table = make_table(self.model, stretch_column=PARENTS)
+        # the chosen token's tree, drawn; the formula under it is its text, to copy or be read out
+        self.tree_area = MergeTreeArea()
+        self.tree_view = self.tree_area.view
+        self.tree_view.token_clicked.connect(session.request_token_selection)
         self.tree = QLabel()
         self.tree.setObjectName("details")
         self.tree.setWordWrap(True)
+        self.tree.setTextFormat(Qt.TextFormat.PlainText)  # it names </w>, which is no tag
+        self.tree.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(steady(self.heading))
         layout.addWidget(self.table, 1)
+        layout.addWidget(self.tree_area, 1)
         layout.addWidget(steady(self.tree))
         self.export_button = QPushButton("Export…")
         self.export_button.setToolTip("Export the vocabulary as tokenizer.json, vocab.json + merges.txt, .tiktoken, CSV "
@@ -102,16 +113,16 @@ class VocabPanel(QWidget):
         row = self.model.row_of(token) if token else None
         if row is None:
             self.tree.setText("Click a token to see how it was built.")
+            self.tree_view.set_tree(None, self.tree_view.display, lambda t: None, None, "")
+            self.tree_area.hide()
             return
         self.table.scrollTo(self.model.index(row, 0))
-        self.tree.setText(f"{session.show(token)} = " + self._tree(token))
-
-    def _tree(self, token: str, depth: int = 0) -> str:
-        """A token's merge tree as nested brackets: est</w> = ((e + s) + t) + </w>."""
-        for step in self.session.lesson.steps[: self.session.step]:
-            if step.token == token and depth < 12:
-                a, b = step.pair
-                left = self._tree(a, depth + 1)
-                right = self._tree(b, depth + 1)
-                return f"({left} + {right})" if depth else f"{left} + {right}"
-        return self.session.show(token)
+        lesson = session.lesson
+        tree = merge_tree(lesson.history, token, session.step)
+        said = f"{session.show(token)} = " + formula(tree, session.show) if tree.parts else session.show(token)
+        self.tree.setText(said if tree.parts else f"{said} is a base symbol: no merge made it.")
+        tokenizer = lesson.tokenizer
+        self.tree_view.set_tree(tree, for_settings(lesson.settings), tokenizer.token_to_id if tokenizer else lambda t: None,
+                                colouring_of(lesson), said)
+        self.tree_area.setVisible(bool(tree.parts))
+        self.tree_area.show_top()

@@ -24,6 +24,12 @@ a merge rebuilt a token that already had one (``ab + c`` after ``a + bc``).
 >>> [colouring.colour(ids(t)) for t in ("n", "e", "w", "es", "t")]  # "newest" at step 1: n e w es t
 [4, 1, 3, 4, 1]
 
+A lesson trained again after an edit takes the colours of the lesson it replaces (``carry_colours``):
+a token with the same string keeps its earlier colour unless another colour would stand beside
+fewer tiles of its own colour (for a base symbol: unless a more frequent symbol beside it kept that
+colour first). So an unrelated word added to the corpus leaves every other tile as it was; a token
+changes colour only where the new text puts it beside one that has its colour.
+
 Work is done lazily, up to the step that made the token asked for, and kept with the lesson. Left out: the fills themselves (``widgets.token_palette``), and lessons with no corpus (a
 tokenizer read from a file), whose tokens keep their id's colour round the palette.
 """
@@ -34,7 +40,7 @@ import random
 import threading
 import weakref
 from array import array
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from engine.readable.display import TOKEN, WHITESPACE, WORD_END, Display, for_settings
@@ -78,7 +84,8 @@ class IdColours:
 class Colouring:
     """The colour of every ordinary token of a trained lesson, worked out as far as asked."""
 
-    def __init__(self, history: History, display: Display):
+    def __init__(self, history: History, display: Display, earlier: Mapping[str, int] | None = None):
+        """``earlier``: token -> colour in the lesson this one replaces, kept where it can be."""
         self.history = history
         # ids as training gives them (the tokenizer's): base symbols, then each new token
         ids = {token: i for i, token in enumerate(history.base)}
@@ -89,6 +96,7 @@ class Colouring:
                 made_at.append(number)
         self._ids = ids
         self._made_at = made_at
+        self._earlier = {ids[t]: c for t, c in (earlier or {}).items() if t in ids and 0 <= c < COLOURS}
         self._colours = array("b", [-1]) * len(ids)
         # base symbols of a look of their own (the marker, a lone byte of a longer character) stand
         # apart whatever their neighbours; a merged token is taken as filled, which costs it at most
@@ -117,6 +125,17 @@ class Colouring:
         """The colour of a token by its text, or None if the lesson has no such token."""
         token_id = self._ids.get(token)
         return None if token_id is None else self.colour(token_id)
+
+    @property
+    def complete(self) -> bool:
+        """Whether every token's colour is worked out."""
+        return self._done == len(self.history.steps)
+
+    def known(self) -> dict[str, int]:
+        """Every token coloured so far, by its text: what a lesson trained after this one keeps."""
+        colours = self._colours
+        with self._lock:
+            return {token: colours[i] for token, i in self._ids.items() if colours[i] >= 0}
 
     def colour_to(self, k: int) -> None:
         """Work out the colours of every token made up to step k (each step is worked out once)."""
@@ -174,8 +193,18 @@ class Colouring:
             meets.setdefault(y, {})[x] = n
         # most frequent first; symbols the corpus never holds (bytes units) take a colour too
         order = sorted((t for t in range(base) if self._filled[t]), key=lambda t: (-frequency[t], t))
-        for token_id, c in colour_graph(meets, order).items():
+        for token_id, c in colour_graph(meets, order, self._kept_base(meets, order)).items():
             self._colours[token_id] = c
+
+    def _kept_base(self, meets: Meets, order: list[int]) -> dict[int, int]:
+        """The base symbols that keep their earlier colour: each, most frequent first, unless a symbol
+        beside it kept that colour already."""
+        kept: dict[int, int] = {}
+        for token_id in order:
+            c = self._earlier.get(token_id)
+            if c is not None and not any(kept.get(other) == c for other in meets.get(token_id, {})):
+                kept[token_id] = c
+        return kept
 
     def _count_each(self, base: int) -> tuple[list[int], dict[tuple[int, int], int]]:
         """How often each base symbol occurs, and how often each two filled symbols stand side by side
@@ -222,6 +251,10 @@ class Colouring:
         colours = self._colours
         if colours[new] >= 0 or not self._filled[new]:
             return  # rebuilt: a token keeps the colour it was first given
+        before = self._earlier.get(new)
+        if before is not None and clash[before] == min(clash):
+            colours[new] = before  # no other colour would stand beside fewer of its own
+            return
         parts = [colours[self._ids[t]] for t in step.pair]
         colours[new] = _least(new, clash, parts)
 
@@ -274,22 +307,24 @@ class Colouring:
 Meets = dict[int, dict[int, int]]
 
 
-def colour_graph(meets: Meets, order: list[int]) -> dict[int, int]:
+def colour_graph(meets: Meets, order: list[int], fixed: Mapping[int, int] | None = None) -> dict[int, int]:
     """A colour for each symbol of ``order`` (most frequent first) that none of its neighbours in
     ``meets`` (symbol -> neighbour -> weight) has, or else the lightest total clash found; near
-    colours side by side weigh next.
+    colours side by side weigh next. The symbols in ``fixed`` keep the colour it gives them.
 
     Greedy colouring leaves a clash where a late symbol finds every colour around it; moving one
     symbol at a time to a lighter colour mends some, and the rest often go in another order. The
     orders come from a fixed seed: the same corpus always gets the same colours.
     """
     rng = random.Random(0)
+    fixed = dict(fixed or {})
+    order = [t for t in order if t not in fixed]
     edges = sum(map(len, meets.values())) or 1
     best: dict[int, int] = {}
     best_clash = None
     visits = 0
     for attempt in range(_TRIES):
-        colours = _greedy(meets, order, rng if attempt else None)
+        colours = _greedy(meets, order, rng if attempt else None, fixed)
         visits += edges * (1 + _mend(colours, meets, order))
         clash = _total_clash(colours, meets)
         if best_clash is None or clash < best_clash:
@@ -301,8 +336,8 @@ def colour_graph(meets: Meets, order: list[int]) -> dict[int, int]:
     return best
 
 
-def _greedy(meets: Meets, order: list[int], rng: random.Random | None) -> dict[int, int]:
-    colours: dict[int, int] = {}
+def _greedy(meets: Meets, order: list[int], rng: random.Random | None, fixed: dict[int, int]) -> dict[int, int]:
+    colours = dict(fixed)
     for token_id in order:
         clash = _clash(token_id, colours, meets)
         if rng is None:
@@ -367,6 +402,8 @@ def _least(token_id: int, clash: list[int], parts: Sequence[int]) -> int:
 
 # per lesson, its history when coloured and the colouring: training again makes a new history
 _KEPT: "weakref.WeakKeyDictionary[object, tuple[History, TokenColours]]" = weakref.WeakKeyDictionary()
+# per lesson, the colours of the lesson it replaced (token -> colour), for its colouring to keep
+_EARLIER: "weakref.WeakKeyDictionary[object, dict[str, int]]" = weakref.WeakKeyDictionary()
 _KEPT_LOCK = threading.Lock()
 
 
@@ -376,9 +413,42 @@ def colouring_of(lesson: Lesson) -> TokenColours:
     with _KEPT_LOCK:
         kept = _KEPT.get(lesson)
         if kept is None or kept[0] is not history:
-            found = Colouring(history, for_settings(lesson.settings)) if lesson.corpus is not None else IdColours()
+            found: TokenColours = IdColours()
+            if lesson.corpus is not None:
+                found = Colouring(history, for_settings(lesson.settings), _EARLIER.get(lesson))
             kept = _KEPT[lesson] = (history, found)
     return kept[1]
+
+
+def carry_colours(before: Lesson, after: Lesson) -> None:
+    """Let ``after``, the lesson that replaces ``before``, keep the colours ``before`` showed.
+
+    Only colours already worked out are carried (the tokens a view has shown, or all of them once a
+    worker coloured every token), so nothing is coloured here. A colouring ``after`` already has is
+    kept when every token it shares with ``before`` has its earlier colour; otherwise it is made
+    again, lazily, with the earlier colours.
+    """
+    if after is before or after.corpus is None or not before.trained or not after.trained or after in _EARLIER:
+        return
+    with _KEPT_LOCK:
+        kept = _KEPT.get(before)
+    if kept is None or not isinstance(kept[1], Colouring):
+        return
+    earlier = kept[1].known()
+    with _KEPT_LOCK:
+        _EARLIER[after] = earlier
+        made = _KEPT.get(after)
+        if made is not None and isinstance(made[1], Colouring) and not _agrees(made[1], earlier):
+            del _KEPT[after]
+
+
+def _agrees(colouring: Colouring, earlier: Mapping[str, int]) -> bool:
+    """Whether every token both lessons have coloured has its earlier colour (a token not coloured
+    yet could still take another, so only a colouring worked out to its end can agree)."""
+    if not colouring.complete:
+        return False
+    now = colouring.known()
+    return all(now.get(token, c) == c for token, c in earlier.items())
 
 
 def colour_every_token(lesson: Lesson) -> None:

@@ -1,8 +1,9 @@
 """The scrolling surface of the tile view: the widget that wires the rows, the film and the painter.
 
 ``TileRows`` (layout) says where rows and tiles go and lays out only the rows asked for, so a
-corpus of any size costs the same per frame; ``MergeFilm`` (animation) plays each merge over the
-step the session is at; ``TilePainter`` draws them. This widget turns the session's signals,
+corpus of any size costs the same per frame (a tokenizer read from a file has no corpus: its rows
+are a typed text's words, cut by its merges, ``set_text``); ``MergeFilm`` (animation) plays each
+merge over the step the session is at; ``TilePainter`` draws them. This widget turns the session's signals,
 the clock, scrolling, the mouse and the keys into calls on those three, and announces what changed.
 """
 
@@ -15,6 +16,7 @@ from PySide6.QtWidgets import QAbstractScrollArea, QToolTip
 from engine.readable.tile_colours import colouring_of
 from engine.readable.display import MARKER
 from engine.lesson.lesson import Lesson, StepChange
+from engine.lesson.text_tiles import TextTiles
 from engine.algorithm.trainer import MergeStep
 from widgets.session_view import SessionView
 from widgets.tiles.animation import MergeFilm, Tick, Transition
@@ -23,6 +25,8 @@ from widgets.tiles.painter import RowsShown, TilePainter
 from widgets.tiles.theme import TileTheme
 
 TICK_MS = 15
+# what a tokenizer read from a file cuts until a text is given: the Tokenize panel's first text
+SAMPLE_TEXT = "lowest newer"
 
 
 class TileCanvas(QAbstractScrollArea):
@@ -42,6 +46,8 @@ class TileCanvas(QAbstractScrollArea):
         self._selected = session.selected_token
         self._widest = 0.0
         self._shown = RowsShown()
+        self._text = SAMPLE_TEXT
+        self._text_tiles: TextTiles | None = None
         self._timer = QTimer(self)
         self._timer.setInterval(TICK_MS)
         self._timer.timeout.connect(self._on_tick)
@@ -109,6 +115,25 @@ class TileCanvas(QAbstractScrollArea):
 
     def set_reduce_motion(self, on: bool) -> None:
         self.film.set_reduce_motion(on)
+
+    @property
+    def text(self) -> str:
+        """The text a lesson with no corpus shows cut by its merges."""
+        return self._text
+
+    @property
+    def text_tiles(self) -> TextTiles | None:
+        """That text cut by the lesson's merges, while the lesson has no corpus (else None)."""
+        return self._text_tiles
+
+    def set_text(self, text: str) -> None:
+        """The text to cut with the merges of a lesson that has no corpus (a tokenizer file)."""
+        if text == self._text:
+            return
+        self._text = text
+        lesson = self.session.lesson
+        if lesson is not None and lesson.corpus is None and lesson.trained:
+            self._show_lesson(lesson)
 
     def set_show_counting(self, on: bool) -> None:
         self.film.show_counting = bool(on)
@@ -193,6 +218,9 @@ class TileCanvas(QAbstractScrollArea):
     # -- session signals ------------------------------------------------------------------------
 
     def _on_lesson_changed(self, lesson: Lesson) -> None:
+        self._show_lesson(lesson)
+
+    def _show_lesson(self, lesson: Lesson) -> None:
         self.film.stop()
         unknown = None
         ids = None
@@ -209,7 +237,10 @@ class TileCanvas(QAbstractScrollArea):
             self.painter.set_lesson(lesson.settings.marker, lesson.settings.units, unknown, ids, specials, colouring)
         self._selected = self.session.selected_token
         self._shown = RowsShown()
-        self.rows.set_lesson(lesson, self.session.state)
+        self._text_tiles = None
+        if lesson is not None and lesson.corpus is None and lesson.trained and self._text.strip():
+            self._text_tiles = TextTiles(lesson, self._text)
+        self.rows.set_lesson(lesson, self.session.state, self._text_tiles)
         self._widest = 0.0
         self._measure_badges()
         self._update_scrollbars()
@@ -218,14 +249,16 @@ class TileCanvas(QAbstractScrollArea):
         self.display_changed.emit()
 
     def _on_step_changed(self, change: StepChange) -> None:
-        self.rows.forget(change.words)
+        # a typed text's words are no corpus words: the change names none of them, and any may change
+        words = change.words if self._text_tiles is None else range(len(self.rows.order))
+        self.rows.forget(words)
         # a merge still playing ends here, whole: its rows are already right underneath
         motion = self.isVisible() and not _desktop_reduces_motion()
         if self.film.move(change.previous, change.step, self.session.lesson.steps, self._clock.elapsed(), motion) is not None:
             self._timer.start()
             self.viewport().update()
         else:
-            self._update_changed_rows(set(change.words))
+            self._update_changed_rows(set(words))
         self.display_changed.emit()
 
     def _update_changed_rows(self, words: set[int]) -> None:
@@ -253,6 +286,8 @@ class TileCanvas(QAbstractScrollArea):
     # -- the film -------------------------------------------------------------------------------
 
     def _longest_row(self, step: MergeStep) -> int:
+        if self._text_tiles is not None:
+            return 0  # a file's merges were not chosen by counting a typed text: no counting to show
         return self.rows.longest_before(step, self.visible_rows())
 
     def _on_tick(self) -> None:
@@ -293,8 +328,7 @@ class TileCanvas(QAbstractScrollArea):
         self.viewport().update()
 
     def _measure_badges(self) -> None:
-        corpus = self.session.lesson.corpus if self.session.lesson is not None else None
-        self.painter.set_biggest_count(max(corpus.counts, default=1) if corpus is not None else 1)
+        self.painter.set_biggest_count(max(self.rows.counts, default=1))
 
     def _update_scrollbars(self) -> None:
         vp = self.viewport()
@@ -363,8 +397,9 @@ class TileCanvas(QAbstractScrollArea):
             kind = "end-of-word marker" if self.painter.look(token).kind == MARKER else "base symbol"
             return f"{head}\n{kind}: in the vocabulary from the start"
         a, b = (self.display_text(x) for x in step.pair)
+        count = "not known (the file keeps no corpus)" if step.count is None else f"{step.count:,}"
         return (f"{head}\nmade by merge {step.step} of {lesson.last_step}\n"
-                f"parents: {a} + {b}\ncount then: {step.count:,}")
+                f"parents: {a} + {b}\ncount then: {count}")
 
     def viewportEvent(self, event) -> bool:
         if event.type() == QEvent.Type.ToolTip:

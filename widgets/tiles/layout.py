@@ -1,7 +1,9 @@
 """Where the rows and their tiles go, which rows are in view, and how a row moves through a merge.
 
 No Qt here. A row is laid out from its tokens and a ``measure`` function (token -> tile width)
-supplied by the painter, so the geometry can be built, cached and tested without a screen.
+supplied by the painter, so the geometry can be built, cached and tested without a screen. The
+words come from a ``RowSource``: a lesson's corpus (``LessonRows``), or for a tokenizer read from
+a file, which keeps no corpus, a text typed to cut with its merges (``TextRows``).
 Coordinates are the content's: y from its top (the first row starts ``top`` below it), x from the
 left edge of the tiles (the painter keeps the room before them for each word's count).
 """
@@ -13,8 +15,9 @@ from dataclasses import dataclass
 from typing import Callable, Protocol, Sequence
 
 from engine.algorithm.corpus import Corpus
-from engine.lesson.history import History, Pair
+from engine.lesson.history import Pair
 from engine.lesson.lesson import Lesson, LessonState
+from engine.lesson.text_tiles import TextTiles
 from engine.algorithm.trainer import MergeStep
 from widgets.tiles.animation import FUSE_AT, Transition
 
@@ -190,12 +193,6 @@ def _pulse(q: float) -> float:
     return (1 - q) * min(1.0, q * 6)
 
 
-def merge_places(history: History, step: MergeStep, word: int, limit: int = HEAD_SYMBOLS) -> list[int]:
-    """Base-symbol offsets in ``word`` where ``step`` merged its pair, left to right (none: untouched),
-    up to ``limit``: a row shows no more of a long word."""
-    return history.merge_offsets(word, step.step, limit)
-
-
 def summary(above: int, below: int) -> str:
     """The line that stands for the rows out of view."""
     parts = []
@@ -204,6 +201,106 @@ def summary(above: int, below: int) -> str:
     if below:
         parts.append(f"… and {below:,} more word{'' if below == 1 else 's'} below")
     return " · ".join(parts)
+
+
+# -- where the words come from ------------------------------------------------------------------
+
+
+class RowSource(Protocol):
+    """The words a view lays out as rows: how often each occurs, and its tokens at any step."""
+
+    @property
+    def counts(self) -> Sequence[int]:
+        """How often each word occurs, in word order."""
+
+    def head(self, word: int, k: int, limit: int) -> list[str]:
+        """The word's tokens after k merges that start within its first ``limit`` base symbols."""
+
+    def token_count(self, word: int, k: int) -> int: ...
+
+    def head_symbols(self, word: int, tokens: Sequence[str]) -> list[str]:
+        """The base symbols the tokens (the head of the word) cover."""
+
+    def merge_offsets(self, word: int, k: int, limit: int) -> list[int]:
+        """Base-symbol offsets below ``limit`` where step k merged its pair in the word, left to right."""
+
+    def tied(self, nxt: MergeStep) -> list[Pair]:
+        """The pairs tied with the merge ``nxt``, the winner among them, in the tie rule's order."""
+
+
+class LessonRows:
+    """A trained lesson's corpus, its tokens from the state at the step shown and from the history
+    at any other."""
+
+    def __init__(self, lesson: Lesson, state: LessonState):
+        self.lesson, self.state = lesson, state
+        self.history = lesson.history
+
+    @property
+    def counts(self) -> Sequence[int]:
+        return self.history.corpus.counts
+
+    def head(self, word: int, k: int, limit: int) -> list[str]:
+        if k == self.state.step:
+            return self.state.tokens_head(word, limit)
+        return self.history.word_head(word, k, limit)
+
+    def token_count(self, word: int, k: int) -> int:
+        return self.state.token_count(word) if k == self.state.step else self.history.token_count(word, k)
+
+    def head_symbols(self, word: int, tokens: Sequence[str]) -> list[str]:
+        return head_symbols(self.history.corpus, word, tokens)
+
+    def merge_offsets(self, word: int, k: int, limit: int) -> list[int]:
+        return self.history.merge_offsets(word, k, limit)
+
+    def tied(self, nxt: MergeStep) -> list[Pair]:
+        """A step names its first few ties; past those, the live state's counts give the rest at
+        once, where the history would count the corpus again."""
+        state = self.state
+        if nxt.tie_count > len(nxt.tied) and state.step == nxt.step - 1:
+            return state.tied_pairs(state.pair_count(nxt.pair))
+        return self.history.ties(nxt.step - 1)
+
+
+class TextRows:
+    """A typed text's words cut by a lesson's merges (``engine.lesson.text_tiles``): no pair is
+    counted in it, so none is tied."""
+
+    def __init__(self, tiles: TextTiles):
+        self.tiles = tiles
+
+    @property
+    def counts(self) -> Sequence[int]:
+        return self.tiles.counts
+
+    def head(self, word: int, k: int, limit: int) -> list[str]:
+        tokens = self.tiles.tokens(word, k)
+        if len(self.tiles.symbols(word)) <= limit:
+            return tokens
+        head, at = [], 0
+        for token in tokens:
+            if at >= limit:
+                break
+            head.append(token)
+            at += len(token)
+        return head
+
+    def token_count(self, word: int, k: int) -> int:
+        return self.tiles.token_count(word, k)
+
+    def head_symbols(self, word: int, tokens: Sequence[str]) -> list[str]:
+        symbols, covered, n = self.tiles.symbols(word), sum(map(len, tokens)), 0
+        while n < len(symbols) and covered > 0:
+            covered -= len(symbols[n])
+            n += 1
+        return symbols[:n]
+
+    def merge_offsets(self, word: int, k: int, limit: int) -> list[int]:
+        return [at for at in self.tiles.merge_offsets(word, k) if at < limit]
+
+    def tied(self, nxt: MergeStep) -> list[Pair]:
+        return []
 
 
 # -- every row of the corpus --------------------------------------------------------------------
@@ -233,6 +330,7 @@ class TileRows:
         self.measures = measures
         self.lesson: Lesson | None = None
         self.state: LessonState | None = None
+        self.source: RowSource | None = None  # None: no rows (no lesson, or a file's with no text to cut)
         self.order_by = "appearance"
         self.order: list[int] = []  # word index of each row, top to bottom
         self.rows_built = 0  # layouts ever built: lets a test prove big corpora stay lazy
@@ -241,8 +339,15 @@ class TileRows:
         self._merge_step = -1
         self._tied: tuple[int, dict[Pair, int]] = (-1, {})
 
-    def set_lesson(self, lesson: Lesson | None, state: LessonState | None) -> None:
+    def set_lesson(self, lesson: Lesson | None, state: LessonState | None, text: TextTiles | None = None) -> None:
+        """Rows of the lesson's corpus, or of ``text`` cut by its merges for a lesson with no corpus."""
         self.lesson, self.state = lesson, state
+        self.source = None
+        if lesson is not None and state is not None:
+            if lesson.corpus is not None:
+                self.source = LessonRows(lesson, state)
+            elif text is not None:
+                self.source = TextRows(text)
         self._tied = (-1, {})
         self.rescale()
         self._build_order()
@@ -272,12 +377,9 @@ class TileRows:
                 self._layouts.pop(w, None)
 
     def _build_order(self) -> None:
-        lesson = self.lesson
-        # a tokenizer read from a file has no corpus: no rows
-        corpus = lesson.corpus if lesson is not None and self.state is not None else None
-        n = len(corpus) if corpus is not None else 0
-        if self.order_by == "frequency" and corpus is not None:
-            counts = corpus.counts
+        counts = self.counts
+        n = len(counts)
+        if self.order_by == "frequency":
             self.order = sorted(range(n), key=lambda w: (-counts[w], w))
         else:
             self.order = list(range(n))
@@ -286,9 +388,8 @@ class TileRows:
 
     @property
     def counts(self) -> Sequence[int]:
-        """How often each word occurs in the corpus (no words without one)."""
-        corpus = self.lesson.corpus if self.lesson is not None else None
-        return corpus.counts if corpus is not None else ()
+        """How often each word occurs (no words without a source)."""
+        return self.source.counts if self.source is not None else ()
 
     def content_height(self) -> float:
         m = self.measures
@@ -326,13 +427,13 @@ class TileRows:
         if found is None:
             if len(self._layouts) >= LAYOUT_CACHE:
                 self._layouts.clear()
-            state = self.state
-            if state is None:  # no lesson has no rows; a row asked for anyway has no tiles
+            source, state = self.source, self.state
+            if source is None or state is None:  # no words have no rows; a row asked for anyway has no tiles
                 return RowLayout(word, (), (), (), ())
             m = self.measures
-            head = state.tokens_head(word, HEAD_SYMBOLS)
-            more = state.token_count(word) - len(head)
-            found = lay_out(word, head, head_symbols(state.corpus, word, head), m.measure, m.gap, more)
+            head = source.head(word, state.step, HEAD_SYMBOLS)
+            more = source.token_count(word, state.step) - len(head)
+            found = lay_out(word, head, source.head_symbols(word, head), m.measure, m.gap, more)
             self._layouts[word] = found
             self.rows_built += 1
         return found
@@ -363,19 +464,18 @@ class TileRows:
             self._merge_step = step.step
         found = self._merges.get(word)
         if found is None:
-            if self.lesson is None:  # no lesson: no merge touches a row
+            source = self.source
+            if source is None:  # no words: no merge touches a row
                 return None
-            history = self.lesson.history
-            places = merge_places(history, step, word)
+            places = source.merge_offsets(word, step.step, HEAD_SYMBOLS)
             if not places:
                 return None
-            corpus = history.corpus
             m = self.measures
             rows = []
             for k in (step.step - 1, step.step):
-                head = history.word_head(word, k, HEAD_SYMBOLS)
-                more = history.token_count(word, k) - len(head)
-                rows.append(lay_out(word, head, head_symbols(corpus, word, head), m.measure, m.gap, more))
+                head = source.head(word, k, HEAD_SYMBOLS)
+                more = source.token_count(word, k) - len(head)
+                rows.append(lay_out(word, head, source.head_symbols(word, head), m.measure, m.gap, more))
             before, after = rows
             found = self._merges[word] = RowMerge.match(before, after, set(places))
         return found
@@ -417,15 +517,8 @@ class TileRows:
 
     def _tied_with(self, nxt: MergeStep) -> dict[Pair, int]:
         """The pairs tied with the next merge, each with its number (1 for the first rival, in the
-        tie rule's order, as the caption names them). A step names its first few ties; past those,
-        the live state's counts give the rest at once, where the history would count the corpus again."""
-        state = self.state
-        if nxt.tie_count > len(nxt.tied) and state is not None and state.step == nxt.step - 1:
-            tied = state.tied_pairs(state.pair_count(nxt.pair))
-        elif self.lesson is not None:
-            tied = self.lesson.history.ties(nxt.step - 1)
-        else:  # no lesson: no pair is tied
-            tied = []
+        tie rule's order, as the caption names them)."""
+        tied = self.source.tied(nxt) if self.source is not None else []
         # the ranking's order, which the step's named ties (the caption's) follow
         rivals = [pair for pair in tied if pair != nxt.pair]
         return {pair: n for n, pair in enumerate(rivals, 1)}
@@ -453,9 +546,9 @@ class TileRows:
         tied = self._tied[1]
         ties = [i for i, pair in enumerate(zip(layout.tokens, layout.tokens[1:])) if pair in tied]
         winners: list[int] = []
-        if self.lesson is None:  # no lesson: the next merge is nowhere
+        if self.source is None:  # no words: the next merge is nowhere
             return winners, ties
-        for offset in merge_places(self.lesson.history, nxt, word):
+        for offset in self.source.merge_offsets(word, nxt.step, HEAD_SYMBOLS):
             k = layout.index_of_offset(offset)
             if 0 <= k < len(layout.tokens) - 1:
                 winners.append(k)

@@ -183,7 +183,12 @@ class TilePainter:
         p.fillRect(QRectF(0, 0, width, height), QColor(self.theme.background))
         state = rows.state
         if state is None or not rows.order:
-            self.message(p, width, height, "No trained lesson yet: type or open a training text.")
+            lesson = rows.lesson
+            if state is not None and lesson is not None and lesson.corpus is None:
+                self.message(p, width, height, "No training text in a tokenizer file: type a text in the box "
+                                               "above to see the file's merges cut it, step by step.")
+            else:
+                self.message(p, width, height, "No trained lesson yet: type or open a training text.")
             return 0.0
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)

@@ -1,22 +1,24 @@
 """The tile view: every word of the corpus as a row of tiles, following the session step by step.
 
 ``TileView(session)`` is a caption (step, corpus total, the next merge and its ties), a strip of
-options, and the canvas that paints and animates the rows. Everything the projector mode needs is
-settable: ``set_scale``, ``set_theme``, ``set_controls_visible``.
+options, and the canvas that paints and animates the rows. A tokenizer read from a file has no
+corpus: the rows are then a text typed in the strip (``set_text``), cut by the file's merges.
+Everything the projector mode needs is settable: ``set_scale``, ``set_theme``, ``set_controls_visible``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QTextDocument
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QFileDialog, QLabel, QMessageBox,
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QFileDialog, QLabel, QLineEdit, QMessageBox,
                                QToolButton, QVBoxLayout, QWidget)
 
 from engine.readable.describe import tie_rule_short
 from engine.errors import BpeLabError
 from engine.files.writing import write_atomic
+from engine.lesson.lesson import Lesson
 from widgets.flow import FlowLayout, group
 from widgets.saving import drawn_bytes, png_bytes
 from widgets.session_view import SessionView
@@ -62,9 +64,20 @@ class TileView(QWidget):
         zoom_out = _tool_button("−", "Smaller tiles (Ctrl+wheel)")
         zoom_in = _tool_button("+", "Larger tiles (Ctrl+wheel)")
         export = _tool_button("Export…", "Save the rows in view as a PNG or SVG picture")
+        # a tokenizer read from a file keeps no corpus: the rows are this text, cut by its merges
+        self.text_box = QLineEdit(self.canvas.text)
+        self.text_box.setObjectName("tilesText")
+        self.text_box.setPlaceholderText("Type a text to cut with the file's merges")
+        self.text_box.setToolTip("The file keeps no training text: the tiles show this text cut by its merges, step by step")
+        self.text_box.setMinimumWidth(220)
+        self.text_group = group(QLabel("Text"), self.text_box)
+        self._text_timer = QTimer(self)
+        self._text_timer.setSingleShot(True)
+        self._text_timer.setInterval(150)  # typing re-cuts the text once it pauses, not on every key
         # the controls in groups that wrap onto a second line rather than clip when the view is narrow
         self.controls = QWidget()
         strip = FlowLayout(self.controls)
+        strip.addWidget(self.text_group)
         strip.addWidget(group(QLabel("Rows by"), self.order_box))
         strip.addWidget(self.counting_box)
         strip.addWidget(self.motion_box)
@@ -83,6 +96,10 @@ class TileView(QWidget):
         zoom_in.clicked.connect(lambda: self.set_scale(self.canvas.scale * 1.15))
         zoom_out.clicked.connect(lambda: self.set_scale(self.canvas.scale / 1.15))
         export.clicked.connect(self._on_export_clicked)
+        self.text_box.textChanged.connect(lambda _text: self._text_timer.start())
+        self._text_timer.timeout.connect(lambda: self.canvas.set_text(self.text_box.text()))
+        session.lesson_changed.connect(self._on_lesson_changed)
+        self._on_lesson_changed(session.lesson)
         self.canvas.display_changed.connect(self._update_caption)
         self.canvas.scale_changed.connect(lambda _: self._update_caption())
         self.canvas.animation_finished.connect(self.animation_finished)
@@ -129,6 +146,19 @@ class TileView(QWidget):
 
     def set_merge_duration(self, ms: int) -> None:
         self.canvas.set_merge_duration(ms)
+
+    def set_text(self, text: str) -> None:
+        """The text a tokenizer read from a file shows cut by its merges (the Tokenize panel's, where
+        the window passes it on)."""
+        self.text_box.setText(text)
+        self._text_timer.stop()
+        self.canvas.set_text(text)
+
+    def _on_lesson_changed(self, lesson: Lesson | None) -> None:
+        from_file = lesson is not None and lesson.corpus is None
+        self.text_group.setVisible(from_file)
+        # the file's merges were learned from a corpus it does not keep: counting the typed text explains none
+        self.counting_box.setEnabled(not from_file)
 
     def set_controls_visible(self, on: bool) -> None:
         self.controls.setVisible(on)
@@ -216,15 +246,35 @@ class TileView(QWidget):
         return first + ("\n" if plain else "<br>") + second
 
     def _caption_without_corpus(self, state, lesson, b, plain: bool) -> str:
-        """An imported tokenizer: no words to tile, so the caption says where the lesson stands and why."""
+        """A tokenizer read from a file keeps no corpus: the rows are a typed text cut by its merges,
+        and the caption says so, with the text's tokens and where the next merge applies in it."""
         text = self.canvas.display_text
-        first = f"Step {state.step} of {lesson.last_step} · no words to show: {lesson.origin()}"
-        nxt = state.next_step()
-        if nxt is None:
-            second = "The file's merges end here."
+        esc = (lambda x: x) if plain else _escape
+        tiles = self.canvas.text_tiles
+        where = f"step {state.step:,} of {lesson.last_step:,}"
+        if tiles is None:
+            first = esc(f"No training text: type a text above to see the file's merges cut it ({where})")
+        else:
+            total = b(format(tiles.total_tokens(self.rows_step()), ","))
+            first = (esc(f"No training text: the file's merges applied to this text, {where} · ") + total
+                     + esc(f" tokens (from {tiles.total_tokens(0):,})"))
+        t = self.canvas.transition
+        nxt = state.next_step() if t is None else None
+        if t is not None:
+            pair = b(text(t.step.pair[0]) + " + " + text(t.step.pair[1]))
+            if t.forward:
+                second = f"Merging {pair} into {b(text(t.step.token))}"
+            else:
+                second = f"Undoing merge {t.step.step:,}: {b(text(t.step.token))} splits into {pair}"
+        elif nxt is None:
+            second = esc("The file's merges end here.")
         else:
             second = f"Next merge: {b(text(nxt.pair[0]) + ' + ' + text(nxt.pair[1]))} → {b(text(nxt.token))}"
-        return (first if plain else _escape(first)) + ("\n" if plain else "<br>") + second
+            if tiles is not None:
+                n = tiles.places(nxt.step)
+                second += esc(f", framed where it applies ({n:,} time{'' if n == 1 else 's'} in this text)" if n
+                              else " (in no word of this text)")
+        return first + ("\n" if plain else "<br>") + second
 
     def _update_caption(self) -> None:
         # the size goes in the caption's own style sheet: the window's sheet sizes every widget's

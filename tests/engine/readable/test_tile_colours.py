@@ -11,7 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings as hyp_settings, strategies as st
 
 import engine.readable.tile_colours as colouring_module
-from engine.readable.tile_colours import COLOURS, FILLED_KINDS, NEAR, Colouring, colour_every_token, colour_graph, colouring_of
+from engine.readable.tile_colours import (COLOURS, FILLED_KINDS, NEAR, Colouring, carry_colours, colour_every_token,
+                                          colour_graph, colouring_of)
 from engine.readable.display import for_settings
 from engine.lesson_io.from_tokenizer import imported_lesson
 from engine.lesson.lesson import Lesson
@@ -214,3 +215,76 @@ def test_a_graph_that_can_be_coloured_is_and_one_that_cannot_clashes_where_it_we
     colours = colour_graph(clique, list(range(8)))
     same = [(a, b) for a, b in itertools.combinations(range(8), 2) if colours[a] == colours[b]]
     assert same == [(3, 5)]
+
+
+# -- a lesson trained again keeps the colours of the one it replaces ------------------------------
+
+CLASSIC = "low 5\nlower 2\nnewest 6\nwidest 3"
+
+
+def shown_colours(lesson: Lesson, k: int) -> dict[str, int]:
+    """Every filled tile's colour at step k, by token."""
+    return {t: colour(lesson, t) for tokens in lesson.history.tokens_at(k) for t in tokens if filled(lesson, t)}
+
+
+@pytest.mark.parametrize("word", ["quiz 1", "fog 2", "brown 4"])
+def test_an_unrelated_word_leaves_every_token_its_colour(word):
+    before = trained(CLASSIC, word_counts=True)
+    seen = {k: shown_colours(before, k) for k in range(before.last_step + 1)}
+    after = trained(f"{CLASSIC}\n{word}", word_counts=True)
+    alone = trained(f"{CLASSIC}\n{word}", word_counts=True)
+    # coloured afresh, the new word's symbols shift the ids and with them some colours
+    assert any(shown_colours(alone, k).get(t, c) != c for k, now in seen.items() for t, c in now.items())
+    carry_colours(before, after)
+    for k in range(min(before.last_step, after.last_step) + 1):
+        now = shown_colours(after, k)
+        assert {t: c for t, c in seen[k].items() if t in now} == {t: now[t] for t in seen[k] if t in now}
+
+
+def test_a_colouring_made_before_the_handover_is_made_again_with_the_earlier_colours():
+    # the training worker colours every token before the session hands the lesson over
+    before = trained(CLASSIC, word_counts=True)
+    seen = shown_colours(before, before.last_step)
+    after = trained(f"{CLASSIC}\nquiz 1", word_counts=True)
+    colour_every_token(after)
+    carry_colours(before, after)
+    now = shown_colours(after, before.last_step)
+    assert all(now[t] == c for t, c in seen.items() if t in now)
+
+
+def test_a_base_symbol_gives_up_its_colour_only_to_a_more_frequent_neighbour_that_kept_it():
+    lesson = trained("aab 3\nc 1", Settings(end_of_word=None), word_counts=True)
+    ids = lesson.tokenizer.token_to_id
+    colouring = Colouring(lesson.history, for_settings(lesson.settings), {"a": 2, "b": 2, "c": 2})
+    # a (6 times) keeps 2; b stands beside a and takes another; c stands beside nothing and keeps 2
+    assert [colouring.colour(ids(t)) for t in ("a", "c")] == [2, 2]
+    assert colouring.colour(ids("b")) != 2
+
+
+def test_a_merged_token_keeps_its_colour_unless_another_would_stand_beside_fewer_of_its_own():
+    lesson = trained("abc 3", Settings(end_of_word=None), word_counts=True)
+    assert lesson.steps[0].token == "ab"
+    ids = lesson.tokenizer.token_to_id
+    display = for_settings(lesson.settings)
+    base = {"a": 0, "b": 1, "c": 2}
+    # c, beside ab, has 2: ab would stand beside its own colour, so it takes one free of c's
+    taken = Colouring(lesson.history, display, {**base, "ab": 2})
+    assert taken.colour(ids("ab")) not in (2, taken.colour(ids("c")))
+    kept = Colouring(lesson.history, display, {**base, "ab": 5})
+    assert kept.colour(ids("ab")) == 5
+
+
+def test_colours_go_to_the_next_lesson_once_and_never_to_a_tokenizer_file():
+    before = trained(CLASSIC, word_counts=True)
+    shown_colours(before, before.last_step)
+    after = trained(f"{CLASSIC}\nquiz 1", word_counts=True)
+    carry_colours(before, after)
+    other = trained("quiz 9", word_counts=True)
+    shown_colours(other, other.last_step)
+    carry_colours(other, after)  # going back to a lesson shown before keeps what it showed
+    was, now = shown_colours(before, before.last_step), shown_colours(after, before.last_step)
+    assert all(now[t] == c for t, c in was.items() if t in now)
+    imported = imported_lesson(before.tokenizer, "t.json", "hf")
+    carry_colours(before, imported)
+    ids = imported.tokenizer.token_to_id
+    assert colouring_of(imported).colour(ids("l")) == ids("l") % COLOURS
