@@ -29,7 +29,9 @@ from PySide6.QtWidgets import (
 )
 
 from engine.algorithm.encoder import Encoder
-from engine.readable.explorer import Demo, chat_demo, number_demo, spelling_demo, tokenizers_demo
+from engine.readable.explorer import (
+    IDS_BECOME_VECTORS, Demo, chat_demo, letter_counting_demo, number_demo, spelling_demo, tokenizers_demo,
+)
 from widgets.explorer.languages import LanguagesView
 from widgets.explorer.replay import MergeReplayView
 from widgets.explorer.side import SidePane
@@ -50,14 +52,17 @@ DEFAULT_TEXT = (
 )
 DEMOS = {
     "spelling": "Spell a word",
-    "numbers": "Split a number",
+    "letters": "Count letters",
+    "numbers": "Numbers and IDs",
     "chat": "Chat markers",
     "tokenizers": "Two tokenizers",
     "replay": "Replay merges",
 }
 REPLAY_WORD = " tokenization"
 # the demonstrations of one tokenizer, GPT-4's
-SINGLE_DEMOS: dict[str, Callable[[Encoder], Demo]] = {"spelling": spelling_demo, "numbers": number_demo}
+SINGLE_DEMOS: dict[str, Callable[[Encoder], Demo]] = {
+    "spelling": spelling_demo, "letters": letter_counting_demo, "numbers": number_demo,
+}
 
 
 class ExplorerView(QWidget):
@@ -80,6 +85,9 @@ class ExplorerView(QWidget):
         self.caption.setObjectName("caption")
         self.caption.setVisible(False)
         self.show_ids = QCheckBox("Show token ids")
+        self.ids_note = QLabel(IDS_BECOME_VECTORS)
+        self.ids_note.setWordWrap(True)
+        self.ids_note.setVisible(False)
         self.special_switch = SpecialTextSwitch()
         self.left = SidePane(self.sources, CL100K)
         self.right = SidePane(self.sources, LESSON)
@@ -109,6 +117,7 @@ class ExplorerView(QWidget):
         options.addWidget(self.show_ids)
         options.addWidget(self.special_switch, 1)
         page.addLayout(options)
+        page.addWidget(self.ids_note)
         page.addWidget(sides, 1)
 
         self.languages = LanguagesView()
@@ -176,6 +185,7 @@ class ExplorerView(QWidget):
         self.right.set_text(text)
 
     def _on_show_ids(self, on: bool) -> None:
+        self.ids_note.setVisible(on)
         for side in (self.left, self.right):
             side.view.set_show_ids(on)
 
