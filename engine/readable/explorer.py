@@ -306,19 +306,19 @@ def _duration(seconds: float) -> str:
     return f"{seconds * 1000:.3g} ms" if seconds < 1 else f"{seconds:.2f} s"
 
 
-def race_caption(race: Race) -> str:
-    """What a race of the textbook loop against the trainer measured, as one paragraph."""
+def race_caption(race: Race, corpus: str = "this lesson's corpus") -> str:
+    """What a race of the textbook loop against the trainer measured, as one paragraph about ``corpus``."""
     if not race.same:
-        return (f"The two loops part at merge {race.parted_at} on this corpus, which they never should: "
+        return (f"The two loops part at merge {race.parted_at} on {corpus}, which they never should: "
                 "please report it with the lesson file.")
     times = (f"the textbook loop counts the pairs of every word again before each of the {race.merges:,} "
              f"merges (up to {race.merges:,} × {race.word_symbols:,} = {race.merges * race.word_symbols:,} symbols "
              f"read) and took {_duration(race.textbook_seconds)}; the trainer counts once, then changes counts "
              f"only where a merge lands, and took {_duration(race.trainer_seconds)}")
-    head = (f"On this lesson's corpus ({race.symbols:,} symbols; {race.words:,} distinct words of "
+    head = (f"On {corpus} ({race.symbols:,} symbols; {race.words:,} distinct words of "
             f"{race.word_symbols:,} symbols in all) both make the same {race.merges:,} merges: {times}")
     if race.merges == 0:
-        return f"On this lesson's corpus ({race.symbols:,} symbols) no pair repeats: neither loop makes a merge."
+        return f"On {corpus} ({race.symbols:,} symbols) no pair repeats: neither loop makes a merge."
     if race.ratio >= 1:
         ratio = f"{race.ratio:.1f}" if race.ratio < 10 else f"{race.ratio:,.0f}"
         return f"{head}, {ratio} times faster. The gap grows with the corpus and the number of merges."

@@ -33,6 +33,7 @@ from engine.readable.explorer import (
     IDS_BECOME_VECTORS, Demo, chat_demo, letter_counting_demo, number_demo, spelling_demo, tokenizers_demo,
 )
 from widgets.explorer.languages import LanguagesView
+from widgets.explorer.race import RaceRunner
 from widgets.explorer.replay import MergeReplayView
 from widgets.explorer.side import SidePane
 from widgets.explorer.sources import CL100K, CL100K_CHAT, LESSON, TokenizerSources
@@ -57,6 +58,7 @@ DEMOS = {
     "chat": "Chat markers",
     "tokenizers": "Two tokenizers",
     "replay": "Replay merges",
+    "race": "Textbook vs trainer",
 }
 REPLAY_WORD = " tokenization"
 # the demonstrations of one tokenizer, GPT-4's
@@ -84,6 +86,9 @@ class ExplorerView(QWidget):
         self.caption.setWordWrap(True)
         self.caption.setObjectName("caption")
         self.caption.setVisible(False)
+        self.race = RaceRunner(self)
+        self.stop_race = QPushButton("Stop the race")
+        self.stop_race.setVisible(False)
         self.show_ids = QCheckBox("Show token ids")
         self.ids_note = QLabel(IDS_BECOME_VECTORS)
         self.ids_note.setWordWrap(True)
@@ -112,7 +117,10 @@ class ExplorerView(QWidget):
         compare = QWidget()
         page = QVBoxLayout(compare)
         page.addWidget(self.top)
-        page.addWidget(self.caption)
+        said = QHBoxLayout()
+        said.addWidget(self.caption, 1)
+        said.addWidget(self.stop_race, 0, Qt.AlignmentFlag.AlignTop)
+        page.addLayout(said)
         options = QHBoxLayout()
         options.addWidget(self.show_ids)
         options.addWidget(self.special_switch, 1)
@@ -142,6 +150,11 @@ class ExplorerView(QWidget):
         self._lesson_moved.timeout.connect(self._on_lesson_moved)
 
         self.editor.textChanged.connect(self._typing.start)
+        self.race.said.connect(self._on_race_said)
+        self.race.running_changed.connect(self.stop_race.setVisible)
+        self.stop_race.clicked.connect(self.race.stop)
+        # a race times the corpus it started on: a new lesson makes its figures no one's
+        session.lesson_changed.connect(lambda _lesson: self.race.stop())
         self.show_ids.toggled.connect(self._on_show_ids)
         self.special_switch.allow_special_changed.connect(self._on_allow_special_changed)
         self.left.source_changed.connect(self._on_source_changed)
@@ -245,6 +258,13 @@ class ExplorerView(QWidget):
 
     def run_demo(self, name: str) -> None:
         """One click: set up a demonstration (it waits for GPT-4's tokenizer if that still loads)."""
+        if name != "race":
+            self.race.drop()
+        if name == "race":
+            self._pending_demo = None
+            self.tabs.setCurrentIndex(0)
+            self.race.start(self.session.lesson.corpus)
+            return
         if name == "replay":
             self._pending_demo = None
             self.tabs.setCurrentWidget(self.replay)
@@ -284,6 +304,10 @@ class ExplorerView(QWidget):
             self.right.set_source(demo.other)
         self.set_text(demo.text)
         self.caption.setText(demo.caption)
+        self.caption.setVisible(True)
+
+    def _on_race_said(self, sentence: str) -> None:
+        self.caption.setText(sentence)
         self.caption.setVisible(True)
 
     # -- looks: the classroom mode sets these ---------------------------------------------------
