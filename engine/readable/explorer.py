@@ -287,17 +287,15 @@ def number_demo(tokenizer: Encoder, number: str = "1234567890") -> Demo:
         return f"{_plural(n, 'token')} for {len(text)} characters ({len(text) / n:.1f} a token)"
 
     english = next(s.text for s in load_languages() if s.code == "en")
+    value = int(groups[0]) * 10 ** (len(number) - len(groups[0]))
     caption = (
-        f"{number} becomes {len(groups)} tokens: {' | '.join(groups)}. GPT-4's split reads digits in groups "
-        f"of at most three from the left, while we group thousands from the right ({_thousands(number)}): its "
-        f"first token, {groups[0]}, is worth {int(groups[0]) * 10 ** (len(number) - len(groups[0])):,} here but "
-        f"just {int(groups[0]):,} in a number of {len(groups[0])} digits. A token does not say its digits' place "
-        f"value, so to add or compare numbers the model has to line up groups that start in different places: "
-        f"one reason arithmetic on long numbers goes wrong. "
-        f"In a sentence the space before a number is a token of its own ({' | '.join(spaced)}). "
-        f"IDs and hashes fare worst: letters and digits in no order the merges learned, so they break into "
-        f"many small pieces. The UUID is {rate(UUID)}, the sha256 hash {rate(SHA256)}; English prose "
-        f"gets {len(english) / len(tokenizer.encode_ids(english)):.1f} characters a token."
+        f"{number} becomes {len(groups)} tokens: {' | '.join(groups)}. GPT-4's split cuts digits in groups of at "
+        f"most three from the left, while we group thousands from the right ({_thousands(number)}), so its first "
+        f"token, {groups[0]}, stands for {value:,} here. No token says its digits' place value: one reason "
+        f"arithmetic on long numbers goes wrong. A space before a number is a token of its own: {' | '.join(spaced)}. "
+        f"IDs and hashes break into many small pieces, their letters and digits in no order the merges learned: "
+        f"the UUID is {rate(UUID)}, the sha256 hash {rate(SHA256)}; English prose gets "
+        f"{len(english) / len(tokenizer.encode_ids(english)):.1f} characters a token."
     )
     return Demo("Numbers and IDs", f"{number}\n3.14159\n1,000,000\n{UUID}\n{SHA256}", caption)
 
