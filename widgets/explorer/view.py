@@ -154,7 +154,7 @@ class ExplorerView(QWidget):
         self.race.running_changed.connect(self.stop_race.setVisible)
         self.stop_race.clicked.connect(self.race.stop)
         # a race times the corpus it started on: a new lesson makes its figures no one's
-        session.lesson_changed.connect(lambda _lesson: self.race.stop())
+        session.lesson_changed.connect(self._on_lesson_changed)
         self.show_ids.toggled.connect(self._on_show_ids)
         self.special_switch.allow_special_changed.connect(self._on_allow_special_changed)
         self.left.source_changed.connect(self._on_source_changed)
@@ -305,6 +305,9 @@ class ExplorerView(QWidget):
         self.set_text(demo.text)
         self.caption.setText(demo.caption)
         self.caption.setVisible(True)
+
+    def _on_lesson_changed(self, _lesson: object) -> None:
+        self.race.stop()
 
     def _on_race_said(self, sentence: str) -> None:
         self.caption.setText(sentence)

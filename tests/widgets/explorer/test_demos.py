@@ -126,3 +126,15 @@ def test_a_lesson_with_no_corpus_or_an_empty_one_is_told_what_to_do(qtbot):
     with qtbot.waitSignal(runner.said) as said:
         runner.start(corpus)
     assert "empty" in said.args[0]
+
+
+def test_a_new_lesson_stops_a_race_on_the_old_corpus(qtbot):
+    view = explorer_on(qtbot, big_lesson())
+    try:
+        view.run_demo("race")
+        qtbot.waitUntil(lambda: "textbook loop: merge" in view.caption.text(), timeout=WAIT)
+        view.session.set_lesson(Lesson("tea tea team teams steam seat").train())
+        qtbot.waitUntil(lambda: "stopped" in view.caption.text(), timeout=WAIT)
+        assert view.race.result is None
+    finally:
+        wait_for_workers(stop=True)
