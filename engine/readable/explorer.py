@@ -204,6 +204,7 @@ class Demo:
     caption: str
     tokenizer: str = "cl100k"  # "cl100k" or "cl100k_chat"
     other: str | None = None  # for the other side, when the demo compares two tokenizers
+    other_text: str | None = None  # for the other side, when the demo compares two texts
 
 
 def _pieces_of(tokenizer: Encoder, text: str) -> list[str]:
@@ -256,12 +257,13 @@ def letter_counting_demo(tokenizer: Encoder, word: str = "strawberry", letter: s
              f"{word} arrives as {len(pieces)} tokens ({' | '.join(pieces)}), "
              "and its letters are not there to count")
     caption = (
-        f"Asked as “{asked}”, the prompt is {_plural(len(asked_ids), 'token')}: {where}. Rewritten to spell "
-        f"{word} one letter per line, it is {_plural(len(spelt_ids), 'token')}, and the {len(word)} letters are "
+        f"Left, as asked: “{asked}” is {_plural(len(asked_ids), 'token')}: {where}. Right, rewritten to spell "
+        f"{word} one letter per line: {_plural(len(spelt_ids), 'token')}, and the {len(word)} letters are "
         f"{alone} tokens of their own between line ends: {own} of them are {letter}, so counting the "
         f"{letter}'s becomes counting tokens the model sees. More tokens, but the right ones."
     )
-    return Demo("Counting letters", f"{asked}\n\n{spelt}", caption)
+    # the question on the left, its rewrite on the right, each side counting its own tokens
+    return Demo("Counting letters", asked, caption, "cl100k", "cl100k", spelt)
 
 
 def _thousands(number: str) -> str:

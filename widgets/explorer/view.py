@@ -303,6 +303,9 @@ class ExplorerView(QWidget):
         if demo.other is not None and self.right.key != demo.other:
             self.right.set_source(demo.other)
         self.set_text(demo.text)
+        if demo.other_text is not None:
+            # until the box is edited, which puts one text on both sides again
+            self.right.set_text(demo.other_text)
         self.caption.setText(demo.caption)
         self.caption.setVisible(True)
 

@@ -296,9 +296,11 @@ def test_cl100k_is_the_only_real_vocabulary_installed_so_the_demo_says_so(gpt4):
 def test_letter_counting_demo_counts_both_prompts_with_cl100k(gpt4, reference):
     demo = letter_counting_demo(gpt4, "strawberry", "r")
     asked, spelt = question_prompt("strawberry", "r"), spelt_prompt("strawberry", "r")
-    assert demo.text == f"{asked}\n\n{spelt}"
-    assert f"the prompt is {len(reference.encode(asked))} tokens" in demo.caption
-    assert f"it is {len(reference.encode(spelt))} tokens" in demo.caption
+    # the question on one side, its rewrite on the other, both through cl100k
+    assert (demo.text, demo.other_text) == (asked, spelt)
+    assert demo.tokenizer == demo.other == "cl100k"
+    assert f"“{asked}” is {len(reference.encode(asked))} tokens" in demo.caption
+    assert f"one letter per line: {len(reference.encode(spelt))} tokens" in demo.caption
     # the fact the rewrite relies on: on its own line each letter is a token of its own
     tokens = [reference.decode([i]) for i in reference.encode(spelt)]
     letters = [t for t in tokens if len(t) == 1 and t.isalpha()]

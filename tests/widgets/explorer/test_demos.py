@@ -40,18 +40,24 @@ def view(qtbot):
     wait_for_workers(stop=True)
 
 
-def test_count_letters_shows_both_prompts_in_cl100k_tokens(view, qtbot, reference):
+def test_count_letters_shows_both_prompts_side_by_side_in_cl100k_tokens(view, qtbot, reference):
     qtbot.mouseClick(view.demo_buttons["letters"], Qt.MouseButton.LeftButton)
     asked, spelt = question_prompt("strawberry", "r"), spelt_prompt("strawberry", "r")
-    qtbot.waitUntil(lambda: view.left.split is not None and view.left.split.text.startswith(asked), timeout=WAIT)
-    assert view.left.key == CL100K
-    # the box holds both prompts, so the class sees each one's tokens
-    assert view.left.split.ids == reference.encode(f"{asked}\n\n{spelt}")
+    qtbot.waitUntil(lambda: view.right.split is not None and view.right.split.text == spelt, timeout=WAIT)
+    assert view.left.key == view.right.key == CL100K
+    # each side counts its own prompt's tokens
+    assert view.left.split.ids == reference.encode(asked)
+    assert view.right.split.ids == reference.encode(spelt)
+    assert f"<b>{len(reference.encode(asked))}</b> tokens" in view.left.counts.text()
+    assert f"<b>{len(reference.encode(spelt))}</b> tokens" in view.right.counts.text()
     caption = view.caption.text()
     assert view.caption.isVisible()
     assert f"{len(reference.encode(asked))} tokens" in caption and f"{len(reference.encode(spelt))} tokens" in caption
-    letters = [p.text for p in view.left.split.pieces if len(p.text) == 1 and p.text.isalpha()]
+    letters = [p.text for p in view.right.split.pieces if len(p.text) == 1 and p.text.isalpha()]
     assert letters == list("strawberry")
+    # typing puts one text on both sides again
+    view.set_text("hello")
+    assert view.left.split.text == view.right.split.text == "hello"
 
 
 def test_numbers_and_ids_put_an_id_and_a_hash_beside_the_number(view, qtbot, reference):
