@@ -120,15 +120,17 @@ def about_html() -> str:
             for c in components
         )
 
-    fonts = (f"<h3>Fonts in this bundle</h3><table cellspacing='6'>{rows(FONTS)}</table>" if is_bundle()
+    # a list, not a table: the box must still fit a 768-high screen with the bundle's fonts in it
+    font_items = "".join(f"<li><b>{c.name}</b>: {c.licence} <small>{c.source}</small></li>" for c in FONTS)
+    fonts = (f"<h3>Fonts in this bundle</h3><ul>{font_items}</ul>" if is_bundle()
              else "<p>Fonts: the system's (the bundle carries DejaVu, Lohit, WenQuanYi and Noto Color Emoji).</p>")
     data = "".join(f"<li><b>{name}</b>: {where}</li>" for name, where in DATA_SOURCES)
     words = "".join(f"<li><b>{word}</b>: {meaning}</li>" for word, meaning in NAME_WORDS)
     return (
         f"<h2>BPE Lab {VERSION}</h2>"
         "<p>Watch a tokenizer learn its vocabulary with byte pair encoding, and take the vocabulary away. "
-        "BPE Lab is free software under the MIT licence.</p>"
-        f"<p>Byte pair encoding, word by word:</p><ul>{words}</ul>"
+        "BPE Lab is free software under the MIT licence. Byte pair encoding, word by word:</p>"
+        f"<ul>{words}</ul>"
         f"<h3>Built with</h3><table cellspacing='6'>{rows(COMPONENTS)}</table>"
         f"{fonts}<h3>Data</h3><ul>{data}</ul>"
     )
@@ -144,7 +146,7 @@ def about_box(parent):
     box.setTextFormat(Qt.TextFormat.RichText)
     box.setText(about_html())
     # a message box wraps its text narrow: at that width the list of components runs off a 768-high screen
-    box.setStyleSheet("QMessageBox QLabel#qt_msgbox_label { min-width: 760px; }")
+    box.setStyleSheet("QMessageBox QLabel#qt_msgbox_label { min-width: 900px; }")
     box.setIconPixmap(parent.windowIcon().pixmap(96, 96))
     return box
 
