@@ -36,11 +36,14 @@ T = TypeVar("T")
 
 @dataclass(frozen=True, slots=True)
 class RaceProgress:
-    """Merges one contestant has made so far; ``total`` is the trainer's count (None while it runs)."""
+    """Merges one contestant has made so far, in ``seconds`` of its own time; ``total`` is the
+    trainer's count and ``trainer_seconds`` its whole time (None while the trainer runs)."""
 
     runner: str  # TRAINER or TEXTBOOK
     done: int
     total: int | None
+    seconds: float
+    trainer_seconds: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,12 +96,12 @@ def race(corpus: Corpus, clock: Callable[[], float] = time.perf_counter) -> Gene
         trainer_time[0] += clock() - start
         for step in _timed(trainer.steps(), clock, trainer_time):
             fast.append(step.pair)
-            yield RaceProgress(TRAINER, len(fast), None)
+            yield RaceProgress(TRAINER, len(fast), None, trainer_time[0])
         slow: list[Pair] = []
         textbook_time = [0.0]
         for pair, _count, _tied in _timed(textbook_merges(corpus), clock, textbook_time):
             slow.append(pair)
-            yield RaceProgress(TEXTBOOK, len(slow), len(fast))
+            yield RaceProgress(TEXTBOOK, len(slow), len(fast), textbook_time[0], trainer_time[0])
     parted = next((k + 1 for k, (a, b) in enumerate(zip(fast, slow)) if a != b), None)
     if parted is None and len(fast) != len(slow):
         parted = min(len(fast), len(slow)) + 1

@@ -302,7 +302,8 @@ def number_demo(tokenizer: Encoder, number: str = "1234567890") -> Demo:
     return Demo("Numbers and IDs", f"{number}\n3.14159\n1,000,000\n{UUID}\n{SHA256}", caption)
 
 
-def _duration(seconds: float) -> str:
+def duration(seconds: float) -> str:
+    """A time as a class reads it: 0.439 ms, 159 ms, 30.67 s."""
     return f"{seconds * 1000:.3g} ms" if seconds < 1 else f"{seconds:.2f} s"
 
 
@@ -313,8 +314,8 @@ def race_caption(race: Race, corpus: str = "this lesson's corpus") -> str:
                 "please report it with the lesson file.")
     times = (f"the textbook loop counts the pairs of every word again before each of the {race.merges:,} "
              f"merges (up to {race.merges:,} × {race.word_symbols:,} = {race.merges * race.word_symbols:,} symbols "
-             f"read) and took {_duration(race.textbook_seconds)}; the trainer counts once, then changes counts "
-             f"only where a merge lands, and took {_duration(race.trainer_seconds)}")
+             f"read) and took {duration(race.textbook_seconds)}; the trainer counts once, then changes counts "
+             f"only where a merge lands, and took {duration(race.trainer_seconds)}")
     head = (f"On {corpus} ({race.symbols:,} symbols; {race.words:,} distinct words of "
             f"{race.word_symbols:,} symbols in all) both make the same {race.merges:,} merges: {times}")
     if race.merges == 0:

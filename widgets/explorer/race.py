@@ -12,7 +12,7 @@ from PySide6.QtCore import QObject, Signal
 from engine.algorithm.corpus import Corpus
 from engine.algorithm.textbook_race import TRAINER, Race, RaceProgress, race
 from engine.errors import is_bad_input, one_line
-from engine.readable.explorer import race_caption
+from engine.readable.explorer import duration, race_caption
 from widgets.explorer.sources import internal_problem
 from widgets.worker import Worker
 
@@ -21,9 +21,11 @@ EVERY = 10
 
 
 def progress_sentence(progress: RaceProgress) -> str:
-    if progress.runner == TRAINER:
+    if progress.runner == TRAINER or progress.trainer_seconds is None:
         return f"Timing the trainer: {progress.done:,} merges made…"
-    return f"Timing the textbook loop: merge {progress.done:,} of {progress.total:,}…"
+    return (f"Timing the textbook loop: merge {progress.done:,} of {progress.total:,} after "
+            f"{duration(progress.seconds)}; the trainer made all {progress.total:,} in "
+            f"{duration(progress.trainer_seconds)}…")
 
 
 class RaceRunner(QObject):

@@ -68,6 +68,10 @@ def test_each_loop_is_timed_on_its_own_clock_and_progress_is_not_counted():
     assert [p.done for p in trainer] == list(range(1, result.merges + 1))
     assert [p.done for p in textbook] == list(range(1, result.merges + 1))
     assert {p.total for p in textbook} == {result.merges}
+    # each report carries its runner's own time so far, and the trainer's whole time beside the textbook's
+    assert [p.seconds for p in trainer] == [1 + k for k in range(1, result.merges + 1)]
+    assert [p.seconds for p in textbook] == list(range(1, result.merges + 1))
+    assert {p.trainer_seconds for p in textbook} == {result.trainer_seconds}
     # a tick for building the trainer, one per merge made and one for finding there are no more
     assert result.trainer_seconds == 1 + result.merges + 1
     assert result.textbook_seconds == result.merges + 1

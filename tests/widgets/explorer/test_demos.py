@@ -144,3 +144,12 @@ def test_a_new_lesson_stops_a_race_on_the_old_corpus(qtbot):
         assert view.race.result is None
     finally:
         wait_for_workers(stop=True)
+
+
+def test_the_textbook_loops_progress_names_the_trainers_whole_time():
+    from engine.algorithm.textbook_race import TEXTBOOK, TRAINER, RaceProgress
+    from widgets.explorer.race import progress_sentence
+
+    assert progress_sentence(RaceProgress(TRAINER, 40, None, 0.01)) == "Timing the trainer: 40 merges made…"
+    said = progress_sentence(RaceProgress(TEXTBOOK, 20, 5808, 1.5, 0.11))
+    assert said == "Timing the textbook loop: merge 20 of 5,808 after 1.50 s; the trainer made all 5,808 in 110 ms…"
