@@ -63,6 +63,18 @@ DATA_SOURCES: tuple[tuple[str, str], ...] = (
 )
 
 
+# the three words of the name, each in one sentence, where the name is spelt out
+NAME_WORDS: tuple[tuple[str, str], ...] = (
+    ("Byte", "the method began in 1994 as Philip Gage's file compression, which joined pairs of bytes; "
+             "tokenizers such as GPT-4's still start from a text's UTF-8 bytes (256 possible values), and BPE "
+             "Lab starts from its characters by default, which read better in a lesson."),
+    ("Pair", "each round counts every two neighbouring pieces and picks the pair that occurs most often."),
+    ("Encoding", "that pair is replaced everywhere by one new symbol standing for it, so the text is written in "
+                 "fewer, longer pieces; a tokenizer then encodes any text by replaying those merges in order, "
+                 "and each piece it ends with is a token with an id."),
+)
+
+
 def version_of(component: Component) -> str:
     if component.name == "Qt 6":
         from PySide6.QtCore import qVersion
@@ -108,13 +120,17 @@ def about_html() -> str:
             for c in components
         )
 
-    fonts = (f"<h3>Fonts in this bundle</h3><table cellspacing='6'>{rows(FONTS)}</table>" if is_bundle()
+    # a list, not a table: the box must still fit a 768-high screen with the bundle's fonts in it
+    font_items = "".join(f"<li><b>{c.name}</b>: {c.licence} <small>{c.source}</small></li>" for c in FONTS)
+    fonts = (f"<h3>Fonts in this bundle</h3><ul>{font_items}</ul>" if is_bundle()
              else "<p>Fonts: the system's (the bundle carries DejaVu, Lohit, WenQuanYi and Noto Color Emoji).</p>")
     data = "".join(f"<li><b>{name}</b>: {where}</li>" for name, where in DATA_SOURCES)
+    words = "".join(f"<li><b>{word}</b>: {meaning}</li>" for word, meaning in NAME_WORDS)
     return (
         f"<h2>BPE Lab {VERSION}</h2>"
         "<p>Watch a tokenizer learn its vocabulary with byte pair encoding, and take the vocabulary away. "
-        "BPE Lab is free software under the MIT licence.</p>"
+        "BPE Lab is free software under the MIT licence. Byte pair encoding, word by word:</p>"
+        f"<ul>{words}</ul>"
         f"<h3>Built with</h3><table cellspacing='6'>{rows(COMPONENTS)}</table>"
         f"{fonts}<h3>Data</h3><ul>{data}</ul>"
     )
@@ -129,6 +145,8 @@ def about_box(parent):
     box.setWindowTitle("About BPE Lab")
     box.setTextFormat(Qt.TextFormat.RichText)
     box.setText(about_html())
+    # a message box wraps its text narrow: at that width the list of components runs off a 768-high screen
+    box.setStyleSheet("QMessageBox QLabel#qt_msgbox_label { min-width: 900px; }")
     box.setIconPixmap(parent.windowIcon().pixmap(96, 96))
     return box
 

@@ -45,6 +45,12 @@ from resources.presets import preset, preset_with_held_out
 from widgets.worker import Worker
 
 DEFAULT_TEXT = "low 5\nlower 2\nnewest 6\nwidest 3\n"
+
+
+def default_held_out() -> str:
+    """The default lesson is the classic preset's, so it has the held-out text the preset has."""
+    return preset("classic").held_out()
+
 # Play's pace: milliseconds between two steps (2 steps a second)
 PLAY_INTERVAL_MS = 500
 # one merge fills at most two thirds of a step, so Play never outruns the tiles
@@ -140,7 +146,7 @@ class Session(QObject):
     def __init__(self, lesson: Lesson | None = None, parent: QObject | None = None):
         super().__init__(parent)
         if lesson is None:
-            lesson = Lesson(DEFAULT_TEXT, word_counts=True)
+            lesson = Lesson(DEFAULT_TEXT, word_counts=True, held_out=default_held_out())
         if not lesson.trained and not lesson.is_empty:
             lesson.train()
         self.lesson = lesson

@@ -265,6 +265,24 @@ def _pair_table(pages: _Pages, lesson: Lesson, ranked, winner, best: int) -> Non
     pages.y += 6
 
 
+def round_step(top: int, most: int = 5) -> int:
+    """The smallest of 1, 2, 5, 10, 20, 50, … that cuts 0..top into at most ``most`` steps: the
+    ticks a reader counts on (0, 20, 40 …, never 24, 48, 71)."""
+    scale = 1
+    while True:
+        for unit in (1, 2, 5):
+            if unit * scale * most >= top:
+                return unit * scale
+        scale *= 10
+
+
+def round_ticks(top: int, most: int = 5) -> list[int]:
+    """0 and the multiples of ``round_step`` up to the first that reaches ``top``: the axis ends on a
+    round number at or above the highest value."""
+    step = round_step(top, most)
+    return list(range(0, -(-max(top, 1) // step) * step + 1, step))
+
+
 def _growth_chart(pages: _Pages, lesson: Lesson, marked: list[int]) -> None:
     steps = lesson.steps
     totals = lesson.history.totals()
@@ -273,11 +291,12 @@ def _growth_chart(pages: _Pages, lesson: Lesson, marked: list[int]) -> None:
     pages.paragraph(growth_summary(lesson) + " Dots mark the merges shown on the earlier pages.", 12)
     font = pages.font(11)
     metrics = QFontMetricsF(font)
-    left, top = metrics.horizontalAdvance(f"{totals[0]:,}") + 40, pages.y + 10
+    tokens_ticks = round_ticks(max(totals))
+    biggest = tokens_ticks[-1]
+    left, top = metrics.horizontalAdvance(f"{biggest:,}") + 40, pages.y + 10
     width, height = pages.width - left - 10, min(330.0, pages.room() - 60)
     bottom = top + height
     n = max(1, len(steps))
-    biggest = max(totals)
 
     def at(k: int, total: int) -> QPointF:
         return QPointF(left + width * k / n, bottom - height * total / biggest)
@@ -286,14 +305,14 @@ def _growth_chart(pages: _Pages, lesson: Lesson, marked: list[int]) -> None:
     p.setPen(QPen(INK, 1.2))
     p.drawLine(QPointF(left, top), QPointF(left, bottom))
     p.drawLine(QPointF(left, bottom), QPointF(left + width, bottom))
-    for i in range(5):
-        value = round(biggest * i / 4)
+    for value in tokens_ticks:
         y = bottom - height * value / biggest
         p.setPen(QPen(RULE, 0.4, Qt.PenStyle.DotLine))
         p.drawLine(QPointF(left, y), QPointF(left + width, y))
         p.setPen(INK)
         p.drawText(QRectF(0, y - 8, left - 8, 16), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"{value:,}")
-    for k in sorted({0, n // 4, n // 2, 3 * n // 4, n}):
+    # the merges axis ends at the last merge: its ticks are the round ones within it
+    for k in (k for k in round_ticks(n) if k <= n):
         x = left + width * k / n
         p.drawText(QRectF(x - 30, bottom + 4, 60, 16), Qt.AlignmentFlag.AlignHCenter, f"{k:,}")
     p.drawText(QRectF(left, bottom + 20, width, 16), Qt.AlignmentFlag.AlignHCenter, "merges made")

@@ -45,9 +45,9 @@ def source_for(name: str | None):
     from engine.formats.lesson_file import SUFFIX, LessonFile, load_lesson  # the parsers (help) load no lesson code
 
     if name is None:
-        from app.session import DEFAULT_TEXT  # Qt: the parsers (help) start without it
+        from app.session import DEFAULT_TEXT, default_held_out  # Qt: the parsers (help) start without it
 
-        return LessonFile(DEFAULT_TEXT, word_counts=True)
+        return LessonFile(DEFAULT_TEXT, word_counts=True, held_out=default_held_out())
     if Path(name).suffix == SUFFIX:
         return load_lesson(name)
     return LessonFile(read_text(name))

@@ -40,6 +40,9 @@ def add_parser(sub) -> None:
     p.add_argument("--history", metavar="HISTORY.json",
                    help="also write every merge step as JSON (- prints it); written with --out or not at all")
     p.add_argument("--progress", action="store_true", help="show a progress bar on stderr")
+    p.add_argument("--compare-textbook", action="store_true",
+                   help="also train with the textbook loop (every pair counted again before each merge) and say on "
+                        "stderr how long each loop took and whether they made the same merges")
 
 
 def settings_from(args):
@@ -142,15 +145,41 @@ def run(args) -> int:
     write_files(files, make_folder=folder)
     if printed is not None:
         sys.stdout.write(printed)
+    if getattr(args, "compare_textbook", False):
+        compare_with_textbook(trainer.corpus, args.progress)
     keep_until_exit(tokenizer, trainer, steps, source)
     return 0
+
+
+def compare_with_textbook(corpus, progress: bool) -> None:
+    """The race of the textbook loop against the trainer on ``corpus``, said on stderr."""
+    from engine.algorithm.textbook_race import TEXTBOOK, race
+    from engine.readable.explorer import race_caption
+
+    run = race(corpus)
+    bar = None
+    while True:
+        try:
+            step = next(run)
+        except StopIteration as end:
+            result = end.value
+            break
+        if progress and step.runner == TEXTBOOK:
+            bar = bar or ProgressBar(step.total, "textbook loop")
+            bar.update(step.done)
+    if bar:
+        sys.stderr.write("\n")
+    sys.stderr.write(race_caption(result, "this corpus") + "\n")
+    if not result.same:
+        raise BpeLabError(f"the textbook loop and the trainer part at merge {result.parted_at}: please report it")
 
 
 class ProgressBar:
     """A one-line bar on stderr, redrawn only when the percentage moves."""
 
-    def __init__(self, total: int | None):
+    def __init__(self, total: int | None, doing: str = "training"):
         self.total = total
+        self.doing = doing
         self.shown = -1
 
     def update(self, done: int) -> None:
@@ -163,9 +192,9 @@ class ProgressBar:
                 return
             self.shown = percent
             filled = percent * 30 // 100
-            sys.stderr.write(f"\rtraining [{'#' * filled}{'.' * (30 - filled)}] {done}/{self.total} merges")
+            sys.stderr.write(f"\r{self.doing} [{'#' * filled}{'.' * (30 - filled)}] {done}/{self.total} merges")
         elif done < 50 or done % 50 == 0:
-            sys.stderr.write(f"\rtraining: {done} merges")
+            sys.stderr.write(f"\r{self.doing}: {done} merges")
         sys.stderr.flush()
 
     def close(self, reason: str | None, summary: str) -> None:

@@ -11,6 +11,7 @@ Nothing here draws: colours, fonts and layout belong to widgets/explorer.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from collections.abc import Sequence
@@ -19,6 +20,7 @@ from importlib import resources
 from engine.algorithm.bytelevel import symbols_to_bytes
 from engine.readable.display import Display, for_tokenizer, show_text
 from engine.algorithm.encoder import Encoder
+from engine.algorithm.textbook_race import Race
 from engine.algorithm.tokenizer import Encoding
 from engine.errors import BpeLabError
 
@@ -202,6 +204,7 @@ class Demo:
     caption: str
     tokenizer: str = "cl100k"  # "cl100k" or "cl100k_chat"
     other: str | None = None  # for the other side, when the demo compares two tokenizers
+    other_text: str | None = None  # for the other side, when the demo compares two texts
 
 
 def _pieces_of(tokenizer: Encoder, text: str) -> list[str]:
@@ -226,26 +229,109 @@ def spelling_demo(tokenizer: Encoder, word: str = "strawberry", letter: str = "r
     return Demo("Spelling", f"{word}\nI like {word} jam.\n{spelt}", caption)
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def question_prompt(word: str, letter: str) -> str:
+    return f"How many {letter}'s are in {word}?"
+
+
+def spelt_prompt(word: str, letter: str) -> str:
+    """The question rewritten so the word arrives one letter per line."""
+    return f"Write {word} one letter per line, then count the lines that say {letter}:\n" + "\n".join(word)
+
+
+def letter_counting_demo(tokenizer: Encoder, word: str = "strawberry", letter: str = "r") -> Demo:
+    """The letter-counting question as asked, and rewritten to spell the word one letter per line:
+    on their own lines the letters are tokens of their own, so counting them is counting tokens."""
+    asked, spelt = question_prompt(word, letter), spelt_prompt(word, letter)
+    asked_ids, spelt_ids = tokenizer.encode_ids(asked), tokenizer.encode_ids(spelt)
+    # in the question the word follows a space, which joins its first token
+    pieces = _pieces_of(tokenizer, " " + word)
+    spelt_tokens = [tokenizer.decode([i]) for i in spelt_ids]
+    alone = sum(1 for t in spelt_tokens if len(t) == 1 and t.isalpha())
+    own = spelt_tokens.count(letter)
+    where = (f"{word} arrives inside one token, {pieces[0]}, and its letters are not there to count"
+             if len(pieces) == 1 else
+             f"{word} arrives as {len(pieces)} tokens ({' | '.join(pieces)}), "
+             "and its letters are not there to count")
+    caption = (
+        f"Left, as asked: “{asked}” is {_plural(len(asked_ids), 'token')}: {where}. Right, rewritten to spell "
+        f"{word} one letter per line: {_plural(len(spelt_ids), 'token')}, and the {len(word)} letters are "
+        f"{alone} tokens of their own between line ends: {own} of them are {letter}, so counting the "
+        f"{letter}'s becomes counting tokens the model sees. More tokens, but the right ones."
+    )
+    # the question on the left, its rewrite on the right, each side counting its own tokens
+    return Demo("Counting letters", asked, caption, "cl100k", "cl100k", spelt)
+
+
 def _thousands(number: str) -> str:
     """'1234567890' -> '1 | 234 | 567 | 890': the groups a reader sees, from the right."""
     head = len(number) % 3 or 3
     return " | ".join([number[:head]] + [number[i:i + 3] for i in range(head, len(number), 3)])
 
 
+# an identifier and a hash as they turn up in logs and code; the hash is of a fixed text, so the
+# demonstration's text is the same every time
+UUID = "550e8400-e29b-41d4-a716-446655440000"
+SHA256 = hashlib.sha256(b"BPE Lab").hexdigest()
+
+
 def number_demo(tokenizer: Encoder, number: str = "1234567890") -> Demo:
-    """A long number cut into digit groups, which do not line up with thousands."""
+    """A long number cut into digit groups, which do not line up with thousands, and an id and a
+    hash, which break into many short pieces."""
     groups = _pieces_of(tokenizer, number)
     spaced = _pieces_of(tokenizer, " " + number)
+
+    def rate(text: str) -> str:
+        n = len(tokenizer.encode_ids(text))
+        return f"{_plural(n, 'token')} for {len(text)} characters ({len(text) / n:.1f} a token)"
+
+    english = next(s.text for s in load_languages() if s.code == "en")
+    value = int(groups[0]) * 10 ** (len(number) - len(groups[0]))
     caption = (
-        f"{number} becomes {len(groups)} tokens: {' | '.join(groups)}. GPT-4's split reads digits in groups "
-        f"of at most three from the left, while we group thousands from the right ({_thousands(number)}): its "
-        f"first token, {groups[0]}, is worth {int(groups[0]) * 10 ** (len(number) - len(groups[0])):,} here but "
-        f"just {int(groups[0]):,} in a number of {len(groups[0])} digits. A token does not say its digits' place "
-        f"value, so to add or compare numbers the model has to line up groups that start in different places: "
-        f"one reason arithmetic on long numbers goes wrong. "
-        f"In a sentence the space before a number is a token of its own ({' | '.join(spaced)})."
+        f"{number} becomes {len(groups)} tokens: {' | '.join(groups)}. GPT-4's split cuts digits in groups of at "
+        f"most three from the left, while we group thousands from the right ({_thousands(number)}), so its first "
+        f"token, {groups[0]}, stands for {value:,} here. No token says its digits' place value: one reason "
+        f"arithmetic on long numbers goes wrong. A space before a number is a token of its own: {' | '.join(spaced)}. "
+        f"IDs and hashes break into many small pieces, their letters and digits in no order the merges learned: "
+        f"the UUID is {rate(UUID)}, the sha256 hash {rate(SHA256)}; English prose gets "
+        f"{len(english) / len(tokenizer.encode_ids(english)):.1f} characters a token."
     )
-    return Demo("Numbers", f"{number}\n3.14159\n2026\n1,000,000", caption)
+    return Demo("Numbers and IDs", f"{number}\n3.14159\n1,000,000\n{UUID}\n{SHA256}", caption)
+
+
+def duration(seconds: float) -> str:
+    """A time as a class reads it: 0.439 ms, 159 ms, 30.67 s."""
+    return f"{seconds * 1000:.3g} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+def race_caption(race: Race, corpus: str = "this lesson's corpus") -> str:
+    """What a race of the textbook loop against the trainer measured, as one paragraph about ``corpus``."""
+    if not race.same:
+        return (f"The two loops part at merge {race.parted_at} on {corpus}, which they never should: "
+                "please report it with the lesson file.")
+    times = (f"the textbook loop counts the pairs of every word again before each of the {race.merges:,} "
+             f"merges (up to {race.merges:,} × {race.word_symbols:,} = {race.merges * race.word_symbols:,} symbols "
+             f"read) and took {duration(race.textbook_seconds)}; the trainer counts once, then changes counts "
+             f"only where a merge lands, and took {duration(race.trainer_seconds)}")
+    head = (f"On {corpus} ({race.symbols:,} symbols; {race.words:,} distinct words of "
+            f"{race.word_symbols:,} symbols in all) both make the same {race.merges:,} merges: {times}")
+    if race.merges == 0:
+        return f"On {corpus} ({race.symbols:,} symbols) no pair repeats: neither loop makes a merge."
+    if race.ratio >= 1:
+        ratio = f"{race.ratio:.1f}" if race.ratio < 10 else f"{race.ratio:,.0f}"
+        return f"{head}, {ratio} times faster. The gap grows with the corpus and the number of merges."
+    return (f"{head}. On a corpus this small the textbook loop is the quicker: the trainer's bookkeeping pays "
+            "off only as the corpus grows (try the Python documentation preset).")
+
+
+# said where the explorer shows ids: what a model does with one next
+IDS_BECOME_VECTORS = (
+    "Each id is a row number: the model's first step looks up that row of its embedding table, a vector "
+    "of learned numbers (768 of them in GPT-2 small), and from then on it reads vectors, never the text."
+)
 
 
 def tokenizers_demo(gpt4: Encoder, lesson: Encoder, lesson_title: str = "this lesson's tokenizer") -> Demo:

@@ -35,6 +35,16 @@ def test_about_names_every_component_its_licence_and_the_data_sources():
     assert f"Qt 6</b> {qVersion()}" in html
 
 
+def test_about_says_what_each_word_of_the_name_means():
+    html = about.about_html()
+    assert [word for word, _ in about.NAME_WORDS] == ["Byte", "Pair", "Encoding"]
+    for word, meaning in about.NAME_WORDS:
+        assert f"<li><b>{word}</b>: {meaning}</li>" in html
+        assert meaning.count(". ") == 0  # one sentence each
+    # the name comes before the components, where a newcomer reads first
+    assert html.index("Byte pair encoding, word by word") < html.index("Built with")
+
+
 def test_fonts_are_listed_for_the_bundle_that_carries_them(monkeypatch):
     assert "DejaVu Sans and DejaVu Sans Mono" not in about.about_html()
     monkeypatch.setattr(about.sys, "frozen", True, raising=False)
@@ -55,3 +65,16 @@ def test_help_menu_opens_about_with_the_app_icon(make_window):
     assert about.VERSION in box.text()
     assert not box.iconPixmap().isNull()
     box.deleteLater()
+
+
+def test_the_about_box_fits_the_smallest_classroom_screens(qtbot):
+    from PySide6.QtWidgets import QWidget
+
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    box = about.about_box(parent)
+    box.show()
+    qtbot.waitUntil(box.isVisible)
+    # 1024×768 and 1280×720, less a window frame and a panel
+    assert box.width() <= 1000 and box.height() <= 690, box.size()
+    box.close()

@@ -8,7 +8,7 @@ import pytest
 from pypdf import PdfReader
 from PySide6.QtWidgets import QDialogButtonBox
 
-from widgets.handout import choose_steps, growth_summary, merge_sentence, vocab_summary, write_handout
+from widgets.handout import choose_steps, growth_summary, merge_sentence, round_ticks, vocab_summary, write_handout
 from widgets.handout_dialog import HandoutDialog, export_handout
 from engine.errors import BpeLabError
 from engine.lesson.lesson import Lesson
@@ -331,3 +331,29 @@ def test_a_pair_met_once_and_a_single_merge_read_as_english():
     assert lesson.last_step == 1
     assert "occurs once" in merge_sentence(lesson, 1) and "1 times" not in merge_sentence(lesson, 1)
     assert "After 1 merge it is" in growth_summary(lesson)
+
+
+@pytest.mark.parametrize("top, ticks", [
+    (95, [0, 20, 40, 60, 80, 100]),
+    (16, [0, 5, 10, 15, 20]),
+    (5, [0, 1, 2, 3, 4, 5]),
+    (1, [0, 1]),
+    (465, [0, 100, 200, 300, 400, 500]),
+    (506, [0, 200, 400, 600]),
+    (1000, [0, 200, 400, 600, 800, 1000]),
+    (422_682, [0, 100_000, 200_000, 300_000, 400_000, 500_000]),
+])
+def test_the_charts_ticks_are_round_and_reach_the_top(top, ticks):
+    assert round_ticks(top) == ticks
+
+
+def test_the_growth_charts_axes_read_in_round_steps(classic, tmp_path):
+    path = tmp_path / "classic.pdf"
+    write_handout(classic, path, [1], "The four words")
+    chart = page_texts(path)[1]
+    # 95 tokens at the start: the tokens axis goes 0, 20 … 100; 15 merges: 0, 5, 10, 15
+    labels = chart[:chart.index("merges made")]
+    for tick in ("100", "80", "60", "40", "20", "0 5 10 15"):
+        assert tick in labels, labels
+    for odd in ("71", "48", "24"):
+        assert odd not in labels

@@ -213,6 +213,18 @@ def test_training_announced_by_the_session_alone(qtbot):
 # -- the held-out text ---------------------------------------------------------------------------
 
 
+def test_the_default_lesson_is_the_classic_preset_with_its_held_out_text(qtbot):
+    from resources.presets import preset
+
+    session = Session()
+    classic = preset("classic")
+    assert session.lesson.text == classic.text() and session.lesson.word_counts
+    assert session.lesson.held_out == session.source.held_out == classic.held_out() != ""
+    assert session.held_out_preset == classic.title
+    # counted after every step, for the growth chart's second line
+    qtbot.waitUntil(lambda: session.held_out_curve is not None, timeout=10_000)
+
+
 def test_a_preset_brings_its_held_out_text_and_a_typed_corpus_clears_it(qtbot):
     from resources.presets import preset
 

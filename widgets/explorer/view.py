@@ -29,8 +29,11 @@ from PySide6.QtWidgets import (
 )
 
 from engine.algorithm.encoder import Encoder
-from engine.readable.explorer import Demo, chat_demo, number_demo, spelling_demo, tokenizers_demo
+from engine.readable.explorer import (
+    IDS_BECOME_VECTORS, Demo, chat_demo, letter_counting_demo, number_demo, spelling_demo, tokenizers_demo,
+)
 from widgets.explorer.languages import LanguagesView
+from widgets.explorer.race import RaceRunner
 from widgets.explorer.replay import MergeReplayView
 from widgets.explorer.side import SidePane
 from widgets.explorer.sources import CL100K, CL100K_CHAT, LESSON, TokenizerSources
@@ -50,14 +53,18 @@ DEFAULT_TEXT = (
 )
 DEMOS = {
     "spelling": "Spell a word",
-    "numbers": "Split a number",
+    "letters": "Count letters",
+    "numbers": "Numbers and IDs",
     "chat": "Chat markers",
     "tokenizers": "Two tokenizers",
     "replay": "Replay merges",
+    "race": "Textbook vs trainer",
 }
 REPLAY_WORD = " tokenization"
 # the demonstrations of one tokenizer, GPT-4's
-SINGLE_DEMOS: dict[str, Callable[[Encoder], Demo]] = {"spelling": spelling_demo, "numbers": number_demo}
+SINGLE_DEMOS: dict[str, Callable[[Encoder], Demo]] = {
+    "spelling": spelling_demo, "letters": letter_counting_demo, "numbers": number_demo,
+}
 
 
 class ExplorerView(QWidget):
@@ -79,7 +86,13 @@ class ExplorerView(QWidget):
         self.caption.setWordWrap(True)
         self.caption.setObjectName("caption")
         self.caption.setVisible(False)
+        self.race = RaceRunner(self)
+        self.stop_race = QPushButton("Stop the race")
+        self.stop_race.setVisible(False)
         self.show_ids = QCheckBox("Show token ids")
+        self.ids_note = QLabel(IDS_BECOME_VECTORS)
+        self.ids_note.setWordWrap(True)
+        self.ids_note.setVisible(False)
         self.special_switch = SpecialTextSwitch()
         self.left = SidePane(self.sources, CL100K)
         self.right = SidePane(self.sources, LESSON)
@@ -104,11 +117,15 @@ class ExplorerView(QWidget):
         compare = QWidget()
         page = QVBoxLayout(compare)
         page.addWidget(self.top)
-        page.addWidget(self.caption)
+        said = QHBoxLayout()
+        said.addWidget(self.caption, 1)
+        said.addWidget(self.stop_race, 0, Qt.AlignmentFlag.AlignTop)
+        page.addLayout(said)
         options = QHBoxLayout()
         options.addWidget(self.show_ids)
         options.addWidget(self.special_switch, 1)
         page.addLayout(options)
+        page.addWidget(self.ids_note)
         page.addWidget(sides, 1)
 
         self.languages = LanguagesView()
@@ -133,6 +150,11 @@ class ExplorerView(QWidget):
         self._lesson_moved.timeout.connect(self._on_lesson_moved)
 
         self.editor.textChanged.connect(self._typing.start)
+        self.race.said.connect(self._on_race_said)
+        self.race.running_changed.connect(self.stop_race.setVisible)
+        self.stop_race.clicked.connect(self.race.stop)
+        # a race times the corpus it started on: a new lesson makes its figures no one's
+        session.lesson_changed.connect(self._on_lesson_changed)
         self.show_ids.toggled.connect(self._on_show_ids)
         self.special_switch.allow_special_changed.connect(self._on_allow_special_changed)
         self.left.source_changed.connect(self._on_source_changed)
@@ -176,6 +198,7 @@ class ExplorerView(QWidget):
         self.right.set_text(text)
 
     def _on_show_ids(self, on: bool) -> None:
+        self.ids_note.setVisible(on)
         for side in (self.left, self.right):
             side.view.set_show_ids(on)
 
@@ -235,6 +258,13 @@ class ExplorerView(QWidget):
 
     def run_demo(self, name: str) -> None:
         """One click: set up a demonstration (it waits for GPT-4's tokenizer if that still loads)."""
+        if name != "race":
+            self.race.drop()
+        if name == "race":
+            self._pending_demo = None
+            self.tabs.setCurrentIndex(0)
+            self.race.start(self.session.lesson.corpus)
+            return
         if name == "replay":
             self._pending_demo = None
             self.tabs.setCurrentWidget(self.replay)
@@ -273,7 +303,17 @@ class ExplorerView(QWidget):
         if demo.other is not None and self.right.key != demo.other:
             self.right.set_source(demo.other)
         self.set_text(demo.text)
+        if demo.other_text is not None:
+            # until the box is edited, which puts one text on both sides again
+            self.right.set_text(demo.other_text)
         self.caption.setText(demo.caption)
+        self.caption.setVisible(True)
+
+    def _on_lesson_changed(self, _lesson: object) -> None:
+        self.race.stop()
+
+    def _on_race_said(self, sentence: str) -> None:
+        self.caption.setText(sentence)
         self.caption.setVisible(True)
 
     # -- looks: the classroom mode sets these ---------------------------------------------------

@@ -14,22 +14,31 @@ from engine.algorithm.cl100k import CHAT_TOKENS, load_cl100k
 from engine.readable.display import show_text
 from engine.readable.explorer import (
     GAP,
+    SHA256,
     SPECIAL,
+    UUID,
     SPLIT,
     TOKEN,
     UNKNOWN,
     chat_demo,
     chat_text,
     describe,
+    letter_counting_demo,
     load_languages,
     merge_replay,
     number_demo,
+    race_caption,
+    question_prompt,
     replay_word,
     spelling_demo,
+    spelt_prompt,
     tokenizers_demo,
     split_text,
     token_counts,
 )
+from engine.algorithm.corpus import Corpus
+from engine.algorithm.textbook_race import Race, drive
+from engine.algorithm.textbook_race import race as run_race
 from engine.lesson.lesson import Lesson
 from engine.algorithm.settings import Settings
 
@@ -282,3 +291,70 @@ def test_cl100k_is_the_only_real_vocabulary_installed_so_the_demo_says_so(gpt4):
     assert "only real vocabulary BPE Lab ships" in demo.caption
     assert f"{len(gpt4.encode_ids(demo.text))} tokens under GPT-4's cl100k_base" in demo.caption
     assert f"{len(lesson.tokenizer.encode_ids(demo.text))} under this lesson's tokenizer" in demo.caption
+
+
+def test_letter_counting_demo_counts_both_prompts_with_cl100k(gpt4, reference):
+    demo = letter_counting_demo(gpt4, "strawberry", "r")
+    asked, spelt = question_prompt("strawberry", "r"), spelt_prompt("strawberry", "r")
+    # the question on one side, its rewrite on the other, both through cl100k
+    assert (demo.text, demo.other_text) == (asked, spelt)
+    assert demo.tokenizer == demo.other == "cl100k"
+    assert f"“{asked}” is {len(reference.encode(asked))} tokens" in demo.caption
+    assert f"one letter per line: {len(reference.encode(spelt))} tokens" in demo.caption
+    # the fact the rewrite relies on: on its own line each letter is a token of its own
+    tokens = [reference.decode([i]) for i in reference.encode(spelt)]
+    letters = [t for t in tokens if len(t) == 1 and t.isalpha()]
+    assert letters == list("strawberry")
+    assert "the 10 letters are 10 tokens of their own" in demo.caption
+    assert "3 of them are r" in demo.caption
+    # asked whole, the word is one token: no letter of it reaches the model alone
+    assert reference.encode(" strawberry") == [reference.encode(asked)[-2]]
+    assert "inside one token, ␣strawberry" in demo.caption
+
+
+def test_letter_counting_demo_names_the_pieces_of_a_word_that_splits(gpt4, reference):
+    demo = letter_counting_demo(gpt4, "mississippi", "s")
+    pieces = [show_text(reference.decode([i])) for i in reference.encode(" mississippi")]
+    assert len(pieces) > 1
+    assert f"{len(pieces)} tokens ({' | '.join(pieces)})" in demo.caption
+    assert "4 of them are s" in demo.caption
+
+
+def test_number_demo_shows_an_id_and_a_hash_in_many_small_pieces(gpt4, reference):
+    demo = number_demo(gpt4)
+    assert UUID in demo.text.splitlines() and SHA256 in demo.text.splitlines()
+    for text in (UUID, SHA256):
+        n = len(reference.encode(text))
+        assert n > len(text) / 3  # many small pieces: far fewer characters a token than prose
+        assert f"{n} tokens for {len(text)} characters ({len(text) / n:.1f} a token)" in demo.caption
+    english = next(s.text for s in load_languages() if s.code == "en")
+    assert f"English prose gets {len(english) / len(reference.encode(english)):.1f} characters a token" in demo.caption
+
+
+def test_the_race_caption_says_the_measured_times_and_counts():
+    corpus = Corpus.from_text((Path(resources.__file__).parent / "presets" / "paragraph.txt").read_text("utf-8"),
+                              Settings())
+    race = drive(run_race(corpus))
+    caption = race_caption(race)
+    for figure in (race.merges, race.symbols, race.words, race.word_symbols, race.merges * race.word_symbols):
+        assert f"{figure:,}" in caption
+    assert f"{race.textbook_seconds * 1000:.3g} ms" in caption
+    assert f"{race.trainer_seconds * 1000:.3g} ms" in caption
+    assert "the same" in caption
+
+
+@pytest.mark.parametrize("textbook, trainer, said", [
+    (0.5, 0.01, "took 500 ms; the trainer counts once, then changes counts only where a merge lands, and took "
+                "10 ms, 50 times faster"),
+    (2.5, 1.0, "took 2.50 s; the trainer counts once, then changes counts only where a merge lands, and took "
+               "1.00 s, 2.5 times faster"),
+    (0.001, 0.004, "On a corpus this small the textbook loop is the quicker"),
+])
+def test_the_race_caption_says_which_loop_won_by_how_much(textbook, trainer, said):
+    race = Race(12, 300, 20, 150, trainer_seconds=trainer, textbook_seconds=textbook, parted_at=None)
+    assert said in race_caption(race)
+
+
+def test_the_race_caption_names_where_the_loops_part():
+    race = Race(12, 300, 20, 150, trainer_seconds=0.1, textbook_seconds=1.0, parted_at=4)
+    assert "part at merge 4" in race_caption(race)
