@@ -31,7 +31,7 @@ from PySide6.QtGui import QUndoStack
 from app.held_out_count import HeldOutCounter
 from app.slot_errors import slot_errors
 from app.undo import ChangeLesson
-from app.training_worker import TokenizerFile, TrainingRunner, tokenizer_reading
+from app.training_worker import TokenizerFile, TrainingRunner, lesson_training, tokenizer_reading
 from engine.errors import internal_detail, is_bad_input
 from engine.files.reading import without_lone_surrogates
 from engine.formats.lesson_file import LessonFile
@@ -39,7 +39,7 @@ from engine.lesson.heldout import TextCurve
 from engine.lesson.lesson import Lesson, LessonState
 from engine.lesson_io.as_file import lesson_to_file
 from engine.readable.display import for_settings
-from engine.readable.tile_colours import carry_colours
+from engine.readable.tile_colours import carry_colours, colours_shown
 from engine.algorithm.settings import Settings
 from resources.presets import preset, preset_with_held_out
 from widgets.worker import Worker
@@ -335,7 +335,8 @@ class Session(QObject):
         self.source = source
         self._loading = None
         self.source_changed.emit(source)
-        self.runner.start(source)
+        # the worker colours the new lesson keeping this one's colours (not the GUI thread, later)
+        self.runner.start(source, job=partial(lesson_training, earlier_colours=colours_shown(self.lesson)))
 
     # -- the held-out text: unsaved work, not an undo step -------------------------------------------
 

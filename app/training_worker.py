@@ -20,7 +20,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from app import collector
 from engine.algorithm.collector import collector_paused
-from engine.readable.tile_colours import colour_every_token
+from engine.readable.tile_colours import colour_every_token, keep_colours
 from engine.algorithm.corpus import Corpus
 from engine.drain import drain
 from engine.formats.lesson_file import LessonFile
@@ -56,12 +56,14 @@ def tagged(phase: str, run: Iterator[tuple[int, int]]):
 Progress = tuple[str, int, int]
 
 
-def lesson_training(source: LessonFile) -> Generator[Progress, None, tuple[Lesson, LessonState | None]]:
+def lesson_training(source: LessonFile, earlier_colours: dict[str, int] | None = None,
+                    ) -> Generator[Progress, None, tuple[Lesson, LessonState | None]]:
     """Build (lesson, state) for a source, yielding ("counting", characters counted, characters in
     all) and then ("training", merges done, merges expected) now and then.
 
     The generator's return value is the pair; ``state`` is None for an empty corpus. In a worker,
-    a stop asked for ends it between parts of the corpus or between merges.
+    a stop asked for ends it between parts of the corpus or between merges. ``earlier_colours``:
+    the colours of the lesson this one replaces, which its tokens keep while they exist.
     """
     if source.word_counts:
         lesson = lesson_from_file(source)
@@ -82,6 +84,8 @@ def lesson_training(source: LessonFile) -> Generator[Progress, None, tuple[Lesso
     if lesson.held_out.strip():
         lesson.held_out_curve(lesson.held_out)
     lesson.characters  # noqa: B018 (counted once and kept, here rather than on the GUI thread)
+    # the lesson this one replaces hands on its colours, so the colouring is made once, here
+    keep_colours(lesson, earlier_colours)
     colour_every_token(lesson)
     return lesson, LessonState(lesson, source.step)
 

@@ -420,6 +420,26 @@ def colouring_of(lesson: Lesson) -> TokenColours:
     return kept[1]
 
 
+def colours_shown(lesson: Lesson) -> dict[str, int] | None:
+    """The colours ``lesson`` has worked out, by token text: what a lesson trained to replace it keeps
+    (None where it has none to hand on). Cheap: nothing is coloured here."""
+    if lesson.corpus is None or not lesson.trained:
+        return None
+    with _KEPT_LOCK:
+        kept = _KEPT.get(lesson)
+    if kept is None or not isinstance(kept[1], Colouring):
+        return None
+    return kept[1].known()
+
+
+def keep_colours(lesson: Lesson, earlier: dict[str, int] | None) -> None:
+    """Before ``lesson`` is first coloured (in the worker that trained it), let it keep ``earlier``,
+    the colours of the lesson it replaces."""
+    if earlier is not None and lesson.corpus is not None:
+        with _KEPT_LOCK:
+            _EARLIER[lesson] = earlier
+
+
 def carry_colours(before: Lesson, after: Lesson) -> None:
     """Let ``after``, the lesson that replaces ``before``, keep the colours ``before`` showed.
 
@@ -428,13 +448,11 @@ def carry_colours(before: Lesson, after: Lesson) -> None:
     kept when every token it shares with ``before`` has its earlier colour; otherwise it is made
     again, lazily, with the earlier colours.
     """
-    if after is before or after.corpus is None or not before.trained or not after.trained or after in _EARLIER:
+    if after is before or not after.trained or after in _EARLIER:
         return
-    with _KEPT_LOCK:
-        kept = _KEPT.get(before)
-    if kept is None or not isinstance(kept[1], Colouring):
+    earlier = colours_shown(before)
+    if earlier is None or after.corpus is None:
         return
-    earlier = kept[1].known()
     with _KEPT_LOCK:
         _EARLIER[after] = earlier
         made = _KEPT.get(after)
