@@ -17,7 +17,7 @@ word_counts = st.lists(st.tuples(words, st.integers(1, 4)), min_size=1, max_size
 
 
 @st.composite
-def settings_strategy(draw):
+def _settings(draw):
     # bytes units order the lexicographic rules by bytes, which the byte alphabet's code points do not keep
     units = draw(st.sampled_from(["chars", "bytes"]))
     return Settings(
@@ -28,6 +28,9 @@ def settings_strategy(draw):
     )
 
 
+settings_strategy = _settings()
+
+
 def _corpus(pairs, settings):
     if settings.split == "none":
         text = " ".join(w for w, c in pairs for _ in range(c))
@@ -36,7 +39,7 @@ def _corpus(pairs, settings):
 
 
 @hyp_settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(word_counts, settings_strategy())
+@given(word_counts, settings_strategy)
 def test_incremental_equals_textbook(pairs, settings):
     corpus = _corpus(pairs, settings)
     trainer, steps = train(corpus)
@@ -46,7 +49,7 @@ def test_incremental_equals_textbook(pairs, settings):
 
 
 @hyp_settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(word_counts, settings_strategy(), st.integers(1, 3))
+@given(word_counts, settings_strategy, st.integers(1, 3))
 def test_a_step_keeping_few_ties_still_merges_as_the_textbook_and_the_history_lists_them_all(pairs, settings, kept):
     # keeping one to three tied pairs makes the kept ones overflow, refill and go stale all the time
     corpus = _corpus(pairs, settings)
@@ -61,7 +64,7 @@ def test_a_step_keeping_few_ties_still_merges_as_the_textbook_and_the_history_li
 
 
 @hyp_settings(max_examples=200, deadline=None)
-@given(word_counts, settings_strategy())
+@given(word_counts, settings_strategy)
 def test_step_records_add_up(pairs, settings):
     corpus = _corpus(pairs, settings)
     trainer, steps = train(corpus)
@@ -92,7 +95,7 @@ def test_repeated_strings_keep_one_id():
 
 
 @hyp_settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(word_counts, settings_strategy(), st.integers(9, 12))
+@given(word_counts, settings_strategy, st.integers(9, 12))
 def test_tokens_labelled_afresh_when_spelling_order_runs_out_of_room_still_merge_as_the_textbook(pairs, settings, bits):
     # a label space of a few hundred leaves no room between neighbours after a few merges
     corpus = _corpus(pairs, settings)
