@@ -76,8 +76,7 @@ def train_from_args(args, keep_steps: bool):
     A run whose output reads no step lets each go as soon as it is made: thousands of steps held
     to the end are a third of a small run's peak memory, and freeing them all at once costs its end.
     """
-    from engine.algorithm.corpus import Corpus  # the parsers (help) load no engine
-    from engine.algorithm.tokenizer import Tokenizer
+    from engine.algorithm.tokenizer import Tokenizer  # the parsers (help) load no engine
     from engine.algorithm.collector import collector_paused
     from engine.algorithm.trainer import Trainer
 
@@ -87,17 +86,7 @@ def train_from_args(args, keep_steps: bool):
         from app.commands.count import CountingBar  # only a run that shows progress
 
         counting = CountingBar(args.corpus)
-    if args.word_counts:
-        corpus = Corpus.from_word_counts(read_corpus_text(args.corpus), settings)
-    elif args.corpus == "-":
-        corpus = Corpus.from_text_in_parts(read_corpus_text(args.corpus), settings, counting)
-    else:
-        # streamed from the file, on every core when it is large
-        corpus = Corpus.from_file(args.corpus, settings, counting)
-    if counting:
-        counting.close(len(corpus))
-    if corpus.is_empty:
-        raise BpeLabError(f"the corpus {args.corpus} is empty (no words): give some training text")
+    corpus = corpus_from_args(args, settings, counting)
     steps: list[MergeStep] | None = [] if keep_steps else None
     # the layout too: the collector's first walk after it would visit every position of the corpus
     with collector_paused():
@@ -114,6 +103,25 @@ def train_from_args(args, keep_steps: bool):
     if bar:
         bar.close(trainer.stop_reason, vocab_summary(corpus, steps))
     return Tokenizer.from_trainer(trainer), trainer, steps
+
+
+def corpus_from_args(args, settings, counting=None):
+    """The corpus the arguments name, counted with ``settings`` (``counting``: the bar, closed once
+    counted); an empty one is refused."""
+    from engine.algorithm.corpus import Corpus  # the parsers (help) load no engine
+
+    if args.word_counts:
+        corpus = Corpus.from_word_counts(read_corpus_text(args.corpus), settings)
+    elif args.corpus == "-":
+        corpus = Corpus.from_text_in_parts(read_corpus_text(args.corpus), settings, counting)
+    else:
+        # streamed from the file, on every core when it is large
+        corpus = Corpus.from_file(args.corpus, settings, counting)
+    if counting:
+        counting.close(len(corpus))
+    if corpus.is_empty:
+        raise BpeLabError(f"the corpus {args.corpus} is empty (no words): give some training text")
+    return corpus
 
 
 def vocab_summary(corpus, steps) -> str:
@@ -160,17 +168,13 @@ def run(args) -> int:
 
 def print_where_rules_part(args) -> int:
     """The corpus trained under every tie rule, where each two rules part, one line each."""
-    from engine.algorithm.corpus import Corpus
     from engine.lesson.rules_part import where_rules_part
     from engine.readable.describe import plural, show_pair
 
     if args.history:
         raise BpeLabError("--where-rules-part writes no history: leave out --history")
     settings = settings_from(args)
-    text = read_corpus_text(args.corpus)
-    corpus = Corpus.from_word_counts(text, settings) if args.word_counts else Corpus.from_text(text, settings)
-    if corpus.is_empty:
-        raise BpeLabError(f"the corpus {args.corpus} is empty (no words): give some training text")
+    corpus = corpus_from_args(args, settings)
     lines = []
     for (one, other), parting in where_rules_part(corpus).items():
         if parting.step is None or parting.chosen is None or parting.count is None:

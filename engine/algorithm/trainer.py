@@ -8,7 +8,8 @@ only those, so the whole run costs about one visit per symbol of the distinct wo
 merges are asked for. Counts only ever fall for an existing pair (a pair gains places only on the
 step that mints one of its tokens), so a heap with out-of-date entries re-checked on the way out
 finds the same winner as recounting everything; a pair below the minimum frequency can never win
-and never enters it. Pairs and queue entries are ints laid out as ``PairKeys`` says.
+and never enters it. Pairs and queue entries are ints laid out as ``PairKeys`` says; each tie rule
+of ``engine.algorithm.ranking`` is one order of the entries (``Trainer._queue_order``).
 
 Ties cost nothing until asked for: the first few pairs at the top count stay off the heap in
 tie-rule order (all of them, when fewer than TIES_KEPT tie; past that, how many pairs hold the
