@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.readable.describe import TIE_RULES, gpt4_split_sentence
+from engine.readable.describe import gpt4_split_sentence, tie_rule
 from engine.errors import BpeLabError
 from engine.formats.schema import MAX_COUNT
 from engine.algorithm.settings import Settings
@@ -46,9 +46,13 @@ STOPS = (
 )
 # the N a stop rule starts from when the lesson had none (a preset that trains until no pair repeats)
 FIRST_N: dict[str, int | dict[str, int]] = {"merges": 10, "vocab": {"chars": 50, "bytes": 300}}
+# each rule's name in the combo, and where it comes from (its words are the engine's: tie_rule)
 TIES = (
-    ("first", "pair met first", f"Equal counts go to {TIE_RULES['first']}."),
-    ("hf", "smaller ids", f"Equal counts go to {TIE_RULES['hf']} (Hugging Face's rule)."),
+    ("first", "pair met first", ""),
+    ("hf", "smaller ids", " (Hugging Face's rule)"),
+    ("greatest", "greatest pair", " (a common course rule)"),
+    ("smallest", "smallest pair", ""),
+    ("last", "pair met last", " (what >= in a max loop picks)"),
 )
 
 
@@ -203,7 +207,8 @@ class SettingsForm(QWidget):
     def _explain(self) -> None:
         split = split_tip(self.split.currentData())
         units = UNITS[self.units.currentIndex()][2]
-        tie = TIES[self.tie.currentIndex()][2]
+        key, _text, origin = TIES[self.tie.currentIndex()]
+        tie = f"Equal counts go to {tie_rule(Settings(units=self.units.currentData(), tie_break=key))}{origin}."
         marker = f" {NO_MARKER_IN_BYTES}" if self.units.currentData() == "bytes" else ""
         self.explain.setText(f"{split} {units}{marker} {tie}")
 

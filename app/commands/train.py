@@ -10,6 +10,10 @@ from app.cli import keep_until_exit
 from app.commands.common import non_negative, positive, read_corpus_text, utf8_text
 from engine.errors import BpeLabError
 
+# the tie rules of engine.algorithm.ranking, named here so that the parsers (help) load no engine
+# (a test holds the two to the same names)
+TIE_BREAKS = ("first", "hf", "greatest", "smallest", "last")
+
 if TYPE_CHECKING:
     from engine.algorithm.trainer import MergeStep
 
@@ -17,8 +21,12 @@ if TYPE_CHECKING:
 def add_parser(sub) -> None:
     p = sub.add_parser("train", help="learn merges from a text and write a tokenizer file")
     p.add_argument("corpus", metavar="CORPUS", help="a UTF-8 text file, or - for standard input")
-    p.add_argument("--out", required=True, metavar="TOKENIZER_FILE",
-                   help="where to write the tokenizer; - prints bpelab, hf or csv on standard output")
+    goal = p.add_mutually_exclusive_group(required=True)
+    goal.add_argument("--out", metavar="TOKENIZER_FILE",
+                      help="where to write the tokenizer; - prints bpelab, hf or csv on standard output")
+    goal.add_argument("--where-rules-part", action="store_true",
+                      help="write no tokenizer: train under every tie rule and print, for each two rules, the first "
+                           "step where their merges differ and the tie there")
     p.add_argument("--format", choices=("bpelab", "hf", "gpt2", "tiktoken", "csv"), default="bpelab",
                    help="bpelab (default), hf (tokenizer.json), gpt2 (a folder), tiktoken, csv")
     p.add_argument("--word-counts", action="store_true",
@@ -34,8 +42,10 @@ def add_parser(sub) -> None:
     marker.add_argument("--end-of-word", metavar="STR", type=utf8_text, help="end-of-word marker (default </w> for whitespace + chars)")
     marker.add_argument("--no-end-of-word", action="store_true", help="no end-of-word marker")
     p.add_argument("--lowercase", action="store_true")
-    p.add_argument("--tie-break", choices=("first", "hf"), default="first",
-                   help="first: the pair met first reading the corpus; hf: the pair of smaller ids")
+    p.add_argument("--tie-break", choices=TIE_BREAKS, default="first",
+                   help="first: the pair met first reading the corpus; hf: the pair of smaller ids; greatest, "
+                        "smallest: the pair last or first in dictionary order (bytes for bytes units); last: the "
+                        "pair met last")
     p.add_argument("--special", action="append", default=[], metavar="TOKEN", type=utf8_text, help="a special token (repeatable)")
     p.add_argument("--history", metavar="HISTORY.json",
                    help="also write every merge step as JSON (- prints it); written with --out or not at all")
@@ -69,8 +79,7 @@ def train_from_args(args, keep_steps: bool):
     A run whose output reads no step lets each go as soon as it is made: thousands of steps held
     to the end are a third of a small run's peak memory, and freeing them all at once costs its end.
     """
-    from engine.algorithm.corpus import Corpus  # the parsers (help) load no engine
-    from engine.algorithm.tokenizer import Tokenizer
+    from engine.algorithm.tokenizer import Tokenizer  # the parsers (help) load no engine
     from engine.algorithm.collector import collector_paused
     from engine.algorithm.trainer import Trainer
 
@@ -80,17 +89,7 @@ def train_from_args(args, keep_steps: bool):
         from app.commands.count import CountingBar  # only a run that shows progress
 
         counting = CountingBar(args.corpus)
-    if args.word_counts:
-        corpus = Corpus.from_word_counts(read_corpus_text(args.corpus), settings)
-    elif args.corpus == "-":
-        corpus = Corpus.from_text_in_parts(read_corpus_text(args.corpus), settings, counting)
-    else:
-        # streamed from the file, on every core when it is large
-        corpus = Corpus.from_file(args.corpus, settings, counting)
-    if counting:
-        counting.close(len(corpus))
-    if corpus.is_empty:
-        raise BpeLabError(f"the corpus {args.corpus} is empty (no words): give some training text")
+    corpus = corpus_from_args(args, settings, counting)
     steps: list[MergeStep] | None = [] if keep_steps else None
     # the layout too: the collector's first walk after it would visit every position of the corpus
     with collector_paused():
@@ -109,6 +108,25 @@ def train_from_args(args, keep_steps: bool):
     return Tokenizer.from_trainer(trainer), trainer, steps
 
 
+def corpus_from_args(args, settings, counting=None):
+    """The corpus the arguments name, counted with ``settings`` (``counting``: the bar, closed once
+    counted); an empty one is refused."""
+    from engine.algorithm.corpus import Corpus  # the parsers (help) load no engine
+
+    if args.word_counts:
+        corpus = Corpus.from_word_counts(read_corpus_text(args.corpus), settings)
+    elif args.corpus == "-":
+        corpus = Corpus.from_text_in_parts(read_corpus_text(args.corpus), settings, counting)
+    else:
+        # streamed from the file, on every core when it is large
+        corpus = Corpus.from_file(args.corpus, settings, counting)
+    if counting:
+        counting.close(len(corpus))
+    if corpus.is_empty:
+        raise BpeLabError(f"the corpus {args.corpus} is empty (no words): give some training text")
+    return corpus
+
+
 def vocab_summary(corpus, steps) -> str:
     """The vocabulary at the end of training, in the words the window and the handout use."""
     from engine.readable.describe import describe_vocab
@@ -123,6 +141,8 @@ def run(args) -> int:
     from engine.formats.load import Source, check_one_file, export_files, export_text
     from engine.files.writing import write_files
 
+    if args.where_rules_part:
+        return print_where_rules_part(args)
     if args.out == "-" and args.history == "-":
         raise BpeLabError("--out and --history cannot both be - (standard output): give one of them a file name")
     fmt = getattr(args, "format", "bpelab")
@@ -172,6 +192,34 @@ def compare_with_textbook(corpus, progress: bool) -> None:
     sys.stderr.write(race_caption(result, "this corpus") + "\n")
     if not result.same:
         raise BpeLabError(f"the textbook loop and the trainer part at merge {result.parted_at}: please report it")
+
+
+def print_where_rules_part(args) -> int:
+    """The corpus trained under every tie rule, where each two rules part, one line each."""
+    from engine.lesson.rules_part import where_rules_part
+    from engine.readable.describe import plural, show_pair
+
+    if args.history:
+        raise BpeLabError("--where-rules-part writes no history: leave out --history")
+    settings = settings_from(args)
+    corpus = corpus_from_args(args, settings)
+    lines = []
+    for (one, other), parting in where_rules_part(corpus).items():
+        if parting.step is None or parting.chosen is None or parting.count is None:
+            lines.append(f"{one} and {other}: never part")
+            continue
+        shown = [show_pair(settings, pair) for pair in parting.tied[:SHOWN_TIED]]
+        more = len(parting.tied) - len(shown)
+        tied = ", ".join(shown) + (f" and {more:,} more" if more else "")
+        lines.append(f"{one} and {other}: part at step {parting.step}, where {plural(len(parting.tied), 'pair')} "
+                     f"tie at {parting.count:,} ({tied}): {one} merges {show_pair(settings, parting.chosen[0])}, "
+                     f"{other} merges {show_pair(settings, parting.chosen[1])}")
+    sys.stdout.write("\n".join(lines) + "\n")
+    return 0
+
+
+# how many tied pairs a line of --where-rules-part names
+SHOWN_TIED = 10
 
 
 class ProgressBar:

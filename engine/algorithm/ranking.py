@@ -2,9 +2,15 @@
 
 Pairs rank by count, highest first; a tie rule orders pairs of equal count. Every tie rule is
 written here, once, as a sort key over what it needs to know of a pair: where the pair is first
-met reading the words in order of first appearance, each left to right, and its two tokens' ids.
-A new rule is one more entry in ``TIE_RULES`` (a rule that needs another fact of a pair adds it to
-the key's arguments and to the ``Facts`` that find it).
+met reading the words in order of first appearance, each left to right, its two tokens' ids, or
+its two tokens' spellings (a token's text compared as Python compares str, by code point; for
+bytes units its bytes). A new rule is one more entry in ``TIE_RULES`` (a rule that needs another
+fact of a pair adds it to the key's arguments and to the ``Facts`` that find it).
+
+Reading order is the order in which the textbook loop's counts dict (``get_stats``) first meets
+each pair: the words in order of first appearance, each left to right, so a pair's place is its
+first occurrence. "last" is what ``if count >= best`` picks looping over that dict: of the tied
+pairs, the one whose first occurrence comes last.
 
 The classic corpus, counted as a merge round counts (the counts dict meets pairs in reading order):
 
@@ -14,11 +20,13 @@ The classic corpus, counted as a merge round counts (the counts dict meets pairs
 >>> corpus = Corpus.from_word_counts("low 5\\nlower 2\\nnewest 6\\nwidest 3", Settings())
 >>> counts = get_stats([corpus.symbols(w) for w in range(len(corpus))], corpus.counts)
 >>> ids = {token: i for i, token in enumerate(corpus.base_vocab())}
->>> facts = ReadingOrder(counts, ids.__getitem__)
+>>> facts = ReadingOrder(counts, ids.__getitem__, "chars")
 >>> rank(counts, rule_named("first"), facts, limit=4)
 [(('e', 's'), 9), (('s', 't'), 9), (('t', '</w>'), 9), (('w', 'e'), 8)]
 >>> ties(counts, rule_named("hf"), facts)
 [('e', 's'), ('s', 't'), ('t', '</w>')]
+>>> ties(counts, rule_named("greatest"), facts), ties(counts, rule_named("last"), facts)[0]
+([('t', '</w>'), ('s', 't'), ('e', 's')], ('t', '</w>'))
 
 Left out: counting the pairs (the trainer, the history and the lesson state each count in their
 own way, fast for what they hold) and the trainer's queue, which orders by the same facts in one
@@ -31,10 +39,28 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from engine.algorithm.bytelevel import symbols_to_bytes
 from engine.errors import BpeLabError, InternalError
 
 Pair = tuple[str, str]
 Ranked = list[tuple[Pair, int]]
+# what a lexicographic rule compares of a token: its text (chars units) or its bytes (bytes units)
+Spelling = str | bytes
+
+
+def _as_written(token: str) -> str:
+    return token
+
+
+def spelling_of(units: str) -> Callable[[str], Spelling]:
+    """How tokens of ``units`` are compared by their text: chars by code point, bytes by their bytes
+    (the byte alphabet's code points do not keep the bytes' order: byte 0 is spelt U+0100)."""
+    return symbols_to_bytes if units == "bytes" else _as_written
+
+
+def spelling_ranks(tokens: Iterable[str], spelling: Callable[[str], Spelling]) -> dict[str, int]:
+    """Each token's place among ``tokens`` sorted by spelling (distinct tokens spell differently)."""
+    return {token: i for i, token in enumerate(sorted(set(tokens), key=spelling))}
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,16 +68,18 @@ class TieRule:
     """How pairs of equal count are ordered: by ``key``, smaller first.
 
     ``key(place, left, right)`` reads what a rule may know of a pair: where it is first met in
-    reading order (comparable within one ranking only) and the ids of its left and right tokens;
-    ints for one pair, numpy arrays for many, so it uses only tuples and unary minus. ``by_place``
-    and ``by_ids`` say which it reads (the others may be given as 0, as finding a pair's first
-    place can mean reading the corpus).
+    reading order (comparable within one ranking only) and its left and right tokens, as their ids
+    (``by_ids``) or as their places in the order of the tokens' spellings (``by_spelling``, also
+    comparable within one ranking only); ints for one pair, numpy arrays for many, so it uses only
+    tuples and unary minus. ``by_place``, ``by_ids`` and ``by_spelling`` say which it reads (the
+    others may be given as 0, as finding a pair's first place can mean reading the corpus).
     """
 
     name: str
     key: Callable[[Any, Any, Any], tuple[Any, ...]]
     by_place: bool
     by_ids: bool
+    by_spelling: bool = False
 
     @property
     def first_met_first(self) -> bool:
@@ -64,6 +92,13 @@ TIE_RULES: dict[str, TieRule] = {rule.name: rule for rule in (
     TieRule("first", lambda place, left, right: (place,), by_place=True, by_ids=False),
     # the pair of smaller token ids, left one first (as Hugging Face tokenizers breaks ties)
     TieRule("hf", lambda place, left, right: (left, right), by_place=False, by_ids=True),
+    # the lexicographically greatest pair: left tokens compared first, then right (a course rule:
+    # max over (count, pair))
+    TieRule("greatest", lambda place, left, right: (-left, -right), by_place=False, by_ids=False, by_spelling=True),
+    # the lexicographically smallest pair
+    TieRule("smallest", lambda place, left, right: (left, right), by_place=False, by_ids=False, by_spelling=True),
+    # the pair met last in reading order (what `if count >= best` picks in a loop over the counts)
+    TieRule("last", lambda place, left, right: (-place,), by_place=True, by_ids=False),
 )}
 TIE_BREAKS = tuple(TIE_RULES)
 
@@ -76,7 +111,8 @@ def rule_named(name: str) -> TieRule:
 
 
 class Facts(Protocol):
-    """Where pairs are first met and what ids their tokens have, as one holder of pairs knows them."""
+    """Where pairs are first met, what ids their tokens have and how they are spelt, as one holder
+    of pairs knows them."""
 
     def places(self, pairs: Collection[Pair], enough: int | None = None) -> Mapping[Pair, int]:
         """Each pair's first place in reading order. Given ``enough``, only the ``enough`` pairs met
@@ -86,14 +122,20 @@ class Facts(Protocol):
     def token_id(self, token: str) -> int:
         ...
 
+    def spelling(self, token: str) -> Spelling:
+        """What a lexicographic rule compares of a token (``spelling_of`` the lesson's units)."""
+        ...
+
 
 class ReadingOrder:
-    """The facts of a counts dict that meets its pairs in reading order, as a merge round counts them."""
+    """The facts of a counts dict that meets its pairs in reading order, as a merge round counts them
+    (``units``: the corpus's, which say how tokens are spelt)."""
 
-    def __init__(self, counts: Mapping[Pair, int], token_id: Callable[[str], int]):
+    def __init__(self, counts: Mapping[Pair, int], token_id: Callable[[str], int], units: str):
         self._counts = counts
         self._places: dict[Pair, int] | None = None
         self.token_id = token_id
+        self.spelling = spelling_of(units)
 
     def places(self, pairs: Collection[Pair], enough: int | None = None) -> Mapping[Pair, int]:
         if self._places is None:
@@ -105,6 +147,9 @@ def _keys(pairs: list[Pair], rule: TieRule, facts: Facts, places: Mapping[Pair, 
     """The rule's key of each pair (one call each: a ranking may order thousands of tied pairs)."""
     zeros = [0] * len(pairs)
     where = [places[p] for p in pairs] if rule.by_place else zeros
+    if rule.by_spelling:
+        order = spelling_ranks((t for pair in pairs for t in pair), facts.spelling)
+        return list(map(rule.key, where, [order[a] for a, _ in pairs], [order[b] for _, b in pairs]))
     if not rule.by_ids:
         return list(map(rule.key, where, zeros, zeros))
     ids = facts.token_id

@@ -62,7 +62,7 @@ def textbook_merges(corpus: Corpus) -> Iterator[tuple[tuple[str, str], int, list
         best_count = max(stats.values())
         if best_count < settings.min_frequency:
             return
-        tied = ties(stats, rule, ReadingOrder(stats, ids.__getitem__), best_count)
+        tied = ties(stats, rule, ReadingOrder(stats, ids.__getitem__, settings.units), best_count)
         best = tied[0]
         token = best[0] + best[1]
         if token not in ids:

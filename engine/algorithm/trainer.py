@@ -8,7 +8,8 @@ only those, so the whole run costs about one visit per symbol of the distinct wo
 merges are asked for. Counts only ever fall for an existing pair (a pair gains places only on the
 step that mints one of its tokens), so a heap with out-of-date entries re-checked on the way out
 finds the same winner as recounting everything; a pair below the minimum frequency can never win
-and never enters it. Pairs and queue entries are ints laid out as ``PairKeys`` says.
+and never enters it. Pairs and queue entries are ints laid out as ``PairKeys`` says; each tie rule
+of ``engine.algorithm.ranking`` is one order of the entries (``Trainer._queue_order``).
 
 Ties cost nothing until asked for: the first few pairs at the top count stay off the heap in
 tie-rule order (all of them, when fewer than TIES_KEPT tie; past that, how many pairs hold the
@@ -35,8 +36,9 @@ from typing import Any, cast
 from engine.algorithm.collector import collector_paused
 from engine.algorithm.corpus import Corpus
 from engine.errors import BpeLabError, TrainingError
-from engine.algorithm.ranking import rule_named
+from engine.algorithm.ranking import TieRule, rule_named, spelling_of
 from engine.algorithm.settings import Settings
+from engine.algorithm.spelling_order import LABEL_BITS, SpellingLabels
 
 # the narrowest a pair key's halves are (``PairKeys``)
 NARROWEST = 15
@@ -76,27 +78,31 @@ class PairKeys:
     the training can mint and no wider (``for_training``), because a narrow key is a small int,
     which a dict hashes and a comparison reads fastest (15 bits each keep a key below 2**30, one
     digit of a Python int). A queue entry, compared in C, lowest first, is
-    ``RANK - count << rank_at | first place << place_at | key``: the highest count first, then the
-    pair's first place in reading order (the "first" tie rule; 0 for "hf", where the key itself
-    breaks ties), then the key. The loops that run per place spell these out with the fields
-    bound to locals; the methods say what they compute.
+    ``RANK - count << rank_at | order << place_at | key``: the highest count first, then the
+    tie rule's order of ``order_bits`` bits, then the key. The order is the pair's first place in
+    reading order ("first"), that place flipped (``PLACE_MASK - place``: "last"), the labels of its
+    two tokens in spelling order, the left one at ``label_at`` ("smallest"; "greatest" flips the
+    labels, ``engine.algorithm.spelling_order``), or 0 ("hf", where the key itself breaks ties).
+    The loops that run per place spell these out with the fields bound to locals; the methods say
+    what they compute.
     """
 
-    __slots__ = ("keys_mask", "low", "place_at", "rank_at", "shift")
+    __slots__ = ("keys_mask", "label_at", "low", "place_at", "rank_at", "shift")
 
-    def __init__(self, shift: int):
+    def __init__(self, shift: int, order_bits: int = PLACE_BITS):
         self.shift = shift
         self.low = (1 << shift) - 1
         self.place_at = 2 * shift
+        self.label_at = self.place_at + order_bits // 2
         self.keys_mask = (1 << self.place_at) - 1
-        self.rank_at = self.place_at + PLACE_BITS
+        self.rank_at = self.place_at + order_bits
 
     @classmethod
-    def for_training(cls, base: int, symbols: int, limit: int | None) -> PairKeys:
+    def for_training(cls, base: int, symbols: int, limit: int | None, order_bits: int = PLACE_BITS) -> PairKeys:
         """Keys for a training of ``symbols`` symbols from ``base`` tokens, to ``limit`` merges or
         tokens if given: a merge mints at most one id and takes at least one symbol away."""
         most = base + (symbols if limit is None else min(symbols, limit))
-        return cls(max(NARROWEST, most.bit_length()))
+        return cls(max(NARROWEST, most.bit_length()), order_bits)
 
     def key(self, left: int, right: int) -> int:
         return left << self.shift | right
@@ -321,12 +327,7 @@ class Trainer:
         self.merges: list[tuple[int, int]] = []
         self.stop_reason: str | None = None
         self.extra_ids = extra_ids(self.settings)
-        # the queue orders by one of the two facts a rule reads (``engine.algorithm.ranking``): the pair's first
-        # place, or its ids (the key itself); read on every queue entry, so kept as a flag
-        rule = rule_named(self.settings.tie_break)
-        if rule.by_place == rule.by_ids or rule.by_place and not rule.first_met_first:
-            raise TrainingError(f"the trainer's queue orders by place or by ids, not as the tie rule {rule.name} asks")
-        self.by_first_place = rule.by_place
+        self._queue_order(rule_named(self.settings.tie_break))
         self.least = self.settings.min_frequency
         # where training stops: after this many merges, or (``vocab_limit``, when a vocabulary size
         # is asked for) at this many regular tokens, so that the special and unknown tokens count in
@@ -365,7 +366,8 @@ class Trainer:
             lengths = [n + 1 for n in lengths]
         settings = self.settings
         self.keys = PairKeys.for_training(len(self.vocab), len(text),
-                                          settings.merges if settings.merges is not None else settings.vocab_size)
+                                          settings.merges if settings.merges is not None else settings.vocab_size,
+                                          2 * LABEL_BITS if self.labels is not None else PLACE_BITS)
         # numpy only for a corpus large enough to repay importing it
         self.bulk = len(text) >= BULK_SYMBOLS
         made: Listed
@@ -424,6 +426,25 @@ class Trainer:
 
     # -- the queue and the tie rule -------------------------------------------------------------
 
+    def _queue_order(self, rule: TieRule) -> None:
+        """How queue entries order pairs of one count, read from the rule's key (``PairKeys``).
+
+        ``by_first_place``: by the pair's first place, flipped by ``place_flip`` for the pair met
+        last. A pair's first place moves on only when one of its places is merged away, which
+        lowers its count: an out-of-date entry still ranks before the current one, whichever way
+        places order, so the heap's stale entries are found on the way out for both rules.
+        ``labels``: by the two tokens' spellings, their labels fixed while no token is labelled afresh.
+        """
+        probe = rule.key(1, 2, 3)
+        reads = (rule.by_place, rule.by_ids, rule.by_spelling)
+        self.by_first_place = reads == (True, False, False) and probe in ((1,), (-1,))
+        self.place_flip = PLACE_MASK if self.by_first_place and probe == (-1,) else 0
+        self.labels: SpellingLabels | None = None
+        if reads == (False, False, True) and probe in ((2, 3), (-2, -3)):
+            self.labels = SpellingLabels(self.vocab, spelling_of(self.settings.units), descending=probe[0] < 0)
+        elif not self.by_first_place and (reads, probe) != ((False, True, False), (2, 3)):
+            raise TrainingError(f"the trainer's queue cannot order pairs as the tie rule {rule.name} asks")
+
     def _queue_all(self) -> None:
         """Rank every pair afresh: the heap, the pairs at the top count, no count followed yet."""
         # a pair below the minimum frequency can never win (counts only fall): it stays off the heap
@@ -462,16 +483,20 @@ class Trainer:
         when the pairs are ranked afresh)."""
         count = self.counts[key]
         keys = self.keys
+        if self.labels is not None:
+            # equal counts go by the tokens' spellings, left first
+            of = self.labels.of
+            return (RANK - count) << keys.rank_at | of[key >> keys.shift] << keys.label_at | of[key & keys.low] << keys.place_at | key
         if not self.by_first_place:
             # equal counts go to the pair of smaller ids
             return (RANK - count) << keys.rank_at | key
-        # equal counts go to the pair met first in reading order
+        # equal counts go to the pair met first (or last) in reading order
         first = self._first_place(key)
         if first < 0:
             # a count with no place to show for it: never loop on it, say so
             a, b = keys.split(key)
             raise TrainingError(f"pair {a}+{b} counts {count} but is nowhere in the corpus")
-        return (RANK - count) << keys.rank_at | first << keys.place_at | key
+        return (RANK - count) << keys.rank_at | (first ^ self.place_flip) << keys.place_at | key
 
     def _requeue(self, key: int) -> None:
         if self.counts.get(key, 0) >= self.least:
@@ -510,7 +535,7 @@ class Trainer:
             self.touched.clear()
         keys, heap, counts, least = self.keys, self.heap, self.counts, self.least
         rank_at, place_at, keys_mask, shift, low = keys.rank_at, keys.place_at, keys.keys_mask, keys.shift, keys.low
-        sym, nxt, by_place = self.sym, self.nxt, self.by_first_place
+        sym, nxt, by_place, flip = self.sym, self.nxt, self.by_first_place, self.place_flip
         top_rank = top[0] >> rank_at if top else -1
         held = TOP_HELD * TIES_KEPT
         while heap and len(top) < held:
@@ -521,9 +546,9 @@ class Trainer:
                 break
             key = entry & keys_mask
             count = counts.get(key, 0)
-            # current: the pair still counts as much, and (first rule) is still at its first place
+            # current: the pair still counts as much, and (rules of places) is still at its first place
             if RANK - rank == count and (not by_place or (
-                    sym[p := entry >> place_at & PLACE_MASK] == key >> shift and sym[nxt[p]] == key & low)):
+                    sym[p := (entry >> place_at & PLACE_MASK) ^ flip] == key >> shift and sym[nxt[p]] == key & low)):
                 heapq.heappop(heap)
                 if not top:
                     top_rank = rank
@@ -551,6 +576,7 @@ class Trainer:
         shift, low, rank_at, keys_mask = self.keys.shift, self.keys.low, self.keys.rank_at, self.keys.keys_mask
         merge_limit, vocab_limit, bulk, extra, layout = (self.merge_limit, self.vocab_limit, self.bulk,
                                                          self.extra_ids, self.layout)
+        labels = self.labels
         while True:
             if len(merges) >= merge_limit if vocab_limit is None else len(vocab) >= vocab_limit:
                 self.stop_reason = TARGET_REACHED
@@ -578,10 +604,13 @@ class Trainer:
             # a token's string made again by another pair keeps its id, as in tokenizers
             new = ids.get(token, -1)
             rebuilt = new >= 0
+            relabelled = False
             if not rebuilt:
                 new = len(vocab)
                 vocab.append(token)
                 ids[token] = new
+                if labels is not None:
+                    relabelled = labels.add(token)
             merges.append((a, b))
             found = places_of.pop(key)
             if bulk and not rebuilt and a != b and len(found) >= BULK_PLACES:
@@ -589,6 +618,9 @@ class Trainer:
             else:
                 positions, made_left, made_right, merged = self._merge_at_places(found, a, b, new)
             self._recount_and_queue(key, count, a, b, new, made_left, made_right, rebuilt)
+            if relabelled:
+                # every entry holds labels no longer given: every pair ranked afresh
+                self._queue_all()
             before = self.total
             self.total = after = before - merged
             step: Any = _StepDraft(len(merges), (vocab[a], vocab[b]), token, count, tie_count, before, after,
@@ -729,7 +761,9 @@ class Trainer:
             return
         # the new pairs queued; a pair made and then undone to nothing goes
         least, by_place, heap, top = self.least, self.by_first_place, self.heap, self.top
-        rank_at, place_at = self.keys.rank_at, self.keys.place_at
+        rank_at, place_at, label_at, low, flip = (self.keys.rank_at, self.keys.place_at, self.keys.label_at,
+                                                  self.keys.low, self.place_flip)
+        of = self.labels.of if self.labels is not None else None
         push = heapq.heappush
         for pair in new_pairs:
             c = counts[pair]
@@ -745,7 +779,9 @@ class Trainer:
                 entry = self._entry(pair)
             elif by_place:
                 # a pair just made is still at the first place it was made: no need to look
-                entry = (RANK - c) << rank_at | places_of[pair][0] << place_at | pair
+                entry = (RANK - c) << rank_at | (places_of[pair][0] ^ flip) << place_at | pair
+            elif of is not None:
+                entry = (RANK - c) << rank_at | of[pair >> shift] << label_at | of[pair & low] << place_at | pair
             else:
                 entry = (RANK - c) << rank_at | pair
             if top and entry < top[-1]:

@@ -32,7 +32,7 @@ from engine.drain import drain
 from engine.algorithm.corpus import Corpus  # noqa: F401  (used by the doctest)
 from engine.lesson.history import History
 from engine.lesson.long_word import TokenIds
-from engine.algorithm.ranking import TieRule
+from engine.algorithm.ranking import Facts, TieRule, spelling_ranks
 from engine.algorithm.settings import Settings  # noqa: F401  (used by the doctest)
 from engine.algorithm.trainer import Trainer  # noqa: F401  (used by the doctest)
 
@@ -93,6 +93,7 @@ class CorpusArrays:
         self._kept: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._all: tuple[np.ndarray, np.ndarray] | None = None
         self._ids: np.ndarray | None = None
+        self._spelt: np.ndarray | None = None
         # the step stood at, set by ``adopt``: each symbol's token id and its neighbours, the pair counts
         self.step: int
         self.ids: np.ndarray
@@ -344,10 +345,9 @@ class CorpusArrays:
             found = self._sources[code] = list(zip(words[starts].tolist(), times.tolist()))
         return found
 
-    def ranked(self, limit: int | None, rule: TieRule,
-               token_ids: Callable[[str], int]) -> list[tuple[tuple[str, str], int]]:
+    def ranked(self, limit: int | None, rule: TieRule, facts: Facts) -> list[tuple[tuple[str, str], int]]:
         """The pairs by count, the first ``limit`` of them (all without a limit), ties in the order
-        of ``rule`` (``token_ids``: a token's id in the tokenizer)."""
+        of ``rule`` (``facts``: the lesson state's, for a token's id in the tokenizer and its spelling)."""
         codes, counts = self.codes, self.counts
         if limit is not None and 0 < limit < len(counts):
             # every pair above the limit-th count is in; of those at it, only the first few
@@ -372,8 +372,8 @@ class CorpusArrays:
             edge_placed = np.array(list(met.values()), dtype=np.int64)
         else:
             edge_placed = np.zeros(len(at_edge), dtype=np.int64)
-        order = np.lexsort((*reversed(rule.key(*self._pair_facts(codes, placed, rule, token_ids))), -counts))
-        edge_keys = rule.key(*self._pair_facts(at_edge, edge_placed, rule, token_ids))
+        order = np.lexsort((*reversed(rule.key(*self._pair_facts(codes, placed, rule, facts))), -counts))
+        edge_keys = rule.key(*self._pair_facts(at_edge, edge_placed, rule, facts))
         at_edge = at_edge[np.lexsort(tuple(reversed(edge_keys)))][:need]
         pair = self.table.pair
         chosen = codes[order].tolist() + at_edge.tolist()
@@ -381,14 +381,26 @@ class CorpusArrays:
         return [(pair(c), n) for c, n in zip(chosen, shown)]
 
     def _pair_facts(self, codes: np.ndarray, placed: np.ndarray, rule: TieRule,
-                    token_ids: Callable[[str], int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """What ``rule`` reads of the pairs of ``codes`` (place, left id, right id), one array each
-        (those it does not read are zeros)."""
+                    facts: Facts) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """What ``rule`` reads of the pairs of ``codes`` (place, left, right: the tokens' ids or
+        their places in spelling order), one array each (those it does not read are zeros)."""
+        size = self.table.size
+        if rule.by_spelling:
+            order = self._spelling_order(facts)
+            return placed, order[codes // size], order[codes % size]
         if not rule.by_ids:
             zeros = np.zeros(len(codes), dtype=np.int64)
             return placed, zeros, zeros
-        ids, size = self._tokenizer_ids(token_ids), self.table.size
+        ids = self._tokenizer_ids(facts.token_id)
         return placed, ids[codes // size], ids[codes % size]
+
+    def _spelling_order(self, facts: Facts) -> np.ndarray:
+        """Each token's place in the order of the tokens' spellings, by its id here (found once)."""
+        if self._spelt is None:
+            names = self.table.names
+            order = spelling_ranks(names, facts.spelling)
+            self._spelt = np.array([order[name] for name in names], dtype=np.int64)
+        return self._spelt
 
     def _tokenizer_ids(self, token_ids: Callable[[str], int]) -> np.ndarray:
         """Each token's id in the tokenizer (``token_ids``), by its id here (found once)."""

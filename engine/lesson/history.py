@@ -323,7 +323,8 @@ class History:
             return list(step.tied)
         # pairs_at meets the pairs in reading order
         counts = self.pair_counts(k)
-        return ties(counts, rule_named(self.settings.tie_break), ReadingOrder(counts, self._ids.__getitem__), step.count)
+        facts = ReadingOrder(counts, self._ids.__getitem__, self.settings.units)
+        return ties(counts, rule_named(self.settings.tie_break), facts, step.count)
 
     # -- the vocabulary ---------------------------------------------------------------------------
 

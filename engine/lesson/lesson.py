@@ -17,7 +17,7 @@ from engine.lesson.heldout import TextCurve, corpus_characters, token_curve
 from engine.lesson.history import History
 from engine.lesson.source import FileSource, LessonSource, TextSource, WordCountSource
 from engine.lesson.run import Run
-from engine.algorithm.ranking import Pair, rank, rule_named, with_pair
+from engine.algorithm.ranking import Pair, Spelling, rank, rule_named, spelling_of, with_pair
 from engine.algorithm.ranking import ties as ranking_ties
 from engine.algorithm.settings import UNKNOWN, Settings
 from engine.algorithm.tokenizer import Tokenizer
@@ -500,7 +500,7 @@ class LessonState:
         rule = rule_named(self.lesson.settings.tie_break)
         facts = _StateFacts(self)
         if self._arrays is not None:
-            ranked = self._arrays.ranked(limit, rule, facts.token_id)
+            ranked = self._arrays.ranked(limit, rule, facts)
             return with_pair(ranked, must_include, {must_include: self.pair_count(must_include)}
                              if must_include is not None else {}, limit)
         # a chart asks for the top few on every step: only the pairs counted as much as the
@@ -611,6 +611,10 @@ class _StateFacts:
         if tokenizer is None:
             raise BpeLabError("the lesson is not trained yet")
         self._token_to_id = tokenizer.token_to_id
+        self._spelling = spelling_of(state.lesson.settings.units)
+
+    def spelling(self, token: str) -> Spelling:
+        return self._spelling(token)
 
     def places(self, pairs: Collection[Pair], enough: int | None = None) -> dict[Pair, int]:
         return self.state.reading_places(pairs, enough)

@@ -55,15 +55,30 @@ TIE_RULES = {
     "first": "the pair met first when reading the words in order from left to right",
     # the trainer's order: (left id, right id), as Hugging Face's trainer compares pairs
     "hf": "the pair with the smaller token ids, comparing left tokens first",
+    # (left, right) as Python compares tuples of str: by code point, left token first
+    "greatest": "the pair that comes last in dictionary order, comparing left tokens first, character by character",
+    "smallest": "the pair that comes first in dictionary order, comparing left tokens first, character by character",
+    # the pairs in the order a merge round's counts meet them, the last one kept (>= in a max loop)
+    "last": "the pair met last when reading the words in order from left to right, "
+            "each pair placed where it first occurs",
+}
+# bytes units compare the tokens' bytes, not the letters they are shown with
+TIE_RULES_BYTES = {
+    "greatest": "the pair that comes last in dictionary order, comparing left tokens first, byte by byte",
+    "smallest": "the pair that comes first in dictionary order, comparing left tokens first, byte by byte",
 }
 
 
 # the same rules where a line has little room (the tile view's caption)
-TIE_RULES_SHORT = {"first": "the pair met first", "hf": "the pair of smaller ids"}
+TIE_RULES_SHORT = {"first": "the pair met first", "hf": "the pair of smaller ids",
+                   "greatest": "the pair last in dictionary order", "smallest": "the pair first in dictionary order",
+                   "last": "the pair met last"}
 
 
 def tie_rule(settings: Settings) -> str:
     """Which pair a tie goes to under the lesson's rule, as a noun phrase: 'the pair met first …'."""
+    if settings.units == "bytes" and settings.tie_break in TIE_RULES_BYTES:
+        return TIE_RULES_BYTES[settings.tie_break]
     return TIE_RULES[settings.tie_break]
 
 

@@ -75,3 +75,20 @@ def test_the_form_keeps_qt_s_size_method(qtbot):
     qtbot.addWidget(form)
     form.resize(300, 200)
     assert (form.size().width(), form.size().height()) == (300, 200)
+
+
+def test_the_tie_rule_combo_offers_every_rule_and_says_it_in_the_engines_words(qtbot):
+    from engine.algorithm.ranking import TIE_BREAKS
+    from engine.readable.describe import tie_rule
+
+    form = SettingsForm(Settings())
+    qtbot.addWidget(form)
+    assert [form.tie.itemData(i) for i in range(form.tie.count())] == list(TIE_BREAKS)
+    # the form opens on "first": each other rule, then back to it
+    for rule in (*TIE_BREAKS[1:], TIE_BREAKS[0]):
+        with qtbot.waitSignal(form.settings_requested) as blocker:
+            form.tie.setCurrentIndex(form.tie.findData(rule))
+        assert blocker.args[0].tie_break == rule
+        assert tie_rule(Settings(tie_break=rule)) in form.explain.text()
+    form.show_settings(Settings(units="bytes", tie_break="greatest"))
+    assert form.tie.currentData() == "greatest" and "byte by byte" in form.explain.text()

@@ -24,6 +24,8 @@ CORPORA = {
     ),
     "bytes": ("naïve café, naïve cafés; 😀 😀 smile café", False, Settings(units="bytes", split="gpt2")),
     "hf-ties": ("abab abab baba ab ba aabb", False, Settings(tie_break="hf", end_of_word="_")),
+    "greatest-ties": ("low 5\nlower 2\nnewest 6\nwidest 3\n", True, Settings(tie_break="greatest")),
+    "last-ties": ("abab abab baba ab ba aabb", False, Settings(tie_break="last", end_of_word="_")),
 }
 
 
@@ -212,7 +214,7 @@ def test_next_pair_with_tied_options_names_the_lessons_tie_rule(name):
             named += 1
         else:
             assert "Equal counts" not in q.prompt and "tie" not in q.prompt
-    if name in ("classic", "hf-ties"):
+    if name in ("classic", "hf-ties", "greatest-ties", "last-ties"):
         assert named  # these corpora tie at their first step
 
 

@@ -1,5 +1,7 @@
 """The status line's sentences, on the worked examples."""
 
+import pytest
+
 from engine.lesson.lesson import Lesson
 from engine.algorithm.settings import Settings
 from engine.readable.describe import describe_merge, describe_position, describe_stop
@@ -87,6 +89,26 @@ def test_under_the_first_rule_the_same_tie_goes_to_the_pair_met_first():
     assert step.pair == min(step.tied, key=lambda p: first_place(lesson, p, 2)) == ("low", "_")
     for text in (describe_merge(lesson.settings, step), tie_rule_sentence(lesson.settings)):
         assert "met first" in text and "smaller" not in text
+
+
+@pytest.mark.parametrize("rule, words", [("greatest", "comes last in dictionary order"),
+                                         ("smallest", "comes first in dictionary order"), ("last", "met last")])
+def test_every_rule_is_said_in_its_own_words_where_a_tie_is_broken(rule, words):
+    from engine.readable.describe import tie_rule, tie_rule_sentence, tie_rule_short
+
+    lesson = small_lesson(rule)
+    step = next(s for s in lesson.steps if s.tie_count > 1)
+    for text in (describe_merge(lesson.settings, step), tie_rule_sentence(lesson.settings), tie_rule(lesson.settings)):
+        assert words in text and "met first" not in text and "smaller" not in text
+    assert tie_rule_short(lesson.settings) in ("the pair last in dictionary order", "the pair first in dictionary order",
+                                               "the pair met last")
+
+
+def test_bytes_lessons_say_their_tokens_are_compared_byte_by_byte():
+    from engine.readable.describe import tie_rule
+
+    assert "byte by byte" in tie_rule(Settings(units="bytes", tie_break="greatest"))
+    assert "character by character" in tie_rule(Settings(tie_break="smallest"))
 
 
 # -- the start of the corpus, counted ---------------------------------------------------------------
