@@ -59,14 +59,14 @@ def _training(args):
     return training
 
 
-def _one(path: str, training, lesson):
+def _one(path: str, training, lesson, retrained):
     """The report for one merge list."""
     from engine.compare.merge_lists import pairs_of, read_merge_list
     from engine.compare.walk import compare
 
     found = read_merge_list(path, training.settings)
     pairs = pairs_of(found, list(lesson.history.base))
-    return compare(training, pairs, path, found.kind, lesson)
+    return compare(training, pairs, path, found.kind, lesson, retrained)
 
 
 def _is_batch(path: str) -> bool:
@@ -86,7 +86,7 @@ def _bar(done: int, total: int, name: str) -> None:
     sys.stderr.flush()
 
 
-def _grade(args, training, lesson) -> int:
+def _grade(args, training, lesson, retrained) -> int:
     from engine.compare.report import csv_row, csv_text, report_data, unreadable_row
 
     paths = _submissions(args.merge_list)
@@ -97,7 +97,7 @@ def _grade(args, training, lesson) -> int:
         _bar(i, len(paths), os.path.basename(path))
         name = os.path.relpath(path, args.merge_list)
         try:
-            report = _one(path, training, lesson)
+            report = _one(path, training, lesson, retrained)
         except InternalError:
             raise
         except BpeLabError as exc:
@@ -126,15 +126,16 @@ def _grade(args, training, lesson) -> int:
 
 
 def run(args) -> int:
-    from engine.compare.walk import trained
+    from engine.compare.walk import Retrained, trained
 
     training = _training(args)
     lesson = trained(training)
+    retrained = Retrained(training)
     if _is_batch(args.merge_list):
-        return _grade(args, training, lesson)
+        return _grade(args, training, lesson, retrained)
     if args.csv:
         raise BpeLabError("--csv grades a folder of merge lists: give a folder as MERGES, or leave --csv out")
-    report = _one(args.merge_list, training, lesson)
+    report = _one(args.merge_list, training, lesson, retrained)
     if args.json:
         from engine.compare.report import report_data
 

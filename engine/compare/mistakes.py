@@ -22,10 +22,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from engine.algorithm.corpus import Corpus
-from engine.algorithm.ranking import ReadingOrder, TieRule, rule_named, ties
+from engine.algorithm.pretokenize import lowercase, split_on_whitespace
+from engine.algorithm.ranking import TieRule, rule_named
 from engine.algorithm.settings import Settings
-from engine.algorithm.textbook import get_stats, merge
+from engine.algorithm.textbook import merge
 from engine.algorithm.trainer import check_vocab_target, extra_ids
+from engine.compare.pair_counts import PairCounts
 
 Pair = tuple[str, str]
 Words = list[list[str]]
@@ -82,18 +84,14 @@ def merge_from_right(symbols: list[str], pair: Pair) -> list[str]:
     return out
 
 
-def unweighted_stats(words: Words, counts: tuple[int, ...]) -> dict[Pair, int]:
-    """Each distinct word counted once, whatever its frequency."""
-    return get_stats(words, tuple(1 for _ in counts))
-
-
 @dataclass(frozen=True)
 class Mistake:
     """One part of the loop done another way; ``says`` names it for a student."""
 
     name: str
     says: str
-    count: Callable[[Words, tuple[int, ...]], dict[Pair, int]] = get_stats
+    # False: each distinct word counted once, whatever its frequency
+    weighted: bool = True
     merge: Callable[[list[str], Pair], list[str]] = merge
     # merges made past the loop's stop (1), or left undone before it (-1)
     extra: int = 0
@@ -113,7 +111,7 @@ def _lowercase_flipped(settings: Settings) -> Settings:
 
 MISTAKES: dict[str, Mistake] = {m.name: m for m in (
     Mistake("across words", "pairs counted across word boundaries", across_words=True),
-    Mistake("unweighted", "counts not weighted by word frequency", count=unweighted_stats),
+    Mistake("unweighted", "counts not weighted by word frequency", weighted=False),
     Mistake("overlap merged twice", "an overlapping run (a a a) merged twice", merge=merge_overlapping),
     Mistake("right to left", "merges applied right to left", merge=merge_from_right),
     Mistake("one merge too many", "the stopping rule off by one: one merge too many", extra=1),
@@ -124,11 +122,23 @@ MISTAKES: dict[str, Mistake] = {m.name: m for m in (
 TEXTBOOK = Mistake("textbook", "the lesson's own loop")
 
 
-def _written_out(corpus: Corpus) -> tuple[Words, tuple[int, ...]] | None:
-    """Every occurrence of every word, in order of first appearance, as one sequence (None if too long)."""
+def _written_out(training: Training, corpus: Corpus) -> tuple[Words, tuple[int, ...]] | None:
+    """Every occurrence of every word as one sequence (None if too long): in the text's own order
+    where the words are the text's runs of non-space, as a student's ``text.split()`` reads them;
+    else (word counts, other splits) each word as often as it occurs, in order of first appearance."""
     if corpus.total_symbols() > MAX_WRITTEN_OUT:
         return None
+    settings = corpus.settings
+    end = [settings.marker] if settings.marker is not None else []
     sequence: list[str] = []
+    if (not training.word_counts and settings.split == "whitespace" and settings.units == "chars"
+            and not settings.special_tokens):
+        text = lowercase(training.text) if settings.lowercase else training.text
+        words = split_on_whitespace(text)
+        if set(words) == set(corpus.words):
+            for word in words:
+                sequence.extend(list(word) + end)
+            return [sequence], (1,)
     for w in range(len(corpus)):
         symbols = corpus.symbols(w)
         for _ in range(corpus.counts[w]):
@@ -153,22 +163,22 @@ def learn(training: Training, mistake: Mistake = TEXTBOOK, rule: TieRule | None 
     words: Words = [corpus.symbols(w) for w in range(len(corpus))]
     counts: tuple[int, ...] = corpus.counts
     if mistake.across_words:
-        found = _written_out(corpus)
+        found = _written_out(training, corpus)
         if found is None:
             return None
         words, counts = found
     ids = {t: i for i, t in enumerate(vocab)}
+    pairs = PairCounts(words, counts if mistake.weighted else tuple(1 for _ in counts))
     merges: list[Pair] = []
     past_stop = 0
     # one merge too few is the loop's list without its last: it runs one further to know that merge
     room = None if limit is None else limit + (1 if mistake.extra < 0 else 0)
     stopped = False
     while room is None or len(merges) < room:
-        stats = mistake.count(words, counts)
-        if not stats:
+        best_count = pairs.best()
+        if not best_count:
             stopped = True
             break
-        best_count = max(stats.values())
         stop = ((settings.merges is not None and len(merges) >= settings.merges)
                 or (settings.vocab_size is not None and len(vocab) + extra_ids(settings) >= settings.vocab_size)
                 or best_count < settings.min_frequency)
@@ -177,12 +187,12 @@ def learn(training: Training, mistake: Mistake = TEXTBOOK, rule: TieRule | None 
                 stopped = True
                 break
             past_stop += 1
-        best = ties(stats, rule, ReadingOrder(stats, ids.__getitem__), best_count)[0]
+        best = pairs.tied(rule, ids.__getitem__)[0]
         token = best[0] + best[1]
         if token not in ids:
             ids[token] = len(vocab)
             vocab.append(token)
-        words = [mistake.merge(symbols, best) for symbols in words]
+        pairs.merge(best, mistake.merge)
         merges.append(best)
     if mistake.extra < 0 and stopped:
         merges = merges[:-1]

@@ -25,11 +25,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.algorithm.ranking import TIE_RULES, ReadingOrder, rule_named, ties
-from engine.algorithm.textbook import get_stats, merge
+from engine.algorithm.ranking import TIE_RULES, rule_named
+from engine.algorithm.textbook import merge
 from engine.algorithm.trainer import extra_ids
 from engine.algorithm.settings import Settings  # noqa: F401  (used by the doctest)
 from engine.compare.mistakes import MISTAKES, Training, learn
+from engine.compare.pair_counts import PairCounts
 from engine.lesson.lesson import Lesson, LessonState
 
 Pair = tuple[str, str]
@@ -148,19 +149,41 @@ def _parting(theirs: list[Pair], made: list[Pair] | None, k: int) -> tuple[bool,
     return False, at + 1
 
 
-def _tried(training: Training, theirs: list[Pair], k: int) -> tuple[Explanation, ...]:
-    """Every other tie rule and every mistake, each re-trained far enough to make the whole list."""
-    limit = len(theirs) + 1
+class Retrained:
+    """The lists the textbook loop makes under every other tie rule and every mistake, for one
+    lesson: each made once and kept, so grading a folder re-trains each once, not once a file."""
+
+    def __init__(self, training: Training):
+        self.training = training
+        self._made: dict[tuple[str, str], tuple[int, list[Pair] | None]] = {}
+
+    def candidates(self) -> list[tuple[str, str, str]]:
+        """(kind, name, what it says) of each tie rule but the lesson's, then each mistake."""
+        lesson_rule = self.training.settings.tie_break
+        rules = [("tie rule", name, f"ties broken by rule {name}") for name in TIE_RULES if name != lesson_rule]
+        return rules + [("mistake", m.name, m.says) for m in MISTAKES.values()]
+
+    def merges(self, kind: str, name: str, limit: int) -> list[Pair] | None:
+        """The first ``limit`` merges (fewer where it stops) of one candidate; None where it does not apply."""
+        key = (kind, name)
+        made = self._made.get(key)
+        # a list made to a limit holds every shorter one; one that stopped before its limit holds all
+        if made is not None and (made[0] >= limit or made[1] is None or len(made[1]) < made[0]):
+            return None if made[1] is None else made[1][:limit]
+        if kind == "tie rule":
+            found = learn(self.training, rule=TIE_RULES[name], limit=limit)
+        else:
+            found = learn(self.training, MISTAKES[name], limit=limit)
+        self._made[key] = (limit, found)
+        return found
+
+
+def _tried(retrained: Retrained, theirs: list[Pair], k: int) -> tuple[Explanation, ...]:
+    """Every candidate, re-trained far enough to make the whole list and one merge more."""
     found = []
-    lesson_rule = training.settings.tie_break
-    for name, rule in TIE_RULES.items():
-        if name == lesson_rule:
-            continue
-        reproduces, at = _parting(theirs, learn(training, rule=rule, limit=limit), k)
-        found.append(Explanation("tie rule", name, f"ties broken by rule {name}", reproduces, at))
-    for mistake in MISTAKES.values():
-        reproduces, at = _parting(theirs, learn(training, mistake, limit=limit), k)
-        found.append(Explanation("mistake", mistake.name, mistake.says, reproduces, at))
+    for kind, name, says in retrained.candidates():
+        reproduces, at = _parting(theirs, retrained.merges(kind, name, len(theirs) + 1), k)
+        found.append(Explanation(kind, name, says, reproduces, at))
     return tuple(found)
 
 
@@ -170,7 +193,7 @@ def _counted(state: LessonState, pair: Pair, count: int) -> Counted:
     return Counted(pair, count, sources)
 
 
-def _first(lesson: Lesson, training: Training, ours: list[Pair], theirs: list[Pair], k: int) -> FirstDifference:
+def _first(lesson: Lesson, retrained: Retrained, ours: list[Pair], theirs: list[Pair], k: int) -> FirstDifference:
     state = LessonState(lesson, k)
     mine = ours[k] if k < len(ours) else None
     other = theirs[k] if k < len(theirs) else None
@@ -181,7 +204,7 @@ def _first(lesson: Lesson, training: Training, ours: list[Pair], theirs: list[Pa
     tied = tuple(state.tied_pairs(best)) if top else ()
     stop = lesson.stop_reason if mine is None else None
     return FirstDifference(k + 1, mine, other, our_count, their_count,
-                           tuple(_counted(state, p, c) for p, c in top), tied, stop, _tried(training, theirs, k))
+                           tuple(_counted(state, p, c) for p, c in top), tied, stop, _tried(retrained, theirs, k))
 
 
 def _stops(training: Training, done: int, vocab: int, best: int) -> bool:
@@ -203,30 +226,30 @@ def _followed(lesson: Lesson, training: Training, theirs: list[Pair], k: int) ->
             ids[a + b] = len(vocab)
             vocab.append(a + b)
     rule = rule_named(training.settings.tie_break)
+    pairs = PairCounts(words, counts)
+    token_id = ids.__getitem__
     found: list[Difference] = []
     for j in range(k, len(theirs) + 1):
-        stats = get_stats(words, counts)
-        best = max(stats.values(), default=0)
-        facts = ReadingOrder(stats, ids.__getitem__)
-        tied = ties(stats, rule, facts, best) if stats else []
+        best = pairs.best()
+        tied = pairs.tied(rule, token_id) if best else []
         if j == len(theirs):
-            if stats and not _stops(training, j, len(vocab), best):
+            if best and not _stops(training, j, len(vocab), best):
                 found.append(Difference(j + 1, tied[0], None, LIST_ENDS))
             break
         pair = theirs[j]
-        if not stats or _stops(training, j, len(vocab), best):
+        if not best or _stops(training, j, len(vocab), best):
             found.append(Difference(j + 1, None, pair, LESSON_STOPS))
             break
         if pair != tied[0]:
             if pair in tied:
-                rules = tuple(name for name, other in TIE_RULES.items() if ties(stats, other, facts, best)[0] == pair)
+                rules = tuple(name for name, other in TIE_RULES.items() if pairs.tied(other, token_id)[0] == pair)
                 found.append(Difference(j + 1, tied[0], pair, TIED_NO_RULE if not rules else SAME_RULE, rules))
             else:
                 found.append(Difference(j + 1, tied[0], pair, REAL))
         if pair[0] + pair[1] not in ids:
             ids[pair[0] + pair[1]] = len(vocab)
             vocab.append(pair[0] + pair[1])
-        words = [merge(symbols, pair) for symbols in words]
+        pairs.merge(pair, merge)
     return tuple(found)
 
 
@@ -236,15 +259,15 @@ def trained(training: Training) -> Lesson:
 
 
 def compare(training: Training, theirs: list[Pair], source: str, kind: str = "",
-            lesson: Lesson | None = None) -> Report:
-    """The walk of ``theirs`` beside the lesson (``lesson``: the same, already trained, for a batch)."""
+            lesson: Lesson | None = None, retrained: Retrained | None = None) -> Report:
+    """The walk of ``theirs`` beside the lesson. A batch passes the same ``lesson``, already trained,
+    and ``retrained``, so that each candidate is re-trained once for every file."""
     lesson = lesson or trained(training)
     ours = [step.pair for step in lesson.steps]
     matched = next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b), min(len(ours), len(theirs)))
     rule = training.settings.tie_break
     if matched == len(ours) == len(theirs):
         return Report(source, kind, len(ours), len(theirs), matched, None, (), rule)
-    first = _first(lesson, training, ours, theirs, matched)
+    first = _first(lesson, retrained or Retrained(training), ours, theirs, matched)
     return Report(source, kind, len(ours), len(theirs), matched, first, _followed(lesson, training, theirs, matched),
                   rule)
-

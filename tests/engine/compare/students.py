@@ -77,8 +77,8 @@ def learn(text: str, *, marker: str | None = None, lowercase: bool = False, weig
     ids = {s: i for i, s in enumerate(sorted({c for w in counts for c in w}) + list(end))}
     if across:
         one: list[str] = []
-        for symbols, n in vocab.items():
-            one += list(symbols) * n
+        for word in text.split():
+            one += list(word) + list(end)
         vocab = {tuple(one): 1}
     learned: list[Pair] = []
     rounds = None if merges is None else merges + extra

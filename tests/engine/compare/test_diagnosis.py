@@ -37,6 +37,7 @@ def test_the_students_textbook_loop_is_the_lesson(text, marker):
 @pytest.mark.parametrize("mistake, text, marker, student", [
     ("across words", TEA, None, {"across": True}),
     ("across words", FOUR, "</w>", {"across": True}),
+    ("across words", "the cat sat on the mat the cat ate", "</w>", {"across": True}),
     ("unweighted", TIES, None, {"weighted": False}),
     ("unweighted", FOUR, "</w>", {"weighted": False}),
     ("overlap merged twice", TIES, None, {"merge": students.merge_every_place}),
