@@ -18,8 +18,9 @@ combinations of two mistakes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from itertools import islice
 
 from engine.algorithm.corpus import Corpus
 from engine.algorithm.pretokenize import lowercase, split_on_whitespace
@@ -33,6 +34,10 @@ Pair = tuple[str, str]
 Words = list[list[str]]
 # the most symbols a mistake that writes every occurrence of a word out is run on
 MAX_WRITTEN_OUT = 2_000_000
+# a token made by merging an overlapping run twice can spell its run twice over, and a long run
+# (a line of ====) doubles it each round; past this many characters beyond the longest word, the
+# re-training stops rather than fill memory (no list it could explain is that long-winded)
+MAX_OVERGROWTH = 10_000
 
 
 @dataclass(frozen=True)
@@ -150,6 +155,13 @@ def learn(training: Training, mistake: Mistake = TEXTBOOK, rule: TieRule | None 
           limit: int | None = None) -> list[Pair] | None:
     """The merges the textbook loop makes with ``mistake`` in it and ties broken by ``rule`` (the
     lesson's by default): at most ``limit``; None where the mistake cannot apply to this lesson."""
+    found = learning(training, mistake, rule)
+    return None if found is None else list(islice(found, limit))
+
+
+def learning(training: Training, mistake: Mistake = TEXTBOOK,
+             rule: TieRule | None = None) -> Iterator[Pair] | None:
+    """``learn``'s merges one by one, made as they are asked for; None where the mistake cannot apply."""
     settings = training.settings
     if mistake.prepare is not None:
         prepared = mistake.prepare(settings)
@@ -157,7 +169,6 @@ def learn(training: Training, mistake: Mistake = TEXTBOOK, rule: TieRule | None 
             return None
         settings = prepared
     corpus = training.corpus(settings)
-    rule = rule or rule_named(settings.tie_break)
     vocab = corpus.base_vocab()
     check_vocab_target(settings, len(vocab))
     words: Words = [corpus.symbols(w) for w in range(len(corpus))]
@@ -167,33 +178,44 @@ def learn(training: Training, mistake: Mistake = TEXTBOOK, rule: TieRule | None 
         if found is None:
             return None
         words, counts = found
+    made = _loop(settings, vocab, words, counts, mistake, rule or rule_named(settings.tie_break))
+    return _without_last(made) if mistake.extra < 0 else made
+
+
+def _without_last(merges: Iterator[Pair]) -> Iterator[Pair]:
+    """One merge too few: each merge is given once the next is made, so the loop's last never is."""
+    held = next(merges, None)
+    for pair in merges:
+        if held is not None:
+            yield held
+        held = pair
+
+
+def _loop(settings: Settings, vocab: list[str], words: Words, counts: tuple[int, ...], mistake: Mistake,
+          rule: TieRule) -> Iterator[Pair]:
     ids = {t: i for i, t in enumerate(vocab)}
+    longest = max((sum(map(len, w)) for w in words), default=0) + MAX_OVERGROWTH
     pairs = PairCounts(words, counts if mistake.weighted else tuple(1 for _ in counts))
-    merges: list[Pair] = []
+    done = 0
     past_stop = 0
-    # one merge too few is the loop's list without its last: it runs one further to know that merge
-    room = None if limit is None else limit + (1 if mistake.extra < 0 else 0)
-    stopped = False
-    while room is None or len(merges) < room:
+    while True:
         best_count = pairs.best()
         if not best_count:
-            stopped = True
-            break
-        stop = ((settings.merges is not None and len(merges) >= settings.merges)
+            return
+        stop = ((settings.merges is not None and done >= settings.merges)
                 or (settings.vocab_size is not None and len(vocab) + extra_ids(settings) >= settings.vocab_size)
                 or best_count < settings.min_frequency)
         if stop:
             if past_stop >= mistake.extra:
-                stopped = True
-                break
+                return
             past_stop += 1
         best = pairs.tied(rule, ids.__getitem__)[0]
         token = best[0] + best[1]
+        if len(token) > longest:
+            return
         if token not in ids:
             ids[token] = len(vocab)
             vocab.append(token)
         pairs.merge(best, mistake.merge)
-        merges.append(best)
-    if mistake.extra < 0 and stopped:
-        merges = merges[:-1]
-    return merges if limit is None else merges[:limit]
+        done += 1
+        yield best

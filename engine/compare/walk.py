@@ -23,13 +23,15 @@ Left out: reading the lists (``engine.compare.merge_lists``) and saying the repo
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import islice
 
 from engine.algorithm.ranking import TIE_RULES, rule_named
 from engine.algorithm.textbook import merge
 from engine.algorithm.trainer import extra_ids
 from engine.algorithm.settings import Settings  # noqa: F401  (used by the doctest)
-from engine.compare.mistakes import MISTAKES, Training, learn
+from engine.compare.mistakes import MISTAKES, Training, learning
 from engine.compare.pair_counts import PairCounts
 from engine.lesson.lesson import Lesson, LessonState
 
@@ -155,7 +157,8 @@ class Retrained:
 
     def __init__(self, training: Training):
         self.training = training
-        self._made: dict[tuple[str, str], tuple[int, list[Pair] | None]] = {}
+        # (kind, name) -> the merges made so far, and the loop making more (None once it stopped)
+        self._made: dict[tuple[str, str], tuple[list[Pair], Iterator[Pair] | None] | None] = {}
 
     def candidates(self) -> list[tuple[str, str, str]]:
         """(kind, name, what it says) of each tie rule but the lesson's, then each mistake."""
@@ -166,22 +169,31 @@ class Retrained:
     def merges(self, kind: str, name: str, limit: int) -> list[Pair] | None:
         """The first ``limit`` merges (fewer where it stops) of one candidate; None where it does not apply."""
         key = (kind, name)
-        made = self._made.get(key)
-        # a list made to a limit holds every shorter one; one that stopped before its limit holds all
-        if made is not None and (made[0] >= limit or made[1] is None or len(made[1]) < made[0]):
-            return None if made[1] is None else made[1][:limit]
-        if kind == "tie rule":
-            found = learn(self.training, rule=TIE_RULES[name], limit=limit)
-        else:
-            found = learn(self.training, MISTAKES[name], limit=limit)
-        self._made[key] = (limit, found)
-        return found
+        if key not in self._made:
+            loop = (learning(self.training, rule=TIE_RULES[name]) if kind == "tie rule"
+                    else learning(self.training, MISTAKES[name]))
+            self._made[key] = None if loop is None else ([], loop)
+        made = self._made[key]
+        if made is None:
+            return None
+        merges, loop = made
+        if loop is not None and len(merges) < limit:
+            merges.extend(islice(loop, limit - len(merges)))
+            if len(merges) < limit:
+                self._made[key] = (merges, None)
+        return merges[:limit]
 
 
 def _tried(retrained: Retrained, theirs: list[Pair], k: int) -> tuple[Explanation, ...]:
     """Every candidate, re-trained far enough to make the whole list and one merge more."""
     found = []
     for kind, name, says in retrained.candidates():
+        # most candidates part from the list before its step k: only those that make it to the
+        # step are re-trained to the end
+        head = retrained.merges(kind, name, k + 1)
+        if head is None or head != theirs[: k + 1]:
+            found.append(Explanation(kind, name, says, False, None))
+            continue
         reproduces, at = _parting(theirs, retrained.merges(kind, name, len(theirs) + 1), k)
         found.append(Explanation(kind, name, says, reproduces, at))
     return tuple(found)
