@@ -19,6 +19,9 @@ from engine.readable.display import for_settings
 Pair = tuple[str, str]
 # later differences listed in words (the JSON holds them all)
 LATER_SHOWN = 5
+# words a count comes from, and the characters of each, shown in words
+SOURCES_SHOWN = 4
+WORD_SHOWN = 16
 CSV_HEADER = ("file", "shape", "steps matched", "lesson merges", "file merges", "first difference", "diagnosis",
               "later differences")
 
@@ -34,11 +37,16 @@ def _times(count: int | None) -> str:
 
 
 def _sources(settings: Settings, counted: Counted) -> str:
+    """The words the count comes from, those that give most first."""
     shown = for_settings(settings)
-    parts = [(f"{n} in " if n > 1 else "") + f"{shown.token(word)}×{freq}"
-             for word, n, freq in counted.sources[:6]]
-    more = len(counted.sources) - 6
-    return ", ".join(parts) + (f" and {more} more words" if more > 0 else "")
+    biggest = sorted(counted.sources, key=lambda s: -s[1] * s[2])
+    parts = [(f"{n} in " if n > 1 else "") + f"{_short(shown.token(word))}×{freq}" for word, n, freq in biggest[:SOURCES_SHOWN]]
+    more = len(biggest) - SOURCES_SHOWN
+    return ", ".join(parts) + (f" and {more} more word{'s' if more != 1 else ''}" if more > 0 else "")
+
+
+def _short(word: str) -> str:
+    return word if len(word) <= WORD_SHOWN else word[: WORD_SHOWN - 1] + "…"
 
 
 def _first_lines(settings: Settings, first: FirstDifference) -> list[str]:
@@ -79,7 +87,9 @@ def _later(settings: Settings, d: Difference) -> str:
         return f"  step {d.step}: {d.says} (the lesson would merge {_pair(settings, d.ours)})"
     if d.ours is None:
         return f"  step {d.step}: {_pair(settings, d.theirs)}: {d.says}"
-    return f"  step {d.step}: {_pair(settings, d.theirs)} where the lesson takes {_pair(settings, d.ours)}: {d.says}"
+    counts = f" ({d.count} times, where the most is {d.best})" if d.verdict == REAL and d.count != d.best else ""
+    return (f"  step {d.step}: {_pair(settings, d.theirs)} where the lesson takes {_pair(settings, d.ours)}: "
+            f"{d.says}{counts}")
 
 
 def report_lines(report: Report, settings: Settings) -> list[str]:
@@ -94,7 +104,8 @@ def report_lines(report: Report, settings: Settings) -> list[str]:
     lines += _first_lines(settings, report.first)
     later = report.differences[1:]
     if later:
-        lines.append("After that, the list followed on its own corpus:")
+        lines.append("After that, the list followed on its own corpus (where it lines up with the lesson's again, "
+                     "no difference):")
         lines += [_later(settings, d) for d in later[:LATER_SHOWN]]
         if len(later) > LATER_SHOWN:
             lines.append(f"  and {len(later) - LATER_SHOWN} more differences")
@@ -112,7 +123,8 @@ def report_data(report: Report) -> dict[str, Any]:
         "file_merges": report.their_merges, "steps_matched": report.matched, "identical": report.identical,
         "tie_rule": report.tie_rule, "diagnosis": report.diagnosis, "first_difference": None,
         "differences": [{"step": d.step, "lesson": _json_pair(d.ours), "file": _json_pair(d.theirs),
-                         "verdict": d.says, "rules": list(d.rules)} for d in report.differences],
+                         "verdict": d.says, "rules": list(d.rules), "count": d.count, "best": d.best}
+                        for d in report.differences],
     }
     first = report.first
     if first is not None:

@@ -92,13 +92,16 @@ class FirstDifference:
 
 @dataclass(frozen=True, slots=True)
 class Difference:
-    """A step of the other list that is not the lesson's choice on that list's own corpus."""
+    """A step of the other list that is not the lesson's choice on that list's own corpus, nor the
+    lesson's own merge at that step; ``count`` is the list's pair's there, ``best`` the most any has."""
 
     step: int
     ours: Pair | None
     theirs: Pair | None
     verdict: str
     rules: tuple[str, ...] = ()
+    count: int | None = None
+    best: int | None = None
 
     @property
     def says(self) -> str:
@@ -226,8 +229,11 @@ def _stops(training: Training, done: int, vocab: int, best: int) -> bool:
             or best < s.min_frequency)
 
 
-def _followed(lesson: Lesson, training: Training, theirs: list[Pair], k: int) -> tuple[Difference, ...]:
-    """The other list from step k on, each merge checked on the corpus its own earlier merges made."""
+def _followed(lesson: Lesson, training: Training, ours: list[Pair], theirs: list[Pair],
+              k: int) -> tuple[Difference, ...]:
+    """The other list from step k on, each merge checked on the corpus its own earlier merges made;
+    a merge that is the lesson's own at that step lines the lists up again and is no difference
+    (a list with one merge changed differs at that one step)."""
     history = lesson.history
     words = [list(tokens) for tokens in history.tokens_at(k)]
     counts = history.corpus.counts
@@ -252,12 +258,15 @@ def _followed(lesson: Lesson, training: Training, theirs: list[Pair], k: int) ->
         if not best or _stops(training, j, len(vocab), best):
             found.append(Difference(j + 1, None, pair, LESSON_STOPS))
             break
-        if pair != tied[0]:
+        lined_up = j > k and j < len(ours) and ours[j] == pair
+        if pair != tied[0] and not lined_up:
+            count = pairs.counts.get(pair, 0)
             if pair in tied:
                 rules = tuple(name for name, other in TIE_RULES.items() if pairs.tied(other, token_id)[0] == pair)
-                found.append(Difference(j + 1, tied[0], pair, TIED_NO_RULE if not rules else SAME_RULE, rules))
+                found.append(Difference(j + 1, tied[0], pair, TIED_NO_RULE if not rules else SAME_RULE, rules,
+                                        count, best))
             else:
-                found.append(Difference(j + 1, tied[0], pair, REAL))
+                found.append(Difference(j + 1, tied[0], pair, REAL, (), count, best))
         if pair[0] + pair[1] not in ids:
             ids[pair[0] + pair[1]] = len(vocab)
             vocab.append(pair[0] + pair[1])
@@ -281,5 +290,5 @@ def compare(training: Training, theirs: list[Pair], source: str, kind: str = "",
     if matched == len(ours) == len(theirs):
         return Report(source, kind, len(ours), len(theirs), matched, None, (), rule)
     first = _first(lesson, retrained or Retrained(training), ours, theirs, matched)
-    return Report(source, kind, len(ours), len(theirs), matched, first, _followed(lesson, training, theirs, matched),
+    return Report(source, kind, len(ours), len(theirs), matched, first, _followed(lesson, training, ours, theirs, matched),
                   rule)

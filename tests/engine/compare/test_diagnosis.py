@@ -7,7 +7,7 @@ import pytest
 from engine.algorithm.ranking import TIE_RULES
 from engine.algorithm.settings import Settings
 from engine.compare.mistakes import MISTAKES, Training
-from engine.compare.walk import REAL, compare
+from engine.compare.walk import LIST_ENDS, REAL, compare, trained
 from tests.engine.compare import students
 
 # every word shares letters with the others, and runs of one letter overlap: most rounds hold ties
@@ -109,3 +109,15 @@ def test_a_tied_pair_no_rule_takes_is_said_so():
     assert set(first.ties) == {("e", "s"), ("s", "t"), ("t", "</w>")}
     assert report.differences[0].rules == () and report.differences[0].says == "a tied pair no tie rule takes"
     assert [d.step for d in report.differences] == [1]
+
+
+def test_a_list_with_one_merge_changed_differs_at_that_step_and_where_it_ends():
+    t = Training(FOUR, False, Settings())
+    theirs = [s.pair for s in trained(t).steps]
+    theirs[5] = ("w", "i")  # counted 3 times where the most is 6, in place of n e
+    report = compare(t, theirs, "student")
+    assert report.first is not None and report.first.step == 6 and report.diagnosis == REAL
+    # the later steps line up with the lesson's again; n e, never merged, is left when the list ends
+    assert [(d.step, d.verdict, d.count, d.best) for d in report.differences] == [
+        (6, REAL, 3, 6), (16, LIST_ENDS, None, None)]
+    assert report.differences[-1].ours == ("n", "e")
