@@ -117,7 +117,17 @@ def _tokenizer_file(p: str, data: Any) -> MergeList:
     if shape is None:
         raise MergeListError(f"{p} is a JSON object with no merges BPE Lab knows (not a tokenizer.json, not a BPE Lab "
                              "file): give one of those, or a JSON list of pairs or of merged tokens")
-    found = read_source(p, Recognised(shape, data))
+    try:
+        found = read_source(p, Recognised(shape, data))
+    except MergeListError:
+        raise
+    except BpeLabError:
+        # a tokenizer.json the reader cannot encode with (no unknown token, a pipeline of its own)
+        # still holds its merge list, which is all a compare needs
+        merges = _hf_merges(data) if shape == "hf" else None
+        if merges is None:
+            raise
+        return MergeList(p, "tokenizer.json (its merges)", pairs=merges)
     if isinstance(found, LessonFile):
         from engine.algorithm.trainer import train
 
@@ -130,6 +140,21 @@ def _tokenizer_file(p: str, data: Any) -> MergeList:
     if not isinstance(tokenizer, Tokenizer):
         raise MergeListError(f"{p}: this tokenizer keeps no merge list to compare")
     return MergeList(p, "tokenizer.json" if found.kind == "hf" else "BPE Lab tokenizer", pairs=list(tokenizer.merges))
+
+
+def _hf_merges(data: dict[str, Any]) -> list[Pair] | None:
+    """A tokenizer.json's ``model.merges`` ("a b" or ["a", "b"] each), None unless every one is a pair."""
+    model = data.get("model")
+    merges = model.get("merges") if isinstance(model, dict) and model.get("type") == "BPE" else None
+    if not isinstance(merges, list) or not merges:
+        return None
+    pairs: list[Pair] = []
+    for entry in merges:
+        parts = entry.split(" ") if isinstance(entry, str) else entry
+        if not (isinstance(parts, list) and len(parts) == 2 and all(isinstance(x, str) and x for x in parts)):
+            return None
+        pairs.append((parts[0], parts[1]))
+    return pairs
 
 
 def _spelt(data: bytes, settings: Settings, source: str) -> str:

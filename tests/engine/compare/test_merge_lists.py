@@ -143,3 +143,23 @@ def test_bytes_that_are_part_of_a_character_need_bytes_units(tmp_path):
     with pytest.raises(MergeListError, match="--units bytes"):
         read_merge_list(path, NO_MARKER)
     assert len(read_merge_list(path, BYTES).pairs) == 1
+
+
+def test_a_tokenizer_json_trained_by_tokenizers_itself_is_the_lesson_under_rule_hf(tmp_path):
+    from tokenizers import Tokenizer as HfTokenizer, models, pre_tokenizers, trainers
+
+    from engine.compare.mistakes import Training
+    from engine.compare.walk import compare
+
+    text = " ".join(["low"] * 5 + ["lower"] * 2 + ["newest"] * 6 + ["widest"] * 3)
+    hf = HfTokenizer(models.BPE())
+    hf.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    hf.train_from_iterator([text], trainers.BpeTrainer(vocab_size=1000, min_frequency=2, show_progress=False))
+    path = tmp_path / "tokenizer.json"
+    hf.save(str(path))
+    # no unknown token, which BPE Lab's reader asks of a char-level model: its merges are still read
+    found = read_merge_list(path, NO_MARKER)
+    assert found.kind == "tokenizer.json (its merges)"
+    assert compare(Training(text, False, Settings(end_of_word=None, tie_break="hf")), found.pairs, "t").identical
+    report = compare(Training(text, False, NO_MARKER), found.pairs, "t")
+    assert report.diagnosis == "tie rule hf"
