@@ -63,7 +63,8 @@ def _first_lines(settings: Settings, first: FirstDifference) -> list[str]:
         lines.append(f"  Pairs counted at step {first.step}:")
         width = max(len(_pair(settings, c.pair)) for c in first.top)
         for c in first.top:
-            lines.append(f"    {_pair(settings, c.pair):<{width}}  {c.count:>5}  from {_sources(settings, c)}")
+            where = f"from {_sources(settings, c)}" if c.sources else "(does not occur)"
+            lines.append(f"    {_pair(settings, c.pair):<{width}}  {c.count:>5}  {where}")
     if len(first.ties) > 1:
         lines.append(f"  Tied at the top: {', '.join(_pair(settings, p) for p in first.ties)}.")
     lines.append(f"  Why: {_why(first)}")
@@ -87,7 +88,8 @@ def _later(settings: Settings, d: Difference) -> str:
         return f"  step {d.step}: {d.says} (the lesson would merge {_pair(settings, d.ours)})"
     if d.ours is None:
         return f"  step {d.step}: {_pair(settings, d.theirs)}: {d.says}"
-    counts = f" ({d.count} times, where the most is {d.best})" if d.verdict == REAL and d.count != d.best else ""
+    counts = (f" ({d.count or 'no'} time{'s' if d.count != 1 else ''}, where the most is {d.best})"
+              if d.verdict == REAL and d.count != d.best else "")
     return (f"  step {d.step}: {_pair(settings, d.theirs)} where the lesson takes {_pair(settings, d.ours)}: "
             f"{d.says}{counts}")
 

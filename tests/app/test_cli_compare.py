@@ -115,3 +115,19 @@ def test_csv_needs_a_folder(tmp_path, capsys, tea):
     status, _, err = run(capsys, "compare", tea, mine, "--csv", tmp_path / "r.csv")
     assert status == 2 and "folder" in err
     assert not (tmp_path / "r.csv").exists()
+
+
+def test_a_byte_level_list_reads_with_visible_spaces(tmp_path, capsys):
+    corpus = tmp_path / "cat.txt"
+    corpus.write_text("the cat sat on the mat. the cat ate the rat!\n", encoding="utf-8")
+    ranks = tmp_path / "cat.tiktoken"
+    options = ["--units", "bytes", "--split", "gpt2"]
+    assert run(capsys, "train", corpus, "--out", ranks, "--format", "tiktoken", *options)[0] == 0
+    assert run(capsys, "compare", corpus, ranks, *options)[0] == 0
+    # the lesson: a t, t h, th e, Ġ the; this list joins the space to "th" before the e
+    swapped = tmp_path / "swapped.json"
+    swapped.write_text(json.dumps([["a", "t"], ["t", "h"], ["Ġ", "th"], ["Ġth", "e"]]), encoding="utf-8")
+    status, out, _ = run(capsys, "compare", corpus, swapped, *options, "--merges", "4")
+    assert status == 1
+    assert "the lesson merges th + e (4 times); the list merges ␣ + th (3 times)." in out
+    assert "␣the×3" in out
