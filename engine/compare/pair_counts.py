@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
 
-from engine.algorithm.ranking import TieRule, ties
+from engine.algorithm.ranking import ReadingOrder, TieRule, ties
 from engine.algorithm.textbook import merge  # noqa: F401  (used by the doctest)
 
 Pair = tuple[str, str]
@@ -33,12 +33,15 @@ def pairs_in(symbols: Sequence[str]) -> dict[Pair, int]:
     return found
 
 
-class _FirstPlaces:
-    """Where pairs are first met reading the words in order, each left to right (``ranking.Facts``)."""
+class _FirstPlaces(ReadingOrder):
+    """Where pairs are first met reading the words in order, each left to right (``ranking.Facts``).
 
-    def __init__(self, words: Sequence[Sequence[str]], token_id: Callable[[str], int]):
+    A ``ReadingOrder`` finds places from the order a fresh count met its pairs, which counts kept
+    up to date do not keep; every other fact a tie rule reads comes from it unchanged."""
+
+    def __init__(self, counts: Mapping[Pair, int], words: Sequence[Sequence[str]], token_id: Callable[[str], int]):
+        super().__init__(counts, token_id)
         self._words = words
-        self.token_id = token_id
 
     def places(self, pairs: Collection[Pair], enough: int | None = None) -> Mapping[Pair, int]:
         wanted = set(pairs)
@@ -92,7 +95,7 @@ class PairCounts:
         tied = {pair: c for pair, c in self.counts.items() if c == top}
         if len(tied) == 1:
             return list(tied)
-        return ties(tied, rule, _FirstPlaces(self.words, token_id), top)
+        return ties(tied, rule, _FirstPlaces(tied, self.words, token_id), top)
 
     def merge(self, pair: Pair, merge_word: Merge) -> None:
         """Merge ``pair`` in every word that holds it, and recount those words."""
