@@ -195,7 +195,7 @@ def _loop(settings: Settings, vocab: list[str], words: Words, counts: tuple[int,
           rule: TieRule) -> Iterator[Pair]:
     ids = {t: i for i, t in enumerate(vocab)}
     longest = max((sum(map(len, w)) for w in words), default=0) + MAX_OVERGROWTH
-    pairs = PairCounts(words, counts if mistake.weighted else tuple(1 for _ in counts))
+    pairs = PairCounts(words, counts if mistake.weighted else tuple(1 for _ in counts), settings.units)
     done = 0
     past_stop = 0
     while True:

@@ -6,7 +6,7 @@ the words that hold the merged pair are merged and recounted. The counts are the
 ``get_stats`` of the words, weighted as asked. Only the order of meeting the pairs is not kept:
 where pairs tie, their first places are found by reading the words again, up to the last of them.
 
->>> counts = PairCounts([list("aaab"), list("ab")], (2, 1))
+>>> counts = PairCounts([list("aaab"), list("ab")], (2, 1), "chars")
 >>> counts.counts[("a", "a")], counts.counts[("a", "b")]
 (4, 3)
 >>> counts.merge(("a", "b"), merge)
@@ -39,8 +39,9 @@ class _FirstPlaces(ReadingOrder):
     A ``ReadingOrder`` finds places from the order a fresh count met its pairs, which counts kept
     up to date do not keep; every other fact a tie rule reads comes from it unchanged."""
 
-    def __init__(self, counts: Mapping[Pair, int], words: Sequence[Sequence[str]], token_id: Callable[[str], int]):
-        super().__init__(counts, token_id)
+    def __init__(self, counts: Mapping[Pair, int], words: Sequence[Sequence[str]], token_id: Callable[[str], int],
+                 units: str):
+        super().__init__(counts, token_id, units)
         self._words = words
 
     def places(self, pairs: Collection[Pair], enough: int | None = None) -> Mapping[Pair, int]:
@@ -59,10 +60,12 @@ class _FirstPlaces(ReadingOrder):
 
 
 class PairCounts:
-    """Every pair's count over the words, each word's pairs weighted by its weight."""
+    """Every pair's count over the words, each word's pairs weighted by its weight (``units``: the
+    corpus's, which say how a rule that reads spelling orders tokens)."""
 
-    def __init__(self, words: list[list[str]], weights: Sequence[int]):
+    def __init__(self, words: list[list[str]], weights: Sequence[int], units: str):
         self.words = words
+        self.units = units
         self._weights = weights
         self._pairs: list[dict[Pair, int]] = [pairs_in(w) for w in words]
         self.counts: dict[Pair, int] = {}
@@ -95,7 +98,7 @@ class PairCounts:
         tied = {pair: c for pair, c in self.counts.items() if c == top}
         if len(tied) == 1:
             return list(tied)
-        return ties(tied, rule, _FirstPlaces(tied, self.words, token_id), top)
+        return ties(tied, rule, _FirstPlaces(tied, self.words, token_id, self.units), top)
 
     def merge(self, pair: Pair, merge_word: Merge) -> None:
         """Merge ``pair`` in every word that holds it, and recount those words."""

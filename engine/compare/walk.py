@@ -244,7 +244,7 @@ def _followed(lesson: Lesson, training: Training, ours: list[Pair], theirs: list
             ids[a + b] = len(vocab)
             vocab.append(a + b)
     rule = rule_named(training.settings.tie_break)
-    pairs = PairCounts(words, counts)
+    pairs = PairCounts(words, counts, training.settings.units)
     token_id = ids.__getitem__
     found: list[Difference] = []
     for j in range(k, len(theirs) + 1):

@@ -39,7 +39,7 @@ def test_the_loop_makes_the_textbook_merges_under_every_rule(words, marker, rule
 @given(words=WORDS, weights=st.lists(st.integers(1, 4), min_size=12, max_size=12))
 def test_counts_kept_up_to_date_are_a_fresh_count(words, weights):
     symbols = [list(w) for w in words]
-    counts = PairCounts([list(w) for w in symbols], weights[: len(words)])
+    counts = PairCounts([list(w) for w in symbols], weights[: len(words)], "chars")
     for _ in range(4):
         if not counts.counts:
             break
