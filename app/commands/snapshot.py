@@ -220,6 +220,11 @@ def _answer_and_reveal(quiz) -> None:
     settle()
 
 
+def panel_look(theme: str, zoom: float, classroom: bool) -> tuple[str, float]:
+    """The theme and zoom a panel is shown alone in: in classroom mode dark, at classroom type."""
+    return ("dark", max(zoom, CLASSROOM_PANEL_ZOOM)) if classroom else (theme, zoom)
+
+
 def render(source, step: int | None, out: str, size: tuple[int, int], theme: str, zoom: float = 1.0,
            view: str | None = None, classroom: bool = False, predict: bool = False, reveal: bool = False) -> int:
     """Render ``source`` at ``step`` to ``out``; returns the step shown."""
@@ -229,8 +234,8 @@ def render(source, step: int | None, out: str, size: tuple[int, int], theme: str
     from widgets.saving import png_bytes  # Qt: the parsers (help) start without it
 
     view = check_combination(view, classroom, predict, reveal)
-    if classroom and view in DOCKS:
-        theme, zoom = "dark", max(zoom, CLASSROOM_PANEL_ZOOM)
+    if view in DOCKS:
+        theme, zoom = panel_look(theme, zoom, classroom)
     window, step = open_window(source, step, size, theme, zoom)
     try:
         if classroom and view not in DOCKS:
