@@ -6,7 +6,8 @@ classroom mode, where panels are hidden, alone in the dark theme at classroom ty
 shows is then grabbed once and walked: every widget whose text a user reads and every text a
 custom view paints (``painted_text``) must keep a WCAG contrast of 4.5:1 against what is painted
 behind it (7:1 in classroom mode), classroom text must be 24 px or more at 1280x720, what explains a
-step must not be shortened with "…", and no widget may reach outside the window.
+step must not be shortened with "…", no widget may reach outside the window and the window (or
+panel) must be the size of the screen it is shown on, not wider.
 
 Not covered: text a custom view paints that it does not report (the tile rows' ×count and "N tokens",
 the tie brackets' numbers, the predict prompt's sentences, the charts' bars' own labels are
@@ -94,6 +95,8 @@ def problems(case: Case, window, shown: QWidget) -> list[str]:
         if type_size and pixel_size(text.font) < CLASSROOM_PIXELS:
             found.append(f"type {pixel_size(text.font)} px < {CLASSROOM_PIXELS} px: painted {text.what}")
     found += [f"cut: {text}" for text in elided(case, window)]
+    if shown.size().toTuple() != case.size:
+        found.append(f"larger than the screen: {shown.width()}x{shown.height()}")
     found += [f"outside the window: {far}" for far in outside(shown)]
     return found
 
