@@ -481,6 +481,10 @@ class MainWindow(QMainWindow):
         if isinstance(saved, QSize) and (saved.width() > self.width() or saved.height() > self.height()):
             # the docks were sized for a larger window: the default arrangement for this one, at first show
             self._layout_restored = False
+        if not self._layout_restored:
+            # arranged for this width before the window shows: side by side at a large zoom, the
+            # panels' minimums would hold the window wider than its screen
+            self.arrange_docks()
 
     def _saved_look(self) -> tuple[str, float]:
         s = self.app_settings

@@ -142,6 +142,9 @@ def open_window(source, step: int | None, size: tuple[int, int], theme: str, zoo
     window = MainWindow(persist=False, theme=theme, **window_options)
     window.set_zoom(zoom)
     window.resize(*size)
+    # the panels arranged for this width before the window shows: shown side by side at a large
+    # zoom, their minimums would hold the window wider than the size asked
+    window.arrange_docks()
     window.corpus_panel.show_source(source)
     window.session.set_lesson(lesson, step, state)
     window.show()
