@@ -180,10 +180,9 @@ def leave_classroom(window) -> None:
     del window.screen, window.showFullScreen  # the window's own again
 
 
-def stage(window, view: str | None, classroom: bool = False, predict: bool = False, reveal: bool = False,
-          size: tuple[int, int] | None = None):
-    """Show ``view`` in ``window`` (already in classroom mode when ``classroom``) and return the
-    widget to grab: the window for a central view, the panel's dock, floating at ``size``, for a panel."""
+def stage(window, view: str | None, predict: bool = False, reveal: bool = False, size: tuple[int, int] | None = None):
+    """Show ``view`` in ``window`` (in classroom mode or not) and return the widget to grab: the
+    window for a central view, the panel's dock, floating at ``size``, for a panel."""
     from widgets.classroom import ASKING  # the covers wait for the mode
 
     if view in DOCKS:
@@ -192,8 +191,7 @@ def stage(window, view: str | None, classroom: bool = False, predict: bool = Fal
     settle()
     if view in ("explorer", "languages"):
         explorer = window.views["Explorer"]
-        if view == "languages":
-            explorer.tabs.setCurrentWidget(explorer.languages)
+        explorer.tabs.setCurrentWidget(explorer.languages if view == "languages" else explorer.tabs.widget(0))
         wait_until(lambda: explorer.left.split is not None, TOKENIZER_WAIT_MS)
         settle()
     if predict:
@@ -243,7 +241,7 @@ def render(source, step: int | None, out: str, size: tuple[int, int], theme: str
     try:
         if classroom and view not in DOCKS:
             enter_classroom(window, size)
-        image = stage(window, view, classroom, predict, reveal, size).grab()
+        image = stage(window, view, predict, reveal, size).grab()
     finally:
         if window.classroom.active:
             leave_classroom(window)  # and let its queued settling run while the window is alive

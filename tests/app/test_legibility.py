@@ -49,13 +49,13 @@ def walk(size, theme: str, zoom: float, modes, views, out_dir: Path) -> dict[str
             if classroom and central:
                 snapshot.enter_classroom(window, size)
             for view in central:
-                check(Case(view, mode, theme, size, zoom), snapshot.stage(window, view, classroom, size=size))
+                check(Case(view, mode, theme, size, zoom), snapshot.stage(window, view, size=size))
             if classroom and central:
                 snapshot.leave_classroom(window)
             panels = [v for v in views if v in PANELS]
             look(window, *snapshot.panel_look(theme, zoom, classroom))
             for view in panels:
-                check(Case(view, mode, theme, size, zoom), snapshot.stage(window, view, classroom, size=size))
+                check(Case(view, mode, theme, size, zoom), snapshot.stage(window, view, size=size))
                 getattr(window, snapshot.DOCKS[view]).setFloating(False)
             look(window, theme, zoom)
             if panels:
