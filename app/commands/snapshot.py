@@ -172,6 +172,10 @@ def enter_classroom(window, size: tuple[int, int]) -> None:
     window.showFullScreen = window.show  # the offscreen platform would make it its own screen's size
     window.classroom.enter()
     settle()
+    # full screen holds the window at the screen's size once the hidden panels' minimums are gone
+    # (entering sets it while they still count); shown without a window manager, it is set again
+    window.setGeometry(0, 0, *size)
+    settle()
 
 
 def leave_classroom(window) -> None:
