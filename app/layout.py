@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from PySide6.QtCore import QSize, Qt, QTimer
+from PySide6.QtCore import QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QScrollArea, QTabBar, QWidget
 
@@ -214,6 +214,36 @@ def dock_tab_style(points: float) -> str:
     """Style sheet rules giving the tabs of tabbed panels their titles' type, not the larger type
     of the views' tabs: a group's titles then fit the column beside views keeping their share."""
     return f"\nQMainWindow > QTabBar::tab {{ font-size: {points:.1f}pt; }}\n"
+
+
+def screen_room(window: QWidget) -> QRect:
+    """The part of the window's screen a window may take (the screen less its panels)."""
+    screen = window.screen()
+    return screen.availableGeometry() if screen is not None else QRect(0, 0, 1600, 1000)
+
+
+def fitted(rect: QRect, room: QRect) -> QRect:
+    """``rect`` made no larger than ``room`` and moved inside it."""
+    width, height = min(rect.width(), room.width()), min(rect.height(), room.height())
+    x = min(max(rect.x(), room.x()), room.x() + room.width() - width)
+    y = min(max(rect.y(), room.y()), room.y() + room.height() - height)
+    return QRect(x, y, width, height)
+
+
+def fit_to_screen(window: QMainWindow, docks: list[QDockWidget]) -> None:
+    """The window and its floating panels inside the screen's room (a layout saved on a larger
+    screen would leave them reaching past its edges)."""
+    room = screen_room(window)
+    frame, inner = window.frameGeometry(), window.geometry()
+    if not room.contains(frame):
+        # the frame (title bar and borders) inside the room, the window inside its frame
+        target = fitted(frame, room)
+        window.setGeometry(target.x() + inner.x() - frame.x(), target.y() + inner.y() - frame.y(),
+                           target.width() - (frame.width() - inner.width()),
+                           target.height() - (frame.height() - inner.height()))
+    for dock in docks:
+        if dock.isFloating() and not room.contains(dock.geometry()):
+            dock.setGeometry(fitted(dock.geometry(), room))
 
 
 @runtime_checkable

@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Protocol, runtime_checkable
 
-from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, QTimer, SignalInstance, Slot
+from PySide6.QtCore import QByteArray, QEvent, QSettings, QSize, Qt, QTimer, SignalInstance, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QApplication, QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QTabBar, QTabWidget, QVBoxLayout, QWidget,
@@ -236,6 +236,7 @@ class MainWindow(QMainWindow):
         self.vocab_dock = self._dock("Vocabulary", "vocabularyDock", self.vocab_panel, right)
         self.tokenize_dock = self._dock("Tokenize", "tokenizeDock", self.tokenize_panel, bottom)
         self._layout_restored = False
+        self._fit_on_show = False
         self.dock_arrangement = "side by side"
         self._resized = QTimer(self, singleShot=True, interval=RESIZE_SETTLE_MS)
         self._resized.timeout.connect(self._follow_size)
@@ -261,6 +262,9 @@ class MainWindow(QMainWindow):
 
     def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)
+        if self._fit_on_show:
+            self._fit_on_show = False
+            dock_layout.fit_to_screen(self, self.docks)  # again, now that the frame's size is known
         if not self._layout_restored:
             self._layout_restored = True
             self.arrange_docks()
@@ -471,12 +475,22 @@ class MainWindow(QMainWindow):
         if s is None:
             return
         geometry = s.value("window/geometry")
-        if isinstance(geometry, QByteArray):
-            self.restoreGeometry(geometry)
+        restored = isinstance(geometry, QByteArray) and self.restoreGeometry(geometry)
         state = s.value("window/state")
         if isinstance(state, QByteArray) and self.restoreState(state):
             self._layout_restored = True
             self.dock_arrangement = "tabbed" if self.tabifiedDockWidgets(self.pairs_dock) else "side by side"
+        self._fit_on_show = restored
+        if restored:
+            dock_layout.fit_to_screen(self, self.docks)
+        saved = s.value("window/size")
+        if isinstance(saved, QSize) and (saved.width() > self.width() or saved.height() > self.height()):
+            # the docks were sized for a larger window: the default arrangement for this one, at first show
+            self._layout_restored = False
+        if not self._layout_restored:
+            # arranged for this width before the window shows: side by side at a large zoom, the
+            # panels' minimums would hold the window wider than its screen
+            self.arrange_docks()
 
     def _saved_look(self) -> tuple[str, float]:
         s = self.app_settings
@@ -495,6 +509,7 @@ class MainWindow(QMainWindow):
         if s is None:
             return
         s.setValue("window/geometry", self.saveGeometry())
+        s.setValue("window/size", self.size())  # the size the dock layout was made for
         if self.layout_crushed():
             s.remove("window/state")  # the next start lays the docks out afresh
         else:

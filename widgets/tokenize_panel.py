@@ -24,6 +24,7 @@ from widgets.steady import steady
 # the replay lists this many distinct words; a pasted page would bury the first ones anyway
 REPLAY_WORDS = 12
 MAX_CHIPS = 400
+WORD_JOINER = "\u2060"
 
 
 class TokenizePanel(QWidget):
@@ -125,7 +126,8 @@ class TokenizePanel(QWidget):
         chips = []
         self._chips = []
         for token_id, token in list(zip(encoding.ids, encoding.tokens))[:MAX_CHIPS]:
-            shown = html.escape(display.token(token))
+            # a word joiner after each slash keeps a chip such as </w> on one line: lines break between chips
+            shown = html.escape(display.token(token).replace("/", "/" + WORD_JOINER))
             # the same look this token has on the tiles and in the explorer
             look = tile_look(display, token, token_id, colouring)
             self._chips.append((display.token(token), look.fill.name()))

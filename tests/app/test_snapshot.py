@@ -80,3 +80,69 @@ def test_a_snapshot_leaves_no_window_behind_and_keeps_the_style(tmp_path, qtbot)
     assert main(["snapshot", "--step", "1", "--out", str(tmp_path / "b.png"), "--size", "800x600"]) == 0
     assert windows() == before
     assert QApplication.style() is style
+
+
+# each view and mode against the default picture (the whole window on the tiles) at the same size
+# (the explorer's two wait for GPT-4's tokenizer to load: run by .ci/run, left out of the quick part)
+VIEW_OPTIONS = [
+    ["--view", "charts"], ["--view", "pairs"], ["--view", "vocab"], ["--view", "tokenize"], ["--view", "quiz"],
+    pytest.param(["--view", "explorer"], marks=pytest.mark.slow),
+    pytest.param(["--view", "languages"], marks=pytest.mark.slow),
+    ["--classroom"], ["--classroom", "--view", "pairs"], ["--classroom", "--predict"], ["--reveal"],
+    ["--classroom", "--reveal"],
+]
+
+
+@pytest.fixture(scope="module")
+def default_picture(tmp_path_factory):
+    out = tmp_path_factory.mktemp("default") / "default.png"
+    assert main(["snapshot", "--step", "2", "--out", str(out), "--size", "1024x768"]) == 0
+    return QImage(str(out))
+
+
+def differing_pixels(a: QImage, b: QImage) -> int:
+    return sum(a.pixel(x, y) != b.pixel(x, y) for x in range(0, a.width(), 9) for y in range(0, a.height(), 9))
+
+
+@pytest.mark.parametrize("options", VIEW_OPTIONS, ids=" ".join)
+def test_each_view_and_mode_renders_at_the_size_asked_and_differs_from_the_default(
+        tmp_path, qtbot, default_picture, options):
+    out = tmp_path / "view.png"
+    assert main(["snapshot", "--step", "2", "--out", str(out), "--size", "1024x768", *options]) == 0
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (1024, 768)
+    assert colours(image) > 8
+    assert differing_pixels(image, default_picture) > 900  # of 9,800 sampled: another picture, not a shifted one
+
+
+def test_the_predict_question_and_the_revealed_quiz_differ_from_their_mode_without_them(tmp_path, qtbot):
+    def picture(*options) -> QImage:
+        out = tmp_path / f"{len(list(tmp_path.iterdir()))}.png"
+        assert main(["snapshot", "--step", "2", "--out", str(out), "--size", "1024x768", *options]) == 0
+        return QImage(str(out))
+
+    assert differing_pixels(picture("--classroom", "--predict"), picture("--classroom")) > 300
+    assert differing_pixels(picture("--view", "quiz", "--reveal"), picture("--view", "quiz")) > 100
+
+
+@pytest.mark.parametrize("options, message", [
+    (["--predict"], "add --classroom"),
+    (["--classroom", "--predict", "--view", "charts"], "asks over the tiles"),
+    (["--reveal", "--view", "tiles"], "answers a quiz question"),
+    (["--classroom", "--predict", "--reveal"], "two pictures"),
+    (["--view", "timeline"], "invalid choice"),
+])
+def test_options_that_exclude_each_other_say_what_to_do(tmp_path, capsys, qtbot, options, message):
+    out = tmp_path / "x.png"
+    assert main(["snapshot", "--out", str(out), *options]) == 2
+    assert message in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_a_bad_combination_is_its_own_error_class():
+    from app.commands.snapshot import BadCombination, check_combination
+
+    with pytest.raises(BadCombination):
+        check_combination("quiz", classroom=True, predict=True, reveal=False)
+    assert check_combination(None, classroom=True, predict=True, reveal=False) == "tiles"
+    assert check_combination(None, classroom=False, predict=False, reveal=True) == "quiz"

@@ -180,3 +180,33 @@ def test_panels_the_user_tabs_together_show_their_titles_whole_too(make_window):
     settle()
     (bar,) = dock_layout.on_screen_tab_bars(window)
     assert not bar.usesScrollButtons() and bar.elideMode() == Qt.TextElideMode.ElideNone
+
+
+def test_a_layout_saved_on_a_large_screen_fits_a_small_one(make_window, tmp_path, monkeypatch):
+    from PySide6.QtCore import QRect
+
+    settings_path = str(tmp_path / "large.ini")
+    large = opened(make_window, 1920, 1080, app_settings=QSettings(settings_path, QSettings.Format.IniFormat))
+    large.arrange_docks()
+    QApplication.processEvents()
+    large.tokenize_dock.setFloating(True)
+    large.tokenize_dock.setGeometry(1500, 700, 400, 300)  # a panel the user put in the large screen's corner
+    assert large.dock_arrangement == "side by side"
+    large.save_settings()
+    large.close()
+
+    room = QRect(0, 0, 1280, 720)
+    monkeypatch.setattr(dock_layout, "screen_room", lambda window: room)
+    small = make_window(app_settings=QSettings(settings_path, QSettings.Format.IniFormat))
+    small.show()
+    for _ in range(4):
+        QApplication.processEvents()
+    assert room.contains(small.frameGeometry()), small.frameGeometry()
+    assert room.contains(small.tokenize_dock.geometry()), small.tokenize_dock.geometry()
+    assert small.dock_arrangement == "tabbed"  # the arrangement for this width, not the large screen's
+    for dock in small.docks:
+        if dock.isVisible() and not dock.isFloating() and not dock.visibleRegion().isEmpty():  # the tab in front
+            box = QRect(dock.mapTo(small, dock.rect().topLeft()), dock.size())
+            assert small.rect().contains(box), (dock.windowTitle(), box)
+    assert not small.layout_crushed() and docks_usable(small)
+    assert small.centralWidget().width() / small.width() >= dock_layout.CENTRAL_SHARE - 0.01

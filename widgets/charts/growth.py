@@ -29,8 +29,11 @@ from widgets.session_view import SessionView
 
 MERGES, VOCAB = "merges", "vocabulary"
 TOKENS, PERCENT = "tokens", "percent"
-# headroom above the highest curve for the legend
-HEADROOM = 1.22
+# headroom above the highest curve for the stop label, which hangs from the top of its line
+HEADROOM = 1.35
+# the plot is never shorter than this many lines of its type: squeezed under the text beside it
+# (1280x720), it was 90 pixels of curves under its own labels; the Charts page scrolls instead
+PLOT_LINES = 13
 
 
 @dataclass(frozen=True)
@@ -107,8 +110,12 @@ class GrowthChart(QWidget):
             curve.opts["autoDownsampleFactor"] = 1.0
             curve.setDownsampling(auto=True, method="peak")
 
-        self.stop_line = pg.InfiniteLine(angle=90, movable=False, label="", labelOpts={"position": 0.55, "anchors": [(1, 0.5), (1, 0.5)]})
-        self.step_line = pg.InfiniteLine(angle=90, movable=True, label="", labelOpts={"position": 0.93, "anchors": [(0, 0.5), (0, 0.5)]})
+        # the stop label hangs from the top of its line, left of it, in the headroom kept above the
+        # curves (at mid-height it lay over both curves)
+        self.stop_line = pg.InfiniteLine(angle=90, movable=False, label="", labelOpts={"position": 1.0, "anchors": [(1, 0), (1, 0)]})
+        # the step label stands at the foot of its line, right of it, clear of the stop label above
+        # (early in a run the curves are high there, late in it the step is at the stop)
+        self.step_line = pg.InfiniteLine(angle=90, movable=True, label="", labelOpts={"position": 0.0, "anchors": [(0, 1), (0, 1)]})
         self.step_line.setZValue(20)
         item.addItem(self.stop_line, ignoreBounds=True)
         item.addItem(self.step_line, ignoreBounds=True)
@@ -435,6 +442,7 @@ class GrowthChart(QWidget):
         self.readout.setStyleSheet(f"color: {theme.foreground}; font-size: {theme.font_size}pt;")
         # two lines always: moving the step never changes the layout around the plot
         self.readout.setFixedHeight(int(QFontMetricsF(theme.font()).lineSpacing() * 2 + 6))
+        self.plot.setMinimumHeight(int(QFontMetricsF(theme.font()).lineSpacing() * PLOT_LINES))
         self.replot()
 
     def rows(self) -> list[dict]:

@@ -1,0 +1,35 @@
+"""The growth chart keeps room for its curves on a small screen, and its stop label stays off them."""
+
+from PySide6.QtCore import QPointF
+from PySide6.QtGui import QFontMetricsF
+from PySide6.QtWidgets import QApplication
+
+from widgets.charts.growth import PLOT_LINES
+
+
+def settle():
+    for _ in range(4):
+        QApplication.processEvents()
+
+
+def test_squeezed_under_its_text_the_plot_keeps_its_lines_and_the_page_scrolls(classic_session, make_view):
+    view = make_view(classic_session)
+    view.resize(760, 420)  # the Charts tab of a 1280x720 window
+    settle()
+    plot = view.growth.plot
+    assert plot.height() >= QFontMetricsF(view.growth.theme.font()).lineSpacing() * PLOT_LINES - 1
+    assert plot.height() >= 180
+
+
+def test_the_stop_label_covers_no_curve(classic_session, make_view):
+    view = make_view(classic_session)
+    view.resize(760, 420)
+    classic_session.request_step(3)
+    settle()
+    growth = view.growth
+    label = growth.stop_line.label.sceneBoundingRect()
+    assert label.width() > 0
+    for curve, box in ((growth.training_curve, growth.plot.getPlotItem().vb), (growth.vocab_curve, growth.vocab_view)):
+        xs, ys = curve.getData()
+        points = [box.mapViewToScene(QPointF(x, y)) for x, y in zip(xs, ys)]
+        assert not any(label.contains(p) for p in points), curve.name()
