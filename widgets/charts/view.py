@@ -137,7 +137,6 @@ class ChartsView(QWidget):
         self.notice.setWordWrap(True)
         self.notice.hide()
         page = QWidget()
-        page.setAutoFillBackground(False)  # the view's own background shows through
         page_layout = QVBoxLayout(page)
         page_layout.addWidget(controls)
         page_layout.addWidget(self.notice)
@@ -145,6 +144,9 @@ class ChartsView(QWidget):
         # at a large zoom on a small screen the page scrolls, where a squeezed one would draw the
         # plots over each other and over the text under them
         scroll = scrolling(page)
+        # the view's own ground shows through, in every theme (a scroll area fills the page it is
+        # given with the application's colour, which is not the charts' own)
+        page.setAutoFillBackground(False)
         scroll.viewport().setAutoFillBackground(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -262,7 +264,9 @@ class ChartsView(QWidget):
         for chart in (self.growth, self.pairs):
             chart.setMinimumHeight(round(11 * QFontMetrics(font).lineSpacing()))
         text = f"font-size: {theme.font_size}pt; color: {theme.foreground};"
-        for widget in (self.per_token_box, self.held_out_label, *self._control_labels):
+        # every text on the page in the charts' own colours and type, on the charts' own ground
+        for widget in (self.per_token_box, self.held_out_label, self.why_not_larger, self.notice,
+                       *self._control_labels):
             widget.setStyleSheet(text)
         self.held_out_problem.setStyleSheet(f"font-size: {theme.font_size}pt; color: {theme.foreground}; "
                                             f"border: 2px dashed {theme.foreground}; padding: 2px 6px;")
