@@ -73,6 +73,7 @@ class QuizPanel(QWidget):
 
     def __init__(self, pack: Pack | None = None, parent: QWidget | None = None, scale: float = 1.0):
         super().__init__(parent)
+        self.setObjectName("quiz")  # the window's theme colours the quiz's boxes by this name
         if pack is None:
             pack = bundled_pack()
         self.lesson_questions = LessonQuestions(self)
@@ -86,6 +87,7 @@ class QuizPanel(QWidget):
         self._examples_open = False
         self._saved_progress = self.session.progress()  # the last progress announced
         self._scale = scale
+        self._least_px = 0
         self._full = False
         self._step_behind: int | None = None  # the lesson's step, while hidden and not yet asked about
         self._pending = False  # what answer_pending_changed last said
@@ -222,10 +224,13 @@ class QuizPanel(QWidget):
         ):
             shortcuts.shortcut(self, name, what, slot)
 
-    def set_scale(self, scale: float) -> None:
-        """Type size: 1 is already large (read from the back of a class); the projector may go higher."""
+    def set_scale(self, scale: float, least_px: int | None = None) -> None:
+        """Type size: 1 is already large (read from the back of a class); the projector may go higher,
+        and may ask that no text (the teacher's controls neither) be smaller than ``least_px``."""
         self._scale = scale
-        self.setStyleSheet(style_sheet(scale))
+        if least_px is not None:
+            self._least_px = least_px
+        self.setStyleSheet(style_sheet(scale, self._least_px))
 
     @property
     def scale(self) -> float:
