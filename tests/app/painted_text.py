@@ -85,10 +85,10 @@ def painted_texts(window: QWidget) -> list[PaintedText]:
     for widget in text_widgets(window):
         seen = widget.visibleRegion().boundingRect()
         rect = QRect(widget.mapTo(window, seen.topLeft()), seen.size()).intersected(bounds)
-        if rect.width() < 2 or rect.height() < 2:
-            continue
+        size = QFontInfo(widget.font()).pixelSize()
+        if rect.width() < size or rect.height() < size / 2:
+            continue  # a sliver at a scrolled edge shows no text to measure
         patch = pixels[rect.top():rect.bottom() + 1, rect.left():rect.right() + 1]
-        measured.append(PaintedText(widget, text_of(widget), rect, QFontInfo(widget.font()).pixelSize(),
-                                    painted_contrast(patch)))
+        measured.append(PaintedText(widget, text_of(widget), rect, size, painted_contrast(patch)))
     return measured
 

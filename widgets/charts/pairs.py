@@ -192,9 +192,10 @@ class PairCountChart(QWidget):
         metrics = QFontMetricsF(self.theme.font())
         # the text item adds a few pixels of margin on each side
         room = metrics.horizontalAdvance(f"{top:,}  ◀ next") + 24
-        if width < 2 * room:
-            return top * LABEL_ROOM * 1.4
-        return top * width / (width - room)
+        if width <= room:
+            return top * LABEL_ROOM * 1.4  # not laid out yet, or no room at all
+        # large type in a narrow column (a projector): shorter bars rather than a count or mark cut off
+        return top * width / max(width - room, width / 4)
 
     def _fit_left_axis(self, shrink: bool = False) -> None:
         """Make the pair labels fit. While stepping the axis only grows: a narrower one would resize

@@ -40,6 +40,8 @@ from widgets.models.history_model import HistoryModel
 from widgets.session_view import SessionView
 
 GROWTH, PAIRS = "growth", "pairs"
+# type from which the pair chart gets half the page (a projector's; the desktop's is 11 points)
+LARGE_POINTS = 16
 
 
 def held_out_caption(text: str, preset: str | None) -> str:
@@ -106,7 +108,7 @@ class ChartsView(QWidget):
         self.held_out_box.textChanged.connect(self._held_out_timer.start)
         self.held_out_requested.connect(session.request_held_out)
 
-        left = TextColumn()
+        left = self._texts = TextColumn()
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
         left_layout.addWidget(self.growth, 1)
@@ -125,11 +127,9 @@ class ChartsView(QWidget):
         self.held_out_problem.hide()
         left_layout.addWidget(self.held_out_problem)
         left_layout.addWidget(self.held_out_box)
-        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter = self._splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(left)
         splitter.addWidget(self.pairs)
-        splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 2)
 
         # what the charts cannot show of a lesson with no corpus (an imported tokenizer)
         self.notice = QLabel()
@@ -195,14 +195,17 @@ class ChartsView(QWidget):
             self.held_out_box.setPlainText(text)
             self.held_out_box.blockSignals(False)
         self.held_out_label.setText(held_out_caption(text, self.session.held_out_preset))
+        self._texts.refit()
 
     def _on_held_out_counted(self) -> None:
         # a count that failed announces the cleared column first, then why
         self.held_out_problem.hide()
+        self._texts.refit()
 
     def _on_held_out_failed(self, message: str) -> None:
         self.held_out_problem.setText(f"{message}. The chart shows no held-out curve.")
         self.held_out_problem.show()
+        self._texts.refit()
 
     # -- export ---------------------------------------------------------------------------------
 
@@ -258,6 +261,14 @@ class ChartsView(QWidget):
         self._points = float(theme.font_size)
         self.growth.apply_theme(theme)
         self.pairs.apply_theme(theme)
+        # the pair labels, the counts and their marks take a share of the width that grows with
+        # the type: at a projector's the bars beside them need half the page
+        shares = (1, 1) if theme.font_size >= LARGE_POINTS else (3, 2)
+        for i, share in enumerate(shares):
+            self._splitter.setStretchFactor(i, share)
+        total = sum(self._splitter.sizes())
+        if total > 0:
+            self._splitter.setSizes([total * share // sum(shares) for share in shares])
         # room for a readable plot: about eleven lines of its type (the page scrolls below that)
         font = QFont(self.font())
         font.setPointSizeF(theme.font_size)
@@ -273,6 +284,7 @@ class ChartsView(QWidget):
         boxed = f"{text} background-color: {theme.panel}; border: 1px solid {theme.muted}; padding: 2px 6px;"
         for widget in (self.x_choice, self.y_choice, self.export_button, self.held_out_box):
             widget.setStyleSheet(boxed)
+        self._texts.refit()
         self.setAutoFillBackground(True)
         palette = self.palette()
         palette.setColor(QPalette.ColorRole.Window, QColor(theme.background))
@@ -294,7 +306,11 @@ class TextColumn(QWidget):
 
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)
-        need = self._needed(event.size().width())
+        self.refit(event.size().width())
+
+    def refit(self, width: int | None = None) -> None:
+        """Make room for every text at ``width`` (the column's own): after a resize, or a text changed."""
+        need = self._needed(self.width() if width is None else width)
         if need != self.minimumHeight():
             self.setMinimumHeight(need)
 
@@ -310,7 +326,11 @@ class TextColumn(QWidget):
             if widget is None or widget.isHidden():
                 continue
             # a wrapped text needs its lines; anything else (the chart, the text box) its minimum
-            wraps = isinstance(widget, QLabel) and widget.wordWrap()
-            hint = widget.heightForWidth(width) if wraps else widget.minimumSizeHint().height()
-            heights.append(max(hint, widget.minimumHeight()))
+            if isinstance(widget, QLabel) and widget.wordWrap():
+                lines = widget.heightForWidth(width - margins.left() - margins.right())
+                # held there: the column's layout would give the spare height to the chart instead
+                widget.setMinimumHeight(max(lines, 0))
+                heights.append(widget.minimumHeight())
+            else:
+                heights.append(max(widget.minimumSizeHint().height(), widget.minimumHeight()))
         return margins.top() + margins.bottom() + sum(heights) + layout.spacing() * max(0, len(heights) - 1)
