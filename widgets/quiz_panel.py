@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QScrollArea,
-    QSizePolicy,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -41,6 +40,7 @@ from engine.quiz.questions import Pack, Question
 from engine.quiz.progress import QuizProgress
 from resources.quiz import bundled_pack
 from widgets import shortcuts
+from widgets.flow import FlowLayout, group
 from widgets.quiz.answers import AnswerEditor, editor_for
 from widgets.quiz.example_view import ExampleView
 from widgets.quiz.feedback import FeedbackBox
@@ -103,9 +103,7 @@ class QuizPanel(QWidget):
         self.source_box.activated.connect(lambda i: self.set_source(self.source_box.itemData(i)))
         # a long pack title must not widen the whole window: the box shows what fits
         self.source_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.source_box.setMinimumContentsLength(12)
-        # it takes the row's spare width, so a title shows whole where there is room (and in its tooltip)
-        self.source_box.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.source_box.setMinimumContentsLength(20)
         open_button = QPushButton("Open pack…")
         open_button.clicked.connect(self._ask_pack_file)
         self.examples_button = QPushButton("Worked examples")
@@ -118,10 +116,9 @@ class QuizPanel(QWidget):
         self.full_button.clicked.connect(lambda: self.set_full_screen(not self.is_full_screen()))
         self.chrome = QWidget()
         self.chrome.setObjectName("chrome")
-        top = QHBoxLayout(self.chrome)
-        top.setContentsMargins(0, 0, 0, 0)
-        top.addWidget(QLabel("Questions:"))
-        top.addWidget(self.source_box, 1)
+        # a row that wraps rather than clips at a projector's type on a small screen
+        top = FlowLayout(self.chrome)
+        top.addWidget(group(QLabel("Questions:"), self.source_box))
         top.addWidget(open_button)
         top.addWidget(self.examples_button)
         top.addWidget(self.teacher_box)
