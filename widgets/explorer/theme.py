@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import widgets.classroom.look as look
+
 
 @dataclass(frozen=True)
 class ExplorerTheme:
@@ -32,8 +34,9 @@ class ExplorerTheme:
 
     @classmethod
     def high_contrast(cls) -> "ExplorerTheme":
-        """For a projector: black ground, white text, heavy outlines, bold type."""
-        return cls("high contrast", "#000000", "#FFFFFF", "#D0D0D0", "#FFFFFF", "#FFFF00", outline_width=3.0, bold=True)
+        """For a projector: the classroom's black ground and white text, heavy outlines, bold type."""
+        return cls("high contrast", look.GROUND, look.TEXT, look.MUTED, look.TEXT, look.ACCENT, outline_width=3.0,
+                   bold=True)
 
 
 THEMES = {
