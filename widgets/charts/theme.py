@@ -24,6 +24,7 @@ class ChartTheme:
     font_size: int
     line_width: float
     grid: float
+    pair_share: int = 40  # percent of the page's width for the pair chart
     training: str = "#0072B2"
     held_out: str = "#D55E00"
     vocab: str = "#009E73"
@@ -54,9 +55,9 @@ class ChartTheme:
             # the classroom's own colours (``widgets.classroom.look``): the charts match the page around them
             return replace(base, name="projector dark", background=look.GROUND, foreground=look.TEXT,
                            muted=look.MUTED, panel=look.PANEL, font_size=20, line_width=5, grid=0.3,
-                           step=look.TEXT)
+                           step=look.TEXT, pair_share=50)
         return replace(base, name="projector", background="#FFFFFF", foreground="#000000", muted="#202020",
-                       panel="#FFFFFF", font_size=20, line_width=5, grid=0.25, training="#0046A0",
+                       panel="#FFFFFF", font_size=20, line_width=5, grid=0.25, pair_share=50, training="#0046A0",
                        held_out="#C04000", vocab="#007050", target="#000000")
 
     # -- Qt objects -----------------------------------------------------------------------------

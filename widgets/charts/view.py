@@ -40,8 +40,6 @@ from widgets.models.history_model import HistoryModel
 from widgets.session_view import SessionView
 
 GROWTH, PAIRS = "growth", "pairs"
-# type from which the pair chart gets half the page (a projector's; the desktop's is 11 points)
-LARGE_POINTS = 16
 
 
 def held_out_caption(text: str, preset: str | None) -> str:
@@ -116,6 +114,7 @@ class ChartsView(QWidget):
         self.why_not_larger = QLabel(WHY_NOT_LARGER)
         self.why_not_larger.setObjectName("hint")
         self.why_not_larger.setWordWrap(True)
+        self.why_not_larger.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         left_layout.addWidget(self.why_not_larger)
         self.held_out_label = QLabel()
         self.held_out_label.setWordWrap(True)
@@ -127,6 +126,7 @@ class ChartsView(QWidget):
         self.held_out_problem.hide()
         left_layout.addWidget(self.held_out_problem)
         left_layout.addWidget(self.held_out_box)
+        self._shares = (0, 0)
         splitter = self._splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(left)
         splitter.addWidget(self.pairs)
@@ -261,14 +261,17 @@ class ChartsView(QWidget):
         self._points = float(theme.font_size)
         self.growth.apply_theme(theme)
         self.pairs.apply_theme(theme)
-        # the pair labels, the counts and their marks take a share of the width that grows with
-        # the type: at a projector's the bars beside them need half the page
-        shares = (1, 1) if theme.font_size >= LARGE_POINTS else (3, 2)
-        for i, share in enumerate(shares):
-            self._splitter.setStretchFactor(i, share)
-        total = sum(self._splitter.sizes())
-        if total > 0:
-            self._splitter.setSizes([total * share // sum(shares) for share in shares])
+        # the pair labels, the counts and their marks take the theme's share of the width (half the
+        # page at a projector's type, where the bars beside them need it); a share the user dragged
+        # stays until the theme's changes
+        shares = (100 - theme.pair_share, theme.pair_share)
+        if shares != self._shares:
+            self._shares = shares
+            for i, share in enumerate(shares):
+                self._splitter.setStretchFactor(i, share)
+            total = sum(self._splitter.sizes())
+            if total > 0:
+                self._splitter.setSizes([total * share // 100 for share in shares])
         # room for a readable plot: about eleven lines of its type (the page scrolls below that)
         font = QFont(self.font())
         font.setPointSizeF(theme.font_size)
@@ -309,7 +312,7 @@ class TextColumn(QWidget):
         self.refit(event.size().width())
 
     def refit(self, width: int | None = None) -> None:
-        """Make room for every text at ``width`` (the column's own): after a resize, or a text changed."""
+        """Room for every text at ``width`` (the column's own): after a resize, a new text or type."""
         need = self._needed(self.width() if width is None else width)
         if need != self.minimumHeight():
             self.setMinimumHeight(need)
@@ -327,10 +330,12 @@ class TextColumn(QWidget):
                 continue
             # a wrapped text needs its lines; anything else (the chart, the text box) its minimum
             if isinstance(widget, QLabel) and widget.wordWrap():
-                lines = widget.heightForWidth(width - margins.left() - margins.right())
                 # held there: the column's layout would give the spare height to the chart instead
-                widget.setMinimumHeight(max(lines, 0))
-                heights.append(widget.minimumHeight())
+                # (asked with no minimum, which a label's height for a width never goes below)
+                widget.setMinimumHeight(0)
+                lines = max(widget.heightForWidth(width - margins.left() - margins.right()), 0)
+                widget.setMinimumHeight(lines)
+                heights.append(lines)
             else:
                 heights.append(max(widget.minimumSizeHint().height(), widget.minimumHeight()))
         return margins.top() + margins.bottom() + sum(heights) + layout.spacing() * max(0, len(heights) - 1)
