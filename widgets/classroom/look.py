@@ -87,7 +87,8 @@ QRadioButton::indicator {{ border-radius: {box // 2 + 3}px; }}
 QCheckBox::indicator:checked, QRadioButton::indicator:checked {{ background-color: {ACCENT}; }}
 QGroupBox {{ border: 2px solid {TEXT}; margin-top: 1.3em; padding-top: 0.3em; }}
 QGroupBox::title {{ subcontrol-origin: margin; left: 8px; padding: 0 4px; }}
-QTabBar::tab {{ background-color: {GROUND}; color: {TEXT}; border: 2px solid {TEXT}; padding: 4px 12px; }}
+QTabBar::tab {{ background-color: {GROUND}; color: {TEXT}; border: 2px solid {TEXT}; padding: 4px 12px;
+    font-size: {px}px; }}
 QTabBar::tab:selected {{ background-color: {TEXT}; color: {GROUND}; }}
 QToolTip {{ font-size: {px}px; color: {TIP_TEXT}; background-color: {TIP_GROUND}; border: 2px solid {TIP_TEXT}; }}
 QLabel#whyBand {{ border-top: 3px solid {ACCENT}; padding: 6px 12px; }}

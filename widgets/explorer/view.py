@@ -323,7 +323,9 @@ class ExplorerView(QWidget):
         t = self.theme
         # with any style sheet in force a tab bar takes its font from its ::tab rule only
         tab_points = self._base_point_size * self.scale * 1.15
-        sheet = f"#explorer QTabBar::tab {{ font-size: {tab_points:.1f}pt; font-weight: bold; padding: 4px 12px; }}"
+        # a projector theme leaves the tabs' size to the classroom's sheet, which sizes all its text
+        size = "" if t.name not in ("light", "dark") else f"font-size: {tab_points:.1f}pt; "
+        sheet = f"#explorer QTabBar::tab {{ {size}font-weight: bold; padding: 4px 12px; }}"
         if t.name == "light":
             sheet += "#explorer #caption { background-color: #FFF4CC; border: 1px solid #AA8800; padding: 6px; }"
         elif t.name == "dark":
