@@ -79,7 +79,7 @@ def test_the_quiz_answered_wrong_and_revealed_reads_from_the_back(window):
     assert unreadable(texts) == []
 
 
-def test_a_label_and_a_dialog_made_in_the_mode_get_its_look_and_lose_it_after(window, qtbot):
+def test_a_label_a_view_and_a_dialog_made_in_the_mode_get_its_look_and_lose_it_after(window, qtbot):
     enter(window)
     window.show_view("Charts")
     charts = window.views["Charts"]
@@ -88,6 +88,13 @@ def test_a_label_and_a_dialog_made_in_the_mode_get_its_look_and_lose_it_after(wi
     settle()
     added = [t for t in painted_texts(window) if t.widget is label]
     assert len(added) == 1 and unreadable(added) == []
+
+    # a view of a kind the mode has never heard of, added while it is on
+    window.add_view("Notes", lambda session: QLabel("A view added while the mode is on"))
+    window.show_view("Notes")
+    settle()
+    notes = [t for t in painted_texts(window) if t.widget is window.views["Notes"]]
+    assert len(notes) == 1 and unreadable(notes) == []
 
     box = QMessageBox(QMessageBox.Icon.Information, "BPE Lab", "A message opened in the mode", parent=window)
     qtbot.addWidget(box)
