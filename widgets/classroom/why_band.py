@@ -27,7 +27,6 @@ class WhyBand(QLabel):
         self.pair_counts = False
         session.step_changed.connect(lambda _change: self.refresh())
         session.lesson_changed.connect(lambda _lesson: self.refresh())
-        self.refresh()
 
     def set_pair_counts(self, on: bool) -> None:
         """Add the counts of the top pairs (the tiles, when the class is not predicting the winner)."""
@@ -35,7 +34,13 @@ class WhyBand(QLabel):
             self.pair_counts = on
             self.refresh()
 
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        self.refresh()  # hidden, it let the steps go by unsaid
+        super().showEvent(event)
+
     def refresh(self) -> None:
+        if self.isHidden():
+            return
         session, lesson = self.session, self.session.lesson
         if session.state is None:
             self.setText(describe_position(lesson, 0) if lesson.is_empty else "")
