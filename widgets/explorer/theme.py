@@ -23,6 +23,8 @@ class ExplorerTheme:
     fresh: str  # the frame of the token a replayed merge just made
     outline_width: float = 1.2
     bold: bool = False
+    note: str = "#FFF4CC"  # the ground of the line a demonstration puts above the panes
+    note_edge: str = "#AA8800"
 
     @classmethod
     def light(cls) -> "ExplorerTheme":
@@ -30,13 +32,13 @@ class ExplorerTheme:
 
     @classmethod
     def dark(cls) -> "ExplorerTheme":
-        return cls("dark", "#1E1F22", "#F2F2F2", "#9A9A9A", "#C8C8C8", "#AA99FF")
+        return cls("dark", "#1E1F22", "#F2F2F2", "#9A9A9A", "#C8C8C8", "#AA99FF", note="#3A3320")
 
     @classmethod
     def high_contrast(cls) -> "ExplorerTheme":
         """For a projector: the classroom's black ground and white text, heavy outlines, bold type."""
         return cls("high contrast", look.GROUND, look.TEXT, look.MUTED, look.TEXT, look.ACCENT, outline_width=3.0,
-                   bold=True)
+                   bold=True, note=look.GROUND, note_edge=look.TEXT)
 
 
 THEMES = {
