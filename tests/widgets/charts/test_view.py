@@ -225,6 +225,8 @@ def test_at_a_projectors_type_the_pair_chart_gets_half_the_page_and_its_marks_wh
     top = max(b.count for b in view.pairs.bars)
     room_px = (right - top) / right * box.width()
     assert room_px >= QFontMetricsF(view.theme.font()).horizontalAdvance(f"{top}  ◀ next")
+    # and the axis's title, centred under the plot, stays within it (on two lines if need be)
+    assert view.pairs.plot.getPlotItem().getAxis("bottom").label.boundingRect().width() <= box.width()
     view.set_theme(ChartTheme.light())
     QApplication.processEvents()
     assert view.pairs.width() / view.width() == pytest.approx(desktop, abs=0.02)
