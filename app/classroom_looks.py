@@ -86,16 +86,19 @@ def _explorer(view: ExplorerView, fit: float) -> Look:
 
 
 def _quiz(view: QuizPanel, fit: float) -> Look:
-    scale, teacher = view.scale, view.teacher_mode
+    scale, teacher, offered = view.scale, view.teacher_mode, view.full_screen_offered
     start = max(scale, QUIZ_SCALE * _at(fit))
 
     def apply(s: float) -> None:
-        # in front of a class the verdict waits for the teacher (Ctrl+R reveals it)
+        # in front of a class the verdict waits for the teacher (Ctrl+R reveals it); the mode is
+        # full screen already, so its row keeps the room of that button for the others
         view.set_teacher_mode(True)
+        view.set_full_screen_offered(False)
         view.set_scale(start * s, least_px=look.text_px(fit, s))
 
     def restore() -> None:
         view.set_teacher_mode(teacher)
+        view.set_full_screen_offered(offered)
         view.set_scale(scale, least_px=0)
 
     return Look(apply, restore)

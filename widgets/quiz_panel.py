@@ -457,12 +457,17 @@ class QuizPanel(QWidget):
         return result
 
     def _scroll_to_feedback(self) -> None:
-        # the verdict may sit below the fold on a small screen: bring it into view once laid out
-        QTimer.singleShot(0, self, lambda: self.question_page.ensureWidgetVisible(self.feedback, 0, 0))
+        self._scroll_to(self.feedback)
+
+    def _scroll_to(self, widget: QWidget) -> None:
+        # the verdict or the hint may sit below the fold on a small screen or in a projector's
+        # large type, so it is brought into view once laid out
+        QTimer.singleShot(0, self, lambda: self.question_page.ensureWidgetVisible(widget, 0, 0))
 
     def show_hint(self) -> None:
         if self.session.show_hint():
             self._render()
+            self._scroll_to(self.hint)
 
     def reveal(self) -> None:
         if self.session.reveal():
@@ -497,6 +502,14 @@ class QuizPanel(QWidget):
     def set_teacher_mode(self, on: bool) -> None:
         self.session.set_teacher_mode(on)
         self._render()
+
+    def set_full_screen_offered(self, on: bool) -> None:
+        """Whether the row offers the quiz full screen (classroom mode is full screen already)."""
+        self.full_button.setVisible(on)
+
+    @property
+    def full_screen_offered(self) -> bool:
+        return not self.full_button.isHidden()
 
     def is_full_screen(self) -> bool:
         return self._full

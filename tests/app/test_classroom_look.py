@@ -64,10 +64,15 @@ def test_every_text_on_every_view_reads_from_the_back_of_the_room(window, title)
     assert unreadable(texts) == []
 
 
-def test_the_quiz_answered_wrong_and_revealed_reads_from_the_back(window):
+def test_the_quiz_hinted_answered_wrong_and_revealed_reads_from_the_back(window):
     enter(window)
     window.show_view("Quiz")
     quiz = window.views["Quiz"]
+    quiz.show_hint()
+    settle()
+    hinted = painted_texts(window)
+    assert quiz.hint in {t.widget for t in hinted}  # brought into view under the options
+    assert unreadable(hinted) == []
     assert quiz.answer_digit(4)  # "every word becomes exactly one token": a common misconception
     quiz.check()
     quiz.reveal()
@@ -145,13 +150,17 @@ def test_the_band_keeps_the_next_merge_while_the_class_predicts_it(window):
 
 @pytest.mark.parametrize("window", ["light"], indirect=True)
 def test_leaving_puts_the_window_and_the_application_palettes_back(window):
+    quiz = window.views["Quiz"]
     before = (window.palette().color(window.backgroundRole()).name(),
-              QApplication.palette().color(window.backgroundRole()).name(), window.styleSheet())
+              QApplication.palette().color(window.backgroundRole()).name(), window.styleSheet(),
+              quiz.full_screen_offered)
     enter(window)
     assert QApplication.palette().color(window.backgroundRole()).name() == "#000000"
+    assert not quiz.full_screen_offered  # the mode is full screen already
     window.classroom.leave()
     settle()
     after = (window.palette().color(window.backgroundRole()).name(),
-             QApplication.palette().color(window.backgroundRole()).name(), window.styleSheet())
+             QApplication.palette().color(window.backgroundRole()).name(), window.styleSheet(),
+             quiz.full_screen_offered)
     assert after == before
     assert window.classroom.band.isHidden()
