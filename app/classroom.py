@@ -1,10 +1,14 @@
 """Classroom mode: the window made for a projector, driven from the keyboard or a presenter's clicker.
 
 F5 enters it and Esc (or F5 again) leaves it. Entering goes full screen, hides the docks, menus,
-timeline and tab bar, and gives every central view the high-contrast projector theme (the token
-colours are the colour-blind-safe scheme every view already uses) at a large, live type scale.
+timeline and tab bar, and gives the window the classroom look (``widgets.classroom.look``: its
+palette and style sheet, white and yellow on black at classroom type, which every widget inside
+inherits, a view or dialog made later too) and each view that paints itself its projector theme
+from the same place (the token colours are the colour-blind-safe scheme every view already uses),
+at a large, live type scale. Under the views a band says what the last merge was and why.
 Leaving puts back exactly what was there: window state and geometry, dock layout, every hidden
-bar, the window's palette and style, each view's own theme and size, the tab and the focus.
+bar, the window's and the application's palette and style, each view's own theme and size, the
+tab and the focus.
 
 Keys are read through an application event filter while the mode is on, so they work whichever
 widget has the focus and win over the window's own shortcuts (Space steps here, it does not play).
@@ -29,7 +33,6 @@ from PySide6.QtWidgets import (
     QToolBar, QWidget,
 )
 
-from app.appearance import palette
 from widgets import shortcuts
 from widgets.tiles import TileView
 
@@ -37,15 +40,9 @@ from widgets.tiles import TileView
 # window's first paint shows none of them
 if TYPE_CHECKING:
     from app.classroom_looks import Look
-    from widgets.classroom import BlankCover, KeysOverlay, PredictPrompt
+    from widgets.classroom import BlankCover, KeysOverlay, PredictPrompt, WhyBand
 
 SCALE_MIN, SCALE_MAX, SCALE_STEP = 0.5, 2.5, 1.15
-# The window's own style sheet sizes every widget's text, which would undo the views' own scales,
-# so the mode swaps it for one that only paints the ground black and leaves sizes to the views.
-CLASSROOM_SHEET = (
-    "QMainWindow, QTabWidget::pane, QStackedWidget { background: #000000; border: none; }"
-    "QToolTip { font-size: 20pt; color: #000000; background: #FFFFE0; border: 2px solid #000000; }"
-)
 
 NEXT, PREVIOUS, PLAY, BLACK, WHITE, RESET, END = "next", "previous", "play", "black", "white", "reset", "end"
 NEXT_VIEW, PREVIOUS_VIEW, BIGGER, SMALLER, ACTUAL = "next view", "previous view", "bigger", "smaller", "actual size"
@@ -137,6 +134,7 @@ class _Saved:
     layout: QByteArray
     style_sheet: str
     palette: QPalette
+    app_palette: QPalette
     tab: int
     hidden: dict[QWidget, bool] = field(default_factory=dict)
     looks: list[Look] = field(default_factory=list)
@@ -160,6 +158,8 @@ class Classroom(QObject):
         self.prompt: PredictPrompt | None = None
         self._keys_overlay: KeysOverlay | None = None
         self._blank: BlankCover | None = None
+        self._band: WhyBand | None = None
+        self._fit = 1.0
 
         self.action = QAction("&Classroom mode", window)
         shortcuts.bind(self.action, "classroom")
@@ -191,20 +191,24 @@ class Classroom(QObject):
         w = self.window
         self._make_covers()  # made once, hidden, before the window changes: nothing flickers
         saved = _Saved(w.windowState(), w.geometry(), w.saveState(), w.styleSheet(), QPalette(w.palette()),
-                       w.tabs.currentIndex(), focus=QApplication.focusWidget())
+                       QPalette(QApplication.palette()), w.tabs.currentIndex(), focus=QApplication.focusWidget())
         for bar in self._chrome():
             saved.hidden[bar] = bar.isHidden()
             bar.hide()
-        fit = _screen_fit(w)
+        fit = self._fit = _screen_fit(w)
         # the looks know every kind of view, so their imports (pyqtgraph among them) wait for the mode
         from app.classroom_looks import projector_look
+        from widgets.classroom import look
 
         saved.looks = [projector_look(view, fit) for view in w.views.values()]
         self._saved = saved
         self.active = True
         self._looks = saved.looks
-        w.setPalette(palette("dark"))
+        # the application's too: a dialog is a window of its own, which takes no palette from its parent
+        QApplication.setPalette(look.palette())
+        w.setPalette(look.palette())
         self._apply_scale()
+        self.band.show()
         w.showFullScreen()
         # with no window manager (a bare X server, some kiosks) full screen keeps the old size
         w.setGeometry(w.screen().geometry())
@@ -223,15 +227,19 @@ class Classroom(QObject):
         self._clear_prompt()
         self.keys_overlay.hide()
         self.blank.hide()
+        self.band.hide()
         saved, self._saved = self._saved, None
         assert saved is not None, "entering saved the window's ordinary look"
         w = self.window
-        # the views shrink back first: at projector size they would squeeze the docks as they return
+        # the window's look first, palettes before the sheet that is polished from them: a view that
+        # follows the desktop's palette reads it as it restores
+        QApplication.setPalette(saved.app_palette)
+        w.setPalette(saved.palette)
+        w.setStyleSheet(saved.style_sheet)
+        # the views shrink back before the bars return: at projector size they would squeeze the docks
         for look in reversed(saved.looks):
             look.restore()
         self._looks = []
-        w.setStyleSheet(saved.style_sheet)
-        w.setPalette(saved.palette)
         for bar, hidden in saved.hidden.items():
             bar.setHidden(hidden)
         w.setWindowState(saved.window_state)
@@ -259,11 +267,17 @@ class Classroom(QObject):
     def _make_covers(self) -> None:
         if self._blank is not None:
             return
-        from widgets.classroom import BlankCover, KeysOverlay  # the covers wait for the mode
+        from widgets.classroom import BlankCover, KeysOverlay, WhyBand  # the covers wait for the mode
 
         self._keys_overlay = KeysOverlay(self.window)
         self._keys_overlay.set_keys(self.key_list())
         self._blank = BlankCover(self.window)
+        # under the views, in the window's own column: every view has it, one added later too
+        self._band = WhyBand(self.window.session)
+        self._band.hide()
+        self.window.centralWidget().layout().addWidget(self._band)
+        self.window.tabs.currentChanged.connect(lambda _index: self._show_why())
+        self.predict_first_changed.connect(lambda _on: self._show_why())
 
     @property
     def keys_overlay(self) -> KeysOverlay:
@@ -271,6 +285,18 @@ class Classroom(QObject):
         self._make_covers()
         assert self._keys_overlay is not None
         return self._keys_overlay
+
+    @property
+    def band(self) -> WhyBand:
+        """The band under the views: the last merge, its count and the tie rule in words."""
+        self._make_covers()
+        assert self._band is not None
+        return self._band
+
+    def _show_why(self) -> None:
+        # the tiles add the pair counts now, unless the class is to predict the winner from them
+        tiles = isinstance(self.window.tabs.currentWidget(), TileView)
+        self.band.set_pair_counts(tiles and not self.predict_first)
 
     @property
     def blank(self) -> BlankCover:
@@ -299,10 +325,15 @@ class Classroom(QObject):
             self.scale_changed.emit(scale)
 
     def _apply_scale(self) -> None:
-        if self.window.styleSheet() != CLASSROOM_SHEET:
-            self.window.setStyleSheet(CLASSROOM_SHEET)
+        from widgets.classroom.look import text_px, window_sheet
+
+        # the window's own sheet sizes every widget's text: the classroom's sizes it at the mode's type
+        sheet = window_sheet(text_px(self._fit, self.scale))
+        if self.window.styleSheet() != sheet:
+            self.window.setStyleSheet(sheet)
         for look in self._looks:
             look.apply(self.scale)
+        self._show_why()
 
     # -- predict first --------------------------------------------------------------------------
     #

@@ -3,8 +3,10 @@
 ``projector_look(view, fit)`` returns a ``Look``: ``apply(scale)`` sets the view's projector theme
 and size for a live type scale (1.0 is the mode's starting size), ``restore()`` puts back exactly
 what the view had when the mode began. ``fit`` shrinks the starting sizes on a screen smaller
-than 1080p, but never below the size the view had on the desktop. Views are told through their own setters only; a view of a kind
-not listed here is left as it is.
+than 1080p, but never below the size the view had on the desktop nor below the classroom's least
+type (``widgets.classroom.look``). Every view also inherits the mode's palette and style sheet from
+the window; a look only adds what a view paints itself or sizes in a sheet of its own. Views are
+told through their own setters only; a view of a kind not listed here has the window's look alone.
 """
 
 from __future__ import annotations
@@ -13,17 +15,23 @@ from dataclasses import dataclass, replace
 from typing import Callable
 
 from widgets.charts import ChartsView, ChartTheme
+from widgets.classroom import look
 from widgets.explorer import ExplorerView
 from widgets.quiz_panel import QuizPanel
 from widgets.tiles import TileView
 
-# the views' own scales at the mode's starting size, chosen on a 1920x1080 projector so a tile
-# label is about 50 pixels tall and the charts' axis labels about 30
+# the views' own scales where body text is look.PX_1080 (a 1080p projector): a tile label about
+# 50 pixels tall there, the explorer's pieces as large
 TILE_SCALE = 2.2
 EXPLORER_SCALE = 1.9
 # the quiz's type as large as the tiles' labels: its options about 50 pixels tall, its prompt more
 QUIZ_SCALE = 2.0
-CHART_POINTS = 20
+TILE_THEME = EXPLORER_THEME = "high contrast"
+
+
+def _at(fit: float, scale: float = 1.0) -> float:
+    """How much larger than on a 1080p projector the mode's body text is, at a screen's ``fit``."""
+    return look.text_px(fit, scale) / look.PX_1080
 
 
 @dataclass
@@ -35,12 +43,12 @@ class Look:
 def _tiles(view: TileView, fit: float) -> Look:
     canvas = view.canvas
     scale = canvas.scale
-    start = max(scale, TILE_SCALE * fit)
+    start = max(scale, TILE_SCALE * _at(fit))
     theme = canvas.own_theme
     controls = not view.controls.isHidden()
 
     def apply(s: float) -> None:
-        view.set_theme("high contrast")
+        view.set_theme(TILE_THEME)
         view.set_controls_visible(False)
         view.set_scale(start * s)
 
@@ -54,7 +62,7 @@ def _tiles(view: TileView, fit: float) -> Look:
 
 def _charts(view: ChartsView, fit: float) -> Look:
     theme = view.theme
-    start = max(theme.font_size, CHART_POINTS * fit)
+    start = max(theme.font_size, look.text_points(look.text_px(fit)))
 
     def apply(s: float) -> None:
         view.set_theme(replace(ChartTheme.projector(dark=True), font_size=max(8, round(start * s))))
@@ -64,10 +72,10 @@ def _charts(view: ChartsView, fit: float) -> Look:
 
 def _explorer(view: ExplorerView, fit: float) -> Look:
     scale, theme = view.scale, view.theme
-    start = max(scale, EXPLORER_SCALE * fit)
+    start = max(scale, EXPLORER_SCALE * _at(fit))
 
     def apply(s: float) -> None:
-        view.set_theme("high contrast")
+        view.set_theme(EXPLORER_THEME)
         view.set_scale(start * s)
 
     def restore() -> None:
@@ -77,32 +85,21 @@ def _explorer(view: ExplorerView, fit: float) -> Look:
     return Look(apply, restore)
 
 
-# the quiz's own sheet sizes its text; these rules add white on black for the projector (its
-# feedback boxes and hint keep their own light colours, as their rules are more specific)
-QUIZ_CONTRAST = """
-QWidget { background-color: #000000; color: #FFFFFF; }
-QPushButton, QComboBox { border: 2px solid #FFFFFF; padding: 6px 14px; }
-QPushButton:focus { border: 4px solid #FFFF00; }
-QRadioButton::indicator, QCheckBox::indicator { border: 3px solid #FFFFFF; background-color: #000000; }
-QRadioButton::indicator:checked, QCheckBox::indicator:checked { background-color: #FFFF00; }
-QListWidget { border: 2px solid #FFFFFF; }
-QLineEdit, QSpinBox { border: 2px solid #FFFFFF; background-color: #111111; }
-"""
-
-
 def _quiz(view: QuizPanel, fit: float) -> Look:
-    scale, teacher = view.scale, view.teacher_mode
-    start = max(scale, QUIZ_SCALE * fit)
+    scale, teacher, offered = view.scale, view.teacher_mode, view.full_screen_offered
+    start = max(scale, QUIZ_SCALE * _at(fit))
 
     def apply(s: float) -> None:
-        # in front of a class the verdict waits for the teacher (Ctrl+R reveals it)
+        # in front of a class the verdict waits for the teacher (Ctrl+R reveals it); the mode is
+        # full screen already, so its row keeps the room of that button for the others
         view.set_teacher_mode(True)
-        view.set_scale(start * s)
-        view.setStyleSheet(view.styleSheet() + QUIZ_CONTRAST)
+        view.set_full_screen_offered(False)
+        view.set_scale(start * s, least_px=look.text_px(fit, s))
 
     def restore() -> None:
         view.set_teacher_mode(teacher)
-        view.set_scale(scale)
+        view.set_full_screen_offered(offered)
+        view.set_scale(scale, least_px=0)
 
     return Look(apply, restore)
 

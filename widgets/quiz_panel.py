@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QScrollArea,
-    QSizePolicy,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -41,6 +40,7 @@ from engine.quiz.questions import Pack, Question
 from engine.quiz.progress import QuizProgress
 from resources.quiz import bundled_pack
 from widgets import shortcuts
+from widgets.flow import FlowLayout, group
 from widgets.quiz.answers import AnswerEditor, editor_for
 from widgets.quiz.example_view import ExampleView
 from widgets.quiz.feedback import FeedbackBox
@@ -73,6 +73,7 @@ class QuizPanel(QWidget):
 
     def __init__(self, pack: Pack | None = None, parent: QWidget | None = None, scale: float = 1.0):
         super().__init__(parent)
+        self.setObjectName("quiz")  # the window's theme colours the quiz's boxes by this name
         if pack is None:
             pack = bundled_pack()
         self.lesson_questions = LessonQuestions(self)
@@ -86,6 +87,7 @@ class QuizPanel(QWidget):
         self._examples_open = False
         self._saved_progress = self.session.progress()  # the last progress announced
         self._scale = scale
+        self._least_px = 0
         self._full = False
         self._step_behind: int | None = None  # the lesson's step, while hidden and not yet asked about
         self._pending = False  # what answer_pending_changed last said
@@ -101,9 +103,7 @@ class QuizPanel(QWidget):
         self.source_box.activated.connect(lambda i: self.set_source(self.source_box.itemData(i)))
         # a long pack title must not widen the whole window: the box shows what fits
         self.source_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.source_box.setMinimumContentsLength(12)
-        # it takes the row's spare width, so a title shows whole where there is room (and in its tooltip)
-        self.source_box.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.source_box.setMinimumContentsLength(20)
         open_button = QPushButton("Open pack…")
         open_button.clicked.connect(self._ask_pack_file)
         self.examples_button = QPushButton("Worked examples")
@@ -116,10 +116,9 @@ class QuizPanel(QWidget):
         self.full_button.clicked.connect(lambda: self.set_full_screen(not self.is_full_screen()))
         self.chrome = QWidget()
         self.chrome.setObjectName("chrome")
-        top = QHBoxLayout(self.chrome)
-        top.setContentsMargins(0, 0, 0, 0)
-        top.addWidget(QLabel("Questions:"))
-        top.addWidget(self.source_box, 1)
+        # a row that wraps rather than clips at a projector's type on a small screen
+        top = FlowLayout(self.chrome)
+        top.addWidget(group(QLabel("Questions:"), self.source_box))
         top.addWidget(open_button)
         top.addWidget(self.examples_button)
         top.addWidget(self.teacher_box)
@@ -222,10 +221,13 @@ class QuizPanel(QWidget):
         ):
             shortcuts.shortcut(self, name, what, slot)
 
-    def set_scale(self, scale: float) -> None:
-        """Type size: 1 is already large (read from the back of a class); the projector may go higher."""
+    def set_scale(self, scale: float, least_px: int | None = None) -> None:
+        """Type size: 1 is already large (read from the back of a class); the projector may go higher,
+        and may ask that no text (the teacher's controls neither) be smaller than ``least_px``."""
         self._scale = scale
-        self.setStyleSheet(style_sheet(scale))
+        if least_px is not None:
+            self._least_px = least_px
+        self.setStyleSheet(style_sheet(scale, self._least_px))
 
     @property
     def scale(self) -> float:
@@ -455,12 +457,17 @@ class QuizPanel(QWidget):
         return result
 
     def _scroll_to_feedback(self) -> None:
-        # the verdict may sit below the fold on a small screen: bring it into view once laid out
-        QTimer.singleShot(0, self, lambda: self.question_page.ensureWidgetVisible(self.feedback, 0, 0))
+        self._scroll_to(self.feedback)
+
+    def _scroll_to(self, widget: QWidget) -> None:
+        # the verdict or the hint may sit below the fold on a small screen or in a projector's
+        # large type, so it is brought into view once laid out
+        QTimer.singleShot(0, self, lambda: self.question_page.ensureWidgetVisible(widget, 0, 0))
 
     def show_hint(self) -> None:
         if self.session.show_hint():
             self._render()
+            self._scroll_to(self.hint)
 
     def reveal(self) -> None:
         if self.session.reveal():
@@ -495,6 +502,14 @@ class QuizPanel(QWidget):
     def set_teacher_mode(self, on: bool) -> None:
         self.session.set_teacher_mode(on)
         self._render()
+
+    def set_full_screen_offered(self, on: bool) -> None:
+        """Whether the row offers the quiz full screen (classroom mode is full screen already)."""
+        self.full_button.setVisible(on)
+
+    @property
+    def full_screen_offered(self) -> bool:
+        return not self.full_button.isHidden()
 
     def is_full_screen(self) -> bool:
         return self._full

@@ -184,3 +184,44 @@ def _item_text(item) -> tuple[str, QFont] | None:
                 font = QFont(item.font())
         return f"text {item.toPlainText()!r}", font
     return None
+
+
+@dataclass(frozen=True)
+class MeasuredText:
+    """A widget's text as painted in a grab of its window: where, at which type size, at which contrast."""
+
+    widget: QWidget
+    text: str
+    rect: QRect  # in the window's grab
+    pixels: int  # the widget font's pixel size
+    contrast: float  # of the painted text against the painted ground
+
+    def __str__(self) -> str:
+        kind = type(self.widget).__name__
+        return f"{kind} {self.text[:50]!r}: {self.pixels} px, contrast {self.contrast:.1f}:1"
+
+
+def _text_of(widget: QWidget) -> str:
+    if isinstance(widget, (QLabel, QAbstractButton)):
+        return widget.text().strip()
+    if isinstance(widget, QLineEdit):
+        return widget.text() or widget.placeholderText()
+    if isinstance(widget, QComboBox):
+        return widget.currentText()
+    if isinstance(widget, QGroupBox):
+        return widget.title()
+    return type(widget).__name__
+
+
+def measured_texts(window: QWidget) -> list[MeasuredText]:
+    """Each visible text widget of ``window`` (``text_widgets``), measured in one grab of the window."""
+    image = window.grab().toImage()
+    measured = []
+    for widget in text_widgets(window):
+        seen = widget.visibleRegion().boundingRect()
+        rect = QRect(widget.mapTo(window, seen.topLeft()), seen.size()).intersected(image.rect())
+        size = pixel_size(widget.font())
+        if rect.width() < size or rect.height() < size / 2:
+            continue  # a sliver at a scrolled edge shows no text to measure
+        measured.append(MeasuredText(widget, _text_of(widget), rect, size, painted_contrast(image, rect)))
+    return measured

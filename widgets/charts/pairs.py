@@ -23,6 +23,7 @@ from widgets.session_view import SessionView
 BAR_HEIGHT = 0.72
 # room right of the longest bar for its count and mark
 LABEL_ROOM = 1.45
+AXIS_TITLE = "How often the pair occurs"
 # the bars redraw at most this often while steps arrive faster (a dragged step line)
 THROTTLE_MS = 40
 
@@ -61,7 +62,7 @@ class PairCountChart(QWidget):
         item.setMenuEnabled(False)
         item.setMouseEnabled(False, False)
         item.vb.invertY(True)
-        item.setLabel("bottom", "How often the pair occurs")
+        item.setLabel("bottom", AXIS_TITLE)
         self.bar_item = pg.BarGraphItem(x0=[], y=[], height=BAR_HEIGHT, width=[])
         item.addItem(self.bar_item)
         self.grid = GridLines()
@@ -172,9 +173,20 @@ class PairCountChart(QWidget):
             self._on_animation_finished()
 
     def _on_resized(self) -> None:
+        self._fit_axis_label()
         if self.animation.state() != QVariantAnimation.State.Running:
             self._x_from = self._x_to = self._x_range()
             self._draw(1.0)
+
+    def _fit_axis_label(self) -> None:
+        """The x axis's title on one line where the plot is as wide, else on two (large type, a
+        narrow column): centred under the plot, a longer line would run off the chart's edge."""
+        width = self.plot.getPlotItem().vb.width()
+        one_line = QFontMetricsF(self.theme.font()).horizontalAdvance(AXIS_TITLE) <= width
+        title = AXIS_TITLE if one_line or width <= 0 else AXIS_TITLE.replace("the pair", "<br>the pair")
+        axis = self.plot.getPlotItem().getAxis("bottom")
+        if axis.labelText != title:
+            axis.setLabel(title, color=self.theme.foreground)
 
     def finish_animation(self) -> None:
         """Show the session's step now: no pending update, no glide under way."""
@@ -192,9 +204,10 @@ class PairCountChart(QWidget):
         metrics = QFontMetricsF(self.theme.font())
         # the text item adds a few pixels of margin on each side
         room = metrics.horizontalAdvance(f"{top:,}  ◀ next") + 24
-        if width < 2 * room:
-            return top * LABEL_ROOM * 1.4
-        return top * width / (width - room)
+        if width <= room:
+            return top * LABEL_ROOM * 1.4  # not laid out yet, or no room at all
+        # large type in a narrow column (a projector): shorter bars rather than a count or mark cut off
+        return top * width / max(width - room, width / 4)
 
     def _fit_left_axis(self, shrink: bool = False) -> None:
         """Make the pair labels fit. While stepping the axis only grows: a narrower one would resize
@@ -319,7 +332,8 @@ class PairCountChart(QWidget):
             axis.setTextPen(pg.mkPen(theme.foreground))
             axis.setStyle(tickFont=theme.font(), tickTextOffset=6)
             axis.label.setFont(theme.font())
-        item.getAxis("bottom").setLabel("How often the pair occurs", color=theme.foreground)
+        item.getAxis("bottom").setLabel(AXIS_TITLE, color=theme.foreground)
+        self._fit_axis_label()
         grid = QColor(theme.foreground)
         grid.setAlphaF(theme.grid)
         self.grid.setPen(pg.mkPen(grid, width=1))

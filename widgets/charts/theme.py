@@ -11,6 +11,8 @@ from dataclasses import dataclass, replace
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QPen
 
+import widgets.classroom.look as look
+
 
 @dataclass(frozen=True)
 class ChartTheme:
@@ -22,6 +24,7 @@ class ChartTheme:
     font_size: int
     line_width: float
     grid: float
+    pair_share: int = 40  # percent of the page's width for the pair chart
     training: str = "#0072B2"
     held_out: str = "#D55E00"
     vocab: str = "#009E73"
@@ -49,10 +52,12 @@ class ChartTheme:
         """Large type, thick lines, full contrast: for the back of a classroom."""
         base = cls.dark() if dark else cls.light()
         if dark:
-            return replace(base, name="projector dark", background="#000000", foreground="#FFFFFF",
-                           muted="#E0E0E0", panel="#111111", font_size=20, line_width=5, grid=0.3)
+            # the classroom's own colours (``widgets.classroom.look``): the charts match the page around them
+            return replace(base, name="projector dark", background=look.GROUND, foreground=look.TEXT,
+                           muted=look.MUTED, panel=look.PANEL, font_size=20, line_width=5, grid=0.3,
+                           step=look.TEXT, pair_share=50)
         return replace(base, name="projector", background="#FFFFFF", foreground="#000000", muted="#202020",
-                       panel="#FFFFFF", font_size=20, line_width=5, grid=0.25, training="#0046A0",
+                       panel="#FFFFFF", font_size=20, line_width=5, grid=0.25, pair_share=50, training="#0046A0",
                        held_out="#C04000", vocab="#007050", target="#000000")
 
     # -- Qt objects -----------------------------------------------------------------------------

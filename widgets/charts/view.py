@@ -106,7 +106,7 @@ class ChartsView(QWidget):
         self.held_out_box.textChanged.connect(self._held_out_timer.start)
         self.held_out_requested.connect(session.request_held_out)
 
-        left = TextColumn()
+        left = self._texts = TextColumn()
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
         left_layout.addWidget(self.growth, 1)
@@ -114,6 +114,7 @@ class ChartsView(QWidget):
         self.why_not_larger = QLabel(WHY_NOT_LARGER)
         self.why_not_larger.setObjectName("hint")
         self.why_not_larger.setWordWrap(True)
+        self.why_not_larger.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         left_layout.addWidget(self.why_not_larger)
         self.held_out_label = QLabel()
         self.held_out_label.setWordWrap(True)
@@ -125,11 +126,10 @@ class ChartsView(QWidget):
         self.held_out_problem.hide()
         left_layout.addWidget(self.held_out_problem)
         left_layout.addWidget(self.held_out_box)
-        splitter = QSplitter(Qt.Orientation.Horizontal)
+        self._shares = (0, 0)
+        splitter = self._splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(left)
         splitter.addWidget(self.pairs)
-        splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 2)
 
         # what the charts cannot show of a lesson with no corpus (an imported tokenizer)
         self.notice = QLabel()
@@ -137,7 +137,6 @@ class ChartsView(QWidget):
         self.notice.setWordWrap(True)
         self.notice.hide()
         page = QWidget()
-        page.setAutoFillBackground(False)  # the view's own background shows through
         page_layout = QVBoxLayout(page)
         page_layout.addWidget(controls)
         page_layout.addWidget(self.notice)
@@ -145,6 +144,9 @@ class ChartsView(QWidget):
         # at a large zoom on a small screen the page scrolls, where a squeezed one would draw the
         # plots over each other and over the text under them
         scroll = scrolling(page)
+        # the view's own ground shows through, in every theme (a scroll area fills the page it is
+        # given with the application's colour, which is not the charts' own)
+        page.setAutoFillBackground(False)
         scroll.viewport().setAutoFillBackground(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -193,14 +195,17 @@ class ChartsView(QWidget):
             self.held_out_box.setPlainText(text)
             self.held_out_box.blockSignals(False)
         self.held_out_label.setText(held_out_caption(text, self.session.held_out_preset))
+        self._texts.refit()
 
     def _on_held_out_counted(self) -> None:
         # a count that failed announces the cleared column first, then why
         self.held_out_problem.hide()
+        self._texts.refit()
 
     def _on_held_out_failed(self, message: str) -> None:
         self.held_out_problem.setText(f"{message}. The chart shows no held-out curve.")
         self.held_out_problem.show()
+        self._texts.refit()
 
     # -- export ---------------------------------------------------------------------------------
 
@@ -256,19 +261,33 @@ class ChartsView(QWidget):
         self._points = float(theme.font_size)
         self.growth.apply_theme(theme)
         self.pairs.apply_theme(theme)
+        # the pair labels, the counts and their marks take the theme's share of the width (half the
+        # page at a projector's type, where the bars beside them need it); a share the user dragged
+        # stays until the theme's changes
+        shares = (100 - theme.pair_share, theme.pair_share)
+        if shares != self._shares:
+            self._shares = shares
+            for i, share in enumerate(shares):
+                self._splitter.setStretchFactor(i, share)
+            total = sum(self._splitter.sizes())
+            if total > 0:
+                self._splitter.setSizes([total * share // 100 for share in shares])
         # room for a readable plot: about eleven lines of its type (the page scrolls below that)
         font = QFont(self.font())
         font.setPointSizeF(theme.font_size)
         for chart in (self.growth, self.pairs):
             chart.setMinimumHeight(round(11 * QFontMetrics(font).lineSpacing()))
         text = f"font-size: {theme.font_size}pt; color: {theme.foreground};"
-        for widget in (self.per_token_box, self.held_out_label, *self._control_labels):
+        # every text on the page in the charts' own colours and type, on the charts' own ground
+        for widget in (self.per_token_box, self.held_out_label, self.why_not_larger, self.notice,
+                       *self._control_labels):
             widget.setStyleSheet(text)
         self.held_out_problem.setStyleSheet(f"font-size: {theme.font_size}pt; color: {theme.foreground}; "
                                             f"border: 2px dashed {theme.foreground}; padding: 2px 6px;")
         boxed = f"{text} background-color: {theme.panel}; border: 1px solid {theme.muted}; padding: 2px 6px;"
         for widget in (self.x_choice, self.y_choice, self.export_button, self.held_out_box):
             widget.setStyleSheet(boxed)
+        self._texts.refit()
         self.setAutoFillBackground(True)
         palette = self.palette()
         palette.setColor(QPalette.ColorRole.Window, QColor(theme.background))
@@ -290,7 +309,11 @@ class TextColumn(QWidget):
 
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)
-        need = self._needed(event.size().width())
+        self.refit(event.size().width())
+
+    def refit(self, width: int | None = None) -> None:
+        """Room for every text at ``width`` (the column's own): after a resize, a new text or type."""
+        need = self._needed(self.width() if width is None else width)
         if need != self.minimumHeight():
             self.setMinimumHeight(need)
 
@@ -306,7 +329,13 @@ class TextColumn(QWidget):
             if widget is None or widget.isHidden():
                 continue
             # a wrapped text needs its lines; anything else (the chart, the text box) its minimum
-            wraps = isinstance(widget, QLabel) and widget.wordWrap()
-            hint = widget.heightForWidth(width) if wraps else widget.minimumSizeHint().height()
-            heights.append(max(hint, widget.minimumHeight()))
+            if isinstance(widget, QLabel) and widget.wordWrap():
+                # held there: the column's layout would give the spare height to the chart instead
+                # (asked with no minimum, which a label's height for a width never goes below)
+                widget.setMinimumHeight(0)
+                lines = max(widget.heightForWidth(width - margins.left() - margins.right()), 0)
+                widget.setMinimumHeight(lines)
+                heights.append(lines)
+            else:
+                heights.append(max(widget.minimumSizeHint().height(), widget.minimumHeight()))
         return margins.top() + margins.bottom() + sum(heights) + layout.spacing() * max(0, len(heights) - 1)

@@ -10,6 +10,8 @@ from PySide6.QtCore import QEvent, QObject, QRect
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QWidget
 
+import widgets.classroom.look as look
+
 
 class Cover(QWidget):
     def __init__(self, host: QWidget):
@@ -49,4 +51,4 @@ class BlankCover(Cover):
         self.update()
 
     def paintEvent(self, event) -> None:  # noqa: N802 (Qt's name)
-        QPainter(self).fillRect(self.rect(), QColor("#FFFFFF" if self.white else "#000000"))
+        QPainter(self).fillRect(self.rect(), QColor(look.TEXT if self.white else look.GROUND))

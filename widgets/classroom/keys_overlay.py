@@ -9,12 +9,14 @@ from __future__ import annotations
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
 
+import widgets.classroom.look as look
 from widgets.classroom.cover import Cover
 
-BACKGROUND = QColor(0, 0, 0, 238)
-TEXT = QColor("#FFFFFF")
-KEYS = QColor("#FFFF00")
-MUTED = QColor("#E0E0E0")
+BACKGROUND = QColor(look.GROUND)
+BACKGROUND.setAlpha(238)  # the lesson shows faintly through: the list is over it, not instead of it
+TEXT = QColor(look.TEXT)
+KEYS = QColor(look.ACCENT)
+MUTED = QColor(look.MUTED)
 
 
 class KeysOverlay(Cover):

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QWidget
 from engine.readable.tile_colours import TokenColours, colouring_of
 from engine.readable.describe import tie_rule, tied_rivals
 from engine.readable.display import Display, for_tokenizer
+import widgets.classroom.look as look
 from widgets.classroom.cover import Cover
 from widgets.tiles.painter import TilePainter
 from widgets.tiles.theme import TileTheme
@@ -35,10 +36,10 @@ MAX_CHOICES = 4
 ROW_SYMBOLS = 120
 MAX_ROWS = 40
 
-TEXT = QColor("#FFFFFF")
-MUTED = QColor("#E0E0E0")
-ACCENT = QColor("#FFFF00")  # the same yellow frames the winner on the high-contrast tiles
-RIGHT = QColor("#66FF66")
+TEXT = QColor(look.TEXT)
+MUTED = QColor(look.MUTED)
+ACCENT = QColor(look.ACCENT)  # the same yellow frames the winner on the high-contrast tiles
+RIGHT = QColor(look.RIGHT)
 
 COUNT_HINT = "Count each pair of neighbouring tiles in every word, times the word's count."
 
@@ -233,7 +234,7 @@ class PredictPrompt(Cover):
             return  # hidden: nothing asked
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        p.fillRect(self.rect(), QColor("#000000"))
+        p.fillRect(self.rect(), QColor(look.GROUND))
         if self.state == ASKING:
             self._paint_question(p, q)
         else:
@@ -362,7 +363,7 @@ class PredictPrompt(Cover):
         for i, choice in enumerate(q.choices):
             box = QRectF(x + i * (box_w + gap), y, box_w, height)
             marked = self.guess == i
-            p.setBrush(QColor("#141414"))
+            p.setBrush(QColor(look.PANEL))
             p.setPen(QPen(ACCENT if marked else TEXT, (9 if marked else 3) * unit))
             p.drawRoundedRect(box, 16 * unit, 16 * unit)
             p.setFont(number_font)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import widgets.classroom.look as look
+
 
 @dataclass(frozen=True)
 class ExplorerTheme:
@@ -21,6 +23,8 @@ class ExplorerTheme:
     fresh: str  # the frame of the token a replayed merge just made
     outline_width: float = 1.2
     bold: bool = False
+    note: str = "#FFF4CC"  # the ground of the line a demonstration puts above the panes
+    note_edge: str = "#AA8800"
 
     @classmethod
     def light(cls) -> "ExplorerTheme":
@@ -28,12 +32,13 @@ class ExplorerTheme:
 
     @classmethod
     def dark(cls) -> "ExplorerTheme":
-        return cls("dark", "#1E1F22", "#F2F2F2", "#9A9A9A", "#C8C8C8", "#AA99FF")
+        return cls("dark", "#1E1F22", "#F2F2F2", "#9A9A9A", "#C8C8C8", "#AA99FF", note="#3A3320")
 
     @classmethod
     def high_contrast(cls) -> "ExplorerTheme":
-        """For a projector: black ground, white text, heavy outlines, bold type."""
-        return cls("high contrast", "#000000", "#FFFFFF", "#D0D0D0", "#FFFFFF", "#FFFF00", outline_width=3.0, bold=True)
+        """For a projector: the classroom's black ground and white text, heavy outlines, bold type."""
+        return cls("high contrast", look.GROUND, look.TEXT, look.MUTED, look.TEXT, look.ACCENT, outline_width=3.0,
+                   bold=True, note=look.GROUND, note_edge=look.TEXT)
 
 
 THEMES = {

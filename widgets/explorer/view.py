@@ -363,16 +363,14 @@ class ExplorerView(QWidget):
         t = self.theme
         # with any style sheet in force a tab bar takes its font from its ::tab rule only
         tab_points = self._base_point_size * self.scale * 1.15
-        sheet = f"#explorer QTabBar::tab {{ font-size: {tab_points:.1f}pt; font-weight: bold; padding: 4px 12px; }}"
-        if t.name == "light":
-            sheet += "#explorer #caption { background-color: #FFF4CC; border: 1px solid #AA8800; padding: 6px; }"
-        elif t.name == "dark":
-            # the window's dark style already dresses the controls; framing them again would
-            # squeeze the demonstration buttons out of their row
-            sheet += (
-                f"#explorer #caption {{ background-color: #3A3320; color: {t.text}; border: 1px solid #AA8800;"
-                " padding: 6px; }"
-            )
+        # a projector theme leaves the tabs' size to the classroom's sheet, which sizes all its text
+        size = "" if t.name not in ("light", "dark") else f"font-size: {tab_points:.1f}pt; "
+        sheet = f"#explorer QTabBar::tab {{ {size}font-weight: bold; padding: 4px 12px; }}"
+        if t.name in ("light", "dark"):
+            # the window's style already dresses the controls; framing them again would squeeze the
+            # demonstration buttons out of their row
+            sheet += (f"#explorer #caption {{ background-color: {t.note}; color: {t.text}; "
+                      f"border: 1px solid {t.note_edge}; padding: 6px; }}")
         else:
             sheet += (
                 f"#explorer, #explorer QWidget {{ background-color: {t.background}; color: {t.text}; }}"

@@ -205,3 +205,29 @@ def test_zooming_out_and_back_returns_the_charts_to_their_size(make_view, classi
     for _ in range(4):
         view.follow_zoom(1.15)
     assert view.theme.font_size == start
+
+
+def test_at_a_projectors_type_the_pair_chart_gets_half_the_page_and_its_marks_whole(make_view, classic_session):
+    from dataclasses import replace
+
+    from PySide6.QtGui import QFontMetricsF
+    from PySide6.QtWidgets import QApplication
+
+    view = make_view(classic_session)
+    classic_session.request_step(3)
+    desktop = view.pairs.width() / view.width()
+    view.set_theme(replace(ChartTheme.projector(dark=True), font_size=27))
+    QApplication.processEvents()
+    assert desktop < 0.45 < view.pairs.width() / view.width()
+    # the top bar's count and its "◀ next" fit between the bar's end and the plot's right edge
+    box = view.pairs.plot.getPlotItem().vb
+    right = box.viewRange()[0][1]
+    top = max(b.count for b in view.pairs.bars)
+    room_px = (right - top) / right * box.width()
+    assert room_px >= QFontMetricsF(view.theme.font()).horizontalAdvance(f"{top}  ◀ next")
+    # and the axis's title, centred under the plot, stays within it (on two lines if need be)
+    assert view.pairs.plot.getPlotItem().getAxis("bottom").label.boundingRect().width() <= box.width()
+    view.set_theme(ChartTheme.light())
+    QApplication.processEvents()
+    assert view.pairs.width() / view.width() == pytest.approx(desktop, abs=0.02)
+
