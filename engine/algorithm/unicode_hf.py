@@ -74,7 +74,7 @@ def _text(codes: NDArray[np.uint32]) -> str:
     return codes.astype(np.uint32).tobytes().decode("utf-32-le", "surrogatepass")
 
 
-def _mask(chars: Iterable[str]) -> NDArray[np.bool_]:
+def code_point_mask(chars: Iterable[str]) -> NDArray[np.bool_]:
     """A flag for every code point: whether it is one of ``chars``."""
     mask = np.zeros(0x110000, bool)
     mask[[ord(ch) for ch in chars]] = True
@@ -107,9 +107,9 @@ class _Tables:
             self.compose[chr(int(a, 16)) + chr(int(b, 16))] = chr(int(composite, 16))
         seconds = {p[1] for p in self.compose} | {chr(c) for c in range(_V_BASE, _V_BASE + _V_COUNT)}
         self.seconds = frozenset(seconds | {chr(c) for c in range(_T_BASE + 1, _T_BASE + _T_COUNT)})
-        self.is_mark = _mask(self.combining)
-        self.is_second = _mask(self.seconds)
-        self.unsafe = {form: _mask(self._unsafe_chars(form)) for form in FORMS}
+        self.is_mark = code_point_mask(self.combining)
+        self.is_second = code_point_mask(self.seconds)
+        self.unsafe = {form: code_point_mask(self._unsafe_chars(form)) for form in FORMS}
 
     def _unsafe_chars(self, form: str) -> set[str]:
         """The characters before which the text is not a clean place to cut for this form."""
@@ -206,11 +206,11 @@ def normalize(form: str, text: str) -> str:
     return _tables().normalize(form, text)
 
 
-_REMOVED = _mask(BERT_REMOVED.chars())
+_REMOVED = code_point_mask(BERT_REMOVED.chars())
 _SPACES = {ord(ch): " " for ch in BERT_SPACE.chars()}
 _CHINESE = re.compile(f"([{BERT_CHINESE.regex_body()}])")
-_NONSPACING = _mask(NONSPACING_MARK.chars())
-_COMBINING = _mask(COMBINING_MARK.chars())
+_NONSPACING = code_point_mask(NONSPACING_MARK.chars())
+_COMBINING = code_point_mask(COMBINING_MARK.chars())
 
 
 def _without(text: str, drop: NDArray[np.bool_]) -> str:
