@@ -1,0 +1,102 @@
+"""Each pre-tokenizer step cuts as `tokenizers` cuts, on every code point and with every behaviour."""
+
+import pytest
+from tokenizers import pre_tokenizers
+
+from engine.errors import BpeLabError
+from engine.formats.hf_steps import behave, pre_tokenizer_steps, run_pre_tokenizers
+
+CODES = [c for c in range(0x110000) if not 0xD800 <= c < 0xE000]
+# each code point between two letters
+BETWEEN_LETTERS = "a".join(map(chr, CODES))
+SHORT = ["", " ", "a", "12 3,,4 ab", ",,a,,", "  lead and trail  ", "x=42; y=3.14!", "e\u0301 \u2581a \u2581\u2581b",
+         "10\u00bd \u0663\u0664 \u2460", "co-op's \"quote\" (x)"]
+
+
+def _ours(node: dict, text: str, at_start: bool = True) -> list[str]:
+    return [piece for _, _, piece in run_pre_tokenizers(pre_tokenizer_steps(node, "test"), text, at_start)]
+
+
+def _theirs(pre_tokenizer, text: str) -> list[str]:
+    return [piece for piece, _ in pre_tokenizer.pre_tokenize_str(text)]
+
+
+EVERY_CODE_POINT = {
+    "Whitespace": pre_tokenizers.Whitespace(),
+    "WhitespaceSplit": pre_tokenizers.WhitespaceSplit(),
+    "BertPreTokenizer": pre_tokenizers.BertPreTokenizer(),
+    "Punctuation": pre_tokenizers.Punctuation(),
+    "Digits": pre_tokenizers.Digits(individual_digits=True),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", EVERY_CODE_POINT)
+def test_each_class_of_a_pre_tokenizer_is_the_librarys_on_every_code_point(name):
+    # a million pieces where most code points stand alone: seconds of tuples on both sides
+    library = EVERY_CODE_POINT[name]
+    node = {"type": name, "individual_digits": True} if name == "Digits" else {"type": name}
+    assert _ours(node, BETWEEN_LETTERS) == _theirs(library, BETWEEN_LETTERS)
+
+
+STEPS = {
+    "digits_contiguous": ({"type": "Digits", "individual_digits": False}, pre_tokenizers.Digits(False)),
+    "char_delimiter": ({"type": "CharDelimiterSplit", "delimiter": ","}, pre_tokenizers.CharDelimiterSplit(",")),
+    "metaspace_always": ({"type": "Metaspace", "replacement": "\u2581", "prepend_scheme": "always", "split": True},
+                         pre_tokenizers.Metaspace()),
+    "metaspace_first": ({"type": "Metaspace", "replacement": "\u2581", "prepend_scheme": "first", "split": True},
+                        pre_tokenizers.Metaspace(prepend_scheme="first")),
+    "metaspace_never_whole": ({"type": "Metaspace", "replacement": "_", "prepend_scheme": "never", "split": False},
+                              pre_tokenizers.Metaspace("_", prepend_scheme="never", split=False)),
+    "byte_level": ({"type": "ByteLevel", "add_prefix_space": True, "use_regex": True},
+                   pre_tokenizers.ByteLevel(add_prefix_space=True)),
+    "byte_level_no_regex": ({"type": "ByteLevel", "add_prefix_space": True, "use_regex": False},
+                            pre_tokenizers.ByteLevel(add_prefix_space=True, use_regex=False)),
+    "sequence": ({"type": "Sequence", "pretokenizers": [{"type": "WhitespaceSplit"}, {"type": "Punctuation"},
+                                                        {"type": "Digits", "individual_digits": True}]},
+                 pre_tokenizers.Sequence([pre_tokenizers.WhitespaceSplit(), pre_tokenizers.Punctuation(),
+                                          pre_tokenizers.Digits(True)])),
+}
+for behavior in ("removed", "isolated", "merged_with_previous", "merged_with_next", "contiguous"):
+    json_name = "".join(part.capitalize() for part in behavior.split("_"))
+    for invert in (False, True):
+        for pattern in (",", " ", "ab"):
+            STEPS[f"split_{pattern!r}_{behavior}_{invert}"] = (
+                {"type": "Split", "pattern": {"String": pattern}, "behavior": json_name, "invert": invert},
+                pre_tokenizers.Split(pattern, behavior, invert=invert))
+    STEPS[f"punctuation_{behavior}"] = ({"type": "Punctuation", "behavior": json_name},
+                                        pre_tokenizers.Punctuation(behavior))
+
+
+@pytest.mark.parametrize("name", STEPS)
+def test_each_step_and_behaviour_cuts_as_the_library_does(name):
+    node, library = STEPS[name]
+    for text in SHORT + [BETWEEN_LETTERS[:20000]]:
+        assert _ours(node, text) == _theirs(library, text), text[:40]
+
+
+def test_metaspace_first_puts_a_space_only_before_the_texts_start():
+    node = STEPS["metaspace_first"][0]
+    assert _ours(node, "a b") == ["\u2581a", "\u2581b"]
+    # a piece after an added token does not begin the text
+    assert _ours(node, "a b", at_start=False) == ["a", "\u2581b"]
+
+
+def test_a_behaviour_keeps_delimiters_as_the_library_documents():
+    segments = [(0, 1, False), (1, 2, True), (2, 3, True), (3, 4, False)]
+    assert behave(segments, "MergedWithPrevious") == [(0, 2), (2, 3), (3, 4)]
+    assert behave(segments, "MergedWithNext") == [(0, 1), (1, 2), (2, 4)]
+    assert behave(segments, "Contiguous") == [(0, 1), (1, 3), (3, 4)]
+    assert behave(segments, "Removed") == [(0, 1), (3, 4)]
+
+
+@pytest.mark.parametrize("node, reason", [
+    ({"type": "UnicodeScripts"}, "pre_tokenizer UnicodeScripts"),
+    ({"type": "Split", "pattern": {"Regex": "\\d+"}, "behavior": "Isolated", "invert": False}, "regex other than"),
+    ({"type": "Punctuation", "behavior": "Sideways"}, "behavior Sideways"),
+    ({"type": "FixedLength", "length": 5}, "pre_tokenizer FixedLength"),
+])
+def test_a_step_it_cannot_reproduce_is_refused_by_name(node, reason):
+    with pytest.raises(BpeLabError, match=reason) as caught:
+        pre_tokenizer_steps(node, "tokenizer.json")
+    assert "\n" not in str(caught.value)
