@@ -19,7 +19,10 @@ many at a time, with a separator that the step in question leaves alone:
 - BertNormalizer: which characters clean_text removes or turns into a space, around which
   handle_chinese_chars puts spaces, which strip_accents drops after NFD; StripAccents' marks.
 - pre-tokenizers: what Punctuation and BertPreTokenizer isolate, what Digits isolates
-  (Rust's ``char::is_numeric``), what the Whitespace pre-tokenizer's ``\\w`` holds.
+  (Rust's ``char::is_numeric``), what the Whitespace pre-tokenizer's ``\\w`` holds, and which
+  script UnicodeScripts gives each code point: a character it passes over cuts nothing; the
+  code points in order cut into runs of one script, and two runs share a script where a
+  character of each stays in one piece (scripts are numbered, not named).
 """
 
 from __future__ import annotations
@@ -173,6 +176,33 @@ def pre_tokenizer_classes(white_space: set[int]) -> dict[str, set[int]]:
     return {"PUNCTUATION": punctuation, "NUMERIC": numeric, "WORD": word}
 
 
+def scripts() -> dict[int, int]:
+    """{code: its script's number} as UnicodeScripts sees it, for every code point it does not pass
+    over (those, unassigned ones and the space among them, are left out)."""
+    from tokenizers import pre_tokenizers
+
+    probe = pre_tokenizers.UnicodeScripts().pre_tokenize_str
+
+    def pieces(text: str) -> list[str]:
+        return [p for p, _ in probe(text)]
+
+    # a character it passes over joins the piece before it and cuts nothing after it
+    every = [0, *CODES]
+    passed = {c for c in every if c not in (ord("a"), 0x3B1) and pieces(f"\u03b1{chr(c)}a") == [f"\u03b1{chr(c)}", "a"]
+              and pieces(f"a{chr(c)}\u03b1") == [f"a{chr(c)}", "\u03b1"]}
+    # in code point order, a piece is a run of one script; runs of the same script join into one
+    runs = pieces("".join(chr(c) for c in every if c not in passed))
+    names: list[str] = []
+    numbers: dict[int, int] = {}
+    for run in runs:
+        number = next((i for i, r in enumerate(names) if pieces(r + run[0]) == [r + run[0]]), None)
+        if number is None:
+            names.append(run[0])
+            number = len(names) - 1
+        numbers.update((ord(ch), number + 1) for ch in run)
+    return numbers
+
+
 def ranges(members: set[int]) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     for c in sorted(members):
@@ -239,7 +269,8 @@ def module_text() -> str:
         "point ranges in hex. CANONICAL and COMPATIBILITY are full decompositions (NFD, and NFKD where it\n"
         "differs), Hangul syllables aside (arithmetic), written as runs (``FF01+94/1:-FEE0``: 94 code points\n"
         "from U+FF01, one apart, each minus 0xFEE0) or ``00C0>0041,0300``; COMBINING gives each non-starter\n"
-        "the rank of its combining class (only the order counts); COMPOSE lists ``0041,0300>00C0``.\n"
+        "the rank of its combining class (only the order counts); COMPOSE lists ``0041,0300>00C0``;\n"
+        "SCRIPTS gives each code point UnicodeScripts does not pass over its script's number.\n"
         '"""\n'
     )
     parts = [head, f'TOKENIZERS_VERSION = "{version("tokenizers")}"\n']
@@ -248,6 +279,7 @@ def module_text() -> str:
     parts.append(f'COMBINING = """\n{spelled_values(ranks)}\n"""\n')
     composed = [f"{ord(p[0]):04X},{ord(p[1]):04X}>{c:04X}" for p, c in sorted(pairs.items())]
     parts.append(f'COMPOSE = """\n{wrapped(composed)}\n"""\n')
+    parts.append(f'SCRIPTS = """\n{spelled_values(scripts())}\n"""\n')
     for name, members in classes.items():
         parts.append(f'{name} = """\n{spelled(members)}\n"""\n')
     return "\n".join(parts)

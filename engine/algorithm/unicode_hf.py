@@ -66,6 +66,17 @@ def _hangul(code: int) -> str:
     return out + chr(_T_BASE + tail) if tail else out
 
 
+@lru_cache(maxsize=1)
+def script_numbers() -> NDArray[np.uint16]:
+    """Each code point's script number as UnicodeScripts sees it; 0 where it passes the character over."""
+    numbers = np.zeros(0x110000, np.uint16)
+    for item in data.SCRIPTS.split():
+        span, _, number = item.partition(":")
+        first, _, last = span.partition("-")
+        numbers[int(first, 16): int(last or first, 16) + 1] = int(number)
+    return numbers
+
+
 def _codes(text: str) -> NDArray[np.uint32]:
     return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32)
 

@@ -10,8 +10,8 @@ library's own (``engine.algorithm.unicode_hf``), on every code point.
 
 Read: normalizers NFC, NFD, NFKC, NFKD, Lowercase, StripAccents, BertNormalizer, Prepend,
 Replace of a plain string, and Sequences of them; pre-tokenizers Whitespace, WhitespaceSplit,
-BertPreTokenizer, Punctuation, Digits, CharDelimiterSplit, Metaspace, ByteLevel, Split with a plain
-string or the GPT-2 or cl100k pattern, and Sequences of them. Anything else is refused by name.
+BertPreTokenizer, Punctuation, Digits, CharDelimiterSplit, Metaspace, ByteLevel, UnicodeScripts,
+Split with a plain string or the GPT-2 or cl100k pattern, and Sequences of them. Anything else is refused by name.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 from engine.algorithm.bytelevel import bytes_to_symbols
 from engine.algorithm.pretokenize import GPT2_PATTERN, GPT4_PATTERN, SplitPattern, lowercase
 from engine.algorithm.unicode_hf import (NUMERIC, PUNCTUATION, WORD, bert_normalize, code_point_mask,
-                                         normalize, strip_accents)
+                                         normalize, script_numbers, strip_accents)
 from engine.algorithm.unicode_table import WHITE_SPACE
 from engine.formats.schema import SchemaError
 
@@ -169,6 +169,29 @@ class ClassRuns:
 
 
 @dataclass(frozen=True)
+class ScriptRuns:
+    """UnicodeScripts: a cut wherever a character's script differs from the last script before it
+    (characters it passes over, the space and unassigned ones, neither cut nor count); what comes
+    before the first cut is dropped, as the library drops it."""
+
+    def __call__(self, pieces: list[Piece], at_start: bool) -> list[Piece]:
+        numbers = script_numbers()
+        out: list[Piece] = []
+        for start, end, text in pieces:
+            script = numbers[_codes(text)].astype(np.int32)
+            known = script != 0
+            # for each character, the index of the last counted character before it (or -1)
+            last = np.maximum.accumulate(np.where(known, np.arange(len(text)), -1))
+            before = np.concatenate(([-1], last[:-1]))
+            previous = np.where(before >= 0, script[np.maximum(before, 0)], -1)
+            bounds = [*np.flatnonzero(known & (script != previous)).tolist(), len(text)]
+            aligned = len(text) == end - start
+            for s, e in zip(bounds, bounds[1:]):
+                out.append((start + s, start + e, text[s:e]) if aligned else (start, end, text[s:e]))
+        return out
+
+
+@dataclass(frozen=True)
 class PatternSplit:
     """Split with a plain string or a known regex, its matches kept by the behaviour, or inverted."""
 
@@ -246,7 +269,7 @@ def run_pre_tokenizers(steps: Sequence[PreTokenizer], text: str, at_start: bool)
 # -- reading the nodes ----------------------------------------------------------------------------
 
 _LIST = ("it reads Whitespace, WhitespaceSplit, BertPreTokenizer, Punctuation, Digits, CharDelimiterSplit, "
-         "Metaspace, ByteLevel, Split with a plain string or the GPT-2 or cl100k pattern, and Sequences of them")
+         "Metaspace, ByteLevel, UnicodeScripts, Split with a plain string or the GPT-2 or cl100k pattern, and Sequences of them")
 
 
 def pre_tokenizer_steps(node: Any, source: str) -> list[PreTokenizer]:
@@ -293,6 +316,8 @@ def pre_tokenizer_steps(node: Any, source: str) -> list[PreTokenizer]:
         raise refuse("Split with a regex other than the GPT-2 or cl100k pattern")
     if kind == "Metaspace":
         return [metaspace_step(node, source)]
+    if kind == "UnicodeScripts":
+        return [ScriptRuns()]
     if kind == "ByteLevel":
         prefix, use_regex = node.get("add_prefix_space", True), node.get("use_regex", True)
         if not isinstance(prefix, bool) or not isinstance(use_regex, bool):

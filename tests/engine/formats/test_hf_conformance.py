@@ -85,7 +85,7 @@ SHAPES = {
     "digits": (dict(pre=pre_tokenizers.Digits()), None),
     "digits_individual": (dict(pre=pre_tokenizers.Digits(individual_digits=True)), None),
     "char_delimiter": (dict(pre=pre_tokenizers.CharDelimiterSplit(" ")), None),
-    "unicode_scripts": (dict(pre=pre_tokenizers.UnicodeScripts()), "pre_tokenizer UnicodeScripts"),
+    "unicode_scripts": (dict(pre=pre_tokenizers.UnicodeScripts()), None),
     "sequence": (dict(pre=pre_tokenizers.Sequence([pre_tokenizers.Whitespace(), pre_tokenizers.Digits()])), None),
     "sequence_split_punctuation_digits": (dict(pre=pre_tokenizers.Sequence([
         pre_tokenizers.WhitespaceSplit(), pre_tokenizers.Punctuation(), pre_tokenizers.Digits(True)])), None),
