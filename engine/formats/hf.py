@@ -348,7 +348,7 @@ def front_end(parts: dict[str, Any], suffix: str, byte_fallback: bool, source: s
     kinds = _kinds(pre)
     spaces = [step.get("replacement") for step in _steps_of(pre) if step["type"] == "Metaspace"]
     decoding = "bytes" if "ByteLevel" in kinds else "metaspace" if spaces else "join"
-    name = str(pre["type"]) if pre is not None else "missing"
+    name = f"{pre['type']} pre-tokenizer" if pre is not None else f"{norm['type'] if norm else 'missing'} normalizer"
     return FrontEnd(tuple(normalizers), tuple(steps), name, suffix=suffix, byte_fallback=byte_fallback,
                     decoding=decoding, space=str(spaces[0]) if spaces else "\u2581")
 

@@ -29,8 +29,8 @@ class FrontEnd:
     """How a file cuts text into words and spells a word's first symbols.
 
     normalizers and pre_tokenizers: the file's steps, in order (``engine.formats.hf_steps``);
-    name: the pre-tokenizer's type, for messages; suffix: the model's ``end_of_word_suffix``;
-    byte_fallback: unknown characters as ``<0xNN>`` tokens when all their bytes have one;
+    name: the step that needs the front end ("Metaspace pre-tokenizer"), for messages;
+    suffix: the model's ``end_of_word_suffix``; byte_fallback: unknown characters as ``<0xNN>`` tokens when all their bytes have one;
     decoding: how ids read back, "metaspace" (``space`` is a space), "bytes" (the GPT-2 byte
     alphabet), else tokens joined (by the suffix, where there is one, or a space).
     """
@@ -83,7 +83,7 @@ class FileTokenizer(Tokenizer):
         """What about the file no format BPE Lab writes can hold, for a refusal."""
         if self.front is None:
             return "its added tokens' flags or shared ids"
-        return f"its {self.front.name} pre-tokenizer"
+        return f"its {self.front.name}"
 
     def truncated(self, merges: int) -> "FileTokenizer":
         inner = self._inner.truncated(merges)

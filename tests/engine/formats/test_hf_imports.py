@@ -154,7 +154,7 @@ def test_the_whitespace_pre_tokenizer_cuts_newer_letters_as_the_library_does():
     from engine.formats.hf_pipeline import FrontEnd
     from engine.formats.hf_steps import ClassRuns
 
-    front = FrontEnd((), (ClassRuns(),), "Whitespace")
+    front = FrontEnd((), (ClassRuns(),), "Whitespace pre-tokenizer")
     # letters and numbers newer than the library's Unicode (U+0558, U+0C5C, U+A7CE, U+18D80), and old ones
     for ch in "\u0558\u0c5c\ua7ce\U00018d80\u00e9\u0416\u65e5\u0661_-":
         text = f"a{ch}b {ch}{ch} x"

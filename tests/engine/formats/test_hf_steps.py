@@ -1,10 +1,14 @@
 """Each pre-tokenizer step cuts as `tokenizers` cuts, on every code point and with every behaviour."""
 
+import random
+import time
+
 import pytest
-from tokenizers import pre_tokenizers
+from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, trainers
 
 from engine.errors import BpeLabError
 from engine.formats.hf_steps import behave, pre_tokenizer_steps, run_pre_tokenizers
+from engine.lesson_io.loading import load_any
 
 CODES = [c for c in range(0x110000) if not 0xD800 <= c < 0xE000]
 # each code point between two letters
@@ -108,3 +112,39 @@ def test_a_step_it_cannot_reproduce_is_refused_by_name(node, reason):
     with pytest.raises(BpeLabError, match=reason) as caught:
         pre_tokenizer_steps(node, "tokenizer.json")
     assert "\n" not in str(caught.value)
+
+
+def _cost(tokenizer, piece: str) -> float:
+    """The least CPU time of a few encodings of one piece, from cold caches."""
+    best = float("inf")
+    for _ in range(3):
+        tokenizer._cache.clear()
+        t0 = time.process_time()
+        tokenizer.encode_ids(piece)
+        best = min(best, time.process_time() - t0)
+    return best
+
+
+@pytest.mark.parametrize("norm, pre", [
+    (normalizers.Lowercase(), None),
+    (normalizers.NFKC(), pre_tokenizers.Metaspace(split=False)),
+    (None, pre_tokenizers.Sequence([pre_tokenizers.Digits(), pre_tokenizers.ByteLevel(use_regex=False)])),
+])
+def test_an_imported_front_end_encodes_a_long_piece_in_time_near_linear_in_its_length(norm, pre, tmp_path):
+    # eight times the length: about eight times the work, where the square would be sixty-four
+    rng = random.Random(3)
+    text = "".join(rng.choice("abcd efg\u00e9") for _ in range(40_000))
+    hf = Tokenizer(models.BPE(unk_token="[UNK]"))
+    if norm is not None:
+        hf.normalizer = norm
+    if pre is not None:
+        hf.pre_tokenizer = pre
+    alphabet = pre_tokenizers.ByteLevel.alphabet() if pre is not None and "ByteLevel" in repr(pre) else []
+    hf.train_from_iterator([text[:5000]], trainers.BpeTrainer(vocab_size=300, special_tokens=["[UNK]"],
+                                                              initial_alphabet=alphabet))
+    path = tmp_path / "tokenizer.json"
+    hf.save(str(path))
+    ours = load_any(path)
+    assert ours.encode_ids(text[:5000], allow_special=True) == hf.encode(text[:5000]).ids
+    short, long = _cost(ours, text[:5000]), _cost(ours, text)
+    assert long < 24 * short, (short, long)
