@@ -330,11 +330,12 @@ def metaspace_step(node: dict[str, Any], source: str) -> Metaspace:
     replacement = node.get("replacement")
     if not isinstance(replacement, str) or len(replacement) != 1:
         raise SchemaError(f"{source}: pre_tokenizer Metaspace needs a one-character replacement")
-    scheme = node.get("prepend_scheme")
-    if "prepend_scheme" not in node:
-        # the format before prepend_scheme, which the library still reads: add_prefix_space true or
-        # missing stands for "always", false for "never"
-        scheme = "never" if node.get("add_prefix_space") is False else "always"
+    # a missing prepend_scheme is "always"; the older add_prefix_space false must come with "never",
+    # else the library refuses the file
+    scheme = node.get("prepend_scheme", "always")
+    if node.get("add_prefix_space") is False and scheme != "never":
+        raise SchemaError(f"{source}: pre_tokenizer Metaspace has add_prefix_space false with prepend_scheme "
+                          f"{str(scheme)[:20]}, which the library refuses to load")
     split = node.get("split", True)
     if scheme not in ("always", "first", "never") or not isinstance(split, bool):
         raise SchemaError(f"{source}: pre_tokenizer Metaspace has prepend_scheme {str(scheme)[:20]} or split "

@@ -1,5 +1,6 @@
 """Each pre-tokenizer step cuts as `tokenizers` cuts, on every code point and with every behaviour."""
 
+import json
 import random
 import time
 
@@ -148,3 +149,19 @@ def test_an_imported_front_end_encodes_a_long_piece_in_time_near_linear_in_its_l
     assert ours.encode_ids(text[:5000], allow_special=True) == hf.encode(text[:5000]).ids
     short, long = _cost(ours, text[:5000]), _cost(ours, text)
     assert long < 24 * short, (short, long)
+
+
+def test_an_old_metaspace_without_a_prefix_space_loads_only_where_the_library_loads_it():
+    from tokenizers import Tokenizer as Library
+
+    def file(**metaspace):
+        return {"model": {"type": "BPE", "vocab": {"a": 0}, "merges": []},
+                "pre_tokenizer": {"type": "Metaspace", "replacement": "\u2581", **metaspace}}
+
+    with pytest.raises(Exception, match="add_prefix_space does not match"):
+        Library.from_str(json.dumps(file(add_prefix_space=False)))
+    with pytest.raises(BpeLabError, match="add_prefix_space false"):
+        pre_tokenizer_steps(file(add_prefix_space=False)["pre_tokenizer"], "tokenizer.json")
+    library = Library.from_str(json.dumps(file(add_prefix_space=False, prepend_scheme="never")))
+    node = file(add_prefix_space=False, prepend_scheme="never")["pre_tokenizer"]
+    assert _ours(node, "a b") == _theirs(library.pre_tokenizer, "a b")
