@@ -337,6 +337,19 @@ def _steps_of(node: Any) -> list[Any]:
     return [node]
 
 
+def _space_replacements(node: Any) -> list[str]:
+    """What a normalizer's Replace steps spell a space as (Llama's Prepend and Replace of " " with "▁")."""
+    if node is None:
+        return []
+    if node["type"] == "Sequence":
+        return [r for inner in node.get("normalizers") or [] for r in _space_replacements(inner)]
+    content = node.get("content")
+    if node["type"] == "Replace" and node.get("pattern") == {"String": " "} and isinstance(content, str) \
+            and len(content) == 1:
+        return [content]
+    return []
+
+
 def front_end(parts: dict[str, Any], suffix: str, byte_fallback: bool, source: str) -> FrontEnd | None:
     """The front end of a file whose normalizer and pre-tokenizer BPE Lab's settings do not name
     (the library's own recipes, and any other steps it reproduces), or None for BPE Lab's pipelines."""
@@ -346,8 +359,11 @@ def front_end(parts: dict[str, Any], suffix: str, byte_fallback: bool, source: s
     normalizers = normalizer_steps(norm, source)
     steps = pre_tokenizer_steps(pre, source)
     kinds = _kinds(pre)
-    spaces = [step.get("replacement") for step in _steps_of(pre) if step["type"] == "Metaspace"]
+    metaspaces = [step for step in _steps_of(pre) if step["type"] == "Metaspace"]
+    spaces = [step.get("replacement") for step in metaspaces] + _space_replacements(norm)
     decoding = "bytes" if "ByteLevel" in kinds else "metaspace" if spaces else "join"
+    if metaspaces and metaspaces[0].get("prepend_scheme") == "never":
+        decoding = "metaspace_unprefixed"
     name = f"{pre['type']} pre-tokenizer" if pre is not None else f"{norm['type'] if norm else 'missing'} normalizer"
     return FrontEnd(tuple(normalizers), tuple(steps), name, suffix=suffix, byte_fallback=byte_fallback,
                     decoding=decoding, space=str(spaces[0]) if spaces else "\u2581")

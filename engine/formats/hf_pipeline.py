@@ -31,8 +31,9 @@ class FrontEnd:
     normalizers and pre_tokenizers: the file's steps, in order (``engine.formats.hf_steps``);
     name: the step that needs the front end ("Metaspace pre-tokenizer"), for messages;
     suffix: the model's ``end_of_word_suffix``; byte_fallback: unknown characters as ``<0xNN>`` tokens when all their bytes have one;
-    decoding: how ids read back, "metaspace" (``space`` is a space), "bytes" (the GPT-2 byte
-    alphabet), else tokens joined (by the suffix, where there is one, or a space).
+    decoding: how ids read back, "metaspace" (``space`` is a space, the first one dropped;
+    "metaspace_unprefixed" keeps it), "bytes" (the GPT-2 byte alphabet), else tokens joined (by the
+    suffix, where there is one, or a space).
     """
 
     normalizers: tuple[Callable[[str], str], ...]
@@ -197,7 +198,7 @@ class FileTokenizer(Tokenizer):
         if front.decoding == "bytes":
             spelt = bytes(CHAR_TO_BYTE[c] for token in tokens for c in token if c in CHAR_TO_BYTE)
             return spelt.decode("utf-8", errors="replace")
-        if front.decoding == "metaspace":
+        if front.decoding in ("metaspace", "metaspace_unprefixed"):
             data = bytearray()
             for token in tokens:
                 if front.byte_fallback and len(token) == 6 and token.startswith("<0x") and token.endswith(">"):
@@ -205,7 +206,8 @@ class FileTokenizer(Tokenizer):
                 else:
                     data += token.encode("utf-8")
             text = data.decode("utf-8", errors="replace").replace(front.space, " ")
-            return text[1:] if text.startswith(" ") else text
+            # the space put before the text is taken off again, where one was put there
+            return text[1:] if text.startswith(" ") and front.decoding == "metaspace" else text
         if front.suffix:
             last = len(tokens) - 1
             return "".join(t.replace(front.suffix, "" if n == last else " ") for n, t in enumerate(tokens))

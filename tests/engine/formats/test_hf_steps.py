@@ -5,7 +5,7 @@ import random
 import time
 
 import pytest
-from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, trainers
+from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, trainers
 
 from engine.errors import BpeLabError
 from engine.formats.hf_steps import behave, pre_tokenizer_steps, run_pre_tokenizers
@@ -165,3 +165,23 @@ def test_an_old_metaspace_without_a_prefix_space_loads_only_where_the_library_lo
     library = Library.from_str(json.dumps(file(add_prefix_space=False, prepend_scheme="never")))
     node = file(add_prefix_space=False, prepend_scheme="never")["pre_tokenizer"]
     assert _ours(node, "a b") == _theirs(library.pre_tokenizer, "a b")
+
+
+@pytest.mark.parametrize("shape", ["metaspace_never", "metaspace_first", "prepend_replace", "byte_level_prefix_space",
+                                   "digits", "unicode_scripts"])
+def test_an_imported_front_end_decodes_its_ids_as_the_library_decodes_them(shape, tmp_path):
+    from tests.engine.formats.test_hf_conformance import SHAPES, _build
+
+    path = tmp_path / "tokenizer.json"
+    build = dict(SHAPES[shape][0])
+    if shape in ("metaspace_never", "metaspace_first"):
+        prepend = "never" if shape == "metaspace_never" else "first"
+        build["decoder"] = decoders.Metaspace(prepend_scheme=prepend)
+    elif shape == "prepend_replace":
+        build["decoder"] = decoders.Sequence([decoders.Replace("\u2581", " "), decoders.ByteFallback(),
+                                              decoders.Fuse(), decoders.Strip(" ", 1, 0)])
+    _build(path, **build)
+    theirs, ours = Tokenizer.from_file(str(path)), load_any(path)
+    text = "lower  newest é 42"
+    ids = theirs.encode(text).ids
+    assert ours.decode(ids) == theirs.decode(ids)
