@@ -12,8 +12,9 @@ from engine.formats.hf_steps import behave, pre_tokenizer_steps, run_pre_tokeniz
 from engine.lesson_io.loading import load_any
 
 CODES = [c for c in range(0x110000) if not 0xD800 <= c < 0xE000]
-# each code point between two letters
+# each code point between two letters, and all of them in order
 BETWEEN_LETTERS = "a".join(map(chr, CODES))
+IN_ORDER = "".join(map(chr, CODES))
 SHORT = ["", " ", "a", "12 3,,4 ab", ",,a,,", "  lead and trail  ", "x=42; y=3.14!", "e\u0301 \u2581a \u2581\u2581b",
          "10\u00bd \u0663\u0664 \u2460", "co-op's \"quote\" (x)"]
 
@@ -34,6 +35,14 @@ EVERY_CODE_POINT = {
     "Digits": pre_tokenizers.Digits(individual_digits=True),
     "UnicodeScripts": pre_tokenizers.UnicodeScripts(),
 }
+
+
+@pytest.mark.parametrize("name", EVERY_CODE_POINT)
+def test_each_pre_tokenizer_cuts_the_code_points_in_order_where_the_library_does(name):
+    # every code point once, in order: a cut wherever the class changes, a few thousand pieces
+    library = EVERY_CODE_POINT[name]
+    node = {"type": name, "individual_digits": True} if name == "Digits" else {"type": name}
+    assert _ours(node, IN_ORDER) == _theirs(library, IN_ORDER)
 
 
 @pytest.mark.slow
@@ -81,10 +90,7 @@ def test_each_step_and_behaviour_cuts_as_the_library_does(name):
         assert _ours(node, text) == _theirs(library, text), text[:40]
 
 
-def test_unicode_scripts_cuts_every_code_point_in_order_where_the_library_does():
-    # in code point order each script change is a cut, and characters it passes over join the piece before
-    text = "".join(map(chr, CODES))
-    assert _ours({"type": "UnicodeScripts"}, text) == _theirs(pre_tokenizers.UnicodeScripts(), text)
+def test_unicode_scripts_cuts_short_texts_where_the_library_does():
     for short in SHORT + ["  lead", "\U0001FABF", "日本語とカタカナー漢字 abc"]:
         assert _ours({"type": "UnicodeScripts"}, short) == _theirs(pre_tokenizers.UnicodeScripts(), short), short
 
