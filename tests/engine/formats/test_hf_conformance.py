@@ -30,9 +30,12 @@ NEWEST = ("\U0001FABF\U0001FAE8\U0001FAE9\U0001FACE \U0001F6DC \u0c5c\u0c5d \U00
 SCRIPTS = ("Latin ÀÉÎõü Ελληνικά Кириллица Հայերեն עברית العربية देवनागरी বাংলা ਗੁਰਮੁਖੀ ગુજરાતી தமிழ் "
            "తెలుగు ಕನ್ನಡ മലയാളം සිංහල ไทย ລາວ ་བོད ქართული ᎠᏍᎦ ᐃᓄᒃᑎᑐᑦ ខ្មែរ ᠮᠣᠩᠭᠣᠯ 한국어 ひらがな カタカナ "
            "漢字中文 ㄅㄆㄇ ꀀꀁ ＡＢＣ１２３ ①②③ ½ ² ™ ﬁ ℌ ㎏ 😀🎸👩‍👩‍👧🇫🇷 𝔘𝔫𝔦 𐍈 \u200b\u200d\ufeff \u00ad")
-# the special tokens spelt in the text, which allow_special matches as the library matches them
+# the special tokens spelt in the text, which allow_special matches as the library matches them, and
+# an added token that starts the text (Metaspace's "first" then puts no space before what follows)
 SPELT_SPECIALS = "a[UNK]b [CLS] [UNK] x[UNK]"
-TEXTS = HELD_OUT + [SPELT_SPECIALS, SCRIPTS, NEWEST, _every_age_of_code_point(), SCRIPTS + " " + NEWEST + " " + " ".join(HELD_OUT)]
+SPELT_ADDED = "<s>lower <s> x<s>"
+TEXTS = HELD_OUT + [SPELT_SPECIALS, SPELT_ADDED, SCRIPTS, NEWEST, _every_age_of_code_point(),
+                    SCRIPTS + " " + NEWEST + " " + " ".join(HELD_OUT)]
 
 
 def _build(path, pre=None, norm=None, decoder=None, post=None, model=None, trainer=None, added=(), special=(),
