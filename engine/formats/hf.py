@@ -35,7 +35,6 @@ from engine.files.reading import read_json
 from engine.files.writing import write_files
 from engine.formats.hf_added import AddedToken, AddedTokens
 from engine.formats.hf_pipeline import FileTokenizer, FrontEnd
-from engine.formats.hf_steps import normalizer_steps, pre_tokenizer_steps
 from engine.formats.rebuilt_tokenizer import check_ids, tokenizer_from_vocab
 from engine.formats.refusal import ExportRefused, Retrain
 from engine.formats.schema import Fields, SchemaError, shown
@@ -356,6 +355,9 @@ def front_end(parts: dict[str, Any], suffix: str, byte_fallback: bool, source: s
     pre, norm = parts["pre_tokenizer"], parts["normalizer"]
     if not suffix and not byte_fallback and _written_by_lab(parts):
         return None
+    # the steps and their Unicode tables (and numpy) load only for files that need them
+    from engine.formats.hf_steps import normalizer_steps, pre_tokenizer_steps
+
     normalizers = normalizer_steps(norm, source)
     steps = pre_tokenizer_steps(pre, source)
     kinds = _kinds(pre)

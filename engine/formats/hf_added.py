@@ -21,7 +21,6 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
-from engine.algorithm.unicode_hf import WORD
 from engine.algorithm.unicode_table import WHITESPACE_CHARS
 
 _SPACES = frozenset(WHITESPACE_CHARS)  # Rust's char::is_whitespace, which the library strips
@@ -63,6 +62,7 @@ class AddedTokens:
             if spelling:
                 self._by_spelling.setdefault(spelling, t)
         # (pass, allow_special) -> pattern: raw tokens first, then normalized ones in what is left
+        self._single_word = any(t.single_word for t in self.tokens)
         self._patterns = {
             (normalized, allowed): _pattern([s for s, t in self._by_spelling.items() if t.normalized is normalized
                                              and (allowed or not t.special)])
@@ -91,6 +91,9 @@ class AddedTokens:
 
     def _cut(self, text: str, start: int, end: int, pattern: re.Pattern[str] | None) -> Iterator[tuple[int, int, int | None]]:
         pos = start
+        if self._single_word:
+            # the library's \w, whose table (and numpy) load only for a file with such a token
+            from engine.algorithm.unicode_hf import WORD
         if pattern is not None:
             for m in pattern.finditer(text, start, end):
                 s, e = m.span()

@@ -16,12 +16,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from engine.algorithm.bytelevel import CHAR_TO_BYTE
 from engine.formats.hf_added import AddedToken, AddedTokens
-from engine.formats.hf_steps import PreTokenizer, run_pre_tokenizers
 from engine.algorithm.tokenizer import Encoding, Tokenizer
+
+if TYPE_CHECKING:
+    from engine.formats.hf_steps import PreTokenizer
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,8 @@ class FrontEnd:
     def words(self, text: str, at_start: bool) -> list[tuple[int, int, str]]:
         """(start, end, the word as the model sees it) of each word of normalized ``text``;
         ``at_start``: whether the text begins the input (Metaspace's prepend_scheme "first")."""
+        from engine.formats.hf_steps import run_pre_tokenizers  # loaded with the steps themselves
+
         return run_pre_tokenizers(self.pre_tokenizers, text, at_start)
 
 
