@@ -11,7 +11,7 @@ library's own (``engine.algorithm.unicode_hf``), on every code point.
 Read: normalizers NFC, NFD, NFKC, NFKD, Lowercase, StripAccents, BertNormalizer, Prepend,
 Replace of a plain string, and Sequences of them; pre-tokenizers Whitespace, WhitespaceSplit,
 BertPreTokenizer, Punctuation, Digits, CharDelimiterSplit, Metaspace, ByteLevel, UnicodeScripts,
-Split with a plain string or the GPT-2 or cl100k pattern, and Sequences of them. Anything else is refused by name.
+Split with a plain string or the GPT-2, cl100k or Llama 3 pattern, and Sequences of them. Anything else is refused by name.
 """
 
 from __future__ import annotations
@@ -37,8 +37,13 @@ Segments = list[tuple[int, int, bool]]
 BEHAVIORS = ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous")
 # the library's Split regex for these patterns is the one BPE Lab matches exactly (Oniguruma reads
 # cl100k's "{1,3}+" as "{1,3}", which is what BPE Lab's export writes)
+# Llama 3's pattern, written into many tokenizer.json files
+LLAMA3_PATTERN = (r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"""
+                  r"""|\s*[\r\n]+|\s+(?!\S)|\s+""")
+# cl100k's pattern as published, where Oniguruma reads "{1,3}+" as "({1,3})+": any run of digits
+_GPT4_AS_ONIGURUMA = GPT4_PATTERN.replace(r"\p{N}{1,3}+", r"\p{N}+")
 _KNOWN_REGEX = {GPT2_PATTERN: GPT2_PATTERN, GPT4_PATTERN.replace(r"\p{N}{1,3}+", r"\p{N}{1,3}"): GPT4_PATTERN,
-                GPT4_PATTERN: GPT4_PATTERN}
+                GPT4_PATTERN: _GPT4_AS_ONIGURUMA, LLAMA3_PATTERN: LLAMA3_PATTERN}
 
 
 class PreTokenizer(Protocol):
@@ -269,7 +274,7 @@ def run_pre_tokenizers(steps: Sequence[PreTokenizer], text: str, at_start: bool)
 # -- reading the nodes ----------------------------------------------------------------------------
 
 _LIST = ("it reads Whitespace, WhitespaceSplit, BertPreTokenizer, Punctuation, Digits, CharDelimiterSplit, "
-         "Metaspace, ByteLevel, UnicodeScripts, Split with a plain string or the GPT-2 or cl100k pattern, and Sequences of them")
+         "Metaspace, ByteLevel, UnicodeScripts, Split with a plain string or the GPT-2, cl100k or Llama 3 pattern, and Sequences of them")
 
 
 def pre_tokenizer_steps(node: Any, source: str) -> list[PreTokenizer]:
@@ -313,7 +318,7 @@ def pre_tokenizer_steps(node: Any, source: str) -> list[PreTokenizer]:
             return [PatternSplit(behavior("Removed"), invert, string=pattern["String"])]
         if pattern.get("Regex") in _KNOWN_REGEX:
             return [PatternSplit(behavior("Removed"), invert, regex=_KNOWN_REGEX[pattern["Regex"]])]
-        raise refuse("Split with a regex other than the GPT-2 or cl100k pattern")
+        raise refuse("Split with a regex other than the GPT-2, cl100k or Llama 3 pattern")
     if kind == "Metaspace":
         return [metaspace_step(node, source)]
     if kind == "UnicodeScripts":

@@ -13,7 +13,8 @@ from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, normalize
 
 from engine.errors import BpeLabError
 from engine.lesson_io.loading import load_any
-from engine.algorithm.pretokenize import GPT2_PATTERN
+from engine.algorithm.pretokenize import GPT2_PATTERN, GPT4_PATTERN
+from engine.formats.hf_steps import LLAMA3_PATTERN
 from tests.engine.formats.test_hf_imports import HELD_OUT, TRAIN
 
 
@@ -82,6 +83,10 @@ SHAPES = {
     "split_string_merged_next": (dict(pre=pre_tokenizers.Split("e", "merged_with_next")), None),
     "split_string_contiguous": (dict(pre=pre_tokenizers.Split("e", "contiguous")), None),
     "split_string_inverted": (dict(pre=pre_tokenizers.Split("es", "removed", invert=True)), None),
+    "split_llama3_byte_level": (BYTE_LEVEL | dict(pre=pre_tokenizers.Sequence([
+        pre_tokenizers.Split(Regex(LLAMA3_PATTERN), "isolated"),
+        pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)])), None),
+    "split_gpt4_as_published": (dict(pre=pre_tokenizers.Split(Regex(GPT4_PATTERN), "removed", invert=True)), None),
     "split_regex_other": (dict(pre=pre_tokenizers.Split(Regex(r"\d+"), "isolated")), "Split with a regex other"),
     "punctuation": (dict(pre=pre_tokenizers.Punctuation()), None),
     "punctuation_merged_previous": (dict(pre=pre_tokenizers.Punctuation("merged_with_previous")), None),
