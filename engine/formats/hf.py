@@ -336,6 +336,14 @@ def _steps_of(node: Any) -> list[Any]:
     return [node]
 
 
+def _normalizer_kinds(node: Any) -> list[str]:
+    if node is None:
+        return []
+    if node["type"] == "Sequence":
+        return [kind for inner in node.get("normalizers") or [] for kind in _normalizer_kinds(inner)]
+    return [str(node["type"])]
+
+
 def _space_replacements(node: Any) -> list[str]:
     """What a normalizer's Replace steps spell a space as (Llama's Prepend and Replace of " " with "▁")."""
     if node is None:
@@ -363,7 +371,8 @@ def front_end(parts: dict[str, Any], suffix: str, byte_fallback: bool, source: s
     kinds = _kinds(pre)
     metaspaces = [step for step in _steps_of(pre) if step["type"] == "Metaspace"]
     spaces = [step.get("replacement") for step in metaspaces] + _space_replacements(norm)
-    decoding = "bytes" if "ByteLevel" in kinds else "metaspace" if spaces else "join"
+    byte_level = "ByteLevel" in kinds or "ByteLevel" in _normalizer_kinds(norm)
+    decoding = "bytes" if byte_level else "metaspace" if spaces else "join"
     if metaspaces and metaspaces[0].get("prepend_scheme") == "never":
         decoding = "metaspace_unprefixed"
     name = f"{pre['type']} pre-tokenizer" if pre is not None else f"{norm['type'] if norm else 'missing'} normalizer"

@@ -8,8 +8,8 @@ before or after, contiguous ones kept as one); empty pieces are dropped. The cha
 step asks about (white space, punctuation, digits, ``\\w``) and every normalization are the
 library's own (``engine.algorithm.unicode_hf``), on every code point.
 
-Read: normalizers NFC, NFD, NFKC, NFKD, Lowercase, StripAccents, BertNormalizer, Prepend,
-Replace of a plain string, and Sequences of them; pre-tokenizers Whitespace, WhitespaceSplit,
+Read: normalizers NFC, NFD, NFKC, NFKD, Lowercase, StripAccents, BertNormalizer, Strip, ByteLevel,
+Prepend, Replace of a plain string, and Sequences of them; pre-tokenizers Whitespace, WhitespaceSplit,
 BertPreTokenizer, Punctuation, Digits, CharDelimiterSplit, Metaspace, ByteLevel, UnicodeScripts,
 Split with a plain string or the GPT-2, cl100k or Llama 3 pattern, and Sequences of them. Anything else is refused by name.
 """
@@ -372,6 +372,12 @@ def normalizer_steps(node: Any, source: str) -> list[Callable[[str], str]]:
         strip_flag = lower if strip is None else bool(strip)
         return [lambda text: bert_normalize(text, flags["clean_text"], flags["handle_chinese_chars"], strip_flag,
                                             lowercase if lower else None)]
+    if kind == "Strip" and all(isinstance(node.get(k, True), bool) for k in ("strip_left", "strip_right")):
+        spaces = WHITE_SPACE.chars()
+        left, right = node.get("strip_left", True), node.get("strip_right", True)
+        return [lambda text: text.lstrip(spaces) if left else text, lambda text: text.rstrip(spaces) if right else text]
+    if kind == "ByteLevel":
+        return [lambda text: bytes_to_symbols(text.encode("utf-8"))]
     if kind == "Prepend" and isinstance(node.get("prepend"), str):
         prefix = node["prepend"]
         return [lambda text: prefix + text if text else text]
@@ -381,5 +387,6 @@ def normalizer_steps(node: Any, source: str) -> list[Callable[[str], str]]:
         return [lambda text: text.replace(old, new) if old else text]
     raise SchemaError(
         f"{source}: normalizer {str(kind)[:40]} is not one BPE Lab reproduces (it reads NFC, NFD, NFKC, NFKD, "
-        "Lowercase, StripAccents, BertNormalizer, Prepend, Replace of a plain string, and Sequences of them)"
+        "Lowercase, StripAccents, BertNormalizer, Strip, ByteLevel, Prepend, Replace of a plain string, and "
+        "Sequences of them)"
     )

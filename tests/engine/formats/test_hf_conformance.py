@@ -127,6 +127,10 @@ SHAPES = {
     "strip_accents": (dict(pre=pre_tokenizers.WhitespaceSplit(), norm=normalizers.Sequence(
         [normalizers.NFD(), normalizers.StripAccents()])), None),
     "strip_accents_alone": (dict(pre=pre_tokenizers.Whitespace(), norm=normalizers.StripAccents()), None),
+    "strip_whitespace_split": (dict(pre=pre_tokenizers.WhitespaceSplit(), norm=normalizers.Sequence([
+        normalizers.Strip(), normalizers.Replace(" ", "_")])), None),
+    "strip_left_only": (dict(norm=normalizers.Strip(left=True, right=False)), None),
+    "byte_level_normalizer": (BYTE_LEVEL | dict(pre=None, norm=normalizers.ByteLevel()), None),
     "replace_regex": (dict(pre=pre_tokenizers.Whitespace(), norm=normalizers.Replace(Regex("[0-9]"), "0")),
                       "normalizer Replace"),
     "bert_lowercase": (dict(pre=pre_tokenizers.BertPreTokenizer(), norm=normalizers.BertNormalizer(), **SUFFIX), None),
