@@ -32,10 +32,12 @@ class FrontEnd:
 
     normalizers and pre_tokenizers: the file's steps, in order (``engine.formats.hf_steps``);
     name: the step that needs the front end ("Metaspace pre-tokenizer"), for messages;
-    suffix: the model's ``end_of_word_suffix``; byte_fallback: unknown characters as ``<0xNN>`` tokens when all their bytes have one;
+    suffix: the model's ``end_of_word_suffix``; byte_fallback: unknown characters as ``<0xNN>``
+    tokens when all their bytes have one;
     decoding: how ids read back, "metaspace" (``space`` is a space, the first one dropped;
     "metaspace_unprefixed" keeps it), "bytes" (the GPT-2 byte alphabet), else tokens joined (by the
     suffix, where there is one, or a space).
+    ignore_merges: a word that is a token of the vocabulary whole is that token, merges unasked.
     """
 
     normalizers: tuple[Callable[[str], str], ...]
@@ -45,6 +47,7 @@ class FrontEnd:
     byte_fallback: bool = False
     decoding: str = "join"
     space: str = "\u2581"
+    ignore_merges: bool = False
 
     def normalize(self, text: str) -> str:
         for step in self.normalizers:
@@ -117,6 +120,13 @@ class FileTokenizer(Tokenizer):
 
     def _split(self, text: str) -> list[str]:
         return [word for _, _, word in self._words(text)]
+
+    def _word_ids(self, word: str) -> tuple[int, ...]:
+        if self.front is not None and self.front.ignore_merges:
+            whole = self._ids.get(word)
+            if whole is not None:
+                return (whole,)
+        return super()._word_ids(word)
 
     def _symbols(self, word: str) -> list[int]:
         """Each character (the last with the suffix) by its id, else its bytes' ``<0xNN>`` tokens, else unknown."""

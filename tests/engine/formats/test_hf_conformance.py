@@ -154,7 +154,12 @@ SHAPES = {
     # model options
     "dropout": (dict(pre=pre_tokenizers.Whitespace(), model={"dropout": 0.1}), "dropout"),
     "fuse_unk": (dict(pre=pre_tokenizers.Whitespace(), model={"fuse_unk": True}), "fuse_unk"),
-    "ignore_merges": (dict(pre=pre_tokenizers.Whitespace(), model={"ignore_merges": True}), "ignore_merges"),
+    "ignore_merges": (dict(pre=pre_tokenizers.Whitespace(), model={"ignore_merges": True}), None),
+    "llama3_style": (BYTE_LEVEL | dict(pre=pre_tokenizers.Sequence([
+        pre_tokenizers.Split(Regex(LLAMA3_PATTERN), "isolated"),
+        pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)]),
+        model={"unk_token": None, "ignore_merges": True}), None),
+    "ignore_merges_byte_level": (BYTE_LEVEL | dict(model={"unk_token": None, "ignore_merges": True}), None),
     "no_unk_token": (dict(pre=pre_tokenizers.Whitespace(), model={"unk_token": None}), "needs an unknown token"),
     "byte_fallback_metaspace": (dict(pre=pre_tokenizers.Metaspace(), decoder=decoders.Sequence(
         [decoders.Replace("\u2581", " "), decoders.ByteFallback(), decoders.Fuse(), decoders.Strip(" ", 1, 0)]),
