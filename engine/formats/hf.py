@@ -358,11 +358,11 @@ def _space_replacements(node: Any) -> list[str]:
 
 
 def front_end(parts: dict[str, Any], suffix: str, byte_fallback: bool, source: str,
-              ignore_merges: bool = False) -> FrontEnd | None:
+              ignore_merges: bool = False, fuse_unk: bool = False) -> FrontEnd | None:
     """The front end of a file whose normalizer and pre-tokenizer BPE Lab's settings do not name
     (the library's own recipes, and any other steps it reproduces), or None for BPE Lab's pipelines."""
     pre, norm = parts["pre_tokenizer"], parts["normalizer"]
-    if not suffix and not byte_fallback and not ignore_merges and _written_by_lab(parts):
+    if not (suffix or byte_fallback or ignore_merges or fuse_unk) and _written_by_lab(parts):
         return None
     # the steps and their Unicode tables (and numpy) load only for files that need them
     from engine.formats.hf_steps import normalizer_steps, pre_tokenizer_steps
@@ -378,7 +378,8 @@ def front_end(parts: dict[str, Any], suffix: str, byte_fallback: bool, source: s
         decoding = "metaspace_unprefixed"
     name = f"{pre['type']} pre-tokenizer" if pre is not None else f"{norm['type'] if norm else 'missing'} normalizer"
     return FrontEnd(tuple(normalizers), tuple(steps), name, suffix=suffix, byte_fallback=byte_fallback,
-                    decoding=decoding, space=str(spaces[0]) if spaces else "\u2581", ignore_merges=ignore_merges)
+                    decoding=decoding, space=str(spaces[0]) if spaces else "\u2581", ignore_merges=ignore_merges,
+                    fuse_unk=fuse_unk)
 
 
 def _merge_pair(entry: object, i: int, source: str) -> tuple[str, str]:
@@ -447,8 +448,7 @@ def tokenizer_from_hf_data(data: object, source: str) -> Tokenizer:
     byte_fallback = model.get("byte_fallback", None)
     if byte_fallback not in (None, False, True):
         raise SchemaError(f"{source}: model.byte_fallback must be true or false, not {shown(byte_fallback)}")
-    for key, harmless in (("dropout", (None, 0, 0.0)), ("continuing_subword_prefix", (None, "")),
-                          ("fuse_unk", (None, False))):
+    for key, harmless in (("dropout", (None, 0, 0.0)), ("continuing_subword_prefix", (None, ""))):
         value = model.get(key, None)
         if value not in harmless:
             raise SchemaError(
@@ -474,10 +474,12 @@ def tokenizer_from_hf_data(data: object, source: str) -> Tokenizer:
         )
     specials: dict[str, int] = {}
     added = _added_tokens(f, source)
-    ignore_merges = model.get("ignore_merges", None)
-    if ignore_merges not in (None, False, True):
-        raise SchemaError(f"{source}: model.ignore_merges must be true or false, not {shown(ignore_merges)}")
-    front = front_end(parts, suffix, bool(byte_fallback), source, bool(ignore_merges))
+    flags = {key: model.get(key, None) for key in ("ignore_merges", "fuse_unk")}
+    for key, value in flags.items():
+        if value not in (None, False, True):
+            raise SchemaError(f"{source}: model.{key} must be true or false, not {shown(value)}")
+    front = front_end(parts, suffix, bool(byte_fallback), source, bool(flags["ignore_merges"]),
+                      bool(flags["fuse_unk"]))
     normalizer = parts["normalizer"]
     for i, token in enumerate(added):
         # a front end of the library's recipes normalizes as the library does; BPE Lab's own pipelines

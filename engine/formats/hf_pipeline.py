@@ -37,7 +37,8 @@ class FrontEnd:
     decoding: how ids read back, "metaspace" (``space`` is a space, the first one dropped;
     "metaspace_unprefixed" keeps it), "bytes" (the GPT-2 byte alphabet), else tokens joined (by the
     suffix, where there is one, or a space).
-    ignore_merges: a word that is a token of the vocabulary whole is that token, merges unasked.
+    ignore_merges: a word that is a token of the vocabulary whole is that token, merges unasked;
+    fuse_unk: a run of unknown characters in a word is one unknown token.
     """
 
     normalizers: tuple[Callable[[str], str], ...]
@@ -48,6 +49,7 @@ class FrontEnd:
     decoding: str = "join"
     space: str = "\u2581"
     ignore_merges: bool = False
+    fuse_unk: bool = False
 
     def normalize(self, text: str) -> str:
         for step in self.normalizers:
@@ -133,20 +135,36 @@ class FileTokenizer(Tokenizer):
         if self.front is None:
             return super()._symbols(word)
         ids, unknown, front = self._ids, self.unknown_id, self.front
-        out = []
+        out: list[int] = []
         last = len(word) - 1
+        # the library holds an unknown back until a known symbol or the word's end, so that fuse_unk
+        # can join the next one to it; byte tokens do not flush it, and land before it
+        pending = False
         for n, ch in enumerate(word):
             symbol = ch + front.suffix if n == last else ch
             i = ids.get(symbol)
-            if i is None and front.byte_fallback:
+            if i is not None:
+                if pending:
+                    out.append(unknown)  # type: ignore[arg-type]
+                    pending = False
+                out.append(i)
+                continue
+            if front.byte_fallback:
                 found = [ids.get(f"<0x{b:02X}>") for b in symbol.encode("utf-8")]
                 fallback = [f for f in found if f is not None]
                 if len(fallback) == len(found):
                     out.extend(fallback)
                     continue
-            # with no unknown token an unseen character gives None, as Tokenizer._symbols does: which
-            # id it should be (or whether it is dropped) is for the tokenizer's contract to say
-            out.append(unknown if i is None else i)  # type: ignore[arg-type]
+            if unknown is None:
+                # with no unknown token an unseen character gives None, as Tokenizer._symbols does: which
+                # id it should be (or whether it is dropped) is for the tokenizer's contract to say
+                out.append(None)  # type: ignore[arg-type]
+                continue
+            if pending and not front.fuse_unk:
+                out.append(unknown)
+            pending = True
+        if pending:
+            out.append(unknown)  # type: ignore[arg-type]
         return out
 
     def pieces(self, text: str, allow_special: bool = False) -> list[tuple[str, bool]]:

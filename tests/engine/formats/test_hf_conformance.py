@@ -153,7 +153,10 @@ SHAPES = {
                                             trainer={"end_of_word_suffix": "</w>"}), "end_of_word_suffix is set with a ByteLevel"),
     # model options
     "dropout": (dict(pre=pre_tokenizers.Whitespace(), model={"dropout": 0.1}), "dropout"),
-    "fuse_unk": (dict(pre=pre_tokenizers.Whitespace(), model={"fuse_unk": True}), "fuse_unk"),
+    "fuse_unk": (dict(pre=pre_tokenizers.Whitespace(), model={"fuse_unk": True}), None),
+    "fuse_unk_metaspace_byte_fallback": (dict(pre=pre_tokenizers.Metaspace(), model={
+        "unk_token": "[UNK]", "byte_fallback": True, "fuse_unk": True}, special=BYTE_TOKENS[:200],
+        trainer={"vocab_size": 700}), None),
     "ignore_merges": (dict(pre=pre_tokenizers.Whitespace(), model={"ignore_merges": True}), None),
     "llama3_style": (BYTE_LEVEL | dict(pre=pre_tokenizers.Sequence([
         pre_tokenizers.Split(Regex(LLAMA3_PATTERN), "isolated"),
