@@ -38,7 +38,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-TARGET = ROOT / "engine" / "unicode_classes.py"
+TARGET = ROOT / "engine" / "algorithm" / "unicode_classes.py"
 # the classes the published patterns name
 CLASSES = {"LETTER": r"\p{L}", "NUMBER": r"\p{N}", "WHITE_SPACE": r"\s"}
 # (version, a letter that version added): the newest the engines know names the table's version

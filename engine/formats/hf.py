@@ -301,50 +301,85 @@ def _marker_of(data: dict[str, Any], split: str, base_tokens: list[str], source:
 
 _BERT_NORMALIZER = {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": True,
                     "strip_accents": None, "lowercase": False}
-_METASPACE = {"type": "Metaspace", "replacement": "\u2581", "prepend_scheme": "always", "split": True}
 
 
-def front_end(parts: dict[str, Any], suffix: str, byte_fallback: bool, source: str) -> FrontEnd | None:
-    """The front end of a file trained by `tokenizers`' own recipes, or None for BPE Lab's pipelines.
+def _written_by_lab(parts: dict[str, Any]) -> bool:
+    """Whether the pipeline is one BPE Lab's own exports write: a split and units its settings name,
+    and no normalizer but the end-of-word marker's Replace steps."""
+    norm = parts["normalizer"]
+    if norm is not None and not (norm["type"] == "Sequence" and all(
+            step["type"] == "Replace" for step in norm.get("normalizers") or [])):
+        return False
+    if norm is not None and isinstance(parts["pre_tokenizer"], dict) and "ByteLevel" in _kinds(parts["pre_tokenizer"]):
+        return False
+    try:
+        _pre_tokenizer_settings(parts["pre_tokenizer"], "")
+    except BpeLabError:
+        return False
+    return True
 
-    Whitespace (no normalizer, no decoder), CharBPETokenizer (BERT normalizer and pre-tokenizer, or
-    WhitespaceSplit, with a suffix) and SentencePieceBPETokenizer (NFKC or none, Metaspace).
-    """
-    pre, norm, decoder = parts["pre_tokenizer"], parts["normalizer"], parts["decoder"]
-    kind = pre["type"] if pre is not None else None
-    norm_kind = norm["type"] if norm is not None else None
-    if kind == "Metaspace":
-        if "add_prefix_space" in pre and "prepend_scheme" not in pre:
-            # the format before prepend_scheme, which the library still reads: true stood for "always",
-            # and a missing split for true (false it refuses to load)
-            old_style = {"prepend_scheme": "always" if pre["add_prefix_space"] is True else None}
-            pre = {**{k: v for k, v in pre.items() if k not in ("add_prefix_space", "str_rep")},
-                   **old_style, "split": pre.get("split", True)}
-        if {k: pre.get(k) for k in _METASPACE} != _METASPACE or suffix:
-            raise SchemaError(
-                f"{source}: pre_tokenizer Metaspace reads only as SentencePieceBPETokenizer writes it "
-                "(replacement \u2581, prepend_scheme always, split true, no end_of_word_suffix)"
-            )
-        if norm_kind not in (None, "NFKC"):
-            raise SchemaError(f"{source}: normalizer {str(norm_kind)[:40]} is not one BPE Lab reads with Metaspace "
-                              "(none or NFKC)")
-        return FrontEnd("nfkc" if norm_kind else None, "metaspace", byte_fallback=byte_fallback)
-    if byte_fallback:
-        raise SchemaError(f"{source}: model.byte_fallback is read only with the Metaspace pre-tokenizer")
-    if kind == "BertPreTokenizer" or (kind in ("WhitespaceSplit", "Whitespace") and suffix):
-        if norm is not None and {k: norm.get(k) for k in _BERT_NORMALIZER} != _BERT_NORMALIZER:
-            raise SchemaError(f"{source}: normalizer {str(norm_kind)[:40]} is not one BPE Lab reads with {kind} "
-                              "(none, or CharBPETokenizer's BertNormalizer without lowercase or accent stripping)")
-        split = {"BertPreTokenizer": "bert", "WhitespaceSplit": "whitespace_split", "Whitespace": "whitespace"}[kind]
-        return FrontEnd("bert" if norm else None, split, suffix=suffix)
-    if kind == "Whitespace":
-        if norm is not None:
-            raise SchemaError(f"{source}: normalizer {str(norm_kind)[:40]} is not one BPE Lab reads with Whitespace")
-        return FrontEnd(None, "whitespace")
-    if kind == "WhitespaceSplit" and norm is None and decoder is None:
-        # the library's own recipe (no marker); BPE Lab's exports also write a decoder
-        return FrontEnd(None, "whitespace_split")
-    return None
+
+def _kinds(node: Any) -> list[str]:
+    """The types of a pre-tokenizer's steps, a Sequence's read through."""
+    if node is None:
+        return []
+    if node["type"] == "Sequence":
+        return [kind for inner in node.get("pretokenizers") or [] for kind in _kinds(inner)]
+    return [str(node["type"])]
+
+
+def _steps_of(node: Any) -> list[Any]:
+    if node is None:
+        return []
+    if node["type"] == "Sequence":
+        return [step for inner in node.get("pretokenizers") or [] for step in _steps_of(inner)]
+    return [node]
+
+
+def _normalizer_kinds(node: Any) -> list[str]:
+    if node is None:
+        return []
+    if node["type"] == "Sequence":
+        return [kind for inner in node.get("normalizers") or [] for kind in _normalizer_kinds(inner)]
+    return [str(node["type"])]
+
+
+def _space_replacements(node: Any) -> list[str]:
+    """What a normalizer's Replace steps spell a space as (Llama's Prepend and Replace of " " with "▁")."""
+    if node is None:
+        return []
+    if node["type"] == "Sequence":
+        return [r for inner in node.get("normalizers") or [] for r in _space_replacements(inner)]
+    content = node.get("content")
+    if node["type"] == "Replace" and node.get("pattern") == {"String": " "} and isinstance(content, str) \
+            and len(content) == 1:
+        return [content]
+    return []
+
+
+def front_end(parts: dict[str, Any], suffix: str, byte_fallback: bool, source: str,
+              ignore_merges: bool = False, fuse_unk: bool = False) -> FrontEnd | None:
+    """The front end of a file whose normalizer and pre-tokenizer BPE Lab's settings do not name
+    (the library's own recipes, and any other steps it reproduces), or None for BPE Lab's pipelines."""
+    pre, norm = parts["pre_tokenizer"], parts["normalizer"]
+    if not (suffix or byte_fallback or ignore_merges or fuse_unk) and _written_by_lab(parts):
+        return None
+    # the steps and their Unicode tables (and numpy) load only for files that need them
+    from engine.formats.hf_steps import normalizer_steps, pre_tokenizer_steps
+
+    normalizers = normalizer_steps(norm, source)
+    steps = pre_tokenizer_steps(pre, source)
+    kinds = _kinds(pre)
+    metaspaces = [step for step in _steps_of(pre) if step["type"] == "Metaspace"]
+    spaces = [step.get("replacement") for step in metaspaces] + _space_replacements(norm)
+    byte_level = "ByteLevel" in kinds or "ByteLevel" in _normalizer_kinds(norm)
+    decoding = "bytes" if byte_level else "metaspace" if spaces else "join"
+    if metaspaces and metaspaces[0].get("prepend_scheme") == "never":
+        decoding = "metaspace_unprefixed"
+    name = f"{pre['type']} pre-tokenizer" if pre is not None else f"{norm['type'] if norm else 'missing'} normalizer"
+    return FrontEnd(tuple(normalizers), tuple(steps), name, suffix=suffix, byte_fallback=byte_fallback,
+                    decoding=decoding, space=str(spaces[0]) if spaces else "\u2581", ignore_merges=ignore_merges,
+                    fuse_unk=fuse_unk)
 
 
 def _merge_pair(entry: object, i: int, source: str) -> tuple[str, str]:
@@ -413,8 +448,7 @@ def tokenizer_from_hf_data(data: object, source: str) -> Tokenizer:
     byte_fallback = model.get("byte_fallback", None)
     if byte_fallback not in (None, False, True):
         raise SchemaError(f"{source}: model.byte_fallback must be true or false, not {shown(byte_fallback)}")
-    for key, harmless in (("dropout", (None, 0, 0.0)), ("continuing_subword_prefix", (None, "")),
-                          ("ignore_merges", (None, False)), ("fuse_unk", (None, False))):
+    for key, harmless in (("dropout", (None, 0, 0.0)), ("continuing_subword_prefix", (None, ""))):
         value = model.get(key, None)
         if value not in harmless:
             raise SchemaError(
@@ -440,7 +474,12 @@ def tokenizer_from_hf_data(data: object, source: str) -> Tokenizer:
         )
     specials: dict[str, int] = {}
     added = _added_tokens(f, source)
-    front = front_end(parts, suffix, bool(byte_fallback), source)
+    flags = {key: model.get(key, None) for key in ("ignore_merges", "fuse_unk")}
+    for key, value in flags.items():
+        if value not in (None, False, True):
+            raise SchemaError(f"{source}: model.{key} must be true or false, not {shown(value)}")
+    front = front_end(parts, suffix, bool(byte_fallback), source, bool(flags["ignore_merges"]),
+                      bool(flags["fuse_unk"]))
     normalizer = parts["normalizer"]
     for i, token in enumerate(added):
         # a front end of the library's recipes normalizes as the library does; BPE Lab's own pipelines
@@ -466,8 +505,14 @@ def tokenizer_from_hf_data(data: object, source: str) -> Tokenizer:
     if unknown is not None:
         specials.pop(unknown, None)
     if front is not None:
+        units = "bytes" if front.decoding == "bytes" else "chars"
+        if units == "bytes" and suffix:
+            raise SchemaError(
+                f"{source}: model.end_of_word_suffix is set with a ByteLevel pre-tokenizer, where the library "
+                "silently drops each last byte whose suffixed symbol is not in the vocabulary; BPE Lab does not"
+            )
         inner = tokenizer_from_vocab(
-            Settings(split="whitespace", units="chars", end_of_word=None), vocab, merges, specials, unknown,
+            Settings(split="whitespace", units=units, end_of_word=None), vocab, merges, specials, unknown,
             source, where=lambda i: f"model.merges[{i}]",
         )
         return FileTokenizer(inner, front, unknown, AddedTokens(added, front.normalize))

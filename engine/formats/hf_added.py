@@ -1,7 +1,7 @@
 """A tokenizer.json's added tokens, cut out of the text before anything else, as `tokenizers` does.
 
 Each added token is matched whole, leftmost and longest first. Its flags change where it matches
-and what it takes with it: ``single_word`` matches only where no letter or digit touches it,
+and what it takes with it: ``single_word`` matches only where no word character (``\\w``) touches it,
 ``lstrip`` / ``rstrip`` take the whitespace on that side into the token, and ``normalized``
 tokens are looked for only in what the others left, once that is normalized. A ``special``
 token is matched only where special tokens are allowed; other added tokens are vocabulary and
@@ -11,8 +11,8 @@ always matched, as in the library.
     >>> list(AddedTokens([mask]).segments("a <mask>", allow_special=True))
     [(0, 1, None), (1, 8, 5)]
 
-Left out: ``single_word`` asks Python whether a neighbour is a letter or digit, where the library
-asks Rust (the two Unicode versions can differ on the newest characters).
+Whether a neighbour is a word character is the library's own ``\\w`` (its regex crate's, from
+``engine.algorithm.unicode_hf``), whatever Unicode Python knows.
 """
 
 from __future__ import annotations
@@ -62,6 +62,7 @@ class AddedTokens:
             if spelling:
                 self._by_spelling.setdefault(spelling, t)
         # (pass, allow_special) -> pattern: raw tokens first, then normalized ones in what is left
+        self._single_word = any(t.single_word for t in self.tokens)
         self._patterns = {
             (normalized, allowed): _pattern([s for s, t in self._by_spelling.items() if t.normalized is normalized
                                              and (allowed or not t.special)])
@@ -90,13 +91,16 @@ class AddedTokens:
 
     def _cut(self, text: str, start: int, end: int, pattern: re.Pattern[str] | None) -> Iterator[tuple[int, int, int | None]]:
         pos = start
+        if self._single_word:
+            # the library's \w, whose table (and numpy) load only for a file with such a token
+            from engine.algorithm.unicode_hf import WORD
         if pattern is not None:
             for m in pattern.finditer(text, start, end):
                 s, e = m.span()
                 if s < pos:
                     continue  # inside whitespace an rstrip before has taken
                 token = self._by_spelling[m.group()]
-                if token.single_word and ((s > start and text[s - 1].isalnum()) or (e < end and text[e].isalnum())):
+                if token.single_word and ((s > start and text[s - 1] in WORD) or (e < end and text[e] in WORD)):
                     continue
                 if token.lstrip:
                     while s > pos and text[s - 1] in _SPACES:

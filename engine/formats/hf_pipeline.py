@@ -1,100 +1,67 @@
-"""The front ends of `tokenizers`' own trainers that BPE Lab's settings do not name, read from a file.
+"""Files whose normalizer and pre-tokenizer BPE Lab's settings do not name, read with the file's own steps.
 
 A ``tokenizer.json`` trained with ``tokenizers`` often cuts and spells words otherwise than BPE
 Lab trains: the ``Whitespace`` pre-tokenizer (``\\w+|[^\\w\\s]+``), ``CharBPETokenizer``'s BERT
 normalizer and pre-tokenizer with an ``end_of_word_suffix`` glued to each word's last character,
-``SentencePieceBPETokenizer``'s NFKC and ``Metaspace`` (``▁`` for each space, one before the
-text) with ``<0xNN>`` byte tokens for characters outside the vocabulary. ``FileTokenizer`` keeps
-BPE Lab's merge replay and lets such a front end cut the words and give their first symbols, so
-the ids equal the library's; the file's added tokens are cut out first, with their flags
+``SentencePieceBPETokenizer``'s NFKC and ``Metaspace`` with ``<0xNN>`` byte tokens for characters
+outside the vocabulary, ByteLevel with a prefix space, Sequences of Digits and Punctuation, and
+other steps ``engine.formats.hf_steps`` runs as the library does. ``FileTokenizer`` keeps BPE
+Lab's merge replay and lets such a front end cut the words and give their first symbols, so the
+ids equal the library's; the file's added tokens are cut out first, with their flags
 (``engine.formats.hf_added``), also for a file in BPE Lab's own pipelines whose added tokens do
 more than its special tokens do. Left out: offsets are exact only where the normalizer keeps the
-text as it is (else each token spans its whole stretch of text).
-"""
+text as it is (else each token spans its whole stretch of text)."""
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Iterable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
-import regex
-
+from engine.algorithm.bytelevel import CHAR_TO_BYTE
 from engine.formats.hf_added import AddedToken, AddedTokens
-from engine.algorithm.pretokenize import SplitPattern, iter_word_spans
 from engine.algorithm.tokenizer import Encoding, Tokenizer
 
-# letters, numbers and spaces as the library's Unicode has them, whatever the installed regex knows
-_WORD_OR_PUNCT = SplitPattern(r"\w+|[^\w\s]+")
-_BERT_PIECE = regex.compile(r"[^\s\p{P}!-/:-@\[-`{-~]+|[\p{P}!-/:-@\[-`{-~]")
-# the CJK blocks BERT's normalizer puts spaces around
-_CJK = ((0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700, 0x2B73F), (0x2B740, 0x2B81F),
-        (0x2B820, 0x2CEAF), (0xF900, 0xFAFF), (0x2F800, 0x2FA1F))
-
-
-def _bert_char(ch: str) -> str:
-    """BertNormalizer(clean_text, handle_chinese_chars) on one character."""
-    code = ord(ch)
-    # the library's is_control: every "other" category (control, format, private use, unassigned)
-    if code in (0, 0xFFFD) or (ch not in "\t\n\r" and unicodedata.category(ch).startswith("C")):
-        return ""
-    if ch.isspace():
-        return " "
-    if any(lo <= code <= hi for lo, hi in _CJK):
-        return f" {ch} "
-    return ch
+if TYPE_CHECKING:
+    from engine.formats.hf_steps import PreTokenizer
 
 
 @dataclass(frozen=True)
 class FrontEnd:
     """How a file cuts text into words and spells a word's first symbols.
 
-    normalizer: None, "nfkc" or "bert"; split: "whitespace" (the ``Whitespace`` pre-tokenizer),
-    "whitespace_split", "bert" or "metaspace"; suffix: the model's ``end_of_word_suffix``;
-    byte_fallback: unknown characters as ``<0xNN>`` tokens when all their bytes have one.
+    normalizers and pre_tokenizers: the file's steps, in order (``engine.formats.hf_steps``);
+    name: the step that needs the front end ("Metaspace pre-tokenizer"), for messages;
+    suffix: the model's ``end_of_word_suffix``; byte_fallback: unknown characters as ``<0xNN>``
+    tokens when all their bytes have one;
+    decoding: how ids read back, "metaspace" (``space`` is a space, the first one dropped;
+    "metaspace_unprefixed" keeps it), "bytes" (the GPT-2 byte alphabet), else tokens joined (by the
+    suffix, where there is one, or a space).
+    ignore_merges: a word that is a token of the vocabulary whole is that token, merges unasked;
+    fuse_unk: a run of unknown characters in a word is one unknown token.
     """
 
-    normalizer: str | None
-    split: str
+    normalizers: tuple[Callable[[str], str], ...]
+    pre_tokenizers: tuple[PreTokenizer, ...]
+    name: str
     suffix: str = ""
     byte_fallback: bool = False
+    decoding: str = "join"
     space: str = "\u2581"
+    ignore_merges: bool = False
+    fuse_unk: bool = False
 
     def normalize(self, text: str) -> str:
-        if self.normalizer == "nfkc":
-            return unicodedata.normalize("NFKC", text)
-        if self.normalizer == "bert":
-            return "".join(_bert_char(ch) for ch in text)
+        for step in self.normalizers:
+            text = step(text)
         return text
 
-    def word_spans(self, text: str) -> Iterator[tuple[int, int]]:
-        """(start, end) of each word of normalized ``text``."""
-        if self.split == "metaspace":
-            # each space starts a word, and the text starts one (the library puts a space before it)
-            starts = [0] + [i for i, ch in enumerate(text) if ch == " " and i > 0]
-            for s, e in zip(starts, starts[1:] + [len(text)]):
-                if e > s:
-                    yield s, e
-            return
-        if self.split == "whitespace_split":
-            # the cuts of BPE Lab's whitespace split are the library's WhitespaceSplit
-            yield from iter_word_spans(text, "whitespace")
-            return
-        if self.split == "whitespace":
-            yield from _WORD_OR_PUNCT.spans(text)
-            return
-        yield from (m.span() for m in _BERT_PIECE.finditer(text))
+    def words(self, text: str, at_start: bool) -> list[tuple[int, int, str]]:
+        """(start, end, the word as the model sees it) of each word of normalized ``text``;
+        ``at_start``: whether the text begins the input (Metaspace's prepend_scheme "first")."""
+        from engine.formats.hf_steps import run_pre_tokenizers  # loaded with the steps themselves
 
-    def model_word(self, word: str, first: bool) -> str:
-        """The word as the model sees it: Metaspace spells spaces ``▁`` and puts one before the text."""
-        if self.split != "metaspace":
-            return word
-        word = word.replace(" ", self.space)
-        # the library prepends one only where the piece does not start with one already, typed or not
-        if first and not word.startswith(self.space):
-            word = self.space + word
-        return word
+        return run_pre_tokenizers(self.pre_tokenizers, text, at_start)
 
 
 class FileTokenizer(Tokenizer):
@@ -126,7 +93,7 @@ class FileTokenizer(Tokenizer):
         """What about the file no format BPE Lab writes can hold, for a refusal."""
         if self.front is None:
             return "its added tokens' flags or shared ids"
-        return f"its {self.front.split} pre-tokenizer"
+        return f"its {self.front.name}"
 
     def truncated(self, merges: int) -> "FileTokenizer":
         inner = self._inner.truncated(merges)
@@ -147,53 +114,75 @@ class FileTokenizer(Tokenizer):
         # the file's name for its unknown token ([UNK]), not BPE Lab's <unk>
         return vocab[: self.unknown_id] + [self._unknown_name] + vocab[self.unknown_id + 1:]
 
-    def _words(self, segment: str, normalized: bool = False) -> list[tuple[int, int, str]]:
+    def _words(self, segment: str, normalized: bool = False, at_start: bool = True) -> list[tuple[int, int, str]]:
         if self.front is None:
             return [(s, e, segment[s:e]) for s, e in super()._split_spans(segment)]
         text = segment if normalized else self.front.normalize(segment)
-        return [(s, e, self.front.model_word(text[s:e], n == 0)) for n, (s, e) in
-                enumerate(self.front.word_spans(text))]
+        return self.front.words(text, at_start)
 
     def _split(self, text: str) -> list[str]:
         return [word for _, _, word in self._words(text)]
+
+    def _word_ids(self, word: str) -> tuple[int, ...]:
+        if self.front is not None and self.front.ignore_merges:
+            whole = self._ids.get(word)
+            if whole is not None:
+                return (whole,)
+        return super()._word_ids(word)
 
     def _symbols(self, word: str) -> list[int]:
         """Each character (the last with the suffix) by its id, else its bytes' ``<0xNN>`` tokens, else unknown."""
         if self.front is None:
             return super()._symbols(word)
         ids, unknown, front = self._ids, self.unknown_id, self.front
-        out = []
+        out: list[int] = []
         last = len(word) - 1
+        # the library holds an unknown back until a known symbol or the word's end, so that fuse_unk
+        # can join the next one to it; byte tokens do not flush it, and land before it
+        pending = False
         for n, ch in enumerate(word):
             symbol = ch + front.suffix if n == last else ch
             i = ids.get(symbol)
-            if i is None and front.byte_fallback:
+            if i is not None:
+                if pending:
+                    out.append(unknown)  # type: ignore[arg-type]
+                    pending = False
+                out.append(i)
+                continue
+            if front.byte_fallback:
                 found = [ids.get(f"<0x{b:02X}>") for b in symbol.encode("utf-8")]
                 fallback = [f for f in found if f is not None]
                 if len(fallback) == len(found):
                     out.extend(fallback)
                     continue
-            # with no unknown token an unseen character gives None, as Tokenizer._symbols does: which
-            # id it should be (or whether it is dropped) is for the tokenizer's contract to say
-            out.append(unknown if i is None else i)  # type: ignore[arg-type]
+            if unknown is None:
+                # with no unknown token an unseen character gives None, as Tokenizer._symbols does: which
+                # id it should be (or whether it is dropped) is for the tokenizer's contract to say
+                out.append(None)  # type: ignore[arg-type]
+                continue
+            if pending and not front.fuse_unk:
+                out.append(unknown)
+            pending = True
+        if pending:
+            out.append(unknown)  # type: ignore[arg-type]
         return out
 
     def pieces(self, text: str, allow_special: bool = False) -> list[tuple[str, bool]]:
         found: list[tuple[str, bool]] = []
-        for start, end, added, piece, _ in self._pieces(text, allow_special):
+        for start, end, added, piece, _, first in self._pieces(text, allow_special):
             if added is not None:
                 found.append((text[start:end], True))
             else:
-                found.extend((word, False) for _, _, word in self._words(piece, normalized=True))
+                found.extend((word, False) for _, _, word in self._words(piece, True, first))
         return found
 
-    def _pieces(self, text: str, allow_special: bool) -> Iterator[tuple[int, int, int | None, str, bool]]:
-        """(start, end, added token's id or None, the normalized piece, whether normalizing kept it)
-        in order: the library cuts the added tokens out of the text as typed, normalizes the rest,
-        then cuts the normalized added tokens out of that."""
+    def _pieces(self, text: str, allow_special: bool) -> Iterator[tuple[int, int, int | None, str, bool, bool]]:
+        """(start, end, added token's id or None, the normalized piece, whether normalizing kept it,
+        whether the piece begins the text) in order: the library cuts the added tokens out of the
+        text as typed, normalizes the rest, then cuts the normalized added tokens out of that."""
         for start, end, found in self.added.raw_segments(text, allow_special):
             if found is not None:
-                yield start, end, found, "", True
+                yield start, end, found, "", True, start == 0
                 continue
             piece = text[start:end]
             norm = piece if self.front is None else self.front.normalize(piece)
@@ -201,26 +190,26 @@ class FileTokenizer(Tokenizer):
             for s, e, inner in self.added.normalized_segments(norm, allow_special):
                 # where normalizing changed the piece, its characters no longer line up with the text
                 where = (start + s, start + e) if same else (start, end)
-                yield *where, inner, norm[s:e], same
+                yield *where, inner, norm[s:e], same, start == 0 and s == 0
 
     def encode_ids(self, text: str, allow_special: bool = False) -> list[int]:
         out: list[int] = []
-        for _, _, found, piece, _ in self._pieces(text, allow_special):
+        for _, _, found, piece, _, first in self._pieces(text, allow_special):
             if found is not None:
                 out.append(found)
             else:
-                self._extend_with_words(out, [word for _, _, word in self._words(piece, normalized=True)])
+                self._extend_with_words(out, [word for _, _, word in self._words(piece, True, first)])
         return out
 
     def encode(self, text: str, allow_special: bool = False) -> Encoding:
         ids: list[int] = []
         offsets: list[tuple[int, int]] = []
-        for seg_start, seg_end, found, piece, same in self._pieces(text, allow_special):
+        for seg_start, seg_end, found, piece, same, first in self._pieces(text, allow_special):
             if found is not None:
                 ids.append(found)
                 offsets.append((seg_start, seg_end))
                 continue
-            for start, end, word in self._words(piece, normalized=True):
+            for start, end, word in self._words(piece, True, first):
                 word_ids = self._ids_of_word(word)
                 ids.extend(word_ids)
                 if self.front is None:
@@ -238,7 +227,10 @@ class FileTokenizer(Tokenizer):
             return super().decode(ids)
         tokens = [self.vocab[i] for i in self._checked(ids)]
         front = self.front
-        if front.split == "metaspace":
+        if front.decoding == "bytes":
+            spelt = bytes(CHAR_TO_BYTE[c] for token in tokens for c in token if c in CHAR_TO_BYTE)
+            return spelt.decode("utf-8", errors="replace")
+        if front.decoding in ("metaspace", "metaspace_unprefixed"):
             data = bytearray()
             for token in tokens:
                 if front.byte_fallback and len(token) == 6 and token.startswith("<0x") and token.endswith(">"):
@@ -246,7 +238,8 @@ class FileTokenizer(Tokenizer):
                 else:
                     data += token.encode("utf-8")
             text = data.decode("utf-8", errors="replace").replace(front.space, " ")
-            return text[1:] if text.startswith(" ") else text
+            # the space put before the text is taken off again, where one was put there
+            return text[1:] if text.startswith(" ") and front.decoding == "metaspace" else text
         if front.suffix:
             last = len(tokens) - 1
             return "".join(t.replace(front.suffix, "" if n == last else " ") for n, t in enumerate(tokens))

@@ -172,8 +172,8 @@ def test_a_file_with_special_tokens_first_keeps_its_ids(tmp_path):
 @pytest.mark.parametrize(
     "change, needle",
     [
-        (lambda d: d.update(normalizer={"type": "Lowercase"}), "normalizer Lowercase"),
-        (lambda d: d["pre_tokenizer"].update(add_prefix_space=True), "add_prefix_space"),
+        (lambda d: d.update(normalizer={"type": "Precompiled", "precompiled_charsmap": ""}), "normalizer Precompiled"),
+        (lambda d: d["pre_tokenizer"].update(add_prefix_space="yes"), "add_prefix_space"),
         (lambda d: d["model"].update(type="WordPiece"), "BPE models only"),
         (lambda d: d["model"].update(dropout=0.1), "dropout"),
         (lambda d: d.update(post_processor={"type": "TemplateProcessing"}), "TemplateProcessing"),

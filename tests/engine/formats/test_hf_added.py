@@ -120,3 +120,14 @@ def test_the_pieces_a_trace_walks_through_make_the_encoding(tmp_path):
         base, steps = ours.encode_steps(piece)
         tokens.extend(steps[-1].tokens if steps else base)
     assert tuple(tokens) == ours.encode(text, allow_special=True).tokens
+
+
+def test_a_single_word_token_sees_its_neighbours_as_the_librarys_word_characters(tmp_path):
+    path = tmp_path / "tokenizer.json"
+    theirs = _byte_level(path, AddedToken("lo", single_word=True))
+    ours = load_any(path)
+    # every seventh code point on each side of the token: letters, marks, digits and unassigned
+    # ones alike, whose \w the library takes from its own Unicode tables
+    codes = [c for c in range(0x20, 0x110000, 7) if not 0xD800 <= c < 0xE000]
+    text = " ".join(f"{chr(c)}lo lo{chr(c)}" for c in codes)
+    assert ours.encode_ids(text) == theirs.encode(text).ids
