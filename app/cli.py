@@ -25,6 +25,7 @@ COMMANDS = {
     "export": "app.commands.export",
     "quiz": "app.commands.quiz",
     "snapshot": "app.commands.snapshot",
+    "metrics": "app.commands.metrics",
 }
 # commands that use Qt with no window on screen: Qt's warnings are kept off their output
 QT_COMMANDS = ("snapshot",)
