@@ -188,12 +188,18 @@ def measure(encoder: Encoder, text: str, alpha: float = DEFAULT_ALPHA, allow_spe
     """Every measure of ``text`` encoded by ``encoder`` (see the module's definitions)."""
     encoding = encoder.encode(text, allow_special=allow_special)
     pieces = [piece for piece, _ in encoder.pieces(text, allow_special)]
+    return measure_encoding(text, encoding, pieces, encoder.unknown_id, encoder.get_vocab_size(), alpha)
+
+
+def measure_encoding(text: str, encoding: Encoding, pieces: Sequence[str], unknown_id: int | None,
+                     vocab_size: int, alpha: float = DEFAULT_ALPHA) -> Metrics:
+    """The measures of one encoding of ``text``, given the pieces its tokenizer tokenized: what a
+    tokenizer that is not an ``Encoder`` (one of the ``tokenizers`` library's) is measured with."""
     characters = sum(len(p) for p in pieces)
     size = sum(len(p.encode("utf-8", errors="surrogatepass")) for p in pieces)
     words, whole = words_kept_whole(text, encoding)
     counts = Counter(encoding.ids)
-    unknown_id = encoder.unknown_id
     unknown = counts.get(unknown_id, 0) if unknown_id is not None else 0
     renyi, shannon = entropies(counts.values(), alpha)
-    return Metrics(len(encoding), characters, size, words, whole, unknown, encoder.get_vocab_size(),
-                   len(counts), alpha, renyi, shannon)
+    return Metrics(len(encoding), characters, size, words, whole, unknown, vocab_size, len(counts), alpha,
+                   renyi, shannon)
