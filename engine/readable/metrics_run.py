@@ -25,6 +25,7 @@ from engine.algorithm.corpus import Corpus
 from engine.algorithm.tokenizer import Tokenizer
 from engine.lesson.heldout import corpus_characters, text_words
 from engine.lesson.history import History
+from engine.lesson.lesson import Lesson
 from engine.readable.metrics import DEFAULT_ALPHA, Metrics, word_spans
 
 # the key of the unknown token in a distribution keyed by token text: no merge can make it
@@ -227,3 +228,24 @@ def text_metrics_curve(tokenizer: Tokenizer, text: str, steps: int | None = None
     sizes = [tokenizer.tables.regular_after[k] + extra for k in range(steps + 1)]
     words_in_text = len(word_spans(text))
     return _sweep(run, sizes, characters, size, words_in_text, unknown, alpha)
+
+
+@dataclass(frozen=True, slots=True)
+class LessonCurves:
+    """A lesson's measures after every step: its corpus's (None for a tokenizer file, which keeps no
+    corpus) and its held-out text's (None when there is none, or its tokenizer is not a merge list)."""
+
+    corpus: MetricsCurve | None
+    held_out: MetricsCurve | None
+
+
+def lesson_metrics(lesson: Lesson, held_out: str | None = None, alpha: float = DEFAULT_ALPHA) -> LessonCurves:
+    """The curves of a trained lesson: the corpus from its history, ``held_out`` (by default the
+    lesson's own held-out text) from one trace of each of its distinct words."""
+    text = lesson.held_out if held_out is None else held_out
+    corpus = corpus_metrics_curve(lesson.history, alpha) if lesson.corpus is not None else None
+    tokenizer = lesson.tokenizer
+    curve = None
+    if text and isinstance(tokenizer, Tokenizer):
+        curve = text_metrics_curve(tokenizer, text, lesson.last_step, alpha)
+    return LessonCurves(corpus, curve)

@@ -71,3 +71,16 @@ def test_classic_corpus_curve_by_hand():
     assert curve.words == 16 and curve.words_whole == (0,) * 6
     # 10 letters, </w> and <unk>, then one new token a step
     assert curve.vocab_sizes == tuple(12 + k for k in range(6))
+
+
+def test_a_lessons_curves_agree_with_its_history_and_its_held_out_count():
+    from engine.lesson.lesson import Lesson
+    from engine.readable.metrics_run import lesson_metrics
+
+    lesson = Lesson(TEXT, held_out=HELD_OUT)
+    lesson.train()
+    curves = lesson_metrics(lesson)
+    assert list(curves.corpus.tokens) == lesson.history.totals()
+    assert curves.held_out.tokens == lesson.held_out_curve(HELD_OUT).tokens
+    assert curves.held_out.characters == lesson.held_out_curve(HELD_OUT).characters
+    assert lesson_metrics(lesson, "").held_out is None
