@@ -91,3 +91,12 @@ def test_bytes_per_token_counts_utf8_bytes():
 def test_an_empty_text_measures_zero(aa):
     m = measure(aa, "  ")
     assert (m.tokens, m.words, m.characters_per_token, m.tokens_per_word, m.renyi_efficiency) == (0, 0, 0.0, 0.0, 0.0)
+
+
+def test_the_modules_worked_example_holds():
+    import doctest
+
+    from engine.readable import metrics as metrics_module
+
+    result = doctest.testmod(metrics_module)
+    assert result.attempted and not result.failed

@@ -4,6 +4,7 @@ import dataclasses
 import math
 
 import pytest
+from hypothesis import given, settings as hyp_settings, strategies as st
 
 from engine.algorithm.corpus import Corpus
 from engine.algorithm.settings import Settings
@@ -84,3 +85,25 @@ def test_a_lessons_curves_agree_with_its_history_and_its_held_out_count():
     assert curves.held_out.tokens == lesson.held_out_curve(HELD_OUT).tokens
     assert curves.held_out.characters == lesson.held_out_curve(HELD_OUT).characters
     assert lesson_metrics(lesson, "").held_out is None
+
+
+_TEXTS = st.text(alphabet="ab c\nd", min_size=1, max_size=40)
+
+
+@hyp_settings(max_examples=40, deadline=None)
+@given(_TEXTS, _TEXTS, st.sampled_from([Settings(min_frequency=1), Settings(units="bytes", split="gpt4", min_frequency=1),
+                                       Settings(end_of_word=None, min_frequency=1)]))
+def test_any_texts_curve_equals_measuring_each_cut(training, held_out, settings):
+    corpus = Corpus.from_text(training, settings)
+    if corpus.is_empty:
+        return
+    trainer, steps = train(corpus)
+    tok = Tokenizer.from_trainer(trainer)
+    curve = text_metrics_curve(tok, held_out)
+    own = corpus_metrics_curve(History(corpus, steps))
+    for k in range(len(steps) + 1):
+        cut = tok.truncated(k)
+        _same(curve.at(k), measure(cut, held_out), curve.words_whole is not None)
+        fresh = measure(cut, training)
+        assert (own.at(k).tokens, own.at(k).vocab_used, own.at(k).characters) == (fresh.tokens, fresh.vocab_used, fresh.characters)
+        assert math.isclose(own.at(k).renyi_entropy, fresh.renyi_entropy, rel_tol=1e-9, abs_tol=1e-12)
