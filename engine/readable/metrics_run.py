@@ -9,8 +9,10 @@ so a step costs O(1) here (summed as arrays), after the O(changed words) the his
 already paid.
 
 ``curve.at(k)`` is the ``Metrics`` that ``measure(tokenizer.truncated(k), text)`` gives (tests hold
-the two equal). Words kept whole need the tokenizer's pieces to be the words: they are counted for
-the whitespace split with no special token met, and None otherwise.
+the two equal). Words kept whole: with the whitespace split the pieces are the words, each traced
+once; with another split, from the boundaries inside each word (``engine.readable.whole_words``);
+None with the whitespace split where a special token was met (the split drops the whitespace that
+would say where the special token stands among the words).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from engine.lesson.heldout import corpus_characters, text_words
 from engine.lesson.history import History
 from engine.lesson.lesson import Lesson
 from engine.readable.metrics import DEFAULT_ALPHA, Metrics, word_spans
+from engine.readable.whole_words import whole_word_steps
 
 # the key of the unknown token in a distribution keyed by token text: no merge can make it
 _UNKNOWN = ("unknown",)
@@ -223,6 +226,16 @@ def text_metrics_curve(tokenizer: Tokenizer, text: str, steps: int | None = None
                 whole_gain[entry.rank] += count
     pairs = tokenizer.merges[:steps]
     counted = tokenizer.settings.split == "whitespace" and not specials
+    if not counted and tokenizer.settings.split != "whitespace":
+        # the pieces are not the words: when each word becomes one token comes from its boundaries
+        word_steps = whole_word_steps(tokenizer, text, allow_special)
+        if word_steps is not None:
+            counted, whole_start, whole_gain = True, 0, [0] * steps
+            for step in word_steps:
+                if step == 0:
+                    whole_start += 1
+                elif step <= steps:
+                    whole_gain[step - 1] += 1
     run = _Run(start, pairs, removed, whole_start if counted else None, whole_gain if counted else None)
     extra = len(tokenizer.special_ids) + (unknown_id is not None)
     sizes = [tokenizer.tables.regular_after[k] + extra for k in range(steps + 1)]

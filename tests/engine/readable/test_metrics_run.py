@@ -42,13 +42,16 @@ def test_held_out_curve_equals_measuring_each_cut(settings, alpha):
     for allow_special in (False, True):
         curve = text_metrics_curve(tok, HELD_OUT, alpha=alpha, allow_special=allow_special)
         assert curve.last_step == len(tok.merges) > 3
+        # words kept whole are counted along the run except where the whitespace split met a special token
+        assert (curve.words_whole is None) == (settings.split == "whitespace" and allow_special and "<|x|>" in settings.special_tokens)
         for k in range(curve.last_step + 1):
             fresh = measure(tok.truncated(k), HELD_OUT, alpha=alpha, allow_special=allow_special)
             _same(curve.at(k), fresh, curve.words_whole is not None)
 
 
-def test_words_kept_whole_are_counted_along_the_run_for_the_whitespace_split():
-    trainer, _ = train(Corpus.from_text(TEXT, Settings()))
+@pytest.mark.parametrize("split", ["whitespace", "gpt2", "gpt4", "none"])
+def test_words_kept_whole_grow_along_the_run(split):
+    trainer, _ = train(Corpus.from_text(TEXT, Settings(split=split)))
     curve = text_metrics_curve(Tokenizer.from_trainer(trainer), HELD_OUT)
     assert curve.words_whole is not None and curve.words_whole[-1] > curve.words_whole[0]
 
@@ -87,12 +90,13 @@ def test_a_lessons_curves_agree_with_its_history_and_its_held_out_count():
     assert lesson_metrics(lesson, "").held_out is None
 
 
-_TEXTS = st.text(alphabet="ab c\nd", min_size=1, max_size=40)
+_TEXTS = st.text(alphabet="ab c\nd.é", min_size=1, max_size=40)
 
 
 @hyp_settings(max_examples=40, deadline=None)
 @given(_TEXTS, _TEXTS, st.sampled_from([Settings(min_frequency=1), Settings(units="bytes", split="gpt4", min_frequency=1),
-                                       Settings(end_of_word=None, min_frequency=1)]))
+                                       Settings(end_of_word=None, min_frequency=1), Settings(split="none", min_frequency=1),
+                                       Settings(units="bytes", split="gpt2", min_frequency=1, lowercase=True)]))
 def test_any_texts_curve_equals_measuring_each_cut(training, held_out, settings):
     corpus = Corpus.from_text(training, settings)
     if corpus.is_empty:
