@@ -29,7 +29,8 @@ def add_parser(sub) -> None:
     p = sub.add_parser("compare-algorithms",
                        help="train BPE, WordPiece and Unigram on one corpus to one vocabulary size and measure them")
     p.add_argument("corpus", metavar="CORPUS", help="the training text (UTF-8), or - for standard input")
-    p.add_argument("--vocab-size", type=positive, required=True, metavar="V")
+    p.add_argument("--vocab-size", type=positive, required=True, metavar="V",
+                   help="the vocabulary size all three are trained to (base symbols, learned and special tokens)")
     p.add_argument("--held-out", metavar="FILE", help="the text to measure on (default: the corpus)")
     p.add_argument("--alpha", type=alpha_value, default=DEFAULT_ALPHA,
                    help=f"the order of the Rényi efficiency (default {DEFAULT_ALPHA})")
