@@ -26,6 +26,8 @@ COMMANDS = {
     "quiz": "app.commands.quiz",
     "snapshot": "app.commands.snapshot",
     "compare": "app.commands.compare",
+    "metrics": "app.commands.metrics",
+    "compare-algorithms": "app.commands.compare_algorithms",
 }
 # commands that use Qt with no window on screen: Qt's warnings are kept off their output
 QT_COMMANDS = ("snapshot",)

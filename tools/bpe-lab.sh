@@ -6,7 +6,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 # the first words that run a command rather than open the window (app/cli.py: COMMANDS and OPTIONS)
-NO_WINDOW="train count encode decode export quiz snapshot compare -h --help --version --install-desktop-entry --uninstall-desktop-entry"
+NO_WINDOW="train count encode decode export quiz snapshot compare metrics compare-algorithms -h --help --version --install-desktop-entry --uninstall-desktop-entry"
 
 needs_window() {
     local first="${1-}" word

@@ -1,0 +1,155 @@
+"""BPE beside WordPiece and Unigram: the three trained on one corpus to one vocabulary size and measured.
+
+BPE is BPE Lab's own trainer; WordPiece and Unigram are trained by Hugging Face ``tokenizers`` (a
+real, maintained implementation: nothing here re-implements them), imported only when a comparison
+runs. All three cut words at whitespace and keep case, so they differ only in how they learn and
+encode. Each is measured with ``engine.readable.metrics`` on the held-out text. WordPiece's trainer
+breaks ties between equally frequent pairs in an order of its own that can change between runs.
+
+Tokens are compared by their text, without the marks each algorithm puts on them (BPE's end-of-word
+marker, WordPiece's ``##``): "only here" lists pieces of text one vocabulary has and the other two
+lack, the ones the held-out text uses most first.
+
+Left out: the window's view and its worker (they call ``compare_algorithms``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.algorithm.corpus import Corpus
+from engine.algorithm.settings import UNKNOWN, Settings
+from engine.algorithm.tokenizer import Encoding, Tokenizer
+from engine.algorithm.trainer import train
+from engine.errors import BpeLabError
+from engine.readable.metrics import DEFAULT_ALPHA, Metrics, measure, measure_encoding
+
+# how each learns, in words the tests check against the library
+HOW_EACH_LEARNS = {
+    "BPE": "BPE (BPE Lab) starts from the characters and merges the most frequent pair of neighbouring "
+           "tokens, one merge a step, until the vocabulary has the size asked for; a text is encoded by "
+           "replaying the merges in order.",
+    "WordPiece": "WordPiece, as tokenizers trains it, learns with the same most-frequent-pair loop (not the "
+                 "likelihood score of the original WordPiece), over pieces that mark every part after a "
+                 "word's first with ##; it encodes a word by taking the longest piece of its vocabulary "
+                 "from the left, and a word it cannot spell becomes one [UNK].",
+    "Unigram": "Unigram works the other way round: it starts from a large set of frequent substrings and "
+               "drops the pieces whose loss lowers the corpus's likelihood least until the size asked for "
+               "remains, so it keeps pieces no merge could make; each piece has a log probability, and a "
+               "word is encoded as its most probable split.",
+}
+ALGORITHMS = tuple(HOW_EACH_LEARNS)
+WORDPIECE_UNKNOWN = "[UNK]"
+UNIGRAM_UNKNOWN = "<unk>"
+# a pair must occur this often to be merged, in BPE Lab's default and in WordPiece's trainer
+MIN_FREQUENCY = 2
+
+
+class MissingLibraryError(BpeLabError):
+    """The comparison needs Hugging Face ``tokenizers``, which is not installed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Trained:
+    """One algorithm's vocabulary on the corpus, and how it did on the held-out text."""
+
+    name: str
+    metrics: Metrics
+    tokens: tuple[str, ...]  # the held-out text's tokens, as the algorithm spells them
+    pieces: frozenset[str]  # the vocabulary's tokens as text, without the algorithm's marks
+    only_here: tuple[str, ...] = ()
+
+
+def _library() -> Any:
+    try:
+        import tokenizers
+    except ImportError:
+        raise MissingLibraryError(
+            "comparing algorithms needs the tokenizers library: install it with pip install 'tokenizers>=0.19'"
+        ) from None
+    return tokenizers
+
+
+def train_bpe(corpus_text: str, vocab_size: int) -> Tokenizer:
+    """BPE Lab's BPE, default settings, to ``vocab_size``."""
+    trainer, _ = train(Corpus.from_text(corpus_text, Settings(vocab_size=vocab_size, min_frequency=MIN_FREQUENCY)))
+    return Tokenizer.from_trainer(trainer)
+
+
+def train_wordpiece(corpus_text: str, vocab_size: int) -> Any:
+    """A ``tokenizers`` WordPiece tokenizer trained on the corpus, cut at whitespace."""
+    lib = _library()
+    tok = lib.Tokenizer(lib.models.WordPiece(unk_token=WORDPIECE_UNKNOWN))
+    tok.pre_tokenizer = lib.pre_tokenizers.WhitespaceSplit()
+    trainer = lib.trainers.WordPieceTrainer(vocab_size=vocab_size, min_frequency=MIN_FREQUENCY,
+                                            special_tokens=[WORDPIECE_UNKNOWN], show_progress=False)
+    tok.train_from_iterator([corpus_text], trainer)
+    return tok
+
+
+def train_unigram(corpus_text: str, vocab_size: int) -> Any:
+    """A ``tokenizers`` Unigram tokenizer trained on the corpus, cut at whitespace."""
+    lib = _library()
+    tok = lib.Tokenizer(lib.models.Unigram())
+    tok.pre_tokenizer = lib.pre_tokenizers.WhitespaceSplit()
+    trainer = lib.trainers.UnigramTrainer(vocab_size=vocab_size, special_tokens=[UNIGRAM_UNKNOWN],
+                                          unk_token=UNIGRAM_UNKNOWN, show_progress=False)
+    tok.train_from_iterator([corpus_text], trainer)
+    return tok
+
+
+def measure_library_tokenizer(tok: Any, text: str, unknown: str, alpha: float = DEFAULT_ALPHA) -> tuple[Metrics, tuple[str, ...]]:
+    """The measures of ``text`` encoded by a ``tokenizers`` tokenizer, and its tokens."""
+    found = tok.encode(text, add_special_tokens=False)
+    encoding = Encoding(tuple(found.ids), tuple(found.tokens), tuple(tuple(o) for o in found.offsets))
+    pieces = [piece for piece, _ in tok.pre_tokenizer.pre_tokenize_str(text)]
+    metrics = measure_encoding(text, encoding, pieces, tok.token_to_id(unknown),
+                               tok.get_vocab_size(with_added_tokens=True), alpha)
+    return metrics, encoding.tokens
+
+
+def _bare(tokens: Iterable[str], marks: Iterable[str], drop: Iterable[str]) -> list[str]:
+    """Tokens as text: without the algorithm's marks, without its unknown and special tokens."""
+    out = []
+    dropped = set(drop)
+    for token in tokens:
+        if token in dropped:
+            continue
+        for mark in marks:
+            if mark.startswith("#"):
+                token = token.removeprefix(mark)
+            else:
+                token = token.removesuffix(mark)
+        if token:
+            out.append(token)
+    return out
+
+
+def compare_algorithms(corpus_text: str, vocab_size: int, held_out: str | None = None,
+                       alpha: float = DEFAULT_ALPHA, few: int = 6) -> list[Trained]:
+    """BPE, WordPiece and Unigram trained on ``corpus_text`` to ``vocab_size``, measured on ``held_out``
+    (the corpus itself by default), each with up to ``few`` pieces the other two lack."""
+    text = corpus_text if held_out is None else held_out
+    bpe = train_bpe(corpus_text, vocab_size)
+    marker = bpe.settings.marker
+    bpe_marks = [marker] if marker else []
+    bpe_tokens = bpe.encode(text).tokens
+    found = [(Trained("BPE", measure(bpe, text, alpha), bpe_tokens,
+                      frozenset(_bare(bpe.vocab, bpe_marks, [UNKNOWN, *bpe.special_ids]))),
+              _bare(bpe_tokens, bpe_marks, [UNKNOWN]))]
+    for name, trainer, unknown, marks in (("WordPiece", train_wordpiece, WORDPIECE_UNKNOWN, ["##"]),
+                                          ("Unigram", train_unigram, UNIGRAM_UNKNOWN, [])):
+        tok = trainer(corpus_text, vocab_size)
+        metrics, tokens = measure_library_tokenizer(tok, text, unknown, alpha)
+        pieces = frozenset(_bare(tok.get_vocab(with_added_tokens=True), marks, [unknown]))
+        found.append((Trained(name, metrics, tokens, pieces), _bare(tokens, marks, [unknown])))
+    result = []
+    for trained, used in found:
+        others = frozenset().union(*(t.pieces for t, _ in found if t is not trained))
+        uses = Counter(used)
+        lacking = sorted(trained.pieces - others, key=lambda p: (-uses[p], -len(p), p))
+        result.append(Trained(trained.name, trained.metrics, trained.tokens, trained.pieces, tuple(lacking[:few])))
+    return result
