@@ -41,6 +41,7 @@ MUTED = QColor(look.MUTED)
 ACCENT = QColor(look.ACCENT)  # the same yellow frames the winner on the high-contrast tiles
 RIGHT = QColor(look.RIGHT)
 
+KEYS_LINE = "Keys 1–4: the class's answer   ·   → or Page Down: reveal   ·   ←: step back"
 COUNT_HINT = "Count each pair of neighbouring tiles in every word, times the word's count."
 
 
@@ -209,8 +210,9 @@ class PredictPrompt(Cover):
         return r
 
     def _font(self, px: float, bold: bool = False) -> QFont:
+        """The prompt's type at ``px`` for a 1080p projector's size, never below the classroom's least."""
         font = QFont(self.font())
-        font.setPixelSize(max(12, int(px)))
+        font.setPixelSize(max(look.LEAST_PX, int(px)))
         font.setBold(bold)
         return font
 
@@ -252,27 +254,29 @@ class PredictPrompt(Cover):
                    f"Merge {q.merge}: which pair wins?")
         hint = self._font(30 * unit)
         p.setFont(hint)
-        p.setPen(MUTED)
-        hint_h = QFontMetricsF(hint).lineSpacing() * 1.2
         y = margin * 0.5 + top_h
-        p.drawText(QRectF(margin, y, w - 2 * margin, hint_h), Qt.AlignmentFlag.AlignVCenter, COUNT_HINT)
-        y += hint_h
-        if q.tie_note():
-            p.setPen(ACCENT)
-            p.drawText(QRectF(margin, y, w - 2 * margin, hint_h), Qt.AlignmentFlag.AlignVCenter, q.tie_note())
-            y += hint_h
+        # the lines that say how to count and how a tie goes wrap rather than run off a small screen
+        wrap = int(Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap)
+        for text, pen in ((COUNT_HINT, MUTED), (q.tie_note(), ACCENT)):
+            if not text:
+                continue
+            line_h = QFontMetricsF(hint).boundingRect(QRectF(0, 0, w - 2 * margin, 1e6), wrap, text).height() * 1.1
+            p.setPen(pen)
+            p.drawText(QRectF(margin, y, w - 2 * margin, line_h), wrap, text)
+            y += line_h
         y += 10 * unit
 
         choices_h = h * 0.30
-        footer_h = QFontMetricsF(hint).lineSpacing() * 1.6
+        footer_h = QFontMetricsF(hint).boundingRect(QRectF(0, 0, w - 2 * margin, 1e6), wrap, KEYS_LINE).height() \
+            + QFontMetricsF(hint).lineSpacing() * 0.6
         rows_bottom = h - choices_h - footer_h - margin * 0.5
         self._paint_rows(p, q, margin, y, w - 2 * margin, rows_bottom - y, unit)
         self._paint_choices(p, q, margin, rows_bottom + 10 * unit, w - 2 * margin, choices_h - 20 * unit, unit)
 
         p.setFont(hint)
         p.setPen(MUTED)
-        p.drawText(QRectF(margin, h - footer_h, w - 2 * margin, footer_h), Qt.AlignmentFlag.AlignCenter,
-                   "Keys 1–4: the class's answer   ·   → or Page Down: reveal   ·   ←: step back")
+        p.drawText(QRectF(margin, h - footer_h, w - 2 * margin, footer_h),
+                   int(Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap), KEYS_LINE)
 
     def _word_width(self, tokens: Sequence[str], count: int, badge: QFontMetricsF) -> tuple[float, float]:
         t = self.tiles

@@ -203,3 +203,32 @@ def test_tied_choices_are_asked_with_the_tie_rule_the_reveal_uses(prompt, sessio
         asked[tied] += 1
     # the classic lesson opens on a three-way tie and later has untied merges: both cases are seen
     assert asked[True] and asked[False]
+
+
+@pytest.mark.parametrize("width, height", [(1280, 720), (1024, 768)])
+def test_every_sentence_of_the_prompt_is_classroom_type_on_a_small_projector(prompt, session, monkeypatch,
+                                                                              width, height):
+    from PySide6.QtGui import QFontInfo, QPainter
+
+    from widgets.classroom.look import LEAST_PX
+
+    prompt.host.resize(width, height)
+    drawn: list[tuple[str, int]] = []
+    draw_text = QPainter.drawText
+
+    def spy(p, *args):
+        text = next((a for a in args if isinstance(a, str)), "")
+        drawn.append((text, QFontInfo(p.font()).pixelSize()))
+        return draw_text(p, *args)
+
+    monkeypatch.setattr(QPainter, "drawText", spy)
+    for reveal in (False, True):
+        session.request_step(0)  # a tied step: the tie rule's line is drawn too
+        prompt.ask(question_for(session))
+        if reveal:
+            prompt.mark(0)
+            prompt.reveal()
+        prompt.grab()
+    # sentences (a tile's label or a word's ×count has no space) at the classroom's least type or more
+    sentences = [(text, px) for text, px in drawn if " " in text.strip()]
+    assert len(sentences) >= 4 and [s for s in sentences if s[1] < LEAST_PX] == []
