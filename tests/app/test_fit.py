@@ -3,6 +3,7 @@ the window opened at the size a projector or an old laptop has, at actual size a
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtWidgets import QApplication
 
 from app import layout as dock_layout
@@ -31,3 +32,18 @@ def test_the_corpus_panel_needs_no_sideways_scroll_at_1024x768(make_window):
     assert scroll.horizontalScrollBar().maximum() == 0, window.corpus_panel.minimumSizeHint().width()
     # the room came from the panel's own columns, not from the views
     assert window.centralWidget().width() / window.width() >= dock_layout.CENTRAL_SHARE - 0.01
+
+
+@pytest.mark.parametrize("width, height", [(1280, 720), (1024, 768)])
+def test_the_explorers_token_panes_get_most_of_its_page(make_window, width, height):
+    window = open_window(make_window, width, height)
+    explorer = window.views["Explorer"]
+    window.tabs.setCurrentWidget(explorer)
+    settle()
+    page = explorer.tabs.currentWidget()
+    for side in (explorer.left, explorer.right):
+        pane = side.scroll_area.height()
+        # the tallest part of the page: the text box, the options and each side's heading share the
+        # rest (at 1024 px the timeline above takes more of the window's height)
+        assert pane >= page.height() / 3 and pane > explorer.editor.height(), (side.key, pane, page.height())
+    assert page.horizontalScrollBar().maximum() == 0  # the two sides fit the page's width
