@@ -47,3 +47,19 @@ def test_the_explorers_token_panes_get_most_of_its_page(make_window, width, heig
         # rest (at 1024 px the timeline above takes more of the window's height)
         assert pane >= page.height() / 3 and pane > explorer.editor.height(), (side.key, pane, page.height())
     assert page.horizontalScrollBar().maximum() == 0  # the two sides fit the page's width
+
+
+@pytest.mark.parametrize("width, height", [(1024, 768), (1280, 800)])
+def test_at_double_zoom_the_window_fits_and_the_status_sentence_is_whole(make_window, width, height):
+    window = open_window(make_window, width, height, zoom=2.0)
+    assert window.width() == width, "the timeline's controls widened the window past the screen"
+    status = window.timeline.status
+    for step in range(window.session.last_step + 1):
+        window.session.request_step(step)
+        QApplication.processEvents()
+        assert not status.is_elided(), (step, status.full_text())
+        assert status.visibleRegion().boundingRect().height() == status.height(), step
+    # two rows of controls, every control its whole size
+    timeline = window.timeline
+    for control in (timeline.play_button, timeline.step_field, timeline.speed):
+        assert control.width() >= control.minimumSizeHint().width()
