@@ -63,3 +63,19 @@ def test_at_double_zoom_the_window_fits_and_the_status_sentence_is_whole(make_wi
     timeline = window.timeline
     for control in (timeline.play_button, timeline.step_field, timeline.speed):
         assert control.width() >= control.minimumSizeHint().width()
+
+
+@pytest.mark.parametrize("width, height, zoom", [(1366, 768, 1.5), (1280, 800, 2.0)])
+def test_the_tiles_report_no_row_under_the_band_that_counts_the_words_below(make_window, width, height, zoom):
+    window = open_window(make_window, width, height, zoom)
+    canvas = window.views["Tiles"].canvas
+    assert canvas.hidden_below() > 0, "the band shows"
+    band_top = canvas.viewport().height() - canvas.painter.footer_h
+    if zoom < 2:
+        assert canvas.visible_rows(), "a row above the band"  # at 200 % on 800 px no row clears it
+    for r in canvas.visible_rows():
+        for i in range(len(canvas.row_tiles(r))):
+            assert canvas.tile_rect(r, i).bottom() <= band_top, (r, i)
+    # the band counts every word whose row it covers
+    rows = canvas.visible_rows()
+    assert canvas.hidden_below() == len(canvas.rows.order) - rows.stop
