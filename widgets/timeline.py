@@ -205,7 +205,7 @@ class Timeline(QWidget):
             policy = page.sizePolicy()
             policy.setRetainSizeWhenHidden(True)
             page.setSizePolicy(policy)
-        layout = QVBoxLayout(self)
+        self._outer = layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 4, 8, 4)
         self.status_row = status_row = QHBoxLayout()
         self._step_holder = steady(self.step_label)
@@ -237,13 +237,13 @@ class Timeline(QWidget):
         """As narrow as the controls on two rows: narrower than one row, the timeline stacks them."""
         hint = super().minimumSizeHint()
         if self.controls.direction() == QBoxLayout.Direction.LeftToRight:
-            margins = self.layout().contentsMargins()
+            margins = self._outer.contentsMargins()
             stacked = max(self.buttons_row.minimumSize().width(), self.scrub_row.minimumSize().width())
             hint.setWidth(max(stacked + margins.left() + margins.right(), self.status_row.minimumSize().width()))
         return hint
 
     def _controls_direction(self) -> QBoxLayout.Direction:
-        margins = self.layout().contentsMargins()
+        margins = self._outer.contentsMargins()
         one_row = (self.buttons_row.minimumSize().width() + self.controls.spacing()
                    + self.scrub_row.minimumSize().width() + margins.left() + margins.right())
         return QBoxLayout.Direction.LeftToRight if self.width() >= one_row else QBoxLayout.Direction.TopToBottom
