@@ -58,6 +58,9 @@ class StatusLine(ElidedLabel):
 
     def __init__(self) -> None:
         self._fitting = False
+        # (width, the style's font, the text shown) -> the type chosen: measuring every sentence
+        # of a long lesson again on each resize would slow dragging the window's edge
+        self._chosen: dict[tuple[int, str, str], float] = {}
         super().__init__(lines=2, elide=False, most_height=STATUS_MOST_HEIGHT)
 
     def _lines_for(self, font: QFont, width: int) -> int:
@@ -80,6 +83,18 @@ class StatusLine(ElidedLabel):
         shown = self.styleSheet()
         self._set_sheet("")  # the style's own type, as the zoom and theme give it
         natural = self.font().pointSizeF()
+        key = (width, self.font().key(), self._full)
+        points = self._chosen.get(key)
+        if points is None:
+            if len(self._chosen) > 500:
+                self._chosen.clear()
+            points = self._chosen[key] = self._largest_fitting(width)
+        self._set_sheet("" if points == natural else f"font-size: {points:.1f}pt;")
+        if self.styleSheet() != shown:
+            self._show()
+
+    def _largest_fitting(self, width: int) -> float:
+        natural = self.font().pointSizeF()
         margins = self.contentsMargins()
         font = QFont(self.font())
         points = natural
@@ -90,9 +105,7 @@ class StatusLine(ElidedLabel):
             if height <= self.most_height or points * TYPE_STEP < natural * SMALLEST_TYPE:
                 break
             points = round(points * TYPE_STEP, 1)  # as the style sheet will give it
-        self._set_sheet("" if points == natural else f"font-size: {points:.1f}pt;")
-        if self.styleSheet() != shown:
-            self._show()
+        return points
 
     def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().changeEvent(event)
@@ -106,6 +119,7 @@ class StatusLine(ElidedLabel):
 
     def reserve_for(self, texts) -> None:
         super().reserve_for(texts)
+        self._chosen.clear()
         self._fit_type()
 
     def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
