@@ -150,7 +150,8 @@ class ExplorerView(QWidget):
         # then, where a layout squeezed under its minimum would draw its controls over each other
         self.tabs.addTab(scrolling(compare), "Side by side")
         self.tabs.addTab(self.languages, "Languages")
-        self.tabs.addTab(self.replay, "Merge replay")
+        self.replay_page = scrolling(self.replay)  # zoomed in on a small screen its steps scroll
+        self.tabs.addTab(self.replay_page, "Merge replay")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.tabs)
@@ -257,7 +258,7 @@ class ExplorerView(QWidget):
     def _on_tab_changed(self, _index: int) -> None:
         if self.tabs.currentWidget() is self.languages and self._languages_stale:
             self._refresh_languages()
-        if self.tabs.currentWidget() is self.replay and not self.replay.rows.rows and not self.replay.timer.isActive():
+        if self.tabs.currentWidget() is self.replay_page and not self.replay.rows.rows and not self.replay.timer.isActive():
             # an empty page teaches nothing: open on the word in the box, already replayed
             self.replay.start(animate=False)
 
@@ -282,7 +283,7 @@ class ExplorerView(QWidget):
             return
         if name == "replay":
             self._pending_demo = None
-            self.tabs.setCurrentWidget(self.replay)
+            self.tabs.setCurrentWidget(self.replay_page)
             self.replay.chooser.setCurrentIndex(self.replay.chooser.findData(CL100K))
             self.replay.start(REPLAY_WORD)
             return

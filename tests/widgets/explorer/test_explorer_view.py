@@ -213,7 +213,7 @@ def test_merge_replay_reveals_every_merge(view, qtbot, reference):
     with qtbot.waitSignal(view.replay.replay_finished, timeout=WAIT):
         view.demo_actions["replay"].trigger()  # as a pick in the "Show the class" menu
     rows = view.replay.rows
-    assert view.tabs.currentWidget() is view.replay
+    assert view.tabs.currentWidget() is view.replay_page
     assert rows.revealed == len(rows.rows)
     word = " tokenization"
     assert [t.replace("␣", " ") for t in rows.rows[-1].tokens] == [reference.decode([i]) for i in reference.encode(word)]
@@ -358,7 +358,7 @@ def test_axis_label_and_ticks_grow_with_the_scale(view, qtbot):
 def test_merge_replay_shows_a_word_as_soon_as_the_page_opens(view, qtbot, reference):
     replay = view.replay
     assert replay.rows.rows == []
-    view.tabs.setCurrentWidget(replay)
+    view.tabs.setCurrentWidget(view.replay_page)
     qtbot.waitUntil(lambda: len(replay.rows.rows) > 1, timeout=WAIT)
     rows = replay.rows
     # every merge is there at once, no Replay press and no timer to wait for
