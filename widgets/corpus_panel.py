@@ -14,18 +14,19 @@ from typing import Iterable
 from PySide6.QtCore import QMargins, QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import (
-    QButtonGroup, QComboBox, QFrame, QHeaderView, QScrollArea, QGroupBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton,
+    QButtonGroup, QComboBox, QFrame, QHeaderView, QScrollArea, QGroupBox, QLabel, QPlainTextEdit, QPushButton,
     QRadioButton, QSplitter, QStyle, QVBoxLayout, QWidget,
 )
 
 from engine.formats.lesson_file import LessonFile
 from engine.lesson.lesson import Lesson
 from resources.presets import PRESETS
+from widgets.flow import FlowLayout
 from widgets.models import WordsModel
 from widgets.models.words import COUNT, LENGTH, TOKENS, WORD
 from widgets.session_view import SessionView
 from widgets.settings_form import SettingsForm
-from widgets.tables import CELL_PADDING, make_table
+from widgets.tables import CELL_PADDING, make_table, title_room
 
 # typing pauses this long before the lesson retrains
 EDIT_DELAY_MS = 500
@@ -112,7 +113,7 @@ class CorpusPanel(QWidget):
         self.presets.activated.connect(self._on_preset_picked)
         # the long preset titles show in the open list; closed, the box may be narrow
         self.presets.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.presets.setMinimumContentsLength(12)
+        self.presets.setMinimumContentsLength(16)  # "Start from a preset…" whole
         self.open_button = QPushButton("Open…")
         self.open_button.setToolTip("Open a lesson (.bpelab) or a UTF-8 text file; you can also drop a file here")
         self.open_button.clicked.connect(self.open_requested)
@@ -139,6 +140,11 @@ class CorpusPanel(QWidget):
 
         self.words = WordsModel(session, self)
         self.table = make_table(self.words, stretch_column=TOKENS)
+        # the least a column may be is the narrowest title's room, not "Tokens now"'s: each column
+        # fits its own title (fit_columns) and the panel's minimum width leaves the stretching one its
+        # title, while a floor of the longest title for all four made the panel scroll sideways at 1024 px
+        self.table.horizontalHeader().setMinimumSectionSize(
+            min(title_room(self.table, self.words, c) for c in range(self.words.columnCount())))
 
         self.settings_form = SettingsForm(lesson.settings)
         self.settings_form.settings_requested.connect(self.settings_requested)
@@ -152,17 +158,19 @@ class CorpusPanel(QWidget):
         scroll.setWidget(self.settings_form)
         box_layout.addWidget(scroll)
 
-        top = QHBoxLayout()
-        top.addWidget(self.presets, 1)
-        top.addWidget(self.open_button)
-        modes = QHBoxLayout()
-        modes.addWidget(self.running)
-        modes.addWidget(self.counted)
-        modes.addStretch(1)
+        # zoomed in, the preset row and the two modes take a second line rather than widen the panel
+        top = QWidget()
+        top_row = FlowLayout(top, gap=6)
+        top_row.addWidget(self.presets)
+        top_row.addWidget(self.open_button)
+        modes = QWidget()
+        modes_row = FlowLayout(modes, gap=6)
+        modes_row.addWidget(self.running)
+        modes_row.addWidget(self.counted)
         text_part = WrappedLinesPart(self.hint)
         text_layout = QVBoxLayout(text_part)
         text_layout.setContentsMargins(0, 0, 0, 0)
-        text_layout.addLayout(modes)
+        text_layout.addWidget(modes)
         text_layout.addWidget(self.editor, 1)
         text_layout.addWidget(self.hint)
         self.splitter = QSplitter(Qt.Orientation.Vertical)
@@ -175,7 +183,7 @@ class CorpusPanel(QWidget):
         self.splitter.setStretchFactor(2, 0)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
-        layout.addLayout(top)
+        layout.addWidget(top)
         layout.addWidget(self.splitter, 1)
 
         self._timer = QTimer(self)

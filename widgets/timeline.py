@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import (
-    QComboBox, QHBoxLayout, QLabel, QProgressBar, QPushButton, QSlider, QStackedWidget, QToolButton, QVBoxLayout,
+    QBoxLayout, QComboBox, QHBoxLayout, QLabel, QProgressBar, QPushButton, QSlider, QStackedWidget, QToolButton, QVBoxLayout,
     QWidget,
 )
 
 from engine.readable.describe import describe_position, plural
 from engine.lesson.lesson import Lesson
-from widgets.elided import ElidedLabel
+from widgets.elided import ElidedLabel, wrap_lines
 from widgets.session_view import SessionView
 from widgets.steady import steady
 from widgets.step_field import StepField
@@ -42,6 +43,89 @@ SPEEDS = (("½ step/s", 0.5), ("1 step/s", 1.0), ("2 steps/s", 2.0), ("4 steps/s
 MEASURED_STEPS = 300
 # the width under which the step stands above its sentence instead of beside it
 NARROW = 720
+
+
+# the status line's most height: past it the sentence takes smaller type, never "…", down to
+# SMALLEST_TYPE of the style's (zoomed in on a small screen a line of the style's type holds a few words)
+STATUS_MOST_HEIGHT = 140
+SMALLEST_TYPE = 0.55
+TYPE_STEP = 0.92
+
+
+class StatusLine(ElidedLabel):
+    """The step's sentence, wrapped whole within ``STATUS_MOST_HEIGHT``: where the lesson's longest
+    sentence would need more lines than that at the style's type, the line takes smaller type."""
+
+    def __init__(self) -> None:
+        self._fitting = False
+        # (width, the style's font, the text shown) -> the type chosen: measuring every sentence
+        # of a long lesson again on each resize would slow dragging the window's edge
+        self._chosen: dict[tuple[int, str, str], float] = {}
+        super().__init__(lines=2, elide=False, most_height=STATUS_MOST_HEIGHT)
+
+    def _lines_for(self, font: QFont, width: int) -> int:
+        texts = self._ahead + (self._full,)
+        return max([self.lines] + [len(wrap_lines(t, font, width)) for t in texts])
+
+    def _set_sheet(self, sheet: str) -> None:
+        if self.styleSheet() != sheet:
+            self._fitting = True
+            try:
+                self.setStyleSheet(sheet)
+            finally:
+                self._fitting = False
+
+    def _fit_type(self) -> None:
+        """Take the style's type, or the largest smaller type the sentences fit in."""
+        width = self._room()
+        if width <= 0:
+            return
+        shown = self.styleSheet()
+        self._set_sheet("")  # the style's own type, as the zoom and theme give it
+        natural = self.font().pointSizeF()
+        key = (width, self.font().key(), self._full)
+        points = self._chosen.get(key)
+        if points is None:
+            if len(self._chosen) > 500:
+                self._chosen.clear()
+            points = self._chosen[key] = self._largest_fitting(width)
+        self._set_sheet("" if points == natural else f"font-size: {points:.1f}pt;")
+        if self.styleSheet() != shown:
+            self._show()
+
+    def _largest_fitting(self, width: int) -> float:
+        natural = self.font().pointSizeF()
+        margins = self.contentsMargins()
+        font = QFont(self.font())
+        points = natural
+        while natural > 0:
+            font.setPointSizeF(points)
+            height = (QFontMetrics(font).lineSpacing() * self._lines_for(font, width)
+                      + margins.top() + margins.bottom() + 12)
+            if height <= self.most_height or points * TYPE_STEP < natural * SMALLEST_TYPE:
+                break
+            points = round(points * TYPE_STEP, 1)  # as the style sheet will give it
+        return points
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().changeEvent(event)
+        if not self._fitting and event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._fit_type()  # a new zoom or theme: from the style's type again
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self._fit_type()
+
+    def reserve_for(self, texts) -> None:
+        super().reserve_for(texts)
+        self._chosen.clear()
+        self._fit_type()
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
+        super().setText(text)
+        if self.is_elided():  # a sentence longer than those measured ahead
+            self._fit_type()
 
 
 def _sampled_steps(last: int) -> list[int]:
@@ -95,7 +179,7 @@ class Timeline(QWidget):
         self.speed.currentIndexChanged.connect(self._on_speed_chosen)
         # the sentence that explains a step (the tie rule among it) is read whole by a class: it
         # wraps, to the height of the lesson's longest step sentence, so stepping moves nothing below
-        self.status = ElidedLabel(lines=2, elide=False, most_height=140)
+        self.status = StatusLine()
         self.status.setObjectName("statusLine")
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.progress = QProgressBar()
@@ -111,13 +195,20 @@ class Timeline(QWidget):
         row.addWidget(self.progress, 1)
         row.addWidget(self.cancel_button)
 
-        controls = QHBoxLayout()
+        # the step buttons, then the slider with the step field and the speed: side by side when
+        # the timeline is wide enough for both, else the slider's row under the buttons (zoomed in
+        # on a 1024-wide screen one row would widen the window past the screen)
+        self.buttons_row = QHBoxLayout()
         for b in (self.home_button, self.back_button, self.play_button, self.forward_button, self.end_button):
-            controls.addWidget(b)
-        controls.addWidget(self.slider, 1)
+            self.buttons_row.addWidget(b)
+        self.scrub_row = QHBoxLayout()
+        self.scrub_row.addWidget(self.slider, 1)
         self.step_field = StepField(session)
-        controls.addWidget(self.step_field)
-        controls.addWidget(self.speed)
+        self.scrub_row.addWidget(self.step_field)
+        self.scrub_row.addWidget(self.speed)
+        self.controls = controls = QBoxLayout(QBoxLayout.Direction.LeftToRight)
+        controls.addLayout(self.buttons_row)
+        controls.addLayout(self.scrub_row, 1)
         # the progress row takes the status line's place while a lesson trains: one stack of the
         # two keeps the same height, so starting a training lays nothing out again
         self.status_stack = QStackedWidget()
@@ -128,10 +219,11 @@ class Timeline(QWidget):
             policy = page.sizePolicy()
             policy.setRetainSizeWhenHidden(True)
             page.setSizePolicy(policy)
-        layout = QVBoxLayout(self)
+        self._outer = layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 4, 8, 4)
         self.status_row = status_row = QHBoxLayout()
-        status_row.addWidget(steady(self.step_label), 0, Qt.AlignmentFlag.AlignTop)
+        self._step_holder = steady(self.step_label)
+        status_row.addWidget(self._step_holder, 0, Qt.AlignmentFlag.AlignTop)
         status_row.addWidget(steady(self.status_stack), 1)
         layout.addLayout(controls)
         layout.addLayout(status_row)
@@ -155,11 +247,30 @@ class Timeline(QWidget):
         session.step_move_ended.connect(self._on_move_ended)
         self._on_lesson_changed(session.lesson)
 
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        """As narrow as the controls on two rows: narrower than one row, the timeline stacks them."""
+        hint = super().minimumSizeHint()
+        if self.controls.direction() == QBoxLayout.Direction.LeftToRight:
+            margins = self._outer.contentsMargins()
+            stacked = max(self.buttons_row.minimumSize().width(), self.scrub_row.minimumSize().width())
+            hint.setWidth(max(stacked + margins.left() + margins.right(), self.status_row.minimumSize().width()))
+        return hint
+
+    def _controls_direction(self) -> QBoxLayout.Direction:
+        margins = self._outer.contentsMargins()
+        one_row = (self.buttons_row.minimumSize().width() + self.controls.spacing()
+                   + self.scrub_row.minimumSize().width() + margins.left() + margins.right())
+        return QBoxLayout.Direction.LeftToRight if self.width() >= one_row else QBoxLayout.Direction.TopToBottom
+
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)
+        controls = self._controls_direction()
+        if self.controls.direction() != controls:
+            self.controls.setDirection(controls)
         # on a narrow timeline (a 1024-wide screen) the step stands above the sentence, which then
         # has the whole width to wrap in and stays whole within its lines
-        narrow = self.width() < NARROW
+        # (zoomed in, "Step 2 of 15" alone takes a third of a wider timeline: stacked then too)
+        narrow = self.width() < NARROW or self.step_label.sizeHint().width() * 3 > self.width()
         direction = QHBoxLayout.Direction.TopToBottom if narrow else QHBoxLayout.Direction.LeftToRight
         if self.status_row.direction() != direction:
             self.status_row.setDirection(direction)

@@ -10,16 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, Qt, QTimer
-from PySide6.QtGui import QFont, QFontMetricsF, QPalette
+from PySide6.QtGui import QAction, QFont, QFontMetricsF, QPalette
 from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
     QComboBox,
-    QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMenu,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
@@ -33,6 +33,7 @@ from engine.readable.explorer import (
     IDS_BECOME_VECTORS, Demo, chat_demo, letter_counting_demo, number_demo, spelling_demo, tokenizers_demo,
 )
 from widgets.explorer.languages import LanguagesView
+from widgets.flow import FlowLayout
 from widgets.explorer.race import RaceRunner
 from widgets.explorer.replay import MergeReplayView
 from widgets.explorer.side import SidePane
@@ -96,37 +97,51 @@ class ExplorerView(QWidget):
         self.special_switch = SpecialTextSwitch()
         self.left = SidePane(self.sources, CL100K)
         self.right = SidePane(self.sources, LESSON)
-        self.demo_buttons: dict[str, QPushButton] = {}
-        self.demos = demos = QGroupBox("Show the class")
-        grid = QGridLayout(demos)
-        for n, (name, title) in enumerate(DEMOS.items()):
-            button = QPushButton(title)
-            button.clicked.connect(lambda _=False, name=name: self.run_demo(name))
-            grid.addWidget(button, n // 2, n % 2)
-            self.demo_buttons[name] = button
+        # the demonstrations in one menu beside the options: as a block of buttons beside the text
+        # box they took four rows of the page's height from the token panes
+        self.demos = QPushButton("Show the class")
+        self.demos.setToolTip("One-click demonstrations: each puts a text in the box and says what to look at")
+        menu = QMenu(self.demos)
+        self.demo_actions: dict[str, QAction] = {}
+        for name, title in DEMOS.items():
+            action = menu.addAction(title)
+            action.triggered.connect(lambda _=False, name=name: self.run_demo(name))
+            self.demo_actions[name] = action
+        self.demos.setMenu(menu)
 
-        self.top = QWidget()
-        top = QHBoxLayout(self.top)
-        top.setContentsMargins(0, 0, 0, 0)
-        top.addWidget(self.editor, 3)
-        top.addWidget(demos, 1)
+        self.top = self.editor
         sides = QSplitter(Qt.Orientation.Horizontal)
         sides.addWidget(self.left)
         sides.addWidget(self.right)
         sides.setChildrenCollapsible(False)
-        compare = QWidget()
-        page = QVBoxLayout(compare)
-        page.addWidget(self.top)
+        below = QWidget()
+        page = QVBoxLayout(below)
+        page.setContentsMargins(0, 0, 0, 0)
         said = QHBoxLayout()
         said.addWidget(self.caption, 1)
         said.addWidget(self.stop_race, 0, Qt.AlignmentFlag.AlignTop)
         page.addLayout(said)
-        options = QHBoxLayout()
-        options.addWidget(self.show_ids)
-        options.addWidget(self.special_switch, 1)
-        page.addLayout(options)
+        # on a narrow page the typed-special-text switch takes a line of its own
+        options = QWidget()
+        options_row = FlowLayout(options)
+        options_row.addWidget(self.demos)
+        options_row.addWidget(self.show_ids)
+        options_row.addWidget(self.special_switch)
+        page.addWidget(options)
         page.addWidget(self.ids_note)
         page.addWidget(sides, 1)
+        # the text box over the tokens, its share for the user to drag: the tokens get the rest
+        self.parts = QSplitter(Qt.Orientation.Vertical)
+        self.parts.addWidget(self.top)
+        self.parts.addWidget(below)
+        self.parts.setChildrenCollapsible(False)
+        self.parts.setStretchFactor(0, 0)
+        self.parts.setStretchFactor(1, 1)
+        compare = QWidget()
+        # the tab's frame is margin enough: at 1024 px the two sides need the page's whole width
+        framed = QVBoxLayout(compare)
+        framed.setContentsMargins(2, 4, 2, 2)
+        framed.addWidget(self.parts)
 
         self.languages = LanguagesView()
         self.replay = MergeReplayView(self.sources)
@@ -135,7 +150,8 @@ class ExplorerView(QWidget):
         # then, where a layout squeezed under its minimum would draw its controls over each other
         self.tabs.addTab(scrolling(compare), "Side by side")
         self.tabs.addTab(self.languages, "Languages")
-        self.tabs.addTab(self.replay, "Merge replay")
+        self.replay_page = scrolling(self.replay)  # zoomed in on a small screen its steps scroll
+        self.tabs.addTab(self.replay_page, "Merge replay")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.tabs)
@@ -242,7 +258,7 @@ class ExplorerView(QWidget):
     def _on_tab_changed(self, _index: int) -> None:
         if self.tabs.currentWidget() is self.languages and self._languages_stale:
             self._refresh_languages()
-        if self.tabs.currentWidget() is self.replay and not self.replay.rows.rows and not self.replay.timer.isActive():
+        if self.tabs.currentWidget() is self.replay_page and not self.replay.rows.rows and not self.replay.timer.isActive():
             # an empty page teaches nothing: open on the word in the box, already replayed
             self.replay.start(animate=False)
 
@@ -267,7 +283,7 @@ class ExplorerView(QWidget):
             return
         if name == "replay":
             self._pending_demo = None
-            self.tabs.setCurrentWidget(self.replay)
+            self.tabs.setCurrentWidget(self.replay_page)
             self.replay.chooser.setCurrentIndex(self.replay.chooser.findData(CL100K))
             self.replay.start(REPLAY_WORD)
             return
@@ -347,6 +363,7 @@ class ExplorerView(QWidget):
             for control in self.findChildren(kind):
                 control.setFont(sized(1.0))
         self.editor.setFont(sized(1.35))
+        self.demos.menu().setFont(sized(1.0))
         self.caption.setFont(sized(1.3))
         for side in (self.left, self.right):
             side.counts.setFont(sized(1.3))
@@ -355,9 +372,11 @@ class ExplorerView(QWidget):
         lines = QFontMetricsF(self.editor.font()).lineSpacing()
         # the projector sheet pads and frames the box: its four lines still need their room
         frame = 0 if self.theme.name in ("light", "dark") else 2 * (4 + max(1, round(self.theme.outline_width)))
-        # four lines of text: enough to edit, and the tokens below keep the screen; and every
-        # demonstration's button whole beside them
-        self.top.setFixedHeight(max(int(lines * 4.2 + 16 + frame), self.demos.sizeHint().height()))
+        # two lines of text at the least, three to start: enough to edit, and the tokens below
+        # keep the screen (the user drags the line between them for more)
+        self.editor.setMinimumHeight(int(lines * 2.2 + 16 + frame))
+        start = int(lines * 3.2 + 16 + frame)
+        self.parts.setSizes([start, max(1, self.parts.height() - start)])
 
     def _apply_style(self) -> None:
         t = self.theme

@@ -174,7 +174,8 @@ class TileCanvas(QAbstractScrollArea):
         return self.rows.frames(word, self.film.transition)
 
     def visible_rows(self) -> range:
-        return self.rows.rows_in(self.viewport().height(), self.verticalScrollBar().value())
+        """The rows a class sees, not those under the band that counts the words below."""
+        return self.painter.rows_seen(self.rows, self.viewport().height(), self.verticalScrollBar().value())
 
     def displayed_total(self) -> int:
         """The corpus total the rows show: during a merge it changes at the moment of fusion."""

@@ -225,8 +225,9 @@ class TilePainter:
                             ty, counts[word], n)
         if counting is not None:
             self._paint_counting(p, rows, counting, sweep_rows, width)
-        above = in_view.start if in_view else 0
-        below = rows.hidden_below(in_view)
+        seen = self.rows_seen(rows, height, sy)
+        above = seen.start if seen else 0
+        below = rows.hidden_below(seen)
         if below or above:
             self.footer(p, width, height, summary(above, below))
         return widest
@@ -464,6 +465,19 @@ class TilePainter:
                        Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, label)
             p.drawText(QRectF(box.left(), y, box_w - 12 * s, line_h),
                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"{n:,}")
+
+    def rows_seen(self, rows: TileRows, height: float, scroll: float) -> range:
+        """The rows in a window ``height`` tall from ``scroll`` whose tiles a class sees: under the
+        summary band (drawn when rows are out of view) a row's tiles show only as a shadow, so a
+        row reaching into it is one of the words the band counts below."""
+        in_view = rows.rows_in(height, scroll)
+        if not in_view or not (in_view.start or rows.hidden_below(in_view)):
+            return in_view  # every row in view: no band
+        band_top = scroll + height - self.footer_h
+        stop = in_view.stop
+        while stop > in_view.start and rows.tiles_top(stop - 1) + self.tile_h > band_top:
+            stop -= 1
+        return range(in_view.start, stop)
 
     def footer(self, p: QPainter, width: float, height: float, text: str) -> None:
         band = QRectF(0, height - self.footer_h, width, self.footer_h)

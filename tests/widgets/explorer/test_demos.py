@@ -41,7 +41,7 @@ def view(qtbot):
 
 
 def test_count_letters_shows_both_prompts_side_by_side_in_cl100k_tokens(view, qtbot, reference):
-    qtbot.mouseClick(view.demo_buttons["letters"], Qt.MouseButton.LeftButton)
+    view.demo_actions["letters"].trigger()  # as a pick in the "Show the class" menu
     asked, spelt = question_prompt("strawberry", "r"), spelt_prompt("strawberry", "r")
     qtbot.waitUntil(lambda: view.right.split is not None and view.right.split.text == spelt, timeout=WAIT)
     assert view.left.key == view.right.key == CL100K
@@ -76,7 +76,7 @@ def test_shown_ids_say_what_an_id_becomes(view):
 
 
 def test_the_race_times_both_loops_on_the_lessons_corpus_and_says_the_figures(view, qtbot):
-    qtbot.mouseClick(view.demo_buttons["race"], Qt.MouseButton.LeftButton)
+    view.demo_actions["race"].trigger()  # as a pick in the "Show the class" menu
     assert view.stop_race.isVisibleTo(view)
     qtbot.waitUntil(lambda: view.race.result is not None, timeout=WAIT)
     qtbot.waitUntil(lambda: not view.stop_race.isVisibleTo(view), timeout=WAIT)

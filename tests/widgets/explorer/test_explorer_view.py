@@ -100,7 +100,7 @@ def test_ids_on_demand_make_room_for_the_ids(view):
 
 
 def test_chat_demo_shows_markers_as_single_tokens(view, qtbot):
-    qtbot.mouseClick(view.demo_buttons["chat"], Qt.MouseButton.LeftButton)
+    view.demo_actions["chat"].trigger()  # as a pick in the "Show the class" menu
     qtbot.waitUntil(lambda: view.left.key == CL100K_CHAT and view.left.split is not None
                     and "<|im_start|>" in view.left.split.text, timeout=WAIT)
     split = view.left.split
@@ -118,7 +118,7 @@ def test_chat_demo_shows_markers_as_single_tokens(view, qtbot):
 
 
 def test_spelling_and_number_demos_put_text_and_caption(view, qtbot, reference):
-    qtbot.mouseClick(view.demo_buttons["spelling"], Qt.MouseButton.LeftButton)
+    view.demo_actions["spelling"].trigger()  # as a pick in the "Show the class" menu
     qtbot.waitUntil(lambda: view.left.split is not None and view.left.split.text.startswith("strawberry"), timeout=WAIT)
     assert view.left.key == CL100K
     assert f"{len(reference.encode('strawberry'))} tokens" in view.caption.text()
@@ -211,9 +211,9 @@ def test_languages_chart_counts_match_tiktoken(view, qtbot, reference):
 def test_merge_replay_reveals_every_merge(view, qtbot, reference):
     view.replay.timer.setInterval(5)
     with qtbot.waitSignal(view.replay.replay_finished, timeout=WAIT):
-        qtbot.mouseClick(view.demo_buttons["replay"], Qt.MouseButton.LeftButton)
+        view.demo_actions["replay"].trigger()  # as a pick in the "Show the class" menu
     rows = view.replay.rows
-    assert view.tabs.currentWidget() is view.replay
+    assert view.tabs.currentWidget() is view.replay_page
     assert rows.revealed == len(rows.rows)
     word = " tokenization"
     assert [t.replace("␣", " ") for t in rows.rows[-1].tokens] == [reference.decode([i]) for i in reference.encode(word)]
@@ -358,7 +358,7 @@ def test_axis_label_and_ticks_grow_with_the_scale(view, qtbot):
 def test_merge_replay_shows_a_word_as_soon_as_the_page_opens(view, qtbot, reference):
     replay = view.replay
     assert replay.rows.rows == []
-    view.tabs.setCurrentWidget(replay)
+    view.tabs.setCurrentWidget(view.replay_page)
     qtbot.waitUntil(lambda: len(replay.rows.rows) > 1, timeout=WAIT)
     rows = replay.rows
     # every merge is there at once, no Replay press and no timer to wait for
@@ -410,10 +410,12 @@ def test_at_double_size_on_a_small_view_the_page_scrolls_rather_than_stacking_it
     explorer.resize(640, 360)
     explorer.show()
     qtbot.waitExposed(explorer)
-    QApplication.processEvents()
+    for _ in range(3):  # the options' row finds its lines, then the page its height
+        QApplication.processEvents()
     assert explorer.height() == 360  # the explorer fits a small tab...
-    page = explorer.top.parentWidget()
+    page = explorer.parts.parentWidget()
     # ...with its page whole (a page squeezed under its minimum draws its controls over each other)
     assert page.height() >= page.minimumSizeHint().height()
-    buttons = [b.mapTo(page, b.rect().bottomLeft()).y() for b in explorer.demo_buttons.values()]
-    assert max(buttons) < explorer.special_switch.mapTo(page, explorer.special_switch.rect().topLeft()).y()
+    menu = explorer.demos
+    assert menu.mapTo(page, menu.rect().topLeft()).y() >= explorer.editor.mapTo(page, explorer.editor.rect().bottomLeft()).y()
+    assert menu.width() >= menu.sizeHint().width()

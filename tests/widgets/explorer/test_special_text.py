@@ -3,7 +3,6 @@
 
 import pytest
 import tiktoken
-from PySide6.QtCore import Qt
 
 from app.session import Session
 from engine.readable.explorer import SPECIAL, chat_text
@@ -57,7 +56,7 @@ def test_the_lesson_side_follows_the_same_switch(view):
 
 
 def test_the_chat_demo_switches_to_the_special_tokens_and_back_spells_them_out(view, qtbot, reference):
-    qtbot.mouseClick(view.demo_buttons["chat"], Qt.MouseButton.LeftButton)
+    view.demo_actions["chat"].trigger()  # as a pick in the "Show the class" menu
     qtbot.waitUntil(lambda: view.left.split is not None and view.left.split.text == chat_text(), timeout=WAIT)
     assert view.special_switch.allow_special
     assert any(p.kind == SPECIAL for p in view.left.split.pieces)
