@@ -238,6 +238,7 @@ class MainWindow(QMainWindow):
         self._layout_restored = False
         self._fit_on_show = False
         self.dock_arrangement = "side by side"
+        self._given_width: int | None = None  # a width sizing the panels took the window past
         self._resized = QTimer(self, singleShot=True, interval=RESIZE_SETTLE_MS)
         self._resized.timeout.connect(self._follow_size)
 
@@ -250,12 +251,27 @@ class MainWindow(QMainWindow):
         Not ``afresh``, panels already arranged so keep their places and are only sized."""
         current = None if afresh else self.dock_arrangement
         corpus, pairs, vocab, tokenize = self.docks
+        width = self.width()
         self.dock_arrangement = dock_layout.arrange(self, corpus, pairs, vocab, tokenize, BASE_POINTS * self.zoom,
                                                     current)
+        self._keep_width(width)
+
+    def _keep_width(self, width: int) -> None:
+        """Sizing the panels for a large zoom may widen the window past the width it had (its
+        screen's, often): it goes back to that width where its minimum allows, the panels giving way."""
+        whole_screen = Qt.WindowState.WindowFullScreen | Qt.WindowState.WindowMaximized
+        if self.width() > width and not self.windowState() & whole_screen:
+            # before the first layout pass the minimum can still be too wide: tried again once sized
+            self._given_width = width
+            self.resize(max(width, self.minimumSizeHint().width()), self.height())
+        if self._given_width is not None and self.width() <= self._given_width:
+            self._given_width = None
 
     def size_docks(self) -> None:
         corpus, pairs, vocab, tokenize = self.docks
         dock_layout.size_docks(self, self.dock_arrangement, corpus, pairs, vocab, tokenize, BASE_POINTS * self.zoom)
+        if self._given_width is not None:
+            self._keep_width(self._given_width)
 
     def layout_crushed(self) -> bool:
         return dock_layout.crushed(self.docks, BASE_POINTS * self.zoom)

@@ -127,6 +127,7 @@ class ChooseEditor(AnswerEditor):
         if self.multiple:
             note = QLabel("Choose every option that is right (keys 1–9 toggle).")
             note.setObjectName("note")
+            note.setWordWrap(True)
             layout.addWidget(note)
         self.buttons: list[QAbstractButton] = []
         self.labels: list[QLabel] = []

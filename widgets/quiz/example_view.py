@@ -7,7 +7,9 @@ text, no steps.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from widgets.flow import FlowLayout
 
 from engine.quiz.questions import Reading, WorkedExample
 from widgets.quiz.text import Markdown, markdown_text
@@ -26,6 +28,9 @@ class ExampleView(QWidget):
         self.picker = QComboBox()
         self.picker.setAccessibleName("Worked example")
         self.picker.currentIndexChanged.connect(self._pick)
+        # a long example title is shortened in the closed box (the list shows it whole), not the view widened
+        self.picker.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.picker.setMinimumContentsLength(12)
         self.body = QLabel()
         self.body.setTextFormat(Qt.TextFormat.MarkdownText)
         self.body.setWordWrap(True)
@@ -42,11 +47,10 @@ class ExampleView(QWidget):
         self.previous.clicked.connect(lambda: self.go(self.step - 1))
         self.next.clicked.connect(lambda: self.go(self.step + 1))
         back.clicked.connect(self.closed)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.previous)
-        buttons.addWidget(self.next)
-        buttons.addStretch(1)
-        buttons.addWidget(back)
+        # the buttons take a second row on a narrow window or at a large zoom rather than widen it
+        buttons = FlowLayout()
+        for button in (self.previous, self.next, back):
+            buttons.addWidget(button)
         layout = QVBoxLayout(self)
         layout.addWidget(self.picker)
         layout.addWidget(self.body)
