@@ -393,6 +393,7 @@ class MainWindow(QMainWindow):
             self.comparison.compared.connect(self._on_compared)
             self.comparison.failed.connect(self._on_compare_failed)
             self.comparison.cancelled.connect(self.compare_panel.show_cancelled)
+            self.session.lesson_changed.connect(self._on_lesson_changed_under_compare)
             self.compare_dock = self._dock("Compare", "compareDock", self.compare_panel,
                                            Qt.DockWidgetArea.BottomDockWidgetArea)
         return self.compare_dock
@@ -407,6 +408,7 @@ class MainWindow(QMainWindow):
         dock.raise_()
         self._compared = path
         self.timeline.mark_parting(None)
+        self._mark_other_pair(None)
         self.compare_panel.show_running(path, "Starting…")
         self.comparison.start(path, self.session.lesson)
 
@@ -414,6 +416,19 @@ class MainWindow(QMainWindow):
         self.compare_panel.show_report(done.report, done.settings)
         first = done.report.first
         self.timeline.mark_parting(None if first is None else first.step)
+        self._mark_other_pair(None if first is None else (first.step, first.theirs))
+
+    def _mark_other_pair(self, other) -> None:
+        tiles = self.views["Tiles"] if "Tiles" in self.views else None
+        if isinstance(tiles, TileView):
+            step, pair = other if other is not None else (0, None)
+            tiles.mark_other_pair(step, pair)
+
+    def _on_lesson_changed_under_compare(self, _lesson) -> None:
+        # its steps are another lesson's: the marks go, the report stays to read
+        self.timeline.mark_parting(None)
+        self._mark_other_pair(None)
+        self.compare_panel.show_stale()
 
     def _on_compare_failed(self, reason: str) -> None:
         self.compare_panel.show_failure(self._compared, reason)

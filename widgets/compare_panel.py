@@ -89,6 +89,13 @@ class ComparePanel(QWidget):
         self.verdict.setText("Compare cancelled: the lesson is as it was.")
         self.cancel_button.hide()
 
+    def show_stale(self) -> None:
+        """The lesson changed after the compare: its report is of the lesson before."""
+        if self.step is not None or self.show_button.isVisibleTo(self):
+            self.source.setText(self.source.text() + " · the lesson has changed since: compare again for this one")
+        self.step = None
+        self.show_button.hide()
+
     def show_failure(self, source: str, reason: str) -> None:
         self.step = None
         self.source.setText(source)

@@ -46,7 +46,21 @@ def test_show_on_the_tiles_lands_on_the_step_before_the_parting_merge(qtbot, win
     window.tabs.setCurrentIndex(window.tabs.count() - 1)
     window.compare_panel.show_button.click()
     assert window.session.step == 1  # the tiles frame merge 2, the lesson's c + d, as the next one
-    assert window.tabs.currentWidget() is window.views["Tiles"]
+    tiles = window.views["Tiles"]
+    assert window.tabs.currentWidget() is tiles
+    caption = tiles.caption_text()
+    assert "Next merge: c + d" in caption and "your list merges (1) a + b" in caption
+    assert tiles.canvas.rows.tie_number(("a", "b")) == 1  # bracketed on the rows, numbered as the caption says
+
+
+def test_a_real_difference_is_bracketed_after_the_ties(qtbot, window, tmp_path):
+    mine = tmp_path / "merges.txt"
+    mine.write_text("x y\ny c\n", encoding="utf-8")  # y + c never occurs
+    _compare(qtbot, window, mine)
+    assert "a real difference" in window.compare_panel.verdict.text()
+    window.compare_panel.show_button.click()
+    tiles = window.views["Tiles"]
+    assert "your list merges (2) y + c" in tiles.caption_text()
 
 
 def test_an_identical_list_says_so(qtbot, window, tmp_path):
