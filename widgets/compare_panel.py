@@ -33,7 +33,8 @@ def later_line(settings: Settings, d: Difference) -> str:
         return f"step {d.step}: your list stops; the lesson would merge {_pair(settings, d.ours)}"
     if d.ours is None:
         return f"step {d.step}: your list merges {_pair(settings, d.theirs)}: {d.says}"
-    return f"step {d.step}: your list merges {_pair(settings, d.theirs)}, the lesson {_pair(settings, d.ours)}: {d.says}"
+    return (f"step {d.step}: your list merges {_pair(settings, d.theirs)} where the lesson would merge "
+            f"{_pair(settings, d.ours)}: {d.says}")
 
 
 class ComparePanel(QWidget):
