@@ -396,6 +396,8 @@ class MainWindow(QMainWindow):
             self.session.lesson_changed.connect(self._on_lesson_changed_under_compare)
             self.compare_dock = self._dock("Compare", "compareDock", self.compare_panel,
                                            Qt.DockWidgetArea.BottomDockWidgetArea)
+            # a tab beside the Tokenize panel, wherever it is: the views keep their room
+            self.tabifyDockWidget(self.tokenize_dock, self.compare_dock)
         return self.compare_dock
 
     def compare_merges(self, path: str | None = None) -> None:

@@ -8,7 +8,7 @@ read. "Show on the tiles" asks for the parting step; the window sends it to the 
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QPushButton, QVBoxLayout, QWidget
 
 from engine.algorithm.settings import Settings
@@ -55,7 +55,11 @@ class ComparePanel(QWidget):
         self.ties = QLabel()
         self.ties.setWordWrap(True)
         self.later_heading = QLabel("Later differences (your list followed on its own corpus):")
+        self.later_heading.setWordWrap(True)
         self.later = QListWidget()
+        # each verdict is read whole in a narrow dock, not scrolled to sideways
+        self.later.setWordWrap(True)
+        self.later.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.show_button = QPushButton("Show on the tiles")
         self.show_button.setToolTip("Move the lesson to the step where the lists part")
         self.show_button.clicked.connect(self._on_show_clicked)
