@@ -235,6 +235,7 @@ class MainWindow(QMainWindow):
         self.pairs_dock = self._dock("Pairs", "pairsDock", self.pairs_panel, right)
         self.vocab_dock = self._dock("Vocabulary", "vocabularyDock", self.vocab_panel, right)
         self.tokenize_dock = self._dock("Tokenize", "tokenizeDock", self.tokenize_panel, bottom)
+        self.compare_dock: QDockWidget | None = None  # made by the first compare (File > Compare merges…)
         self._layout_restored = False
         self._fit_on_show = False
         self.dock_arrangement = "side by side"
@@ -381,7 +382,7 @@ class MainWindow(QMainWindow):
 
     def _compare_dock(self) -> QDockWidget:
         """The Compare panel's dock, made the first time a compare runs."""
-        if getattr(self, "compare_dock", None) is None:
+        if self.compare_dock is None:
             from app.compare_merges import MergeComparison
             from widgets.compare_panel import ComparePanel
 
