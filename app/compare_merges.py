@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject, Signal, SignalInstance
 
 from engine.algorithm.settings import Settings
 from engine.compare.walk import Report
-from engine.errors import internal_detail, is_bad_input, one_line
+from engine.errors import BpeLabError, internal_detail, is_bad_input, one_line
 from engine.lesson.lesson import Lesson
 from widgets.worker import Worker
 
@@ -42,6 +42,8 @@ def comparing(path: str, text: str, word_counts: bool, settings: Settings) -> Ge
     found = read_merge_list(path, settings)
     yield STAGES[1]
     training = Training(text, word_counts, settings)
+    if training.corpus().is_empty:  # a tokenizer read from a file keeps no corpus either
+        raise BpeLabError("the lesson on screen has no training text to compare with: type or open a text first")
     lesson = trained(training)
     yield STAGES[2]
     pairs = pairs_of(found, list(lesson.history.base))

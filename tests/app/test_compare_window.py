@@ -109,3 +109,11 @@ def test_cancel_stops_the_run_and_reports_nothing_after(qtbot, window, tmp_path,
     qtbot.wait(50)
     assert reports == [] and "cancelled" in window.compare_panel.verdict.text()
     assert window.compare_panel.cancel_button.isHidden()
+
+
+def test_a_lesson_with_no_text_says_what_to_do(qtbot, make_window, tmp_path):
+    window = make_window(session=Session(Lesson("", settings=Settings(end_of_word=None))))
+    mine = tmp_path / "merges.txt"
+    mine.write_text("x y\n", encoding="utf-8")
+    _compare(qtbot, window, mine)
+    assert "no training text to compare with: type or open a text first" in window.compare_panel.verdict.text()
