@@ -235,6 +235,7 @@ class MainWindow(QMainWindow):
         self.pairs_dock = self._dock("Pairs", "pairsDock", self.pairs_panel, right)
         self.vocab_dock = self._dock("Vocabulary", "vocabularyDock", self.vocab_panel, right)
         self.tokenize_dock = self._dock("Tokenize", "tokenizeDock", self.tokenize_panel, bottom)
+        self.compare_dock: QDockWidget | None = None  # made by the first compare (File > Compare merges…)
         self._layout_restored = False
         self._fit_on_show = False
         self.dock_arrangement = "side by side"
@@ -344,6 +345,8 @@ class MainWindow(QMainWindow):
         self.quit_action = self._action("&Quit", self.close, "quit")
         self.export_action = self._action("&Export vocabulary…", self.export_vocab, "export",
                                           "Write the vocabulary for tokenizers, GPT-2 tools, tiktoken or a spreadsheet")
+        self.compare_action = self._action("&Compare merges…", self.compare_merges, tip=(
+            "Walk someone's merge list beside this lesson: where they part, and why"))
         self.undo_action = shortcuts.bind(s.undo_stack.createUndoAction(self, "&Undo"), "undo")
         self.redo_action = shortcuts.bind(s.undo_stack.createRedoAction(self, "&Redo"), "redo")
         self.addActions([self.undo_action, self.redo_action])
@@ -371,6 +374,7 @@ class MainWindow(QMainWindow):
         file_menu.addActions([self.save_action, self.save_as_action])
         file_menu.addSeparator()
         file_menu.addAction(self.export_action)
+        file_menu.addAction(self.compare_action)
         file_menu.addAction(self.quit_action)
         edit_menu = bar.addMenu("&Edit")
         edit_menu.addActions([self.undo_action, self.redo_action])
@@ -392,6 +396,67 @@ class MainWindow(QMainWindow):
         help_menu.addAction(self.shortcuts_action)
         self.about_action = help_menu.addAction("&About BPE Lab", lambda: show_about(self))
 
+    def _compare_dock(self) -> QDockWidget:
+        """The Compare panel's dock, made the first time a compare runs."""
+        if self.compare_dock is None:
+            from app.compare_merges import MergeComparison
+            from widgets.compare_panel import ComparePanel
+
+            self.compare_panel = ComparePanel()
+            self.comparison = MergeComparison(self)
+            self.compare_panel.cancel_requested.connect(self.comparison.cancel)
+            self.compare_panel.step_requested.connect(self._show_parting)
+            self.comparison.progressed.connect(lambda stage: self.compare_panel.show_running(self._compared, stage))
+            self.comparison.compared.connect(self._on_compared)
+            self.comparison.failed.connect(self._on_compare_failed)
+            self.comparison.cancelled.connect(self.compare_panel.show_cancelled)
+            self.session.lesson_changed.connect(self._on_lesson_changed_under_compare)
+            self.compare_dock = self._dock("Compare", "compareDock", self.compare_panel,
+                                           Qt.DockWidgetArea.BottomDockWidgetArea)
+            # a tab beside the Tokenize panel, wherever it is: the views keep their room
+            self.tabifyDockWidget(self.tokenize_dock, self.compare_dock)
+        return self.compare_dock
+
+    def compare_merges(self, path: str | None = None) -> None:
+        """File > Compare merges…: a merge file walked beside the lesson on screen, in a worker."""
+        path = path if path is not None else self.choose_merge_path()
+        if not path:
+            return
+        dock = self._compare_dock()
+        dock.show()
+        dock.raise_()
+        self._compared = path
+        self.timeline.mark_parting(None)
+        self._mark_other_pair(None)
+        self.compare_panel.show_running(path, "Starting…")
+        self.comparison.start(path, self.session.lesson)
+
+    def _on_compared(self, done) -> None:
+        self.compare_panel.show_report(done.report, done.settings)
+        first = done.report.first
+        self.timeline.mark_parting(None if first is None else first.step)
+        self._mark_other_pair(None if first is None else (first.step, first.theirs))
+
+    def _mark_other_pair(self, other) -> None:
+        tiles = self.views["Tiles"] if "Tiles" in self.views else None
+        if isinstance(tiles, TileView):
+            step, pair = other if other is not None else (0, None)
+            tiles.mark_other_pair(step, pair)
+
+    def _on_lesson_changed_under_compare(self, _lesson) -> None:
+        # its steps are another lesson's: the marks go, the report stays to read
+        self.timeline.mark_parting(None)
+        self._mark_other_pair(None)
+        self.compare_panel.show_stale()
+
+    def _on_compare_failed(self, reason: str) -> None:
+        self.compare_panel.show_failure(self._compared, reason)
+
+    def _show_parting(self, step: int) -> None:
+        # the state before the parting merge: the tiles frame the lesson's merge as the next one
+        self.session.request_step(step - 1)
+        self.show_view("Tiles")
+
     def export_vocab(self):
         """File > Export vocabulary…: the dialog, window-modal (the lesson holds still while it exports)."""
         from widgets.export_dialog import ExportDialog  # 25 ms the launch need not pay for a dialog
@@ -411,6 +476,10 @@ class MainWindow(QMainWindow):
 
     def choose_open_path(self) -> str:
         return QFileDialog.getOpenFileName(self, "Open a lesson or a text", self.files.folder(), OPEN_FILTER)[0]
+
+    def choose_merge_path(self) -> str:
+        return QFileDialog.getOpenFileName(self, "Compare a merge list with this lesson", self.files.folder(),
+                                           "Merge lists (*.txt *.json *.model *.tiktoken);;All files (*)")[0]
 
     def choose_save_path(self) -> str:
         path = self.files.path

@@ -22,6 +22,8 @@ from widgets.elided import ElidedLabel, wrap_lines
 from widgets.session_view import SessionView
 from widgets.steady import steady
 from widgets.step_field import StepField
+from widgets.step_mark import StepMark
+
 
 @dataclass(frozen=True)
 class TimelineShown:
@@ -166,6 +168,7 @@ class Timeline(QWidget):
         self.slider.setPageStep(10)
         # narrow enough, at 200 % zoom, to leave the go-to-step field its room in the row
         self.slider.setMinimumWidth(40)
+        self.parting_mark = StepMark(self.slider)
         self.step_label = QLabel()
         self.step_label.setObjectName("stepLabel")
         self.speed = QComboBox()
@@ -274,6 +277,10 @@ class Timeline(QWidget):
         direction = QHBoxLayout.Direction.TopToBottom if narrow else QHBoxLayout.Direction.LeftToRight
         if self.status_row.direction() != direction:
             self.status_row.setDirection(direction)
+
+    def mark_parting(self, step: int | None) -> None:
+        """Mark the step where a compared merge list parts from the lesson (None: no mark)."""
+        self.parting_mark.set_step(step)
 
     def shown(self) -> TimelineShown:
         """What is on screen now, read from the labels and the slider (for tests and accessibility)."""

@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.algorithm.settings import Settings
 from engine.formats.spreadsheet import safe_cell
-from engine.compare.walk import REAL, Counted, Difference, FirstDifference, Report
+from engine.compare.walk import REAL, Counted, Difference, Explanation, FirstDifference, Report
 from engine.readable.display import for_settings
 
 Pair = tuple[str, str]
@@ -166,3 +166,33 @@ def csv_text(rows: Iterable[tuple[str, ...]]) -> str:
     for row in rows:
         writer.writerow([cell if cell.isdigit() else safe_cell(cell) for cell in row])
     return out.getvalue()
+
+
+def _said(found: tuple[Explanation, ...]) -> str:
+    """What makes the list, the tie rules named together: "breaking ties by rule hf or smallest"."""
+    rules = [e.name for e in found if e.kind == "tie rule"]
+    said = [f"breaking ties by rule {' or '.join(rules)}"] if rules else []
+    return " or ".join(said + [e.says for e in found if e.kind != "tie rule"])
+
+
+def summary(report: Report, settings: Settings) -> str:
+    """The report in one sentence a student reads: identical, or where the lists part and why."""
+    first = report.first
+    if first is None:
+        return f"Your list is identical to the lesson's: all {report.lesson_merges} merges match, in order."
+    where = f"Your list parts from the lesson at step {first.step}"
+    if first.ours is None:
+        what = f"where the lesson stops ({first.stop_reason}) but your list merges {_pair(settings, first.theirs)}"
+    elif first.theirs is None:
+        what = f"where your list stops but the lesson merges {_pair(settings, first.ours)}{_times(first.our_count)}"
+    else:
+        what = (f"where the lesson merges {_pair(settings, first.ours)}{_times(first.our_count)} and your list "
+                f"merges {_pair(settings, first.theirs)}{_times(first.their_count)}")
+    found = first.explained_by
+    if found:
+        why = f"{_said(found)} makes your whole list"
+    elif report.differences and report.differences[0].rules:
+        why = f"that is the {report.differences[0].says}, but no tie rule or common mistake makes your whole list"
+    else:
+        why = "a real difference: no tie rule or common mistake makes your list"
+    return f"{where}, {what}: {why}."

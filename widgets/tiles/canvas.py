@@ -107,6 +107,12 @@ class TileCanvas(QAbstractScrollArea):
         self._apply_metrics()
         self.scale_changed.emit(scale)
 
+    def set_other_pair(self, step: int, pair: tuple[str, str] | None) -> None:
+        """Bracket the pair another merge list merges at ``step`` while that merge is the next one."""
+        self.rows.set_other(step, pair)
+        self.viewport().update()
+        self.display_changed.emit()
+
     def set_order(self, order: str) -> None:
         if self.rows.set_order(order):
             self._update_scrollbars()

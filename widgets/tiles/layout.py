@@ -338,6 +338,13 @@ class TileRows:
         self._merges: dict[int, RowMerge] = {}  # rows through the merge of step _merge_step
         self._merge_step = -1
         self._tied: tuple[int, dict[Pair, int]] = (-1, {})
+        # another merge list's pair at one step (a compared list's), bracketed beside the ties
+        self.other: tuple[int, Pair] | None = None
+
+    def set_other(self, step: int, pair: Pair | None) -> None:
+        """Bracket ``pair`` when merge ``step`` is the next one: the pair another list merges there."""
+        self.other = None if pair is None else (step, pair)
+        self._tied = (-1, {})
 
     def set_lesson(self, lesson: Lesson | None, state: LessonState | None, text: TextTiles | None = None) -> None:
         """Rows of the lesson's corpus, or of ``text`` cut by its merges for a lesson with no corpus."""
@@ -521,6 +528,9 @@ class TileRows:
         tied = self.source.tied(nxt) if self.source is not None else []
         # the ranking's order, which the step's named ties (the caption's) follow
         rivals = [pair for pair in tied if pair != nxt.pair]
+        other = self.other
+        if other is not None and other[0] == nxt.step and other[1] != nxt.pair and other[1] not in rivals:
+            rivals.append(other[1])  # not tied (a real difference): numbered after the ties
         return {pair: n for n, pair in enumerate(rivals, 1)}
 
     def marks(self, word: int, nxt: MergeStep | None) -> tuple[tuple[list[int], list[int]], tuple[int, ...]]:
@@ -532,6 +542,12 @@ class TileRows:
         tokens = self.layout(word).tokens
         return (winners, ties), tuple(self.tie_number((tokens[i], tokens[i + 1])) for i in ties)
 
+    def numbered(self, nxt: MergeStep) -> dict[Pair, int]:
+        """The bracketed pairs at the next merge ``nxt``, each with its number."""
+        if self._tied[0] != nxt.step:
+            self._tied = (nxt.step, self._tied_with(nxt))
+        return self._tied[1]
+
     def tie_number(self, pair: Pair) -> int:
         """The number of a pair tied with the next merge (0 when it is not tied)."""
         return self._tied[1].get(pair, 0)
@@ -541,9 +557,7 @@ class TileRows:
         if nxt is None:
             return [], []
         layout = self.layout(word)
-        if self._tied[0] != nxt.step:
-            self._tied = (nxt.step, self._tied_with(nxt))
-        tied = self._tied[1]
+        tied = self.numbered(nxt)
         ties = [i for i, pair in enumerate(zip(layout.tokens, layout.tokens[1:])) if pair in tied]
         winners: list[int] = []
         if self.source is None:  # no words: the next merge is nowhere

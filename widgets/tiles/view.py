@@ -160,6 +160,11 @@ class TileView(QWidget):
         # the file's merges were learned from a corpus it does not keep: counting the typed text explains none
         self.counting_box.setEnabled(not from_file)
 
+    def mark_other_pair(self, step: int, pair: tuple[str, str] | None) -> None:
+        """Show, while merge ``step`` is the next one, the pair another merge list merges there
+        (bracketed, and named in the caption); None takes the mark away."""
+        self.canvas.set_other_pair(step, pair)
+
     def set_controls_visible(self, on: bool) -> None:
         self.controls.setVisible(on)
 
@@ -233,6 +238,7 @@ class TileView(QWidget):
                     ties += esc(f" and {rest} more")
                 second += (f", tied with {ties} (numbered brackets below the tiles): "
                            + esc(f"the rule picks {tie_rule_short(lesson.settings)}"))
+            second += self._other_legend(nxt, b, plain)
         elif t is not None:
             pair = f"{text(t.step.pair[0])} + {text(t.step.pair[1])}"
             if t.sweep >= 0:
@@ -244,6 +250,16 @@ class TileView(QWidget):
         else:
             second = esc(f"Done: {lesson.stop_reason}." if lesson.stop_reason else "")
         return first + ("\n" if plain else "<br>") + second
+
+    def _other_legend(self, nxt, b, plain: bool) -> str:
+        """The compared list's pair at this step, with its bracket's number: "your list merges (2) a + b"."""
+        other = self.canvas.rows.other
+        if other is None or other[0] != nxt.step or other[1] == nxt.pair:
+            return ""
+        n = self.canvas.rows.numbered(nxt).get(other[1], 0)
+        text = self.canvas.display_text
+        number = f"({n})" if plain else f"<span style='color:{tie_colour(n)}'><b>({n})</b></span>"
+        return f" · your list merges {number} {b(text(other[1][0]) + ' + ' + text(other[1][1]))}"
 
     def _caption_without_corpus(self, state, lesson, b, plain: bool) -> str:
         """A tokenizer read from a file keeps no corpus: the rows are a typed text cut by its merges,

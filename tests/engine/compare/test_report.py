@@ -14,7 +14,7 @@ import engine.compare.mistakes
 import engine.compare.walk
 from engine.algorithm.settings import Settings
 from engine.compare.mistakes import MISTAKES, Training, learn
-from engine.compare.report import CSV_HEADER, csv_row, csv_text, report_data, report_lines, unreadable_row
+from engine.compare.report import CSV_HEADER, csv_row, csv_text, report_data, report_lines, summary, unreadable_row
 from engine.compare.walk import compare
 
 FOUR = Training("low 5\nlower 2\nnewest 6\nwidest 3", True, Settings())
@@ -84,3 +84,19 @@ def test_a_grading_sheet_row_per_file_and_formulas_kept_from_running():
     assert rows[2][2] == "0" and rows[2][5] == "step 1: lesson e + s, file l + o"
     assert rows[2][6] == "counts not weighted by word frequency"
     assert rows[3][0] == "x.json" and rows[3][6] == "unreadable: broken"
+
+
+TIED = Training("xy xy xy cd cd ab ab", False, Settings(end_of_word=None))
+
+
+@pytest.mark.parametrize("pairs, said", [
+    ([("x", "y"), ("c", "d"), ("a", "b")], "Your list is identical to the lesson's: all 3 merges match, in order."),
+    ([("x", "y"), ("a", "b"), ("c", "d")],
+     "Your list parts from the lesson at step 2, where the lesson merges c + d (2 times) and your list merges "
+     "a + b (2 times): breaking ties by rule hf or smallest or last makes your whole list."),
+    ([("x", "y"), ("y", "c")],
+     "Your list parts from the lesson at step 2, where the lesson merges c + d (2 times) and your list merges "
+     "y + c (does not occur): a real difference: no tie rule or common mistake makes your list."),
+])
+def test_the_summary_says_the_report_in_one_sentence(pairs, said):
+    assert summary(compare(TIED, pairs, "mine.txt"), TIED.settings) == said
