@@ -171,15 +171,16 @@ class TokenView(QWidget):
         painter.end()
 
     @staticmethod
-    def looks(piece: Piece, colouring: TokenColours | None = None) -> list[KindLook]:
+    def looks(piece: Piece, colouring: TokenColours | None = None, projector: bool = False) -> list[KindLook]:
         """Each token's look in the one palette, by its kind and id (in a lesson's colouring)."""
         kinds = piece.kinds or (TOKEN,) * len(piece.ids)
-        return [look_of(kind, token_id, colouring=colouring) for token_id, kind in zip(piece.ids, kinds)]
+        return [look_of(kind, token_id, colouring=colouring, projector=projector)
+                for token_id, kind in zip(piece.ids, kinds)]
 
     def _text_colour(self, piece: Piece) -> str:
         if piece.kind == GAP:
             return self.theme.muted
-        return self.looks(piece, self.colouring)[0].text
+        return self.looks(piece, self.colouring, self.theme.projector)[0].text
 
     def _paint_box(self, painter: QPainter, rect: QRectF, piece: Piece, radius: float) -> None:
         theme = self.theme
@@ -192,7 +193,7 @@ class TokenView(QWidget):
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawPath(path)
             return
-        looks = self.looks(piece, self.colouring)
+        looks = self.looks(piece, self.colouring, self.theme.projector)
         painter.save()
         painter.setClipPath(path)
         n = len(looks)
