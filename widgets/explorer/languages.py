@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from engine.algorithm.encoder import Encoder
 from engine.readable.explorer import Sample, load_languages, token_counts
+from widgets.classroom.look import POINTS_PER_PX
 from widgets.explorer.theme import ExplorerTheme
 
 # Two bars per language that must part on a black projector, on white paper and in a grey print:
@@ -145,6 +146,15 @@ class LanguagesView(QWidget):
         font.setBold(bold or self.theme.bold)
         return font
 
+    def _chart_points(self, points: float) -> float:
+        """A size the chart paints at: its scale's, but never below the theme's least type."""
+        return max(points * self.scale, self.theme.least_px * POINTS_PER_PX)
+
+    def _chart_font(self, points: float, bold: bool = False) -> QFont:
+        font = self._font(points, bold)
+        font.setPointSizeF(self._chart_points(points))
+        return font
+
     def _apply_fonts(self) -> None:
         self.title.setFont(self._font(17, bold=True))
         self.caption.setFont(self._font(14))
@@ -187,7 +197,7 @@ class LanguagesView(QWidget):
         item = self.plot.getPlotItem()
         top = max((max(v, default=0) for _, v in self.series if v), default=0)
         pixels = item.getViewBox().width()
-        label = QFontMetricsF(self._font(11, bold=True)).horizontalAdvance(f"{top}  ")
+        label = QFontMetricsF(self._chart_font(11, bold=True)).horizontalAdvance(f"{top}  ")
         # the label takes a share of the pixels; the bars keep the rest
         share = min(label / pixels, 0.5) if pixels > 0 else 0.15
         item.setXRange(0, max(top, 1) / (1 - max(share, 0.08)), padding=0)
@@ -218,10 +228,10 @@ class LanguagesView(QWidget):
             legend_entries.append((title, bars))
             for y, v in zip(offsets, values):
                 label = pg.TextItem(str(v), color=theme.text, anchor=(0, 0.5))
-                label.setFont(self._font(11, bold=True))
+                label.setFont(self._chart_font(11, bold=True))
                 label.setPos(v, y)
                 plot.addItem(label)
-        legend_font = self._font(12)
+        legend_font = self._chart_font(12)
         # the key sits above the chart, where no bar can run under it
         self.key.setText(
             "Tokens per language: "
@@ -236,7 +246,7 @@ class LanguagesView(QWidget):
             axis.setTickFont(legend_font)
         item.getAxis("left").setTicks([[(i, f"{s.name}  ") for i, s in enumerate(self.samples)]])
         # pyqtgraph passes these on as CSS, so the size has to be spelled "font-size"
-        item.setLabel("bottom", "tokens", **{"color": theme.text, "font-size": f"{12 * self.scale:.1f}pt",
+        item.setLabel("bottom", "tokens", **{"color": theme.text, "font-size": f"{self._chart_points(12):.1f}pt",
                                              "font-weight": "bold"})
         self._fit_range()
         item.setYRange(-0.6, n - 0.4, padding=0)
