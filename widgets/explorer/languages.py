@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
 
 from engine.algorithm.encoder import Encoder
 from engine.readable.explorer import Sample, load_languages, token_counts
-from widgets.classroom.look import POINTS_PER_PX
 from widgets.explorer.theme import ExplorerTheme
 
 # Two bars per language that must part on a black projector, on white paper and in a grey print:
@@ -147,8 +146,8 @@ class LanguagesView(QWidget):
         return font
 
     def _chart_points(self, points: float) -> float:
-        """A size the chart paints at: its scale's, but never below the theme's least type."""
-        return max(points * self.scale, self.theme.least_px * POINTS_PER_PX)
+        """A size the chart paints at: the page's, times its theme's chart type."""
+        return points * self.scale * self.theme.chart_type
 
     def _chart_font(self, points: float, bold: bool = False) -> QFont:
         font = self._font(points, bold)

@@ -1,11 +1,12 @@
 """The languages chart in the projector theme paints its ticks, counts and axis title at the
-classroom's least type or larger, whatever scale the page starts at."""
+classroom's least type or larger, from the least scale the classroom gives the explorer."""
 
 from __future__ import annotations
 
 from engine.lesson.lesson import Lesson
 from tests.app.painted_text import _item_text, pixel_size
-from widgets.classroom.look import LEAST_PX
+from app.classroom_looks import EXPLORER_SCALE
+from widgets.classroom.look import LEAST_PX, PX_1080
 from widgets.explorer.languages import LanguagesView
 from widgets.explorer.theme import ExplorerTheme
 
@@ -22,6 +23,7 @@ def test_the_projector_chart_paints_no_text_below_the_classrooms_least_type(qtbo
     qtbot.addWidget(page)
     page.set_tokenizers([("This lesson", lesson.tokenizer)])
     page.set_theme(ExplorerTheme.high_contrast())
+    page.set_scale(EXPLORER_SCALE * LEAST_PX / PX_1080)  # where body text is the least type
     texts = _painted(page)
     whats = {what for what, _ in texts}
     assert {"axis left ticks", "axis bottom ticks", "text 'tokens '"} <= whats and len(texts) > len(page.samples)
