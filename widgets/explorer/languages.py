@@ -13,7 +13,9 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
+    QFrame,
     QLabel,
+    QScrollArea,
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
@@ -86,6 +88,14 @@ class LanguagesView(QWidget):
         self.title.setWordWrap(True)  # at projector sizes the heading takes two lines rather than the page's width
         self.caption = QLabel()
         self.caption.setWordWrap(True)
+        # on a short page (720p at 150%) the paragraph scrolls rather than squeeze the chart and
+        # table to nothing; where there is room it shows whole
+        self.caption_area = QScrollArea()
+        self.caption_area.setWidget(self.caption)
+        self.caption_area.setWidgetResizable(True)
+        self.caption_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.caption_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.caption_area.viewport().setAutoFillBackground(False)  # the page's ground, in every theme
         self.plot = pg.PlotWidget()
         self.plot.setMenuEnabled(False)
         self.plot.setMouseEnabled(x=False, y=False)
@@ -109,7 +119,7 @@ class LanguagesView(QWidget):
         splitter.setSizes([1200, 700])
         layout = QVBoxLayout(self)
         layout.addWidget(self.title)
-        layout.addWidget(self.caption)
+        layout.addWidget(self.caption_area)
         self.key = QLabel()
         self.key.setWordWrap(True)
         layout.addWidget(self.key)
@@ -167,11 +177,24 @@ class LanguagesView(QWidget):
             sheet = f"QHeaderView::section {{ font-size: {11 * self.scale:.1f}pt; font-weight: bold; padding: 2px 8px; }}"
         self.table.horizontalHeader().setStyleSheet(sheet)
         self.table.resizeRowsToContents()
+        self._fit_caption()
         self._fit_table()
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
+        self._fit_caption()
         self._fit_table()
+
+    def _fit_caption(self) -> None:
+        """The caption whole if the chart and table keep half the page, else as much as leaves them that."""
+        area = self.caption_area
+        width = max(area.viewport().width(), 1)
+        whole = self.caption.heightForWidth(width) if self.caption.text() else 0
+        lines = QFontMetricsF(self.caption.font()).lineSpacing()
+        layout = self.layout()
+        spacing = 3 * max(layout.spacing(), 0)
+        room = layout.contentsRect().height() - self.height() // 2 - spacing - self.title.height() - self.key.height()
+        area.setFixedHeight(max(0, min(whole, max(room, int(2 * lines) + 2))))
 
     def _fit_table(self) -> None:
         """Give the table the width its columns need, the names on two lines if one would crowd the chart."""
@@ -251,6 +274,7 @@ class LanguagesView(QWidget):
         item.setYRange(-0.6, n - 0.4, padding=0)
         self._fill_table(shown)
         self.caption.setText(self._caption(shown))
+        self._fit_caption()
 
     def _caption(self, shown) -> str:
         if not shown:
