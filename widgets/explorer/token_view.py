@@ -18,6 +18,13 @@ from widgets.token_palette import KindLook, look_of
 from widgets.explorer.theme import ExplorerTheme
 
 BASE_POINT_SIZE = 15.0
+# code points drawn from a colour font (emoji), and the joiners and selectors that build them
+_COLOUR_GLYPHS = ((0x1F000, 0x1FAFF), (0x2600, 0x27BF), (0x200D, 0x200D), (0xFE0F, 0xFE0F))
+
+
+def colour_glyphs_only(label: str) -> bool:
+    """Whether ``label`` is emoji alone, whose colours no pen sets."""
+    return bool(label) and all(any(lo <= ord(c) <= hi for lo, hi in _COLOUR_GLYPHS) for c in label)
 
 
 class TokenView(QWidget):
@@ -163,6 +170,14 @@ class TokenView(QWidget):
             painter.setPen(QColor(self._text_colour(piece)))
             text_rect = QRectF(rect.x(), rect.y(), rect.width(), rect.height() - (sm.height() if self.show_ids else 0))
             label = fm.elidedText(piece.label, Qt.TextElideMode.ElideRight, rect.width() - pad)
+            if colour_glyphs_only(label):
+                # an emoji keeps its own colours whatever the pen, and yellow on a fill can all but
+                # vanish: it sits on a plate of the piece's text colour, which reads on every fill
+                plate = fm.boundingRect(text_rect, Qt.AlignmentFlag.AlignCenter, label).adjusted(-pad * 0.3, 0, pad * 0.3, 0)
+                painter.setBrush(QColor(self._text_colour(piece)))
+                painter.setPen(Qt.PenStyle.NoPen)
+                painter.drawRoundedRect(plate.intersected(rect), radius, radius)
+                painter.setPen(QColor(self._text_colour(piece)))
             painter.drawText(text_rect, Qt.AlignmentFlag.AlignCenter, label)
             if self.show_ids and piece.ids:
                 painter.setFont(small)
