@@ -117,7 +117,7 @@ class LanguagesView(QWidget):
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         splitter.setSizes([1200, 700])
-        layout = QVBoxLayout(self)
+        self.page_layout = layout = QVBoxLayout(self)
         layout.addWidget(self.title)
         layout.addWidget(self.caption_area)
         self.key = QLabel()
@@ -191,7 +191,7 @@ class LanguagesView(QWidget):
         width = max(area.viewport().width(), 1)
         whole = self.caption.heightForWidth(width) if self.caption.text() else 0
         lines = QFontMetricsF(self.caption.font()).lineSpacing()
-        layout = self.layout()
+        layout = self.page_layout
         spacing = 3 * max(layout.spacing(), 0)
         room = layout.contentsRect().height() - self.height() // 2 - spacing - self.title.height() - self.key.height()
         area.setFixedHeight(max(0, min(whole, max(room, int(2 * lines) + 2))))
