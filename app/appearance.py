@@ -37,7 +37,7 @@ def palette(theme: str) -> QPalette:
             QPalette.ColorRole.Text: "#f0f0f0", QPalette.ColorRole.Button: "#2b2f38",
             QPalette.ColorRole.ButtonText: "#f0f0f0", QPalette.ColorRole.Highlight: "#3d6fb6",
             QPalette.ColorRole.HighlightedText: "#ffffff", QPalette.ColorRole.ToolTipBase: "#2b2f38",
-            QPalette.ColorRole.ToolTipText: "#f0f0f0", QPalette.ColorRole.PlaceholderText: "#9a9a9a",
+            QPalette.ColorRole.ToolTipText: "#f0f0f0", QPalette.ColorRole.PlaceholderText: "#a6a6a6",
             QPalette.ColorRole.Link: "#8fb3e8",
         }
     else:
@@ -47,7 +47,7 @@ def palette(theme: str) -> QPalette:
             QPalette.ColorRole.Text: "#111111", QPalette.ColorRole.Button: "#e9e9e6",
             QPalette.ColorRole.ButtonText: "#111111", QPalette.ColorRole.Highlight: "#2f5f9e",
             QPalette.ColorRole.HighlightedText: "#ffffff", QPalette.ColorRole.ToolTipBase: "#ffffe8",
-            QPalette.ColorRole.ToolTipText: "#111111", QPalette.ColorRole.PlaceholderText: "#6b6b6b",
+            QPalette.ColorRole.ToolTipText: "#111111", QPalette.ColorRole.PlaceholderText: "#595959",
             QPalette.ColorRole.Link: "#1f4f8f",
         }
     for role, value in colors.items():

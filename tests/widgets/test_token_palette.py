@@ -11,7 +11,7 @@ from engine.readable.tile_colours import COLOURS, FILLED_KINDS, colouring_of
 from engine.readable.display import KINDS, MARKER, PARTIAL, SPECIAL, TOKEN, UNKNOWN, WHITESPACE, WORD_END
 from engine.lesson.lesson import Lesson
 from widgets.classroom.predict import question_for
-from widgets.token_palette import KIND_LOOKS, TOKEN_FILLS, TOKEN_TEXT, fill_of, look_of
+from widgets.token_palette import KIND_LOOKS, PROJECTOR_KIND_LOOKS, TOKEN_FILLS, TOKEN_TEXT, fill_of, look_of
 from widgets.explorer.replay import MergeReplayView
 from tests.widgets.colour_difference import contrast
 from widgets.explorer.side import SidePane
@@ -44,6 +44,19 @@ def test_text_reads_on_every_fill():
         assert contrast(look.text, look.fill) >= 4.5
     for fill in TOKEN_FILLS:
         assert contrast(TOKEN_TEXT, fill) >= 4.5
+
+
+def test_on_a_projector_every_kinds_text_reads_at_classroom_contrast_and_keeps_its_shape():
+    for kind, look in PROJECTOR_KIND_LOOKS.items():
+        assert contrast(look.text, look.fill) >= 7.0, kind
+        assert (look.hatched, look.dashed) == (KIND_LOOKS[kind].hatched, KIND_LOOKS[kind].dashed)
+    assert look_of(UNKNOWN, projector=True) == PROJECTOR_KIND_LOOKS[UNKNOWN]
+    assert look_of(TOKEN, 7, projector=True) == look_of(TOKEN, 7)
+
+
+@pytest.mark.parametrize("theme", [make() for make in dict.fromkeys(THEMES.values())], ids=lambda t: t.name)
+def test_the_explorers_whitespace_and_uncovered_text_read_on_its_ground(theme):
+    assert contrast(theme.muted, theme.background) >= (7.0 if theme.projector else 4.5)
 
 
 def test_every_kind_has_a_look_and_ordinary_kinds_keep_their_ids_colour():

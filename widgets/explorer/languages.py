@@ -13,7 +13,9 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
+    QFrame,
     QLabel,
+    QScrollArea,
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
@@ -86,6 +88,14 @@ class LanguagesView(QWidget):
         self.title.setWordWrap(True)  # at projector sizes the heading takes two lines rather than the page's width
         self.caption = QLabel()
         self.caption.setWordWrap(True)
+        # on a short page (720p at 150%) the paragraph scrolls rather than squeeze the chart and
+        # table to nothing; where there is room it shows whole
+        self.caption_area = QScrollArea()
+        self.caption_area.setWidget(self.caption)
+        self.caption_area.setWidgetResizable(True)
+        self.caption_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.caption_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.caption_area.viewport().setAutoFillBackground(False)  # the page's ground, in every theme
         self.plot = pg.PlotWidget()
         self.plot.setMenuEnabled(False)
         self.plot.setMouseEnabled(x=False, y=False)
@@ -107,9 +117,9 @@ class LanguagesView(QWidget):
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         splitter.setSizes([1200, 700])
-        layout = QVBoxLayout(self)
+        self.page_layout = layout = QVBoxLayout(self)
         layout.addWidget(self.title)
-        layout.addWidget(self.caption)
+        layout.addWidget(self.caption_area)
         self.key = QLabel()
         self.key.setWordWrap(True)
         layout.addWidget(self.key)
@@ -145,6 +155,15 @@ class LanguagesView(QWidget):
         font.setBold(bold or self.theme.bold)
         return font
 
+    def _chart_points(self, points: float) -> float:
+        """A size the chart paints at: the page's, times its theme's chart type."""
+        return points * self.scale * self.theme.chart_type
+
+    def _chart_font(self, points: float, bold: bool = False) -> QFont:
+        font = self._font(points, bold)
+        font.setPointSizeF(self._chart_points(points))
+        return font
+
     def _apply_fonts(self) -> None:
         self.title.setFont(self._font(17, bold=True))
         self.caption.setFont(self._font(14))
@@ -158,11 +177,24 @@ class LanguagesView(QWidget):
             sheet = f"QHeaderView::section {{ font-size: {11 * self.scale:.1f}pt; font-weight: bold; padding: 2px 8px; }}"
         self.table.horizontalHeader().setStyleSheet(sheet)
         self.table.resizeRowsToContents()
+        self._fit_caption()
         self._fit_table()
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
+        self._fit_caption()
         self._fit_table()
+
+    def _fit_caption(self) -> None:
+        """The caption whole if the chart and table keep half the page, else as much as leaves them that."""
+        area = self.caption_area
+        width = max(area.viewport().width(), 1)
+        whole = self.caption.heightForWidth(width) if self.caption.text() else 0
+        lines = QFontMetricsF(self.caption.font()).lineSpacing()
+        layout = self.page_layout
+        spacing = 3 * max(layout.spacing(), 0)
+        room = layout.contentsRect().height() - self.height() // 2 - spacing - self.title.height() - self.key.height()
+        area.setFixedHeight(max(0, min(whole, max(room, int(2 * lines) + 2))))
 
     def _fit_table(self) -> None:
         """Give the table the width its columns need, the names on two lines if one would crowd the chart."""
@@ -187,7 +219,7 @@ class LanguagesView(QWidget):
         item = self.plot.getPlotItem()
         top = max((max(v, default=0) for _, v in self.series if v), default=0)
         pixels = item.getViewBox().width()
-        label = QFontMetricsF(self._font(11, bold=True)).horizontalAdvance(f"{top}  ")
+        label = QFontMetricsF(self._chart_font(11, bold=True)).horizontalAdvance(f"{top}  ")
         # the label takes a share of the pixels; the bars keep the rest
         share = min(label / pixels, 0.5) if pixels > 0 else 0.15
         item.setXRange(0, max(top, 1) / (1 - max(share, 0.08)), padding=0)
@@ -218,10 +250,10 @@ class LanguagesView(QWidget):
             legend_entries.append((title, bars))
             for y, v in zip(offsets, values):
                 label = pg.TextItem(str(v), color=theme.text, anchor=(0, 0.5))
-                label.setFont(self._font(11, bold=True))
+                label.setFont(self._chart_font(11, bold=True))
                 label.setPos(v, y)
                 plot.addItem(label)
-        legend_font = self._font(12)
+        legend_font = self._chart_font(12)
         # the key sits above the chart, where no bar can run under it
         self.key.setText(
             "Tokens per language: "
@@ -236,12 +268,13 @@ class LanguagesView(QWidget):
             axis.setTickFont(legend_font)
         item.getAxis("left").setTicks([[(i, f"{s.name}  ") for i, s in enumerate(self.samples)]])
         # pyqtgraph passes these on as CSS, so the size has to be spelled "font-size"
-        item.setLabel("bottom", "tokens", **{"color": theme.text, "font-size": f"{12 * self.scale:.1f}pt",
+        item.setLabel("bottom", "tokens", **{"color": theme.text, "font-size": f"{self._chart_points(12):.1f}pt",
                                              "font-weight": "bold"})
         self._fit_range()
         item.setYRange(-0.6, n - 0.4, padding=0)
         self._fill_table(shown)
         self.caption.setText(self._caption(shown))
+        self._fit_caption()
 
     def _caption(self, shown) -> str:
         if not shown:

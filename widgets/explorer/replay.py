@@ -50,7 +50,7 @@ class ReplayRows(QWidget):
 
     def looks(self, row: ReplayRow) -> list[KindLook]:
         """Each tile's look in the one palette, so a token has the fill it has in every other view."""
-        return [look_of(kind, token_id, token, self.colouring)
+        return [look_of(kind, token_id, token, self.colouring, self.theme.projector)
                 for token, kind, token_id in zip(row.tokens, row.kinds, row.ids)]
 
     def reveal(self, count: int) -> None:

@@ -18,6 +18,13 @@ from widgets.token_palette import KindLook, look_of
 from widgets.explorer.theme import ExplorerTheme
 
 BASE_POINT_SIZE = 15.0
+# code points drawn from a colour font (emoji), and the joiners and selectors that build them
+_COLOUR_GLYPHS = ((0x1F000, 0x1FAFF), (0x2600, 0x27BF), (0x200D, 0x200D), (0xFE0F, 0xFE0F))
+
+
+def colour_glyphs_only(label: str) -> bool:
+    """Whether ``label`` is emoji alone, whose colours no pen sets."""
+    return bool(label) and all(any(lo <= ord(c) <= hi for lo, hi in _COLOUR_GLYPHS) for c in label)
 
 
 class TokenView(QWidget):
@@ -163,6 +170,14 @@ class TokenView(QWidget):
             painter.setPen(QColor(self._text_colour(piece)))
             text_rect = QRectF(rect.x(), rect.y(), rect.width(), rect.height() - (sm.height() if self.show_ids else 0))
             label = fm.elidedText(piece.label, Qt.TextElideMode.ElideRight, rect.width() - pad)
+            if colour_glyphs_only(label):
+                # an emoji keeps its own colours whatever the pen, and yellow on a fill can all but
+                # vanish: it sits on a plate of the piece's text colour, which reads on every fill
+                plate = fm.boundingRect(text_rect, Qt.AlignmentFlag.AlignCenter, label).adjusted(-pad * 0.3, 0, pad * 0.3, 0)
+                painter.setBrush(QColor(self._text_colour(piece)))
+                painter.setPen(Qt.PenStyle.NoPen)
+                painter.drawRoundedRect(plate.intersected(rect), radius, radius)
+                painter.setPen(QColor(self._text_colour(piece)))
             painter.drawText(text_rect, Qt.AlignmentFlag.AlignCenter, label)
             if self.show_ids and piece.ids:
                 painter.setFont(small)
@@ -171,15 +186,16 @@ class TokenView(QWidget):
         painter.end()
 
     @staticmethod
-    def looks(piece: Piece, colouring: TokenColours | None = None) -> list[KindLook]:
+    def looks(piece: Piece, colouring: TokenColours | None = None, projector: bool = False) -> list[KindLook]:
         """Each token's look in the one palette, by its kind and id (in a lesson's colouring)."""
         kinds = piece.kinds or (TOKEN,) * len(piece.ids)
-        return [look_of(kind, token_id, colouring=colouring) for token_id, kind in zip(piece.ids, kinds)]
+        return [look_of(kind, token_id, colouring=colouring, projector=projector)
+                for token_id, kind in zip(piece.ids, kinds)]
 
     def _text_colour(self, piece: Piece) -> str:
         if piece.kind == GAP:
             return self.theme.muted
-        return self.looks(piece, self.colouring)[0].text
+        return self.looks(piece, self.colouring, self.theme.projector)[0].text
 
     def _paint_box(self, painter: QPainter, rect: QRectF, piece: Piece, radius: float) -> None:
         theme = self.theme
@@ -192,7 +208,7 @@ class TokenView(QWidget):
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawPath(path)
             return
-        looks = self.looks(piece, self.colouring)
+        looks = self.looks(piece, self.colouring, self.theme.projector)
         painter.save()
         painter.setClipPath(path)
         n = len(looks)
