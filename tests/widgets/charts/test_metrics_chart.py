@@ -1,0 +1,70 @@
+"""The metrics chart plots the engine's measures over the run, off the GUI thread, and follows the step."""
+
+import pytest
+
+from engine.readable.metrics_run import lesson_metrics
+from widgets.charts.growth import VOCAB
+from widgets.charts.metric_data import BY_KEY
+from widgets.charts.metrics import WARNING
+
+
+def _curve(curve):
+    x, y = curve.getData()
+    return ([] if x is None else list(x)), ([] if y is None else list(y))
+
+
+def _measured(qtbot, view):
+    qtbot.waitUntil(lambda: view.metrics.series is not None, timeout=5000)
+    return view.metrics
+
+
+@pytest.mark.parametrize("key", ["characters", "fertility", "renyi", "shannon", "used"])
+def test_curves_are_lesson_metrics_at_every_step(qtbot, make_view, prose_session, key):
+    lesson = prose_session.lesson
+    chart = _measured(qtbot, make_view(prose_session))
+    chart.set_metric(key)
+    kind = BY_KEY[key]
+    curves = lesson_metrics(lesson)
+    x, corpus = _curve(chart.corpus_curve)
+    _, held = _curve(chart.held_out_curve)
+    assert x == list(range(lesson.last_step + 1))
+    for k in (0, 1, lesson.last_step // 2, lesson.last_step):
+        assert corpus[k] == pytest.approx(kind.value(curves.corpus.at(k)))
+        assert held[k] == pytest.approx(kind.value(curves.held_out.at(k)))
+    # the measure changes over the run: a flat line would pass the comparison above by luck
+    assert corpus[0] != pytest.approx(corpus[-1])
+
+
+def test_vocab_x_axis_is_the_vocabulary_size_at_each_step(qtbot, make_view, prose_session):
+    view = make_view(prose_session)
+    chart = _measured(qtbot, view)
+    view.x_choice.setCurrentIndex(view.x_choice.findData(VOCAB))
+    x, _ = _curve(chart.corpus_curve)
+    assert x == list(lesson_metrics(prose_session.lesson).corpus.vocab_sizes)
+    assert x == view.growth.x_values()
+
+
+def test_the_step_line_follows_the_session_and_drives_it(qtbot, make_view, prose_session):
+    chart = _measured(qtbot, make_view(prose_session))
+    prose_session.request_step(7)
+    assert chart.step_line.value() == 7
+    assert chart.readout.text().startswith("Step 7 of")
+    chart.step_line.setValue(12)  # as a drag does
+    assert prose_session.step == 12
+    assert chart.step_line.value() == 12
+
+
+def test_a_new_held_out_text_is_measured_again(qtbot, make_view, prose_session):
+    view = make_view(prose_session)
+    chart = _measured(qtbot, view)
+    view.set_held_out("Whose hat? The mat sat on the cat.")
+    qtbot.waitUntil(lambda: chart.series is not None and chart.series.held_out.startswith("Whose"), timeout=5000)
+    _, held = _curve(chart.held_out_curve)
+    expected = lesson_metrics(prose_session.lesson, "Whose hat? The mat sat on the cat.").held_out
+    assert held[-1] == pytest.approx(expected.at(expected.last_step).characters_per_token)
+
+
+def test_the_warning_stands_under_the_chart(qtbot, make_view, prose_session):
+    chart = _measured(qtbot, make_view(prose_session))
+    assert chart.warning.text() == WARNING
+    assert "Rényi" in WARNING and chart.warning.isVisible()
