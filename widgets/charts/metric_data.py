@@ -18,23 +18,33 @@ from engine.readable.metrics_run import MetricsCurve, lesson_metrics
 @dataclass(frozen=True)
 class MetricKind:
     key: str
-    label: str  # the combo's entry and the y axis's title
+    label: str  # the combo's entry
     unit: str  # what the read-out puts after a value
     value: Callable[[Metrics], float]
     percent: bool = False  # a share, shown as 0..100
     whole_words: bool = False  # needs words kept whole, which some splits do not count
+    axis: str = ""  # the y axis's title where the label is too long for it at a projector's type
+
+    @property
+    def axis_title(self) -> str:
+        return self.axis or self.label
+
+    def reads(self, value: float) -> str:
+        """A value as the read-out says it: "1.62 characters per token", "67% of the vocabulary used"."""
+        return f"{value:.0f}% {self.unit}" if self.percent else f"{value:.2f} {self.unit}"
 
 
 METRICS: tuple[MetricKind, ...] = (
     MetricKind("characters", "Characters per token", "characters per token", lambda m: m.characters_per_token),
     MetricKind("bytes", "Bytes per token", "bytes per token", lambda m: m.bytes_per_token),
     MetricKind("fertility", "Tokens per word", "tokens per word", lambda m: m.tokens_per_word),
-    MetricKind("whole", "Words kept whole (%)", "% of words kept whole", lambda m: 100 * m.whole_share,
+    MetricKind("whole", "Words kept whole (%)", "of the words kept whole", lambda m: 100 * m.whole_share,
                percent=True, whole_words=True),
-    MetricKind("unknown", "Unknown share (%)", "% of tokens unknown", lambda m: 100 * m.unknown_share, percent=True),
-    MetricKind("used", "Vocabulary used (%)", "% of the vocabulary used", lambda m: 100 * m.vocab_used_share,
+    MetricKind("unknown", "Unknown share (%)", "of the tokens unknown", lambda m: 100 * m.unknown_share, percent=True),
+    MetricKind("used", "Vocabulary used (%)", "of the vocabulary used", lambda m: 100 * m.vocab_used_share,
                percent=True),
-    MetricKind("renyi", "Rényi efficiency (α = 2.5)", "Rényi efficiency", lambda m: m.renyi_efficiency),
+    MetricKind("renyi", "Rényi efficiency (α = 2.5)", "Rényi efficiency", lambda m: m.renyi_efficiency,
+               axis="Rényi efficiency"),
     MetricKind("shannon", "Shannon efficiency", "Shannon efficiency", lambda m: m.shannon_efficiency),
 )
 BY_KEY = {kind.key: kind for kind in METRICS}

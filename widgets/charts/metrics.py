@@ -17,7 +17,7 @@ from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from widgets.charts.axes import CountAxis, GridLines
+from widgets.charts.axes import CountAxis, GridLines, short_number
 from widgets.charts.growth import MERGES, VOCAB
 from widgets.charts.metric_data import BY_KEY, METRICS, MetricSeries, metric_series
 from widgets.charts.theme import ChartTheme
@@ -31,6 +31,18 @@ HEADROOM = 1.15
 PLOT_LINES = 11
 
 
+class MeasureAxis(CountAxis):
+    """Fractions as short as they can be ("0.5", not "0.50"): an efficiency's ticks at a projector's
+    type were wide enough to run into the axis's title."""
+
+    def __init__(self, orientation: str):
+        super().__init__(orientation, fractions=True)
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph's name)
+        return [short_number(v * scale) if abs(v * scale) >= 1 else f"{v * scale:.2f}".rstrip("0").rstrip(".")
+                for v in values]
+
+
 class MetricsChart(QWidget):
     """One measure of the vocabulary over the whole history, corpus and held-out, with the step on it."""
 
@@ -38,14 +50,14 @@ class MetricsChart(QWidget):
         super().__init__(parent)
         self.session = session
         self.theme = theme or ChartTheme.light()
-        self.metric = METRICS[0].key
+        self.metric_key = METRICS[0].key
         self.x_mode = MERGES
         self.series: MetricSeries | None = None
         self.hover_step: int | None = None
         self._worker: Worker | None = None
         self._placing = False
 
-        self.plot = pg.PlotWidget(axisItems={"bottom": CountAxis("bottom"), "left": CountAxis("left", fractions=True)})
+        self.plot = pg.PlotWidget(axisItems={"bottom": CountAxis("bottom"), "left": MeasureAxis("left")})
         item = self.plot.getPlotItem()
         item.hideButtons()
         item.setMenuEnabled(False)
@@ -130,7 +142,7 @@ class MetricsChart(QWidget):
     def set_metric(self, key: str) -> None:
         if key not in BY_KEY:
             raise ValueError(f"no measure '{key}': choose one of {', '.join(BY_KEY)}")
-        self.metric = key
+        self.metric_key = key
         self.replot()
 
     def set_x_mode(self, mode: str) -> None:
@@ -162,10 +174,10 @@ class MetricsChart(QWidget):
         """The corpus's and the held-out text's values of the chosen measure at every step."""
         if self.series is None:
             return (), ()
-        return self.series.corpus[self.metric], self.series.held[self.metric]
+        return self.series.corpus[self.metric_key], self.series.held[self.metric_key]
 
     def replot(self) -> None:
-        kind = BY_KEY[self.metric]
+        kind = BY_KEY[self.metric_key]
         item = self.plot.getPlotItem()
         x = self.x_values()
         corpus, held = self.values()
@@ -181,7 +193,7 @@ class MetricsChart(QWidget):
         item.layout.setRowFixedHeight(0, self.legend.boundingRect().height() + 4)
         theme = self.theme
         item.setLabel("bottom", "Vocabulary size" if self.x_mode == VOCAB else "Merges", color=theme.foreground)
-        item.setLabel("left", kind.label, color=theme.foreground)
+        item.setLabel("left", kind.axis_title, color=theme.foreground)
         if x:
             hi = x[-1] if x[-1] > x[0] else x[0] + 1
             item.setXRange(x[0], hi, padding=0.02)
@@ -209,14 +221,14 @@ class MetricsChart(QWidget):
             return "Train a lesson to measure its vocabulary."
         if series is None:
             return "Measuring the vocabulary at every step…"
-        kind = BY_KEY[self.metric]
+        kind = BY_KEY[self.metric_key]
         k = max(0, min(step, series.last_step))
         corpus, held = self.values()
         parts = [f"Step {k} of {series.last_step}", f"vocabulary {series.vocab[k]:,}"]
         if corpus:
-            parts.append(f"training text {corpus[k]:.2f} {kind.unit}")
+            parts.append(f"training text {kind.reads(corpus[k])}")
         if held:
-            parts.append(f"held-out {held[k]:.2f} {kind.unit}")
+            parts.append(f"held-out {kind.reads(held[k])}")
         if not corpus and not held:
             parts.append("not counted for this split" if kind.whole_words else "no text to measure")
         return "  ·  ".join(parts)
@@ -282,7 +294,12 @@ class MetricsChart(QWidget):
             axis.setPen(pg.mkPen(theme.muted))
             axis.setTextPen(pg.mkPen(theme.foreground))
             axis.setStyle(tickFont=theme.font(), tickTextOffset=6)
+        # room for the widest tick any measure has ("0.25", "100") and the title beside it: the width
+        # pyqtgraph works out from the ticks drawn so far let them run into the title at a projector's type
+        metrics = QFontMetricsF(theme.font())
+        for axis in (item.getAxis("left"), item.getAxis("bottom")):
             axis.label.setFont(theme.font())
+        item.getAxis("left").setWidth(int(metrics.horizontalAdvance("0.25") + 12 + metrics.height() * 1.3))
         grid = pg.mkColor(theme.foreground)
         grid.setAlphaF(theme.grid)
         self.grid.setPen(pg.mkPen(grid, width=1))
@@ -303,6 +320,22 @@ class MetricsChart(QWidget):
         self.readout.setFixedHeight(int(lines * 2 + 6))
         self.plot.setMinimumHeight(int(lines * PLOT_LINES))
         self.replot()
+        self.refit()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self.refit(event.size().width())
+
+    def refit(self, width: int | None = None) -> None:
+        """At least as tall as the plot, the read-out and the wrapped warning need at ``width``: the
+        page's column asks only for a minimum, which leaves out the warning's lines, and a squeezed
+        chart drew its read-out over the plot's axis."""
+        width = self.width() if width is None else width
+        spacing = self.layout().spacing()
+        need = (self.plot.minimumHeight() + self.readout.height() + max(self.warning.heightForWidth(width), 0)
+                + 2 * spacing)
+        if need != self.minimumHeight():
+            self.setMinimumHeight(need)
 
 
 __all__ = ["MetricsChart", "WARNING"]

@@ -90,6 +90,8 @@ class ChartsView(QWidget):
             # the controls row must not set the window's minimum width
             choice.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             choice.setMinimumContentsLength(7)
+        # "Rényi efficiency (α = 2.5)" whole, so the choice reads without opening it
+        self.metric_choice.setMinimumContentsLength(16)
         self.per_token_box = QCheckBox("Characters per token")
         self.per_token_box.toggled.connect(self.growth.set_per_token_visible)
 
@@ -293,7 +295,7 @@ class ChartsView(QWidget):
         # room for a readable plot: about eleven lines of its type (the page scrolls below that)
         font = QFont(self.font())
         font.setPointSizeF(theme.font_size)
-        for chart in (self.growth, self.pairs, self.metrics):
+        for chart in (self.growth, self.pairs):
             chart.setMinimumHeight(round(11 * QFontMetrics(font).lineSpacing()))
         text = f"font-size: {theme.font_size}pt; color: {theme.foreground};"
         # every text on the page in the charts' own colours and type, on the charts' own ground

@@ -1,5 +1,6 @@
 """The metrics chart plots the engine's measures over the run, off the GUI thread, and follows the step."""
 
+import pyqtgraph as pg
 import pytest
 
 from engine.readable.metrics_run import lesson_metrics
@@ -68,3 +69,17 @@ def test_the_warning_stands_under_the_chart(qtbot, make_view, prose_session):
     chart = _measured(qtbot, make_view(prose_session))
     assert chart.warning.text() == WARNING
     assert "Rényi" in WARNING and chart.warning.isVisible()
+
+
+def test_hovering_reads_the_step_under_the_mouse_and_leaving_returns_to_the_current_one(qtbot, make_view, prose_session):
+    chart = _measured(qtbot, make_view(prose_session))
+    chart.set_metric("used")
+    prose_session.request_step(2)
+    vb = chart.plot.getPlotItem().vb
+    chart._on_mouse_moved(vb.mapViewToScene(pg.Point(9, 10)))
+    assert chart.hover_step == 9
+    assert chart.readout.text().startswith("Step 9 of")
+    assert "% of the vocabulary used" in chart.readout.text()
+    assert len(chart.markers.data) == 2  # one on each curve
+    prose_session.request_step(4)
+    assert chart.hover_step is None and chart.readout.text().startswith("Step 4 of")
