@@ -90,7 +90,7 @@ class MetricsChart(QWidget):
         self.warning = QLabel(WARNING)
         self.warning.setObjectName("hint")
         self.warning.setWordWrap(True)
-        layout = QVBoxLayout(self)
+        layout = self._layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.plot, 1)
         layout.addWidget(self.readout)
@@ -331,7 +331,7 @@ class MetricsChart(QWidget):
         page's column asks only for a minimum, which leaves out the warning's lines, and a squeezed
         chart drew its read-out over the plot's axis."""
         width = self.width() if width is None else width
-        spacing = self.layout().spacing()
+        spacing = self._layout.spacing()
         need = (self.plot.minimumHeight() + self.readout.height() + max(self.warning.heightForWidth(width), 0)
                 + 2 * spacing)
         if need != self.minimumHeight():
