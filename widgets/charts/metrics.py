@@ -55,6 +55,7 @@ class MetricsChart(QWidget):
         self.series: MetricSeries | None = None
         self.hover_step: int | None = None
         self._worker: Worker | None = None
+        self._behind = False  # a lesson arrived while hidden: measured when shown
         self._placing = False
 
         self.plot = pg.PlotWidget(axisItems={"bottom": CountAxis("bottom"), "left": MeasureAxis("left")})
@@ -108,18 +109,26 @@ class MetricsChart(QWidget):
     # -- the curves, from a worker --------------------------------------------------------------
 
     def measure(self) -> None:
-        """Compute the session's lesson's curves off the GUI thread; until they come, none is drawn."""
+        """Compute the session's lesson's curves off the GUI thread; until they come, none is drawn.
+        A hidden chart (the Charts tab behind another) waits until it is shown: the cores are shared."""
         if self._worker is not None:
             self._worker.quit()
+            self._worker = None
         self.series = None
         self.replot()
         lesson = self.session.lesson
-        if self.session.state is None:
+        self._behind = not self.isVisible()
+        if self.session.state is None or self._behind:
             return
         worker = self._worker = Worker(metric_series, lesson, lesson.held_out)
         worker.returned.connect(self._on_measured)
         worker.errored.connect(self._on_measure_failed)
         worker.start()
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        if self._behind:
+            self.measure()
 
     def _on_measured(self, series: MetricSeries) -> None:
         # a result for a lesson or a held-out text no longer shown is not this chart's any more
@@ -130,6 +139,8 @@ class MetricsChart(QWidget):
         self.replot()
 
     def _on_measure_failed(self, exc: object) -> None:
+        if self.sender() is not self._worker:
+            return  # a run for a lesson already replaced
         self._worker = None
         self.readout.setText(f"The measures could not be computed ({exc}). Train the lesson again to retry.")
 
@@ -221,6 +232,8 @@ class MetricsChart(QWidget):
             return "Train a lesson to measure its vocabulary."
         if series is None:
             return "Measuring the vocabulary at every step…"
+        if not series.merges:
+            return "No text to measure: paste a held-out text below to see how the vocabulary does on it."
         kind = BY_KEY[self.metric_key]
         k = max(0, min(step, series.last_step))
         corpus, held = self.values()

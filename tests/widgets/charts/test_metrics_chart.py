@@ -3,10 +3,15 @@
 import pyqtgraph as pg
 import pytest
 
+from app.session import Session
+from engine.lesson.lesson import Lesson
 from engine.readable.metrics_run import lesson_metrics
+from widgets.charts import ChartsView
 from widgets.charts.growth import VOCAB
 from widgets.charts.metric_data import BY_KEY
 from widgets.charts.metrics import WARNING
+
+from .conftest import HELD_OUT, PROSE
 
 
 def _curve(curve):
@@ -83,3 +88,44 @@ def test_hovering_reads_the_step_under_the_mouse_and_leaving_returns_to_the_curr
     assert len(chart.markers.data) == 2  # one on each curve
     prose_session.request_step(4)
     assert chart.hover_step is None and chart.readout.text().startswith("Step 4 of")
+
+
+def _file_lesson(tmp_path, held_out=""):
+    """A lesson read from a tokenizer file: merges, no corpus."""
+    from engine.formats.bpelab import save_tokenizer
+    from engine.lesson_io.from_tokenizer import read_imported
+
+    save_tokenizer(Lesson(PROSE).train().tokenizer, tmp_path / "tok.json")
+    run = read_imported(tmp_path / "tok.json")
+    while True:
+        try:
+            next(run)
+        except StopIteration as end:
+            lesson = end.value
+            lesson.held_out = held_out
+            return lesson
+
+
+def test_a_tokenizer_file_has_only_the_held_out_curve(qtbot, make_view, tmp_path):
+    lesson = _file_lesson(tmp_path, HELD_OUT)
+    chart = _measured(qtbot, make_view(Session(lesson)))
+    assert not chart.corpus_curve.isVisible() and chart.held_out_curve.isVisible()
+    _, held = _curve(chart.held_out_curve)
+    expected = lesson_metrics(lesson).held_out
+    assert held[3] == pytest.approx(expected.at(3).characters_per_token)
+    assert "training text" not in chart.readout.text() and "held-out" in chart.readout.text()
+
+
+def test_a_tokenizer_file_with_no_held_out_text_says_what_to_do(qtbot, make_view, tmp_path):
+    chart = _measured(qtbot, make_view(Session(_file_lesson(tmp_path))))
+    assert not chart.corpus_curve.isVisible() and not chart.held_out_curve.isVisible()
+    assert chart.readout.text().startswith("No text to measure: paste a held-out text")
+
+
+def test_a_hidden_chart_measures_only_once_shown(qtbot, prose_session):
+    view = ChartsView(prose_session)
+    qtbot.addWidget(view)
+    assert view.metrics.series is None and not view.metrics.measuring
+    view.show()
+    qtbot.waitUntil(lambda: view.metrics.series is not None, timeout=5000)
+    assert view.metrics.series.lesson is prose_session.lesson
