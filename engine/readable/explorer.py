@@ -192,6 +192,44 @@ def token_counts(tokenizer: Encoder, samples: list[Sample]) -> list[int]:
     return [len(tokenizer.encode_ids(s.text)) for s in samples]
 
 
+@dataclass(frozen=True)
+class LanguageCount:
+    """A sample's tokens under one tokenizer, and how many of them are the unknown token."""
+
+    tokens: int
+    unknown: int
+
+    @property
+    def flagged(self) -> bool:
+        """Some of the text never reached a real token: the count is low only because each character
+        the tokenizer never saw became one <unk>, which a model cannot read back."""
+        return self.unknown > 0
+
+    def note(self) -> str:
+        """ "147 tokens, 129 unknown", or "22 tokens" where none is unknown."""
+        text = f"{self.tokens} token{'s' if self.tokens != 1 else ''}"
+        return f"{text}, {self.unknown} unknown" if self.unknown else text
+
+
+def language_counts(tokenizer: Encoder, samples: Sequence[Sample]) -> list[LanguageCount]:
+    """Each sample's tokens and unknown tokens under ``tokenizer`` (a byte-level one has no unknown)."""
+    unknown_id = tokenizer.unknown_id
+    counts = []
+    for sample in samples:
+        ids = tokenizer.encode_ids(sample.text)
+        counts.append(LanguageCount(len(ids), sum(1 for i in ids if i == unknown_id) if unknown_id is not None else 0))
+    return counts
+
+
+def english_premiums(tokens: Sequence[int], samples: Sequence[Sample]) -> list[float] | None:
+    """Each sample's tokens divided by English's (``tokens[i]`` is sample i's), None where the set has
+    no English sample or English takes no token."""
+    base = next((i for i, s in enumerate(samples) if s.code == "en"), None)
+    if base is None or not tokens[base]:
+        return None
+    return [t / tokens[base] for t in tokens]
+
+
 # -- one-click demonstrations -----------------------------------------------------------------------
 
 

@@ -87,6 +87,7 @@ def test_f5_enters_and_esc_restores_everything(window, qtbot):
     assert tiles.canvas.theme.name == "high contrast" and tiles.controls.isHidden()
     assert tiles.canvas.scale > before["tiles"][0]
     assert charts.theme.name == "projector dark" and charts.theme.font_size > before["charts"].font_size
+    assert charts.metrics.theme == charts.theme  # the metrics chart in the classroom's look, as the growth chart
     assert explorer.theme.name == "high contrast" and explorer.scale > before["explorer"][0]
     assert quiz.scale > before["quiz"][0] and quiz.teacher_mode  # the verdict waits for the teacher
 

@@ -32,6 +32,8 @@ from engine.errors import BpeLabError
 from engine.lesson.lesson import Lesson
 from widgets.charts.export import export_image, export_rows
 from widgets.charts.growth import MERGES, PERCENT, TOKENS, VOCAB, GrowthChart
+from widgets.charts.metric_data import METRICS
+from widgets.charts.metrics import MetricsChart
 from widgets.charts.pairs import PairCountChart
 from widgets.charts.theme import ChartTheme
 from widgets.flow import FlowLayout, group
@@ -66,32 +68,42 @@ class ChartsView(QWidget):
         self.model = HistoryModel(session, self)
         self.growth = GrowthChart(session, self.model, self.theme)
         self.pairs = PairCountChart(session, self.theme)
+        self.metrics = MetricsChart(session, self.theme)
 
         self.x_choice = QComboBox()
         self.x_choice.addItem("Merges", MERGES)
         self.x_choice.addItem("Vocabulary size", VOCAB)
         self.x_choice.setToolTip("What the x axis counts: merges made, or the size of the vocabulary")
-        self.x_choice.currentIndexChanged.connect(lambda _: self.growth.set_x_mode(self.x_choice.currentData()))
+        self.x_choice.currentIndexChanged.connect(self._on_x_chosen)
         self.y_choice = QComboBox()
         self.y_choice.addItem("Tokens", TOKENS)
         self.y_choice.addItem("% of starting tokens", PERCENT)
         self.y_choice.setToolTip("Percent puts texts of different lengths on one scale, to compare them")
         self.y_choice.currentIndexChanged.connect(lambda _: self.growth.set_y_mode(self.y_choice.currentData()))
-        for choice in (self.x_choice, self.y_choice):
+        self.metric_choice = QComboBox()
+        for kind in METRICS:
+            self.metric_choice.addItem(kind.label, kind.key)
+        self.metric_choice.setToolTip("What the metrics chart measures (docs/metrics.md defines each)")
+        self.metric_choice.currentIndexChanged.connect(
+            lambda _: self.metrics.set_metric(self.metric_choice.currentData()))
+        for choice in (self.x_choice, self.y_choice, self.metric_choice):
             # the controls row must not set the window's minimum width
             choice.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             choice.setMinimumContentsLength(7)
+        # "Rényi efficiency (α = 2.5)" whole, so the choice reads without opening it
+        self.metric_choice.setMinimumContentsLength(16)
         self.per_token_box = QCheckBox("Characters per token")
         self.per_token_box.toggled.connect(self.growth.set_per_token_visible)
 
         # the controls in groups that wrap onto another line rather than clip at a large zoom
-        self._control_labels = [QLabel("x axis:"), QLabel("y axis:")]
+        self._control_labels = [QLabel("x axis:"), QLabel("y axis:"), QLabel("measure:")]
         self.export_button = self._export_button()
         controls = QWidget()
         row = FlowLayout(controls, gap=12)
         row.addWidget(group(self._control_labels[0], self.x_choice))
         row.addWidget(group(self._control_labels[1], self.y_choice))
         row.addWidget(self.per_token_box)
+        row.addWidget(group(self._control_labels[2], self.metric_choice))
         row.addWidget(self.export_button)
 
         self.held_out_box = QPlainTextEdit()
@@ -116,6 +128,8 @@ class ChartsView(QWidget):
         self.why_not_larger.setWordWrap(True)
         self.why_not_larger.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         left_layout.addWidget(self.why_not_larger)
+        # under the growth chart, on its x axis: what the shorter encoding is worth by other measures
+        left_layout.addWidget(self.metrics, 1)
         self.held_out_label = QLabel()
         self.held_out_label.setWordWrap(True)
         left_layout.addWidget(self.held_out_label)
@@ -158,6 +172,11 @@ class ChartsView(QWidget):
         self.model.held_out_failed.connect(self._on_held_out_failed)
         self._show_held_out()
         self._show_notice()  # the view may be built after the lesson arrived
+
+    def _on_x_chosen(self, _index: int) -> None:
+        mode = self.x_choice.currentData()
+        self.growth.set_x_mode(mode)
+        self.metrics.set_x_mode(mode)
 
     def notice_text(self) -> str:
         """The line above the charts, empty unless the lesson has no corpus."""
@@ -261,6 +280,7 @@ class ChartsView(QWidget):
         self._points = float(theme.font_size)
         self.growth.apply_theme(theme)
         self.pairs.apply_theme(theme)
+        self.metrics.apply_theme(theme)
         # the pair labels, the counts and their marks take the theme's share of the width (half the
         # page at a projector's type, where the bars beside them need it); a share the user dragged
         # stays until the theme's changes
@@ -285,7 +305,7 @@ class ChartsView(QWidget):
         self.held_out_problem.setStyleSheet(f"font-size: {theme.font_size}pt; color: {theme.foreground}; "
                                             f"border: 2px dashed {theme.foreground}; padding: 2px 6px;")
         boxed = f"{text} background-color: {theme.panel}; border: 1px solid {theme.muted}; padding: 2px 6px;"
-        for widget in (self.x_choice, self.y_choice, self.export_button, self.held_out_box):
+        for widget in (self.x_choice, self.y_choice, self.metric_choice, self.export_button, self.held_out_box):
             widget.setStyleSheet(boxed)
         self._texts.refit()
         self.setAutoFillBackground(True)

@@ -1,7 +1,10 @@
 """The same sentences in many languages, and what each costs in tokens under each tokenizer.
 
 The bar chart answers "does every language cost the same?" on screen: under GPT-4's tokenizer a
-Tamil or Hindi sentence takes several times the tokens of the same sentence in English.
+Tamil or Hindi sentence takes several times the tokens of the same sentence in English. Each
+tokenizer's premium over English stands beside the others', and a count that holds unknown tokens
+says so ("147 tokens, 129 unknown"): a tokenizer that never saw a script looks cheap on it only
+because the text became <unk>.
 """
 
 from __future__ import annotations
@@ -24,13 +27,17 @@ from PySide6.QtWidgets import (
 )
 
 from engine.algorithm.encoder import Encoder
-from engine.readable.explorer import Sample, load_languages, token_counts
+from engine.readable.explorer import LanguageCount, Sample, english_premiums, language_counts, load_languages
 from widgets.explorer.theme import ExplorerTheme
 
 # Two bars per language that must part on a black projector, on white paper and in a grey print:
 # the first is a solid mid orange (enough contrast against black and white alike), the second a
 # much lighter blue crossed by dark hatching, so they differ in lightness and texture, not only hue.
 SERIES = ("#E06A20", "#99DDFF")
+# marks a count that holds unknown tokens, in the table and the caption's key
+FLAG = "⚠"
+CAPTION_NAMES = 3
+CHARS = 1  # the table's column of characters per sample
 HATCHED = (False, True)
 
 
@@ -72,7 +79,8 @@ class LanguageTable(QTableWidget):
 
     def needed_width(self) -> int:
         """The width that shows every column whole with the names as they are now."""
-        return sum(self.column_width(c) for c in range(self.columnCount())) + self.chrome_width()
+        shown = [c for c in range(self.columnCount()) if not self.isColumnHidden(c)]
+        return sum(self.column_width(c) for c in shown) + self.chrome_width()
 
 
 class LanguagesView(QWidget):
@@ -82,6 +90,8 @@ class LanguagesView(QWidget):
         super().__init__(parent)
         self.samples: list[Sample] = load_languages()
         self.series: list[tuple[str, list[int] | None]] = []
+        # per tokenizer title, each sample's tokens with its unknown ones
+        self.language_counts: dict[str, list[LanguageCount]] = {}
         self.scale = 1.0
         self.theme = ExplorerTheme.light()
         self.title = QLabel("The same three sentences in each language: how many tokens?")
@@ -128,7 +138,9 @@ class LanguagesView(QWidget):
 
     def set_tokenizers(self, named: list[tuple[str, Encoder | None]]) -> None:
         """(title, tokenizer or None while loading) for each bar of a language."""
-        self.series = [(title, token_counts(tok, self.samples) if tok is not None else None) for title, tok in named]
+        self.language_counts = {title: language_counts(tok, self.samples) for title, tok in named if tok is not None}
+        self.series = [(title, [c.tokens for c in self.language_counts[title]] if tok is not None else None)
+                       for title, tok in named]
         self._redraw()
 
     def counts(self, title: str) -> list[int] | None:
@@ -136,6 +148,17 @@ class LanguagesView(QWidget):
             if name == title:
                 return values
         return None
+
+    def flagged(self, title: str) -> list[str]:
+        """The names of the samples whose count under ``title`` holds unknown tokens."""
+        return [s.name for s, c in zip(self.samples, self.language_counts.get(title, [])) if c.flagged]
+
+    def _bar_label(self, title: str, row: int) -> str:
+        counts = self.language_counts.get(title)
+        if counts is None or not counts[row].flagged:
+            return str(counts[row].tokens) if counts else ""
+        # short beside a bar, which must keep the chart's room; the table says how many are unknown
+        return f"{counts[row].tokens} {FLAG}"
 
     # -- looks --------------------------------------------------------------------------------
 
@@ -204,8 +227,12 @@ class LanguagesView(QWidget):
         # the chart keeps 45% of the page if two-line names make the table narrow enough
         room = int(self.width() * 0.55)
         table.set_two_lines(False)
+        table.setColumnHidden(CHARS, False)
         if table.needed_width() > room:
             table.set_two_lines(True)
+        if table.needed_width() > room:
+            # the characters are the least of what a row says: each tokenizer's count and premium stay
+            table.setColumnHidden(CHARS, True)
         want = table.needed_width()
         # sizes, not a minimum width: a minimum would keep the page from ever narrowing again
         # the chart takes the rest: it is what the class looks at
@@ -219,7 +246,9 @@ class LanguagesView(QWidget):
         item = self.plot.getPlotItem()
         top = max((max(v, default=0) for _, v in self.series if v), default=0)
         pixels = item.getViewBox().width()
-        label = QFontMetricsF(self._chart_font(11, bold=True)).horizontalAdvance(f"{top}  ")
+        labels = [self._bar_label(t, i) for t, v in self.series if v for i in range(len(v))]
+        metrics = QFontMetricsF(self._chart_font(11, bold=True))
+        label = max((metrics.horizontalAdvance(f"{text}  ") for text in labels), default=metrics.horizontalAdvance(f"{top}  "))
         # the label takes a share of the pixels; the bars keep the rest
         share = min(label / pixels, 0.5) if pixels > 0 else 0.15
         item.setXRange(0, max(top, 1) / (1 - max(share, 0.08)), padding=0)
@@ -248,8 +277,8 @@ class LanguagesView(QWidget):
                 plot.addItem(layer)
                 bars = bars or layer
             legend_entries.append((title, bars))
-            for y, v in zip(offsets, values):
-                label = pg.TextItem(str(v), color=theme.text, anchor=(0, 0.5))
+            for row, (y, v) in enumerate(zip(offsets, values)):
+                label = pg.TextItem(self._bar_label(title, row), color=theme.text, anchor=(0, 0.5))
                 label.setFont(self._chart_font(11, bold=True))
                 label.setPos(v, y)
                 plot.addItem(label)
@@ -283,37 +312,73 @@ class LanguagesView(QWidget):
         base = next((i for i, s in enumerate(self.samples) if s.code == "en"), 0)
         if not values[base]:
             return ""
-        worst = max(range(len(values)), key=lambda i: values[i] if self.samples[i].script != "code" else -1)
+        counted = self.language_counts.get(title, [])
+        # a count cheapened by unknown tokens is no language's real cost
+        honest = [i for i in range(len(values)) if self.samples[i].script != "code"
+                  and not (counted and counted[i].flagged)] or [base]
+        worst = max(honest, key=lambda i: values[i])
         ratio = values[worst] / values[base]
         return (
             f"Under {title}, {self.samples[worst].name} costs {values[worst]} tokens where English costs "
             f"{values[base]}: ×{ratio:.1f} for the same meaning. Languages do <b>not</b> all cost the same — "
-            "a model's context window, speed and price all count tokens. " + PUBLISHED
+            "a model's context window, speed and price all count tokens. " + self._unknown_caption(shown)
+            + PUBLISHED
         )
+
+    def _unknown_caption(self, shown) -> str:
+        """What the counts with unknown tokens hide, named per tokenizer and language."""
+        parts = []
+        for title, _ in shown:
+            counts = self.language_counts.get(title, [])
+            flagged = sorted((c.unknown / c.tokens, s.name, c) for s, c in zip(self.samples, counts) if c.flagged)
+            if not flagged:
+                continue
+            # the worst few by name; the table flags every one
+            named = [f"{name} {c.note()}" for _, name, c in reversed(flagged[-CAPTION_NAMES:])]
+            more = len(flagged) - len(named)
+            parts.append(f"{_short(title)}: " + "; ".join(named) + (f", and {more} more" if more else "") + ".")
+        if not parts:
+            return ""
+        return (f"<b>{FLAG} Unknown:</b> a character a tokenizer never saw becomes &lt;unk&gt;, so such a count is "
+                "low only because the text is lost. " + " ".join(parts) + " ")
 
     def _fill_table(self, shown) -> None:
         # short two-line headings keep the table narrow enough to leave the chart its room
         headers = [("Language", "Double-click a language to see its tokens side by side"),
                    ("Chars", "Characters in the three sentences")]
-        headers += [(f"{_short(t)}\ntokens", f"Tokens under {t}") for t, _ in shown]
-        if shown:
-            headers.append(("×\nEnglish", f"Tokens under {shown[0][0]}, divided by English's"))
+        headers += [(f"{_short(t)}\ntokens", f"Tokens under {t} (and how many are unknown)") for t, _ in shown]
+        premiums = [english_premiums(values, self.samples) for _, values in shown]
+        # each tokenizer's premium over English beside the others', so a class compares them on one row
+        headers += [(f"{_short(t)}\n× English", f"Tokens under {t}, divided by English's")
+                    for (t, _), p in zip(shown, premiums) if p is not None]
         self.table.setColumnCount(len(headers))
         for col, (text, tip) in enumerate(headers):
             heading = QTableWidgetItem(text)
             heading.setToolTip(tip)
             self.table.setHorizontalHeaderItem(col, heading)
         self.table.setRowCount(len(self.samples))
-        base = next((i for i, s in enumerate(self.samples) if s.code == "en"), 0)
         for row, sample in enumerate(self.samples):
             names = (sample.name, sample.name) if sample.native in sample.name else (
                 f"{sample.name} · {sample.native}", f"{sample.name}\n{sample.native}")
             cells = [names[self.table.two_lines], str(len(sample.text))]
-            cells += [str(values[row]) for _, values in shown]
-            if shown and shown[0][1][base]:
-                cells.append(f"{shown[0][1][row] / shown[0][1][base]:.1f}")
+            tips = ["", ""]
+            for title, _ in shown:
+                count = self.language_counts[title][row]
+                # on a second line, so the column stays as narrow as its heading
+                cells.append(f"{count.tokens} {FLAG}\n{count.unknown} unknown" if count.flagged else str(count.tokens))
+                tips.append(f"{sample.name} under {title}: {count.note()}"
+                            + (": characters it never saw became <unk>, so this count is not the language's cost"
+                               if count.flagged else ""))
+            for (title, _), premium in zip(shown, premiums):
+                if premium is not None:
+                    flagged = self.language_counts[title][row].flagged
+                    cells.append(f"{premium[row]:.1f}" + (f" {FLAG}" if flagged else ""))
+                    tips.append(f"{sample.name} under {title}: ×{premium[row]:.1f} English's tokens"
+                                + (", with unknown tokens in the count" if flagged else ""))
             for col, text in enumerate(cells):
                 cell = QTableWidgetItem(text)
+                if tips[col]:
+                    cell.setToolTip(tips[col])
                 if col == 0:
                     cell.setToolTip(f"{sample.name}: {sample.script} script")
                     cell.setData(LanguageTable.NAMES, names)

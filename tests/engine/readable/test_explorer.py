@@ -13,6 +13,9 @@ import resources
 from engine.algorithm.cl100k import CHAT_TOKENS, load_cl100k
 from engine.readable.display import show_text
 from engine.readable.explorer import (
+    LanguageCount,
+    english_premiums,
+    language_counts,
     GAP,
     SHA256,
     SPECIAL,
@@ -108,6 +111,39 @@ def test_the_languages_do_not_cost_the_same(gpt4):
     english = len(gpt4.encode_ids(samples["en"].text))
     assert len(gpt4.encode_ids(samples["ta"].text)) > 3 * english
     assert len(gpt4.encode_ids(samples["hi"].text)) > 2 * english
+
+
+def _english_lesson_tokenizer():
+    """Characters, trained on English alone: every Tamil character is one it never saw."""
+    english = next(s for s in load_languages() if s.code == "en").text
+    return Lesson(english * 3, settings=Settings(merges=200)).train().tokenizer
+
+
+def test_unknown_tokens_are_counted_per_language_and_flag_the_script_never_seen():
+    tokenizer = _english_lesson_tokenizer()
+    samples = load_languages()
+    counts = dict(zip((s.code for s in samples), language_counts(tokenizer, samples)))
+    ta = next(s for s in samples if s.code == "ta")
+    ids = tokenizer.encode_ids(ta.text)
+    assert counts["ta"] == LanguageCount(len(ids), ids.count(tokenizer.unknown_id))
+    assert counts["ta"].flagged and counts["ta"].unknown > counts["ta"].tokens // 2
+    assert counts["ta"].note() == f"{counts['ta'].tokens} tokens, {counts['ta'].unknown} unknown"
+    assert not counts["en"].flagged and counts["en"].note() == f"{counts['en'].tokens} tokens"
+
+
+def test_a_byte_level_tokenizer_has_no_unknown_tokens(gpt4):
+    counts = language_counts(gpt4, load_languages())
+    assert [c.tokens for c in counts] == token_counts(gpt4, load_languages())
+    assert not any(c.flagged for c in counts)
+
+
+def test_premiums_are_each_count_over_english():
+    samples = load_languages()
+    tokens = [10 * (i + 1) for i in range(len(samples))]
+    base = next(i for i, s in enumerate(samples) if s.code == "en")
+    premiums = english_premiums(tokens, samples)
+    assert premiums[base] == 1.0 and premiums[-1] == pytest.approx(tokens[-1] / tokens[base])
+    assert english_premiums([0] * len(samples), samples) is None
 
 
 def test_whitespace_is_made_visible():

@@ -280,13 +280,15 @@ def _languages_at(view, qtbot, width, height, scale, theme):
 )
 def test_the_languages_table_shows_every_column_whole(view, qtbot, width, height, scale, theme):
     table = _languages_at(view, qtbot, width, height, scale, theme)
-    columns = [table.columnWidth(c) for c in range(table.columnCount())]
-    assert len(columns) == 5  # language, characters, two tokenizers, ratio
-    assert sum(columns) <= table.viewport().width()
-    for c in range(table.columnCount()):
+    assert table.columnCount() == 6  # language, characters, two tokenizers' tokens, their two ratios to English
+    # only the characters may give way, where the page is too narrow for every column
+    shown = [c for c in range(table.columnCount()) if not table.isColumnHidden(c)]
+    assert shown in (list(range(6)), [0, 2, 3, 4, 5])
+    assert sum(table.columnWidth(c) for c in shown) <= table.viewport().width()
+    for c in shown:
         # no column is narrower than what it holds: nothing is cut, least of all the lesson's counts
-        assert columns[c] >= table.sizeHintForColumn(c), table.horizontalHeaderItem(c).text()
-        assert columns[c] >= table.horizontalHeader().sectionSizeHint(c) - 1
+        assert table.columnWidth(c) >= table.sizeHintForColumn(c), table.horizontalHeaderItem(c).text()
+        assert table.columnWidth(c) >= table.horizontalHeader().sectionSizeHint(c) - 1
     right = table.mapTo(view, table.rect().topRight()).x()
     assert right <= view.width()
     # the chart keeps a real share of the page
@@ -419,3 +421,36 @@ def test_at_double_size_on_a_small_view_the_page_scrolls_rather_than_stacking_it
     menu = explorer.demos
     assert menu.mapTo(page, menu.rect().topLeft()).y() >= explorer.editor.mapTo(page, explorer.editor.rect().bottomLeft()).y()
     assert menu.width() >= menu.sizeHint().width()
+
+
+def test_a_count_with_unknown_tokens_is_flagged_with_each_tokenizer_s_premium_beside(qtbot):
+    from engine.algorithm.cl100k import load_cl100k
+
+    samples = load_languages()
+    english = next(s for s in samples if s.code == "en").text
+    lesson = Lesson(english * 3, settings=Settings(merges=200)).train().tokenizer
+    page = LanguagesView()
+    qtbot.addWidget(page)
+    page.set_tokenizers([("GPT-4 (cl100k_base)", load_cl100k()), ("This lesson, step 200 of 200", lesson)])
+    table = page.table
+    headers = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
+    assert headers[-2:] == ["GPT-4\n× English", "Lesson\n× English"]
+    rows = {s.code: r for r, s in enumerate(samples)}
+    ta = rows["ta"]
+    ids = lesson.encode_ids(samples[ta].text)
+    unknown = ids.count(lesson.unknown_id)
+    assert table.item(ta, 3).text() == f"{len(ids)} ⚠\n{unknown} unknown"
+    # the caption names the languages most lost to <unk> (Tamil is among them) and counts the rest
+    assert "Lesson: Japanese" in page.caption.text()
+    assert f"Tamil {len(ids)} tokens, {unknown} unknown" in page.caption.text()
+    assert "and 7 more" in page.caption.text()
+    assert "Tamil" in page.flagged("This lesson, step 200 of 200")
+    assert page.flagged("GPT-4 (cl100k_base)") == []
+    # English is the lesson's own: no flag, and each tokenizer's premium is its own count over English
+    en = rows["en"]
+    assert table.item(en, 3).text() == str(len(lesson.encode_ids(english)))
+    cl100k = page.counts("GPT-4 (cl100k_base)")
+    assert table.item(ta, 4).text() == f"{cl100k[ta] / cl100k[en]:.1f}"
+    assert table.item(ta, 5).text() == f"{len(ids) / len(lesson.encode_ids(english)):.1f} ⚠"
+    # the caption's headline language is one whose count is honest
+    assert "Under GPT-4 (cl100k_base), Tamil costs" in page.caption.text()
