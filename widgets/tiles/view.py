@@ -21,6 +21,7 @@ from engine.files.writing import write_atomic
 from engine.lesson.lesson import Lesson
 from widgets.flow import FlowLayout, group
 from widgets.saving import drawn_bytes, png_bytes
+from widgets.scrolling import WrappedArea
 from widgets.session_view import SessionView
 from widgets.tiles.canvas import TileCanvas
 from widgets.tiles.layout import ORDERS
@@ -86,7 +87,10 @@ class TileView(QWidget):
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
-        layout.addWidget(steady(self.caption))
+        # the caption wraps to its whole height; on a short window at a large zoom it scrolls (two
+        # lines at least) rather than lose its end
+        self.caption_area = WrappedArea(steady(self.caption), lambda: self.caption.minimumHeight())
+        layout.addWidget(self.caption_area)
         layout.addWidget(self.controls)
         layout.addWidget(self.canvas, 1)
 
