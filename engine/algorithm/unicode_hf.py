@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 import engine.algorithm.unicode_hf_data as data
-from engine.algorithm.unicode_table import CharClass
+from engine.algorithm.unicode_table import CharClass, code_point_map
 
 BERT_REMOVED = CharClass(data.BERT_REMOVED)
 BERT_SPACE = CharClass(data.BERT_SPACE)
@@ -41,22 +41,6 @@ FORMS = ("NFC", "NFD", "NFKC", "NFKD")
 
 _S_BASE, _L_BASE, _V_BASE, _T_BASE = 0xAC00, 0x1100, 0x1161, 0x11A7
 _V_COUNT, _T_COUNT, _S_COUNT = 21, 28, 11172
-
-
-def _mapping(spec: str) -> dict[int, str]:
-    mapping: dict[int, str] = {}
-    for item in spec.split():
-        if ">" in item:
-            code, _, to = item.partition(">")
-            mapping[int(code, 16)] = "".join(chr(int(c, 16)) for c in to.split(","))
-            continue
-        head, _, delta = item.partition(":")
-        start, _, run = head.partition("+")
-        count, _, stride = run.partition("/")
-        first, step, shift = int(start, 16), int(stride), int(delta, 16)
-        for k in range(int(count)):
-            mapping[first + k * step] = chr(first + k * step + shift)
-    return mapping
 
 
 def _hangul(code: int) -> str:
@@ -102,9 +86,9 @@ class _Tables:
     """The table's normalization data, made into lookups when a text first needs them."""
 
     def __init__(self) -> None:
-        canonical = _mapping(data.CANONICAL)
+        canonical = code_point_map(data.CANONICAL)
         canonical.update((c, _hangul(c)) for c in range(_S_BASE, _S_BASE + _S_COUNT))
-        self.decompose = {False: canonical, True: {**canonical, **_mapping(data.COMPATIBILITY)}}
+        self.decompose = {False: canonical, True: {**canonical, **code_point_map(data.COMPATIBILITY)}}
         self.combining: dict[str, int] = {}
         for item in data.COMBINING.split():
             span, _, rank = item.partition(":")

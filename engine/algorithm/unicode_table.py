@@ -48,7 +48,9 @@ WHITE_SPACE = CharClass(data.WHITE_SPACE)
 WHITESPACE_CHARS = WHITE_SPACE.chars()
 
 
-def _lowercase_map(spec: str) -> dict[int, str]:
+def code_point_map(spec: str) -> dict[int, str]:
+    """A generated table's mapping of code points to text: ``C>T1,T2`` items, and runs
+    ``START+COUNT/STRIDE:DELTA`` of code points each mapped to itself shifted by DELTA (hex)."""
     mapping: dict[int, str] = {}
     for item in spec.split():
         if ">" in item:
@@ -65,7 +67,7 @@ def _lowercase_map(spec: str) -> dict[int, str]:
 
 
 # code point -> its lowercase, for str.translate; characters not listed stay as they are
-LOWERCASE = _lowercase_map(data.LOWERCASE)
+LOWERCASE = code_point_map(data.LOWERCASE)
 
 
 class Agreement:
