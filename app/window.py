@@ -31,6 +31,7 @@ from app.classroom import Classroom
 from widgets.handout_dialog import add_handout_action
 from app.lesson_open_save import KeepsProgress, LessonFiles
 from app.session import Session
+from app.rules_part import show_rules_part
 from app.shortcut_list import show_shortcuts
 from app import help_pages
 from app.help_window import show_guide
@@ -381,6 +382,9 @@ class MainWindow(QMainWindow):
         lesson_menu = bar.addMenu("&Lesson")
         lesson_menu.addActions([self.next_action, self.previous_action, self.play_action, self.start_action, self.end_action,
                                 self.go_to_action])
+        self.rules_part_action = lesson_menu.addAction("Where the tie &rules part…", lambda: show_rules_part(self))
+        self.rules_part_action.setStatusTip(
+            "Train this lesson under every tie rule: the first step where each two rules part, and the tie there")
         view_menu = bar.addMenu("&View")
         view_menu.addActions([self.zoom_in_action, self.zoom_out_action, self.zoom_reset_action])
         view_menu.addSeparator()
