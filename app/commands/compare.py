@@ -1,5 +1,7 @@
 """``bpe-lab compare CORPUS MERGES [train options] [--json]``: anyone's merge list beside the lesson.
 
+CORPUS is a text, word counts (``--word-counts``) or a ``.bpelab`` lesson file: then the lesson's
+text or word counts and its settings, each train option given on the command line overriding.
 MERGES is one merge list (any shape ``engine.compare.merge_lists`` reads, a GPT-2 folder included)
 or a folder of them: then every file in it is graded, one row each (``--csv``), and a file that
 cannot be read gets its reason in its row while the others go on.
@@ -24,36 +26,64 @@ EXIT_DIFFERENT = 1
 
 def add_parser(sub) -> None:
     p = sub.add_parser("compare", help="walk anyone's merge list beside the lesson: where they part, and why")
-    p.add_argument("corpus", metavar="CORPUS", help="the lesson's UTF-8 text file, or - for standard input")
+    p.add_argument("corpus", metavar="CORPUS",
+                   help="the lesson's UTF-8 text file, a .bpelab lesson file (its settings, the options below "
+                        "overriding), or - for standard input")
     p.add_argument("merge_list", metavar="MERGES",
                    help="merges.txt, a vocab.json + merges.txt folder, tokenizer.json, a BPE Lab file, a minbpe "
                         ".model, a .tiktoken, a JSON list of pairs or of merged tokens; or a folder of them to grade")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--csv", metavar="RESULTS.csv", help="grading a folder: write one row per file here (- prints it)")
+    # every train option defaults to None, "not given", so that a lesson file's own setting stands
     p.add_argument("--word-counts", action="store_true", help="CORPUS holds a word and its count a line: 'low 5'")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--merges", type=non_negative, metavar="N", help="the lesson stops after N merges")
     size.add_argument("--vocab-size", type=positive, metavar="V", help="the lesson stops at a vocabulary of V tokens")
-    p.add_argument("--min-frequency", type=positive, default=2, metavar="F",
+    p.add_argument("--min-frequency", type=positive, metavar="F",
                    help="the lesson stops when the best pair occurs fewer than F times (default 2)")
-    p.add_argument("--split", choices=("whitespace", "gpt2", "gpt4", "none"), default="whitespace")
-    p.add_argument("--units", choices=("chars", "bytes"), default="chars")
+    p.add_argument("--split", choices=("whitespace", "gpt2", "gpt4", "none"), help="(default whitespace)")
+    p.add_argument("--units", choices=("chars", "bytes"), help="(default chars)")
     marker = p.add_mutually_exclusive_group()
     marker.add_argument("--end-of-word", metavar="STR", type=utf8_text,
                         help="end-of-word marker (default </w> for whitespace + chars)")
     marker.add_argument("--no-end-of-word", action="store_true", help="no end-of-word marker")
-    p.add_argument("--lowercase", action="store_true")
-    p.add_argument("--tie-break", choices=TIE_BREAKS, default="first", help="how the lesson breaks ties")
-    p.add_argument("--special", action="append", default=[], metavar="TOKEN", type=utf8_text,
+    p.add_argument("--lowercase", action="store_const", const=True)
+    p.add_argument("--tie-break", choices=TIE_BREAKS, help="how the lesson breaks ties (default first)")
+    p.add_argument("--special", action="append", metavar="TOKEN", type=utf8_text,
                    help="a special token (repeatable)")
 
 
-def _training(args):
-    from app.commands.train import settings_from  # the same options, read the same way
-    from engine.compare.mistakes import Training
+def settings_given(args, base):
+    """``base`` (a lesson file's settings, or the defaults) with each train option given replacing its own."""
+    from dataclasses import replace
 
-    text = read_corpus_text(args.corpus)
-    training = Training(text, args.word_counts, settings_from(args))
+    given = {name: getattr(args, name) for name in ("split", "units", "lowercase", "min_frequency", "tie_break")
+             if getattr(args, name) is not None}
+    if args.merges is not None or args.vocab_size is not None:  # one stopping rule replaces the other
+        given.update(merges=args.merges, vocab_size=args.vocab_size)
+    if args.no_end_of_word:
+        given["end_of_word"] = None
+    elif args.end_of_word is not None:
+        given["end_of_word"] = args.end_of_word
+    if args.special is not None:
+        given["special_tokens"] = tuple(args.special)
+    return replace(base, **given)
+
+
+def _training(args):
+    from engine.algorithm.settings import Settings
+    from engine.compare.mistakes import Training
+    from engine.formats.lesson_file import SUFFIX, load_lesson
+
+    if args.corpus.lower().endswith(SUFFIX):
+        if args.word_counts:
+            raise BpeLabError(f"the lesson file {args.corpus} says itself whether it holds word counts: "
+                              "leave --word-counts out")
+        lesson = load_lesson(args.corpus)
+        text, word_counts, base = lesson.text, lesson.word_counts, lesson.settings
+    else:
+        text, word_counts, base = read_corpus_text(args.corpus), args.word_counts, Settings()
+    training = Training(text, word_counts, settings_given(args, base))
     if training.corpus().is_empty:
         raise BpeLabError(f"the corpus {args.corpus} is empty (no words): give some training text")
     return training
