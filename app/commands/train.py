@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import json
 import sys
 from typing import TYPE_CHECKING
 
@@ -50,6 +51,8 @@ def add_parser(sub) -> None:
     p.add_argument("--history", metavar="HISTORY.json",
                    help="also write every merge step as JSON (- prints it); written with --out or not at all")
     p.add_argument("--progress", action="store_true", help="show a progress bar on stderr")
+    p.add_argument("--json", action="store_true",
+                   help="with --where-rules-part: print each two rules' parting as JSON, every tied pair named")
     p.add_argument("--compare-textbook", action="store_true",
                    help="also train with the textbook loop (every pair counted again before each merge) and say on "
                         "stderr how long each loop took and whether they made the same merges")
@@ -143,6 +146,8 @@ def run(args) -> int:
 
     if args.where_rules_part:
         return print_where_rules_part(args)
+    if args.json:
+        raise BpeLabError("--json prints where the tie rules part: give --where-rules-part, or leave --json out")
     if args.out == "-" and args.history == "-":
         raise BpeLabError("--out and --history cannot both be - (standard output): give one of them a file name")
     fmt = getattr(args, "format", "bpelab")
@@ -203,8 +208,12 @@ def print_where_rules_part(args) -> int:
         raise BpeLabError("--where-rules-part writes no history: leave out --history")
     settings = settings_from(args)
     corpus = corpus_from_args(args, settings)
+    partings = where_rules_part(corpus)
+    if args.json:
+        sys.stdout.write(json.dumps([parting_data(p) for p in partings.values()], ensure_ascii=False, indent=1) + "\n")
+        return 0
     lines = []
-    for (one, other), parting in where_rules_part(corpus).items():
+    for (one, other), parting in partings.items():
         if parting.step is None or parting.chosen is None or parting.count is None:
             lines.append(f"{one} and {other}: never part")
             continue
@@ -216,6 +225,18 @@ def print_where_rules_part(args) -> int:
                      f"{other} merges {show_pair(settings, parting.chosen[1])}")
     sys.stdout.write("\n".join(lines) + "\n")
     return 0
+
+
+def parting_data(parting) -> dict:
+    """One parting as JSON: the facts of its line, the pairs as their two tokens, every tied pair."""
+    one, other = parting.rules
+    return {
+        "rules": [one, other],
+        "step": parting.step,  # null: the two rules never part
+        "count": parting.count,
+        "tied": [list(pair) for pair in parting.tied],
+        "merges": None if parting.chosen is None else {one: list(parting.chosen[0]), other: list(parting.chosen[1])},
+    }
 
 
 # how many tied pairs a line of --where-rules-part names

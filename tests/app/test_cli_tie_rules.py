@@ -59,3 +59,32 @@ def test_train_needs_a_tokenizer_file_or_where_the_rules_part(classic_file, caps
     assert status == 2 and "--out" in err and "--where-rules-part" in err
     status, _, err = run(capsys, "train", classic_file, "--where-rules-part", "--history", "h.json")
     assert status == 2 and "--history" in err
+
+
+def test_where_rules_part_as_json_holds_the_engines_facts(classic_file, capsys):
+    from engine.lesson.rules_part import where_rules_part
+
+    status, out, err = run(capsys, "train", classic_file, "--word-counts", "--where-rules-part", "--json")
+    assert (status, err) == (0, "")
+    data = json.loads(out)
+    expected = where_rules_part(Corpus.from_word_counts(CLASSIC, Settings()))
+    assert [tuple(d["rules"]) for d in data] == list(expected)
+    first_hf = data[0]
+    assert first_hf == {"rules": ["first", "hf"], "step": 2, "count": 9, "tied": [["es", "t"], ["t", "</w>"]],
+                        "merges": {"first": ["es", "t"], "hf": ["t", "</w>"]}}
+    for d, parting in zip(data, expected.values()):
+        assert d["step"] == parting.step and [tuple(p) for p in d["tied"]] == list(parting.tied)
+
+
+def test_where_rules_part_as_json_says_null_where_rules_never_part(tmp_path, capsys):
+    path = tmp_path / "c.txt"
+    path.write_text("aab 3\nab 1\n", encoding="utf-8")
+    status, out, _ = run(capsys, "train", path, "--word-counts", "--no-end-of-word", "--where-rules-part", "--json")
+    assert status == 0
+    assert json.loads(out)[0] == {"rules": ["first", "hf"], "step": None, "count": None, "tied": [], "merges": None}
+
+
+def test_json_without_where_rules_part_says_to_give_it(classic_file, tmp_path, capsys):
+    status, out, err = run(capsys, "train", classic_file, "--out", tmp_path / "t.json", "--json")
+    assert status == 2 and out == "" and "--where-rules-part" in err
+    assert not (tmp_path / "t.json").exists()
