@@ -127,6 +127,7 @@ def show_rules_part(window) -> RulesPartWindow:
             window.show_view("Tiles")
 
         dialog.view.step_requested.connect(go_to)
+        window.session.lesson_changed.connect(lambda _lesson: dialog.view.show_stale())
     dialog.start(window.session.lesson)
     # as wide as the window allows: at classroom size the tied pairs need the room to be read
     dialog.resize(min(window.width(), 1200), max(window.height() * 3 // 5, 360))

@@ -94,6 +94,12 @@ class RulesPartView(QWidget):
         self.table.hide()
         self.cancel_button.hide()
 
+    def show_stale(self) -> None:
+        """The lesson changed since the run: its rows are another lesson's steps, read but not followed."""
+        if self.steps:
+            self.steps = [None] * len(self.steps)
+            self.hint.setText("The lesson has changed since: choose Lesson > Where the tie rules part… again for this one.")
+
     def show_partings(self, partings: Mapping[tuple[str, str], Parting], settings: Settings) -> None:
         """The partings of the lesson's corpus; rows with ``settings.tie_break`` lead to their step."""
         self.cancel_button.hide()

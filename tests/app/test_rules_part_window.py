@@ -81,3 +81,12 @@ def test_a_lesson_with_nothing_to_train_says_what_to_do(qtbot, make_window):
     view = window.rules_part_window.view
     assert not window.rules_part_window.run.running
     assert view.verdict.text() == NOTHING_TO_TRAIN and "type or open a text" in view.verdict.text()
+
+
+def test_after_the_lesson_changes_a_row_no_longer_moves_it(qtbot, window):
+    view = _run(qtbot, window).view
+    window.session.set_lesson(Lesson("ab ab cd cd", settings=Settings(end_of_word=None)).train())
+    window.session.request_step(1)
+    view.table.cellClicked.emit(_row(view, "first / hf"), 1)
+    assert window.session.step == 1
+    assert "changed since" in view.hint.text()
