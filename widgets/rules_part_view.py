@@ -18,7 +18,7 @@ from engine.algorithm.settings import Settings
 from engine.lesson.rules_part import Parting
 from engine.readable.display import for_settings
 
-COLUMNS = ("Rules", "Step", "Tied at the top", "Each merges")
+COLUMNS = ("Rules", "Step", "Tied at the top", "Merges")
 
 
 def parting_cells(parting: Parting, settings: Settings) -> tuple[str, str, str, str]:
