@@ -28,6 +28,7 @@ from app.autosave import Autosave
 from app import layout as dock_layout
 from app.central_views import Views
 from app.classroom import Classroom
+from widgets.algorithms_view import add_compare_algorithms_action
 from widgets.handout_dialog import add_handout_action
 from app.lesson_open_save import KeepsProgress, LessonFiles
 from app.session import Session
@@ -381,6 +382,7 @@ class MainWindow(QMainWindow):
         lesson_menu = bar.addMenu("&Lesson")
         lesson_menu.addActions([self.next_action, self.previous_action, self.play_action, self.start_action, self.end_action,
                                 self.go_to_action])
+        self.compare_algorithms_action = add_compare_algorithms_action(self, lesson_menu)
         view_menu = bar.addMenu("&View")
         view_menu.addActions([self.zoom_in_action, self.zoom_out_action, self.zoom_reset_action])
         view_menu.addSeparator()
