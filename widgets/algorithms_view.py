@@ -16,7 +16,7 @@ import html
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QGridLayout, QGroupBox, QLabel, QMenu, QProgressBar,
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QGridLayout, QLabel, QMenu, QProgressBar,
                                QPushButton, QScrollArea, QVBoxLayout, QWidget)
 
 from engine.errors import BpeLabError
@@ -66,7 +66,8 @@ class AlgorithmsDialog(QDialog):
         self.held_out = lesson.held_out or None
         self.vocab_size = lesson.history.vocab_size(lesson.last_step)
         self.results: list[Trained] | None = None
-        self.columns: list[QGroupBox] = []
+        self.columns: list[str] = []  # the algorithms shown, left to right
+        self.cells: dict[tuple[str, str], QLabel] = {}  # (algorithm, part or Metrics attribute): its cell
         self._worker: Worker | None = None
 
         layout = QVBoxLayout(self)
@@ -130,7 +131,7 @@ class AlgorithmsDialog(QDialog):
     def _on_returned(self, results: object) -> None:
         assert isinstance(results, list)
         self.results = results
-        self.progress.setValue(len(ALGORITHMS))
+        self.progress.hide()
         self.status.setText("Trained. Each column is one algorithm on the same text; compare the pieces and the "
                             "measures: fewer tokens alone is not a better tokenizer.")
         self._show(results)
@@ -142,40 +143,40 @@ class AlgorithmsDialog(QDialog):
             self.status.setText(f"Could not compare: the training failed ({type(exc).__name__}: {exc}).")
 
     def _on_aborted(self) -> None:
-        self.status.setText("Stopped. Press Compare again from the Lesson menu to train the three.")
+        self.status.setText("Stopped. Choose Lesson > Compare algorithms… to train the three again.")
 
     def _on_finished(self) -> None:
         self._worker = None
         self.cancel_button.setEnabled(False)
 
     def _show(self, results: list[Trained]) -> None:
-        for col, trained in enumerate(results):
-            box = QGroupBox(trained.name)
-            inner = QVBoxLayout(box)
-            pieces = QLabel(pieces_html(trained.tokens))
-            pieces.setTextFormat(Qt.TextFormat.RichText)
-            pieces.setWordWrap(True)
-            pieces.setObjectName("pieces")
-            inner.addWidget(pieces)
-            table = QLabel("<table>" + "".join(
-                f"<tr><td>{html.escape(label)}&nbsp;&nbsp;</td><td align='right'><b>{value}</b></td></tr>"
-                for label, value in metric_cells(trained)) + "</table>")
-            table.setTextFormat(Qt.TextFormat.RichText)
-            table.setObjectName("metrics")
-            inner.addWidget(table)
-            only = ", ".join(trained.only_here) if trained.only_here else "(none)"
-            only_label = QLabel(f"Only {trained.name} has: {only}")
-            only_label.setWordWrap(True)
-            only_label.setObjectName("only")
-            inner.addWidget(only_label)
-            how = QLabel(HOW_EACH_LEARNS[trained.name])
-            how.setWordWrap(True)
-            how.setObjectName("how")
-            inner.addWidget(how)
-            inner.addStretch(1)
-            self.grid.addWidget(box, 0, col)
-            self.grid.setColumnStretch(col, 1)
-            self.columns.append(box)
+        # one row per part and one column per algorithm, the measures' names said once at the left:
+        # three columns that each repeated them would not fit a projector's width at classroom type
+        grid = self.grid
+        rows: list[tuple[str, str]] = [("", "name"), ("The text in pieces", "pieces"),
+                                       *((label, attr) for label, attr, _ in METRIC_ROWS),
+                                       ("Only it has", "only"), ("How it learns", "how")]
+        for row, (label, _) in enumerate(rows):
+            if label:
+                head = QLabel(label)
+                head.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+                grid.addWidget(head, row, 0)
+        for col, trained in enumerate(results, start=1):
+            values = dict(zip((attr for _, attr, _ in METRIC_ROWS), (v for _, v in metric_cells(trained))))
+            texts = {"name": f"<b>{html.escape(trained.name)}</b>", "pieces": pieces_html(trained.tokens),
+                     "only": html.escape(", ".join(trained.only_here) if trained.only_here else "(none)"),
+                     "how": html.escape(HOW_EACH_LEARNS[trained.name]),
+                     **{attr: f"<b>{value}</b>" for attr, value in values.items()}}
+            for row, (_, part) in enumerate(rows):
+                cell = QLabel(texts[part])
+                cell.setTextFormat(Qt.TextFormat.RichText)
+                cell.setWordWrap(part in ("pieces", "only", "how"))
+                cell.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+                grid.addWidget(cell, row, col)
+                self.cells[(trained.name, part)] = cell
+            grid.setColumnStretch(col, 1)
+        grid.setRowStretch(len(rows), 1)
+        self.columns = [r.name for r in results]
 
 
 def compare_algorithms_in(window) -> AlgorithmsDialog | None:

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QLabel
-
 from engine.lesson.lesson import Lesson
 from engine.readable.algorithms import ALGORITHMS, METRIC_ROWS, compare_algorithms, train_bpe
 from engine.readable.metrics import measure
-from widgets.algorithms_view import AlgorithmsDialog, corpus_text, metric_cells
+from widgets.algorithms_view import AlgorithmsDialog, corpus_text
 
 PARAGRAPH = ("the cat sat on the mat and the dog sat on the log while the other cat ran to the mat then sat "
              "on the hat and the rat sat on the cat")
@@ -22,14 +20,10 @@ def trained_dialog(qtbot, lesson):
     return dialog
 
 
-def part(box, name):
-    return box.findChild(QLabel, name).text()
-
-
 def test_three_columns_show_the_engines_measures_of_the_held_out_text(qtbot):
     lesson = Lesson(PARAGRAPH, held_out=HELD_OUT).train()
     dialog = trained_dialog(qtbot, lesson)
-    assert [box.title() for box in dialog.columns] == list(ALGORITHMS)
+    assert dialog.columns == list(ALGORITHMS)
     results = dialog.results
     size = lesson.history.vocab_size(lesson.last_step)
     assert "trained on the lesson's corpus to" in dialog.intro.text() and "the held-out text" in dialog.intro.text()
@@ -37,18 +31,16 @@ def test_three_columns_show_the_engines_measures_of_the_held_out_text(qtbot):
     engine = {t.name: t for t in compare_algorithms(PARAGRAPH, size, HELD_OUT)}
     assert results[0].metrics == engine["BPE"].metrics == measure(train_bpe(PARAGRAPH, size), HELD_OUT)
     assert results[2].metrics == engine["Unigram"].metrics
-    for box, trained in zip(dialog.columns, results):
-        table = part(box, "metrics")
-        assert len(metric_cells(trained)) == len(METRIC_ROWS)
-        for label, value in metric_cells(trained):
-            assert f"{label}&nbsp;&nbsp;</td><td align='right'><b>{value}</b>" in table
-        assert part(box, "how").startswith(trained.name)
-        assert part(box, "only").startswith(f"Only {trained.name} has: ")
+    for trained in results:
+        cells = {part: label.text() for (name, part), label in dialog.cells.items() if name == trained.name}
+        for _, attr, fmt in METRIC_ROWS:
+            assert cells[attr] == f"<b>{fmt.format(getattr(trained.metrics, attr))}</b>"
+        assert cells["how"].startswith(trained.name)
+    assert dialog.cells[("BPE", "vocab_size")].text() == f"<b>{size:,}</b>"
     # the pieces are the held-out text's tokens, in order
-    pieces = part(dialog.columns[0], "pieces")
-    spelled = [t for t in results[0].tokens]
+    pieces = dialog.cells[("BPE", "pieces")].text()
     at = 0
-    for token in spelled:
+    for token in results[0].tokens:
         at = pieces.index(f">{token.replace('<', '&lt;').replace('>', '&gt;')}<", at)
 
 
