@@ -28,6 +28,7 @@ from app.autosave import Autosave
 from app import layout as dock_layout
 from app.central_views import Views
 from app.classroom import Classroom
+from widgets.algorithms_view import add_compare_algorithms_action
 from widgets.handout_dialog import add_handout_action
 from app.lesson_open_save import KeepsProgress, LessonFiles
 from app.session import Session
@@ -385,6 +386,7 @@ class MainWindow(QMainWindow):
         self.rules_part_action = lesson_menu.addAction("Where the tie &rules part…", lambda: show_rules_part(self))
         self.rules_part_action.setStatusTip(
             "Train this lesson under every tie rule: the first step where each two rules part, and the tie there")
+        self.compare_algorithms_action = add_compare_algorithms_action(self, lesson_menu)
         view_menu = bar.addMenu("&View")
         view_menu.addActions([self.zoom_in_action, self.zoom_out_action, self.zoom_reset_action])
         view_menu.addSeparator()

@@ -7,22 +7,9 @@ import json
 from app.commands.common import positive, read_corpus_text
 from app.commands.metrics import alpha_value
 from engine.files.reading import read_text
+# the measures shown side by side, as the window shows them
+from engine.readable.algorithms import METRIC_ROWS as ROWS
 from engine.readable.metrics import DEFAULT_ALPHA
-
-# the measures shown side by side: (label, Metrics attribute, format)
-ROWS = (
-    ("vocabulary size", "vocab_size", "{:,}"),
-    ("tokens", "tokens", "{:,}"),
-    ("characters per token", "characters_per_token", "{:.3f}"),
-    ("bytes per token", "bytes_per_token", "{:.3f}"),
-    ("tokens per word", "tokens_per_word", "{:.3f}"),
-    ("words kept in one token", "whole_share", "{:.1%}"),
-    ("words split into pieces", "split_share", "{:.1%}"),
-    ("unknown tokens", "unknown", "{:,}"),
-    ("vocabulary used", "vocab_used_share", "{:.1%}"),
-    ("Rényi efficiency", "renyi_efficiency", "{:.4f}"),
-    ("Shannon efficiency", "shannon_efficiency", "{:.4f}"),
-)
 
 
 def add_parser(sub) -> None:

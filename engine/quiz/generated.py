@@ -20,6 +20,7 @@ from typing import Callable, Sequence
 from engine.readable.display import for_settings
 from engine.algorithm.corpus import Corpus
 from engine.readable.describe import describe_vocab, tie_rule, tie_rule_sentence, tied_rivals, times
+from engine.readable.metrics_run import corpus_metrics_curve
 from engine.lesson.history import History
 from engine.quiz.questions import ChooseQuestion, Misconception, NumberQuestion, Option, Question, WrongAnswer
 from engine.algorithm.trainer import MergeStep
@@ -316,6 +317,77 @@ def in_pieces(state: LiveLesson, rng: random.Random) -> Question | None:
     )
 
 
+# how far a characters-per-token answer may be from the exact ratio: a class that rounds to one
+# decimal place is right
+PER_TOKEN_TOLERANCE = 0.05
+
+
+def characters_per_token(state: LiveLesson, rng: random.Random) -> Question | None:
+    """"How many characters does a token of the corpus hold on average at step k?" — from the metrics."""
+    k = state.step
+    m = corpus_metrics_curve(state.history).at(k)
+    if not m.tokens:
+        return None
+    answer = round(m.characters_per_token, 3)
+    wrong = []
+    per_word = round(m.characters / m.words, 3) if m.words else 0.0
+    if abs(per_word - answer) > PER_TOKEN_TOLERANCE and per_word:
+        # characters per word: the answer of a class that takes every word for one token
+        wrong.append(WrongAnswer(per_word, "token-is-word"))
+    marker = state.corpus.settings.marker
+    not_counted = f" The end-of-word marker {state.show(marker)} is a token but not a character." if marker else ""
+    return NumberQuestion(
+        id=f"lesson:characters-per-token:{k}",
+        title="How many characters per token?",
+        prompt=f"At step {k}, the corpus (each word counted as often as it occurs) is {m.tokens:,} tokens. "
+        f"How many characters does one token hold on average? Give one decimal place (± {PER_TOKEN_TOLERANCE}).",
+        hint=f"Count the characters of the corpus, each word as often as it occurs, and divide by the tokens.{not_counted}",
+        explanation=f"The corpus holds {m.characters:,} characters in {m.tokens:,} tokens at step {k}: "
+        f"{m.characters:,} / {m.tokens:,} = {m.characters_per_token:.2f} characters per token. Every merge "
+        "makes the text shorter in tokens, so this number only grows; a longer token is not by itself a better one.",
+        labels=("lesson", "metrics"),
+        reveal_step=k,
+        answer=answer,
+        tolerance=PER_TOKEN_TOLERANCE,
+        wrong=tuple(wrong),
+    )
+
+
+def words_whole(state: LiveLesson, rng: random.Random) -> Question | None:
+    """"How many of the corpus's words are one token at step t?" — t a few steps ahead, from the metrics."""
+    k = state.step
+    if state.corpus.settings.split != "whitespace" or not len(state.corpus):
+        # with another split the corpus's pieces are not its words
+        return None
+    target = min(state.last_step, k + rng.randint(0, 3))
+    curve = corpus_metrics_curve(state.history)
+    if curve.words_whole is None:
+        return None
+    m = curve.at(target)
+    whole = [i for i in range(len(state.corpus)) if state.history.token_count(i, target) == 1]
+    wrong = []
+    if len(whole) != m.words_whole:
+        wrong.append(WrongAnswer(len(whole), "unweighted-count"))
+    if whole:
+        names = ", ".join(f"{state.show(state.corpus.words[i])} (×{state.corpus.counts[i]})" for i in whole[:8])
+        listed = f"The words that are one token: {names}{', …' if len(whole) > 8 else ''}. "
+    else:
+        listed = "No word is one token yet. "
+    noun = "word" if m.words == 1 else "words"
+    return NumberQuestion(
+        id=f"lesson:words-whole:{target}",
+        title="How many words are kept whole?",
+        prompt=f"After step {target}, how many of the corpus's {m.words:,} {noun} (each counted as often as it "
+        f"occurs) are kept whole, one token each?{_marker_note(state)}",
+        hint="Find the words whose tiles are one tile, and add up their counts.",
+        explanation=listed + f"{m.words_whole:,} of {m.words:,} words are whole: {m.whole_share:.0%}.",
+        labels=("lesson", "metrics"),
+        reveal_step=target,
+        answer=m.words_whole,
+        wrong=tuple(wrong),
+    )
+
+
 def _unit_noun(state: LiveLesson) -> str:
     """What a corpus entry is called: a word under the whitespace split; under the gpt2, gpt4 and
     none splits an entry may be ``↵␣␣␣`` or a whole text, which nobody calls a word ("piece" would
@@ -354,6 +426,8 @@ GENERATORS: dict[str, Callable[[LiveLesson, random.Random], Question | None]] = 
     "word-split": word_split,
     "vocab-size": vocab_size,
     "in-pieces": in_pieces,
+    "characters-per-token": characters_per_token,
+    "words-whole": words_whole,
 }
 
 

@@ -10,13 +10,16 @@ Tokens are compared by their text, without the marks each algorithm puts on them
 marker, WordPiece's ``##``): "only here" lists pieces of text one vocabulary has and the other two
 lack, the ones the held-out text uses most first.
 
-Left out: the window's view and its worker (they call ``compare_algorithms``).
+``comparing`` is the same comparison as a generator that yields each algorithm's name before it
+trains it, so a worker can say where it is and stop between two trainings.
+
+Left out: the window's view and its worker (they drive ``comparing``).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Generator, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +45,20 @@ HOW_EACH_LEARNS = {
                "word is encoded as its most probable split.",
 }
 ALGORITHMS = tuple(HOW_EACH_LEARNS)
+# the measures shown side by side, by the CLI and the window: (label, Metrics attribute, format)
+METRIC_ROWS = (
+    ("vocabulary size", "vocab_size", "{:,}"),
+    ("tokens", "tokens", "{:,}"),
+    ("characters per token", "characters_per_token", "{:.3f}"),
+    ("bytes per token", "bytes_per_token", "{:.3f}"),
+    ("tokens per word", "tokens_per_word", "{:.3f}"),
+    ("words kept in one token", "whole_share", "{:.1%}"),
+    ("words split into pieces", "split_share", "{:.1%}"),
+    ("unknown tokens", "unknown", "{:,}"),
+    ("vocabulary used", "vocab_used_share", "{:.1%}"),
+    ("Rényi efficiency", "renyi_efficiency", "{:.4f}"),
+    ("Shannon efficiency", "shannon_efficiency", "{:.4f}"),
+)
 WORDPIECE_UNKNOWN = "[UNK]"
 UNIGRAM_UNKNOWN = "<unk>"
 # a pair must occur this often to be merged, in BPE Lab's default and in WordPiece's trainer
@@ -132,7 +149,21 @@ def compare_algorithms(corpus_text: str, vocab_size: int, held_out: str | None =
                        alpha: float = DEFAULT_ALPHA, few: int = 6) -> list[Trained]:
     """BPE, WordPiece and Unigram trained on ``corpus_text`` to ``vocab_size``, measured on ``held_out``
     (the corpus itself by default), each with up to ``few`` pieces the other two lack."""
+    steps = comparing(corpus_text, vocab_size, held_out, alpha, few)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as end:
+            result: list[Trained] = end.value
+            return result
+
+
+def comparing(corpus_text: str, vocab_size: int, held_out: str | None = None, alpha: float = DEFAULT_ALPHA,
+              few: int = 6) -> Generator[str, None, list[Trained]]:
+    """``compare_algorithms`` step by step: yields the name of each algorithm (ALGORITHMS, in order)
+    before training it, and returns what ``compare_algorithms`` returns."""
     text = corpus_text if held_out is None else held_out
+    yield ALGORITHMS[0]
     bpe = train_bpe(corpus_text, vocab_size)
     marker = bpe.settings.marker
     bpe_marks = [marker] if marker else []
@@ -142,6 +173,7 @@ def compare_algorithms(corpus_text: str, vocab_size: int, held_out: str | None =
               _bare(bpe_tokens, bpe_marks, [UNKNOWN]))]
     for name, trainer, unknown, marks in (("WordPiece", train_wordpiece, WORDPIECE_UNKNOWN, ["##"]),
                                           ("Unigram", train_unigram, UNIGRAM_UNKNOWN, [])):
+        yield name
         tok = trainer(corpus_text, vocab_size)
         metrics, tokens = measure_library_tokenizer(tok, text, unknown, alpha)
         pieces = frozenset(_bare(tok.get_vocab(with_added_tokens=True), marks, [unknown]))

@@ -214,6 +214,12 @@ def check_quiz(window, qtbot, a: Answer) -> None:
     elif shown.title in ("Which word is still in pieces, and why?", "Which chunk is still in pieces, and why?"):
         at = int(re.search(r"After step (\d+),", prompt).group(1))
         assert k <= at <= a.last
+    elif shown.title == "How many characters per token?":
+        assert prompt.startswith(f"At step {k}, the corpus (each word counted as often as it occurs) is "
+                                 f"{a.total:,} tokens. ")
+    elif shown.title == "How many words are kept whole?":
+        target = int(re.search(r"After step (\d+),", prompt).group(1))
+        assert k <= target <= a.last
     else:
         assert shown.message == "No question can be asked at this step.", shown
 

@@ -357,3 +357,37 @@ def test_the_growth_charts_axes_read_in_round_steps(classic, tmp_path):
         assert tick in labels, labels
     for odd in ("71", "48", "24"):
         assert odd not in labels
+
+
+# -- the metrics table --------------------------------------------------------------------------
+
+
+def test_the_metrics_table_reads_the_engines_measures_at_the_start_middle_and_end(tmp_path):
+    from engine.readable.metrics import measure
+    from widgets.handout import METRICS_HEADER, metrics_table
+
+    held_out = "lowest newer wider"
+    lesson = Lesson(CLASSIC, word_counts=True, held_out=held_out).train()
+    rows = metrics_table(lesson)
+    assert [r[:2] for r in rows] == [(t, k) for t in ("corpus", "held-out") for k in ("0", "7", "15")]
+    assert all(len(r) == len(METRICS_HEADER) for r in rows)
+    for row in rows[3:]:
+        m = measure(lesson.tokenizer.truncated(int(row[1])), held_out)
+        assert row[2:] == (f"{m.characters_per_token:.2f}", f"{m.tokens_per_word:.2f}", f"{m.whole_share:.0%}",
+                           f"{m.unknown_share:.1%}", f"{m.renyi_efficiency:.3f}")
+    # the corpus at the end: 79 characters in 16 tokens, every one of its 16 words one token
+    assert rows[2][2:5] == ("4.94", "1.00", "100%")
+
+    path = tmp_path / "metrics.pdf"
+    write_handout(lesson, path, [1], "Measured")
+    chart = page_texts(path)[1]
+    assert "How good is the vocabulary?" in chart and "Rényi efficiency" in chart
+    assert "Zouhar et al. (ACL 2023)" in chart
+    assert f"held-out 15 {' '.join(rows[-1][2:])}" in chart
+
+
+def test_a_lesson_with_no_held_out_text_measures_its_corpus_and_says_so(classic):
+    from widgets.handout import metrics_summary, metrics_table
+
+    assert [r[0] for r in metrics_table(classic)] == ["corpus"] * 3
+    assert "the lesson has no held-out text" in metrics_summary(classic)

@@ -13,7 +13,8 @@ from engine.quiz.generated import LiveLesson, next_in_cycle
 from widgets.worker import Worker
 
 # a round through the generators, so each question asks something different
-KINDS = ("next-pair", "pair-count", "word-split", "vocab-size", "in-pieces")
+KINDS = ("next-pair", "pair-count", "word-split", "vocab-size", "in-pieces", "characters-per-token",
+         "words-whole")
 # lessons with more base symbols than this (in their distinct words) build questions in a thread
 LARGE_LESSON = 50_000
 

@@ -219,3 +219,12 @@ def test_the_worked_counts_in_explanations_are_the_engines(pack, questions):
     stats = get_stats([corpus.symbols(i) for i in range(len(corpus))], corpus.counts)
     said = next(s for s in next(e for e in pack.examples if e.id == "first-merges").steps if "**9**" in s)
     assert f"`w e` {stats[('w', 'e')]}; `l o` and `o w` {stats[('l', 'o')]}" in said and stats[("l", "o")] == stats[("o", "w")]
+
+
+def test_fewer_tokens_is_not_a_better_tokenizer_and_the_pack_says_why():
+    pack = bundled_pack()
+    q = next(q for q in pack.questions if q.id == "fewer-tokens-not-better")
+    shorter = next(i for i, o in enumerate(q.options) if o.misconception == "fewer-tokens-better")
+    result = grade(q, [shorter], pack.misconceptions)
+    assert not result.correct and result.misconception.title == "The tokenizer with fewer tokens is the better one"
+    assert "Zouhar et al. (ACL 2023)" in q.explanation and "0.78" in q.explanation

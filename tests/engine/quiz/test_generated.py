@@ -245,7 +245,8 @@ def test_pair_count_explanations_write_each_weight_once():
 
 
 def test_every_generator_is_named():
-    assert set(GENERATORS) == {"next-pair", "pair-count", "word-split", "vocab-size", "in-pieces"}
+    assert set(GENERATORS) == {"next-pair", "pair-count", "word-split", "vocab-size", "in-pieces",
+                               "characters-per-token", "words-whole"}
 
 
 def test_pieces_of_a_split_text_are_chunks_not_words():
@@ -275,3 +276,46 @@ def test_in_pieces_names_the_words_that_are_whole(name):
         assert "the others" not in q.explanation
         for text in whole:
             assert f"“{text}”" in q.explanation.split(". ")[0], (text, q.explanation)
+
+
+@pytest.mark.parametrize("name", ["classic", "tea", "paragraph"])
+def test_characters_per_token_matches_a_recount(name):
+    for state in states(name):
+        corpus, k = state.corpus, state.step
+        q = generate(state, "characters-per-token")
+        words = replay(corpus, state.steps, k)
+        tokens = sum(len(w) * c for w, c in zip(words, corpus.counts))
+        characters = sum(len(w) * c for w, c in zip(corpus.words, corpus.counts))
+        assert q.answer == pytest.approx(characters / tokens, abs=0.001)
+        # a class rounding to one decimal place is right; a tenth off is not
+        assert grade(q, round(characters / tokens, 1)).correct
+        assert not grade(q, round(characters / tokens, 1) + 0.1).correct
+        assert f"{characters} / {tokens}" in q.explanation
+
+
+def test_characters_per_token_flags_characters_per_word_as_a_token_is_a_word():
+    corpus, steps, _ = lesson("classic")
+    q = generate(live(corpus, steps, 0), "characters-per-token")
+    result = grade(q, round(79 / 16, 3), MISCONCEPTIONS)
+    assert not result.correct and result.misconception.id == "token-is-word"
+
+
+@pytest.mark.parametrize("name", ["classic", "tea", "paragraph"])
+def test_words_whole_counts_each_word_as_often_as_it_occurs(name):
+    for state in states(name):
+        q = generate(state, "words-whole", seed=2)
+        words = replay(state.corpus, state.steps, q.reveal_step)
+        assert q.answer == sum(c for w, c in zip(words, state.corpus.counts) if len(w) == 1)
+
+
+def test_words_whole_on_the_classic_corpus_flags_the_unweighted_count():
+    corpus, steps, _ = lesson("classic")
+    q = next(q for seed in range(20) if (q := generate(live(corpus, steps, 10), "words-whole", seed)).reveal_step == 10)
+    assert q.answer == 11  # low ×5 and newest ×6
+    result = grade(q, 2, MISCONCEPTIONS)
+    assert not result.correct and result.misconception.id == "unweighted-count"
+
+
+def test_words_whole_is_not_asked_of_a_split_whose_pieces_are_not_words():
+    corpus, steps, _ = lesson("bytes")
+    assert generate(live(corpus, steps, 1), "words-whole") is None

@@ -1,0 +1,63 @@
+"""Lesson > Compare algorithms: three columns whose measures are the engine's, training in a worker that stops."""
+
+from __future__ import annotations
+
+from engine.lesson.lesson import Lesson
+from engine.readable.algorithms import ALGORITHMS, METRIC_ROWS, compare_algorithms, train_bpe
+from engine.readable.metrics import measure
+from widgets.algorithms_view import AlgorithmsDialog, corpus_text
+
+PARAGRAPH = ("the cat sat on the mat and the dog sat on the log while the other cat ran to the mat then sat "
+             "on the hat and the rat sat on the cat")
+HELD_OUT = "the bat sat on the rat's hat"
+
+
+def trained_dialog(qtbot, lesson):
+    dialog = AlgorithmsDialog(lesson)
+    qtbot.addWidget(dialog)
+    dialog.start()
+    qtbot.waitUntil(lambda: not dialog.running, timeout=60_000)
+    return dialog
+
+
+def test_three_columns_show_the_engines_measures_of_the_held_out_text(qtbot):
+    lesson = Lesson(PARAGRAPH, held_out=HELD_OUT).train()
+    dialog = trained_dialog(qtbot, lesson)
+    assert dialog.columns == list(ALGORITHMS)
+    results = dialog.results
+    size = lesson.history.vocab_size(lesson.last_step)
+    assert "trained on the lesson's corpus to" in dialog.intro.text() and "the held-out text" in dialog.intro.text()
+    # BPE and Unigram learn the same way every run: the engine's own comparison gives the same figures
+    engine = {t.name: t for t in compare_algorithms(PARAGRAPH, size, HELD_OUT)}
+    assert results[0].metrics == engine["BPE"].metrics == measure(train_bpe(PARAGRAPH, size), HELD_OUT)
+    assert results[2].metrics == engine["Unigram"].metrics
+    for trained in results:
+        cells = {part: label.text() for (name, part), label in dialog.cells.items() if name == trained.name}
+        for _, attr, fmt in METRIC_ROWS:
+            assert cells[attr] == f"<b>{fmt.format(getattr(trained.metrics, attr))}</b>"
+        assert cells["how"].startswith(trained.name)
+    assert dialog.cells[("BPE", "vocab_size")].text() == f"<b>{size:,}</b>"
+    # the pieces are the held-out text's tokens, in order
+    pieces = dialog.cells[("BPE", "pieces")].text()
+    at = 0
+    for token in results[0].tokens:
+        at = pieces.index(f">{token.replace('<', '&lt;').replace('>', '&gt;')}<", at)
+
+
+def test_a_word_count_table_is_trained_on_as_running_text():
+    lesson = Lesson("low 5\nlower 2\n", word_counts=True).train()
+    assert corpus_text(lesson).split() == ["low"] * 5 + ["lower"] * 2
+
+
+def test_cancel_stops_before_the_columns_are_made(qtbot):
+    lesson = Lesson(PARAGRAPH).train()
+    dialog = AlgorithmsDialog(lesson)
+    qtbot.addWidget(dialog)
+    dialog.start()
+    assert dialog.running and dialog.cancel_button.isEnabled()
+    dialog.cancel_button.click()
+    qtbot.waitUntil(lambda: not dialog.running, timeout=60_000)
+    assert dialog.results is None and dialog.columns == []
+    assert dialog.status.text().startswith("Stopped")
+    assert not dialog.cancel_button.isEnabled()
+
