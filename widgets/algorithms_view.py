@@ -49,7 +49,8 @@ def metric_cells(trained: Trained) -> list[tuple[str, str]]:
 
 def pieces_html(tokens: tuple[str, ...]) -> str:
     """The tokens as coloured pieces, in order, the fills alternating so each boundary shows."""
-    spans = [f'<span style="background:{PIECE_FILLS[i % 2]}; color:#000000">{html.escape(t)}</span>'
+    # a word joiner between a piece's characters: a line may break between pieces, never inside one
+    spans = [f'<span style="background:{PIECE_FILLS[i % 2]}; color:#000000">{html.escape(chr(0x2060).join(t))}</span>'
              for i, t in enumerate(tokens[:TOKENS_SHOWN])]
     more = len(tokens) - TOKENS_SHOWN
     # a space between pieces, since a fill alone does not part two pieces in a grey print

@@ -37,8 +37,9 @@ def test_three_columns_show_the_engines_measures_of_the_held_out_text(qtbot):
             assert cells[attr] == f"<b>{fmt.format(getattr(trained.metrics, attr))}</b>"
         assert cells["how"].startswith(trained.name)
     assert dialog.cells[("BPE", "vocab_size")].text() == f"<b>{size:,}</b>"
-    # the pieces are the held-out text's tokens, in order
-    pieces = dialog.cells[("BPE", "pieces")].text()
+    # the pieces are the held-out text's tokens, in order, each unbroken (word joiners between its characters)
+    pieces = dialog.cells[("BPE", "pieces")].text().replace("\u2060", "")
+    assert "&lt;\u2060/\u2060w\u2060&gt;" in dialog.cells[("BPE", "pieces")].text()
     at = 0
     for token in results[0].tokens:
         at = pieces.index(f">{token.replace('<', '&lt;').replace('>', '&gt;')}<", at)
