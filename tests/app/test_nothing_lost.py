@@ -12,6 +12,9 @@ import engine.formats.lesson_file as lesson_file
 from engine.formats.lesson_file import LessonFile, LessonTooLargeError, load_lesson, save_lesson
 from engine.algorithm.settings import Settings
 
+# among the heaviest files of the suite: run by .ci/run, left out of the quick part (-m "not slow")
+pytestmark = pytest.mark.slow
+
 B = QMessageBox.StandardButton
 NOT_COUNTS = "low 5\nlower 2\nThe sentence a teacher typed here.\nnewest 6 7\nwidest 3\n"
 

@@ -11,6 +11,9 @@ from PySide6.QtWidgets import QApplication
 from app.shortcut_list import ShortcutList, shortcut_sections
 from widgets.shortcuts import bindings, clashes
 
+# among the heaviest files of the suite: run by .ci/run, left out of the quick part (-m "not slow")
+pytestmark = pytest.mark.slow
+
 K = Qt.Key
 CTRL, ALT = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.AltModifier
 

@@ -6,6 +6,9 @@ from PySide6.QtGui import QImage
 from app.cli import main
 from engine.formats.lesson_file import LessonFile, save_lesson
 
+# among the heaviest files of the suite: run by .ci/run, left out of the quick part (-m "not slow")
+pytestmark = pytest.mark.slow
+
 
 def colours(image: QImage) -> int:
     step = 23

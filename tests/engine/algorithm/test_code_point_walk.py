@@ -23,6 +23,9 @@ from engine.formats.hf import SPLIT_PATTERNS
 from engine.algorithm.pretokenize import iter_word_spans, split_words
 from engine.algorithm.unicode_table import LETTER, NUMBER, WHITE_SPACE
 
+# among the heaviest files of the suite: run by .ci/run, left out of the quick part (-m "not slow")
+pytestmark = pytest.mark.slow
+
 SEP = " \n"
 BATCH = 2000
 # where BPE Lab and tiktoken parted before the table (issue 13), walked whatever regex is installed

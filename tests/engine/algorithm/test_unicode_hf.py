@@ -11,6 +11,9 @@ from engine.algorithm.pretokenize import lowercase
 from engine.algorithm.unicode_hf import bert_normalize, normalize, strip_accents
 from engine.algorithm.unicode_hf_data import TOKENIZERS_VERSION
 
+# among the heaviest files of the suite: run by .ci/run, left out of the quick part (-m "not slow")
+pytestmark = pytest.mark.slow
+
 CODES = [c for c in range(1, 0x110000) if not 0xD800 <= c < 0xE000]
 FORMS = ("NFC", "NFD", "NFKC", "NFKD")
 

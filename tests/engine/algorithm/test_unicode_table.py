@@ -12,6 +12,9 @@ from engine.algorithm.pretokenize import lowercase, lowercase_with_map, split_on
 from engine.algorithm.tokenizer import Tokenizer
 from engine.algorithm.unicode_table import LETTER, NUMBER, WHITE_SPACE, WHITESPACE_CHARS
 
+# among the heaviest files of the suite: run by .ci/run, left out of the quick part (-m "not slow")
+pytestmark = pytest.mark.slow
+
 EVERY = "".join(map(chr, range(0xD800))) + "".join(map(chr, range(0xE000, 0x110000)))
 CLASSES = {r"\p{L}": LETTER, r"\p{N}": NUMBER, r"\s": WHITE_SPACE}
 

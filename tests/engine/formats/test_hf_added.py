@@ -10,6 +10,9 @@ from engine.formats.hf_added import AddedToken as Added, AddedTokens
 from engine.lesson_io.loading import load_any
 from tests.engine.formats.test_hf_imports import HELD_OUT, TRAIN
 
+# among the heaviest files of the suite: run by .ci/run, left out of the quick part (-m "not slow")
+pytestmark = pytest.mark.slow
+
 TEXTS = HELD_OUT + ["lo ab lower abc lob <mask> x", "a<mask>b  <mask>  c<mask>", "lo<mask> lo  lower's lo.",
                     " <mask>", "<mask> ", "lolo lo lo-lo 2lo lo2"]
 

@@ -17,6 +17,9 @@ from engine.algorithm.pretokenize import GPT2_PATTERN, GPT4_PATTERN
 from engine.formats.hf_steps import LLAMA3_PATTERN
 from tests.engine.formats.test_hf_imports import HELD_OUT, TRAIN
 
+# among the heaviest files of the suite: run by .ci/run, left out of the quick part (-m "not slow")
+pytestmark = pytest.mark.slow
+
 
 def _every_age_of_code_point(step: int = 251) -> str:
     """Code points spread over the whole range, assigned or not, each alone and between letters."""

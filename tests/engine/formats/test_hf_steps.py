@@ -11,6 +11,9 @@ from engine.errors import BpeLabError
 from engine.formats.hf_steps import behave, pre_tokenizer_steps, run_pre_tokenizers
 from engine.lesson_io.loading import load_any
 
+# among the heaviest files of the suite: run by .ci/run, left out of the quick part (-m "not slow")
+pytestmark = pytest.mark.slow
+
 CODES = [c for c in range(0x110000) if not 0xD800 <= c < 0xE000]
 # each code point between two letters, and all of them in order
 BETWEEN_LETTERS = "a".join(map(chr, CODES))

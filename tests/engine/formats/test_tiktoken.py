@@ -18,6 +18,9 @@ from engine.algorithm.settings import Settings
 from engine.algorithm.tokenizer import RankTokenizer, Tokenizer
 from tests.engine.formats.samples import BYTE_MODES, MODES, TEXT, TEXTS, trained
 
+# among the heaviest files of the suite: run by .ci/run, left out of the quick part (-m "not slow")
+pytestmark = pytest.mark.slow
+
 
 def encoding_from(path):
     """What a user builds from the two files."""

@@ -11,6 +11,9 @@ import engine.lesson.lesson
 from engine.lesson.lesson import Lesson, LessonState
 from engine.algorithm.settings import Settings
 
+# among the heaviest files of the suite: run by .ci/run, left out of the quick part (-m "not slow")
+pytestmark = pytest.mark.slow
+
 
 def arrays_state(lesson: Lesson, monkeypatch, step: int = 0) -> LessonState:
     with monkeypatch.context() as patch:

@@ -13,6 +13,9 @@ from engine.lesson.lesson import LONG_WORD, Lesson, LessonState
 from engine.lesson.long_word import LongWord, TokenIds
 from engine.algorithm.settings import Settings
 
+# among the heaviest files of the suite: run by .ci/run, left out of the quick part (-m "not slow")
+pytestmark = pytest.mark.slow
+
 
 def long_text(seed: int, length: int = 1500, letters: str = "abcaé") -> str:
     rng = random.Random(seed)
