@@ -1,10 +1,9 @@
 """File > Compare merges…: anyone's merge list walked beside the lesson on screen, off the GUI thread.
 
-``MergeComparison.start(path, lesson)`` reads the list, trains the lesson's text with its settings
-afresh (the lesson shown is the session's, never touched from another thread) and walks the two
-lists (``engine.compare.walk``). It says each stage as it starts; ``cancel()`` stops at the next.
-A run ends with ``compared(Compared)``, ``failed(reason)`` or ``cancelled()``; a newer start
-replaces a run still going, whose end is then not heard.
+``comparing`` reads the list, trains the lesson's text with its settings afresh (the lesson shown
+is the session's, never touched from another thread) and walks the two lists
+(``engine.compare.walk``), saying each stage as it starts; ``merge_comparison()`` runs it as a
+``LatestRun``, which ends with ``done(Compared)``, ``failed(reason)`` or ``cancelled()``.
 """
 
 from __future__ import annotations
@@ -12,13 +11,12 @@ from __future__ import annotations
 from collections.abc import Generator
 from dataclasses import dataclass
 
-from PySide6.QtCore import QObject, Signal, SignalInstance
+from PySide6.QtCore import QObject
 
 from engine.algorithm.settings import Settings
 from engine.compare.walk import Report
 from engine.errors import BpeLabError, internal_detail, is_bad_input, one_line
-from engine.lesson.lesson import Lesson
-from widgets.worker import Worker
+from widgets.latest_run import LatestRun
 
 # the stages a run says, in order
 STAGES = ("Reading the merge list…", "Training the lesson…", "Walking the two lists…")
@@ -57,43 +55,6 @@ def failure(error: BaseException) -> str:
     return f"an internal error of BPE Lab ({internal_detail(error)}), not a problem with your file"
 
 
-class MergeComparison(QObject):
-    progressed = Signal(str)
-    compared = Signal(object)  # Compared
-    failed = Signal(str)
-    cancelled = Signal()
-
-    def __init__(self, parent: QObject | None = None):
-        super().__init__(parent)
-        self._worker: Worker | None = None
-
-    @property
-    def running(self) -> bool:
-        return self._worker is not None
-
-    def start(self, path: str, lesson: Lesson) -> None:
-        self.cancel(quietly=True)
-        worker = Worker(comparing, path, lesson.text, lesson.word_counts, lesson.settings)
-        self._worker = worker
-        # each signal is heard only from the run still wanted
-        worker.yielded.connect(lambda stage: self._on_yielded(worker, stage))
-        worker.returned.connect(lambda done: self._on_ended(worker, self.compared, done))
-        worker.errored.connect(lambda error: self._on_ended(worker, self.failed, failure(error)))
-        worker.aborted.connect(lambda: self._on_ended(worker, self.cancelled))
-        worker.start()
-
-    def cancel(self, quietly: bool = False) -> None:
-        worker, self._worker = self._worker, None
-        if worker is not None:
-            worker.quit()
-            if not quietly:
-                self.cancelled.emit()
-
-    def _on_yielded(self, worker: Worker, stage: str) -> None:
-        if worker is self._worker:
-            self.progressed.emit(stage)
-
-    def _on_ended(self, worker: Worker, signal: SignalInstance, *payload: object) -> None:
-        if worker is self._worker:
-            self._worker = None
-            signal.emit(*payload)
+def merge_comparison(parent: QObject | None = None) -> LatestRun:
+    """The window's one compare run: ``start(path, text, word_counts, settings)``, then ``done(Compared)``."""
+    return LatestRun(comparing, failure, parent)

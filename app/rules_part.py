@@ -1,9 +1,8 @@
 """Lesson > Where the tie rules part…: the lesson's corpus trained under every tie rule, off the GUI thread.
 
-``RulesParting.start(lesson)`` runs ``engine.lesson.rules_part.where_rules_part`` on the lesson's
-corpus (a frozen record, safe to read from another thread) and ends with ``parted(Parted)``,
-``failed(reason)`` or ``cancelled()``; a newer start replaces a run still going, whose end is then
-not heard. ``show_rules_part(window)`` opens the view beside the window and wires it.
+The window's ``LatestRun`` of ``parting`` runs ``engine.lesson.rules_part.where_rules_part`` on the
+lesson's corpus (a frozen record, safe to read from another thread) and ends with ``done(Parted)``,
+``failed(reason)`` or ``cancelled()``. ``show_rules_part(window)`` opens the view beside the window and wires it.
 """
 
 from __future__ import annotations
@@ -11,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from dataclasses import dataclass
 
-from PySide6.QtCore import QObject, Qt, Signal, SignalInstance
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QVBoxLayout, QWidget
 
 from engine.algorithm.corpus import Corpus
@@ -19,8 +18,8 @@ from engine.algorithm.settings import Settings
 from engine.errors import internal_detail, is_bad_input, one_line
 from engine.lesson.lesson import Lesson
 from engine.lesson.rules_part import Parting
+from widgets.latest_run import LatestRun
 from widgets.rules_part_view import RulesPartView
-from widgets.worker import Worker
 
 STAGE = "Training the lesson under every tie rule…"
 NOTHING_TO_TRAIN = ("The lesson on screen has no training text to train under each rule: "
@@ -48,45 +47,6 @@ def failure(error: BaseException) -> str:
     return f"an internal error of BPE Lab ({internal_detail(error)}): the lesson is as it was"
 
 
-class RulesParting(QObject):
-    progressed = Signal(str)
-    parted = Signal(object)  # Parted
-    failed = Signal(str)
-    cancelled = Signal()
-
-    def __init__(self, parent: QObject | None = None):
-        super().__init__(parent)
-        self._worker: Worker | None = None
-
-    @property
-    def running(self) -> bool:
-        return self._worker is not None
-
-    def start(self, corpus: Corpus) -> None:
-        self.cancel(quietly=True)
-        worker = Worker(parting, corpus)
-        self._worker = worker
-        # each signal is heard only from the run still wanted
-        worker.yielded.connect(lambda stage: self._on_ended(worker, self.progressed, stage, ends=False))
-        worker.returned.connect(lambda done: self._on_ended(worker, self.parted, done))
-        worker.errored.connect(lambda error: self._on_ended(worker, self.failed, failure(error)))
-        worker.aborted.connect(lambda: self._on_ended(worker, self.cancelled))
-        worker.start()
-
-    def cancel(self, quietly: bool = False) -> None:
-        worker, self._worker = self._worker, None
-        if worker is not None:
-            worker.quit()
-            if not quietly:
-                self.cancelled.emit()
-
-    def _on_ended(self, worker: Worker, signal: SignalInstance, *payload: object, ends: bool = True) -> None:
-        if worker is self._worker:
-            if ends:
-                self._worker = None
-            signal.emit(*payload)
-
-
 class RulesPartWindow(QDialog):
     """The view in a window of its own, kept open beside the lesson while the teacher steps."""
 
@@ -94,13 +54,13 @@ class RulesPartWindow(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Where the tie rules part")
         self.view = RulesPartView()
-        self.run = RulesParting(self)
+        self.run = LatestRun(parting, failure, self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.view)
         self.view.cancel_requested.connect(self.run.cancel)
         self.run.progressed.connect(self.view.show_running)
-        self.run.parted.connect(lambda done: self.view.show_partings(done.partings, done.settings))
+        self.run.done.connect(lambda done: self.view.show_partings(done.partings, done.settings))
         self.run.failed.connect(lambda reason: self.view.show_nothing(f"This lesson cannot be trained under each rule: {reason}"))
         self.run.cancelled.connect(self.view.show_cancelled)
         self.rejected.connect(lambda: self.run.cancel(quietly=True))

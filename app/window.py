@@ -405,15 +405,15 @@ class MainWindow(QMainWindow):
     def _compare_dock(self) -> QDockWidget:
         """The Compare panel's dock, made the first time a compare runs."""
         if self.compare_dock is None:
-            from app.compare_merges import MergeComparison
+            from app.compare_merges import merge_comparison
             from widgets.compare_panel import ComparePanel
 
             self.compare_panel = ComparePanel()
-            self.comparison = MergeComparison(self)
+            self.comparison = merge_comparison(self)
             self.compare_panel.cancel_requested.connect(self.comparison.cancel)
             self.compare_panel.step_requested.connect(self._show_parting)
             self.comparison.progressed.connect(lambda stage: self.compare_panel.show_running(self._compared, stage))
-            self.comparison.compared.connect(self._on_compared)
+            self.comparison.done.connect(self._on_compared)
             self.comparison.failed.connect(self._on_compare_failed)
             self.comparison.cancelled.connect(self.compare_panel.show_cancelled)
             self.session.lesson_changed.connect(self._on_lesson_changed_under_compare)
@@ -435,7 +435,8 @@ class MainWindow(QMainWindow):
         self.timeline.mark_parting(None)
         self._mark_other_pair(None)
         self.compare_panel.show_running(path, "Starting…")
-        self.comparison.start(path, self.session.lesson)
+        lesson = self.session.lesson
+        self.comparison.start(path, lesson.text, lesson.word_counts, lesson.settings)
 
     def _on_compared(self, done) -> None:
         self.compare_panel.show_report(done.report, done.settings)

@@ -98,7 +98,7 @@ def test_cancel_stops_the_run_and_reports_nothing_after(qtbot, window, tmp_path,
     reports = []
     window.choose_merge_path = lambda: str(mine)
     window.compare_action.trigger()
-    window.comparison.compared.connect(reports.append)
+    window.comparison.done.connect(reports.append)
     qtbot.waitUntil(lambda: window.compare_panel.verdict.text() == STAGES[0], timeout=5000)
     assert not window.compare_panel.cancel_button.isHidden()
     window.compare_panel.cancel_button.click()
