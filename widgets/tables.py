@@ -162,7 +162,7 @@ class Table(QTableView):
             self.fit_rows()
             self.fit_columns()
             # once more when the style sheet has reached the header too
-            QTimer.singleShot(0, self.fit_columns)
+            QTimer.singleShot(0, self, self.fit_columns)  # dropped if the table goes first
 
     def fit_rows(self) -> None:
         # rows follow the font, so zoom makes them taller instead of clipping the text
