@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import gc
 import threading
 from importlib import resources
 
@@ -89,6 +90,9 @@ class VoteServer(QObject):
             self.failed.emit(str(outcome["problem"]))
             return
         self.address = f"http://{host}:{outcome['port']}"
+        # the collector runs on the GUI thread (app.collector); without this its first collections while
+        # votes arrive would walk every object aiohttp's first import made, a stall of tens of milliseconds
+        gc.collect(1)
         self.started.emit(self.address)
 
     def stop(self, quiet: bool = False) -> None:
