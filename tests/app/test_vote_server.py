@@ -64,6 +64,16 @@ def test_nothing_listens_before_start_or_after_stop(qtbot):
     assert refused(port)
 
 
+def test_the_application_quitting_stops_a_server_left_running(qtbot, qapp):
+    server = VoteServer(VoteSession(CODE), host="127.0.0.1", port=free_port())
+    with qtbot.waitSignal(server.started):
+        server.start()
+    thread = server._thread
+    with qtbot.waitSignal(server.stopped):
+        qapp.aboutToQuit.emit()
+    assert not thread.is_alive() and refused(server.port)
+
+
 def test_a_busy_port_moves_to_the_next_and_ten_busy_ports_fail_in_one_sentence(qtbot):
     port = free_port()
     blockers = []
@@ -90,6 +100,14 @@ def test_a_busy_port_moves_to_the_next_and_ten_busy_ports_fail_in_one_sentence(q
     finally:
         for s in blockers:
             s.close()
+
+
+def test_an_address_not_on_this_machine_fails_in_one_sentence(qtbot):
+    server = VoteServer(VoteSession(CODE), host="192.0.2.123", port=free_port())  # TEST-NET: nobody's
+    with qtbot.waitSignal(server.failed) as failed:
+        server.start()
+    assert failed.args[0].startswith("Cannot listen on 192.0.2.123 port") and "\n" not in failed.args[0]
+    assert not server.running
 
 
 def test_no_network_says_so_and_listens_nowhere(qtbot, monkeypatch):
@@ -168,6 +186,14 @@ def test_an_oversize_body_is_refused(serve):
     status, data, _ = request(port, "POST", "/api/vote", chunks, headers={"Transfer-Encoding": "chunked"})
     assert status == 413
     assert server.session.tally().voters == 0
+
+
+def test_a_broken_request_is_refused_and_logged_without_the_phone_s_address(serve, caplog):
+    server, port = serve()
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(b"POST /api/vote HTTP/1.1\r\nHost: room\r\nTransfer-Encoding: chunked\r\n\r\nnot a chunk\r\n")
+        assert s.recv(100).split(b"\r\n")[0].endswith(b" 400 Bad Request")
+    assert "Error handling request from a phone" in caplog.text and "127.0.0.1" not in caplog.text
 
 
 @pytest.mark.parametrize("body", [
