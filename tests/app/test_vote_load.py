@@ -15,7 +15,7 @@ from tests.app.vote_load import run_class
 pytestmark = pytest.mark.slow
 
 GUI_GAP_BOUND_S = 0.050
-RUNS = 3
+RUNS = 5
 
 
 def test_a_class_of_300_votes_twice_and_every_vote_counts_once(qtbot):
