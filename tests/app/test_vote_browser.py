@@ -139,6 +139,18 @@ class Phone:
         self.qtbot.waitUntil(said, timeout=WAIT_MS)
         return self.find("#error")[0].text
 
+    def fits_a_phone(self) -> None:
+        """Nothing scrolls sideways at 360 px, every visible button is a thumb's size, no text under 18 px."""
+        width, small_buttons, small_text = self.driver.execute_script("""
+            const shown = [...document.querySelectorAll("body *")].filter(e => e.getClientRects().length);
+            const small = shown.filter(e => e.tagName === "BUTTON")
+                .map(b => b.getBoundingClientRect()).filter(r => r.width < 48 || r.height < 48).length;
+            const texts = shown.filter(e => [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()));
+            return [document.documentElement.scrollWidth, small,
+                    texts.filter(e => parseFloat(getComputedStyle(e).fontSize) < 18).map(e => e.textContent)];
+        """)
+        assert width <= PHONE[0] and small_buttons == 0 and small_text == []
+
     def join(self, code: str) -> None:
         self.find("#code")[0].send_keys(code)
 
@@ -198,6 +210,7 @@ def test_a_class_votes_on_a_pair_changes_its_mind_and_votes_again(qtbot, room, p
 
     ana.tap(1)
     ana.until_says("your vote: s + t")
+    ana.fits_a_phone()
     until(qtbot, lambda: counted(room) == (1, {"1": 1}))
     ana.tap(0)  # a change of mind replaces the vote: still one voter
     ana.until_says("your vote: e + s")
@@ -281,6 +294,7 @@ def test_every_quiz_kind_is_answered_from_the_phone(qtbot, room, phones):
 
     room.ask(quiz_question("quiz-5", "order", "Put the merges in order", ("l + o", "e + s", "es + t"), ("1", "2", "0")))
     phone.until_says("Put the merges in order")
+    phone.fits_a_phone()
     first_down = phone.find(".order li")[0].find_elements("css selector", "button")[1]
     first_down.click()  # l + o below e + s
     phone.find(".order li")[1].find_elements("css selector", "button")[1].click()  # and below es + t
