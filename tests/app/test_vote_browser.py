@@ -223,6 +223,13 @@ def test_a_class_votes_on_a_pair_changes_its_mind_and_votes_again(qtbot, room, p
     ben.until_says("your vote: e + s")
     until(qtbot, lambda: counted(room) == (2, {"0": 2}))
 
+    ana.driver.refresh()  # the room code stays for the visit and the voter token for the browser
+    ana.until_says("your vote: e + s")
+    assert not ana.find("#join")[0].is_displayed()
+    ana.tap(1)
+    ana.until_says("your vote: s + t")
+    until(qtbot, lambda: counted(room) == (2, {"0": 1, "1": 1}))  # the same voter, not a third
+
     room.close()
     ana.until_says("round closed")
     ben.until_says("round closed")
