@@ -180,8 +180,12 @@ class VoteSession:
     # -- the projector's side ---------------------------------------------------------------------
 
     def show(self, question: VoteQuestion | None) -> None:
-        """Show a question (None: phones wait for the next one); an open round closes."""
+        """Show a question (None: phones wait for the next one); an open round closes. Showing the
+        question already shown changes nothing: the projector may say it again on every step."""
         with self._lock:
+            shown = None if self._current is None else self._current.question
+            if question == shown:
+                return
             self._close_open()
             if question is None:
                 self._current = None

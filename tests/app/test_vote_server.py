@@ -52,6 +52,8 @@ def test_nothing_listens_before_start_or_after_stop(qtbot):
         server.start()
     assert started.args == [f"http://127.0.0.1:{port}"] and server.address == started.args[0]
     assert not refused(port)
+    with pytest.raises(ConnectionRefusedError):  # bound to the one address asked for, not to every interface
+        socket.create_connection(("127.0.0.2", port), timeout=2).close()
     thread = server._thread
     with qtbot.waitSignal(server.stopped):
         server.stop()
@@ -59,9 +61,20 @@ def test_nothing_listens_before_start_or_after_stop(qtbot):
     server.stop()  # again: nothing to do
     with qtbot.waitSignal(server.started):
         server.start()  # a second session on the same machine
-    assert not refused(server.port) or not refused(port + 1)
+    second = int(server.address.rsplit(":", 1)[1])
+    assert not refused(second)
     server.stop()
-    assert refused(port)
+    assert refused(second) and refused(port)
+
+
+def test_the_application_quitting_stops_a_server_left_running(qtbot, qapp):
+    server = VoteServer(VoteSession(CODE), host="127.0.0.1", port=free_port())
+    with qtbot.waitSignal(server.started):
+        server.start()
+    thread = server._thread
+    with qtbot.waitSignal(server.stopped):
+        qapp.aboutToQuit.emit()
+    assert not thread.is_alive() and refused(server.port)
 
 
 def test_a_busy_port_moves_to_the_next_and_ten_busy_ports_fail_in_one_sentence(qtbot):
@@ -90,6 +103,14 @@ def test_a_busy_port_moves_to_the_next_and_ten_busy_ports_fail_in_one_sentence(q
     finally:
         for s in blockers:
             s.close()
+
+
+def test_an_address_not_on_this_machine_fails_in_one_sentence(qtbot):
+    server = VoteServer(VoteSession(CODE), host="192.0.2.123", port=free_port())  # TEST-NET: nobody's
+    with qtbot.waitSignal(server.failed) as failed:
+        server.start()
+    assert failed.args[0].startswith("Cannot listen on 192.0.2.123 port") and "\n" not in failed.args[0]
+    assert not server.running
 
 
 def test_no_network_says_so_and_listens_nowhere(qtbot, monkeypatch):
@@ -152,6 +173,17 @@ def test_wrong_codes_are_refused_then_rate_limited_for_that_peer_only(serve):
     assert server.session.tally().counts == {"0": 0, "1": 1, "2": 0}
 
 
+def test_a_vote_posted_by_another_site_s_page_is_refused(serve):
+    server, port = serve()
+    body = json.dumps({"code": CODE, "voter": ALICE, "qid": "merge-1", "answer": "0"}).encode()
+    for origin in ("http://evil.example", "null", f"http://127.0.0.1:{port + 1}"):
+        status, data, _ = request(port, "POST", "/api/vote", body, headers={"Origin": origin, "Content-Type": "text/plain"})
+        assert status == 403 and set(data) == {"error"}
+    assert server.session.tally().voters == 0
+    status, _, _ = request(port, "POST", "/api/vote", body, headers={"Origin": f"http://127.0.0.1:{port}"})
+    assert status == 200 and server.session.tally().voters == 1
+
+
 def test_a_wrong_code_in_a_vote_is_refused_and_not_counted(serve):
     server, port = serve()
     assert vote(port, "1357", ALICE, "merge-1", "0")[0] == 403
@@ -168,6 +200,14 @@ def test_an_oversize_body_is_refused(serve):
     status, data, _ = request(port, "POST", "/api/vote", chunks, headers={"Transfer-Encoding": "chunked"})
     assert status == 413
     assert server.session.tally().voters == 0
+
+
+def test_a_broken_request_is_refused_and_logged_without_the_phone_s_address(serve, caplog):
+    server, port = serve()
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(b"POST /api/vote HTTP/1.1\r\nHost: room\r\nTransfer-Encoding: chunked\r\n\r\nnot a chunk\r\n")
+        assert s.recv(100).split(b"\r\n")[0].endswith(b" 400 Bad Request")
+    assert "Error handling request from a phone" in caplog.text and "127.0.0.1" not in caplog.text
 
 
 @pytest.mark.parametrize("body", [

@@ -204,6 +204,18 @@ def test_the_version_moves_on_every_change_a_phone_sees_and_not_on_votes():
     assert seen == sorted(set(seen))
 
 
+def test_showing_the_question_already_shown_keeps_its_round_open():
+    session = session_on(PAIR)
+    session.vote(CODE, ALICE, "merge-1", "2")
+    version = session.version
+    session.show(PAIR)
+    assert session.version == version and session.tally().is_open and session.tally().voters == 1
+    session.show(None)
+    version = session.version
+    session.show(None)
+    assert session.version == version
+
+
 def test_moving_on_closes_the_open_round_and_coming_back_continues_its_rounds():
     session = session_on(PAIR)
     session.vote(CODE, ALICE, "merge-1", "2")
