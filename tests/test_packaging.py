@@ -42,7 +42,7 @@ def wheel(tmp_path_factory) -> Path:
 
 def test_the_wheel_carries_the_resources_and_the_command(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    for folder in ("presets", "quiz", "styles", "languages", "icons"):
+    for folder in ("presets", "quiz", "styles", "languages", "icons", "vote"):
         expected = {str(p.relative_to(ROOT)) for p in (ROOT / "resources" / folder).iterdir()
                     if p.is_file() and p.suffix != ".pyc"}
         assert expected and expected <= names, f"resources/{folder}: {sorted(expected - names)} missing"

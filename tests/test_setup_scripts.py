@@ -74,3 +74,45 @@ def test_the_scripts_parse():
     for script in sorted((ROOT / "tools").glob("*.sh")):
         done = subprocess.run(["bash", "-n", str(script)], capture_output=True, text=True)
         assert done.returncode == 0, f"{script.name}: {done.stderr}"
+
+
+def fake_checkout_for_tests(tmp_path, *, uid: int) -> tuple[Path, dict, Path]:
+    """tools/test.sh beside a setup.sh that only reads the package groups, and a .venv whose tools
+    succeed without doing anything: what is left is the packages test.sh asks for."""
+    script, env, log = fake_machine(tmp_path, uid=uid)
+    shutil.copy(ROOT / "tools" / "test.sh", script.parent / "test.sh")
+    (script.parent / "setup.sh").write_text('source "$ROOT/tools/system.sh"\n', encoding="utf-8")
+    venv_bin = tmp_path / ".venv" / "bin"
+    venv_bin.mkdir(parents=True)
+    for tool in ("ruff", "mypy", "lint-imports", "python"):
+        (venv_bin / tool).write_text(f"#!{shutil.which('bash')}\nexit 0\n", encoding="utf-8")
+        (venv_bin / tool).chmod(0o755)
+    return script.parent / "test.sh", env, log
+
+
+def installed(log: Path) -> list[str]:
+    return [word for call in log.read_text().splitlines() if " install " in call for word in call.split()]
+
+
+def test_as_root_the_test_command_installs_the_browser_the_vote_test_drives(tmp_path):
+    script, env, log = fake_checkout_for_tests(tmp_path, uid=0)
+    done = run(script, env)
+    assert done.returncode == 0, done.stderr
+    assert {"chromium", "chromium-driver"} <= set(installed(log))
+
+
+def test_not_root_the_test_command_names_the_browser_packages(tmp_path):
+    script, env, log = fake_checkout_for_tests(tmp_path, uid=1000)
+    done = run(script, env)
+    assert done.returncode == 0 and not log.exists()
+    assert "sudo apt-get install chromium chromium-driver" in done.stderr
+
+
+def test_the_launchers_set_up_leaves_the_browser_out(tmp_path):
+    _script, env, log = fake_machine(tmp_path, uid=0)
+    system = tmp_path / "tools" / "system.sh"
+    done = subprocess.run([shutil.which("bash"), "-c", f'source "{system}" && install_system_packages'],
+                          env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    words = installed(log)
+    assert "libgl1" in words and "chromium" not in words and "chromium-driver" not in words

@@ -9,6 +9,8 @@ FONT_PACKAGES="fonts-lohit-deva fonts-lohit-taml fonts-wqy-microhei fonts-noto-c
 DESKTOP_PACKAGES="desktop-file-utils shared-mime-info"
 # xvfb-run (a virtual screen, for a machine with none) and the X libraries Qt's xcb platform loads
 X_PACKAGES="xvfb xauth libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-render-util0 libxcb-shape0 libxkbcommon-x11-0"
+# the real browser the class-vote test drives (tools/test.sh installs these, the launcher never does)
+TEST_PACKAGES="chromium chromium-driver"
 # a fresh desktop updates itself at first boot and holds the package lock for minutes: wait, do not fail
 APT_LOCK_WAIT_SECONDS=900
 

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Sets up BPE Lab if needed, checks the code with ruff, mypy and import-linter (configured in
-# pyproject.toml), then runs the whole test suite (extra arguments go to pytest).
+# Sets up BPE Lab if needed (as root also the browser the class-vote test drives), checks the code
+# with ruff, mypy and import-linter (configured in pyproject.toml), then runs the whole test suite
+# (extra arguments go to pytest).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/tools/setup.sh"
+install_system_packages $TEST_PACKAGES
 cd "$ROOT"
 export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}"
 # each tool runs even when one before it failed, so one run names every broken rule
