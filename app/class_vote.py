@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QWidget
 
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from widgets.classroom.vote_reveal import Reveal, VoteReveal
 
 PORT = 8123
+JOINED_EVERY_MS = 1000
 JOIN_KEYS = "J: hide this screen   ·   V: end the vote"
 REVEAL_KEYS = "R: vote again   ·   → : go on"
 
@@ -61,6 +62,9 @@ class ClassVote(QObject):
         self._join: VoteJoin | None = None
         self._count: VoteCount | None = None
         self._chart: VoteReveal | None = None
+        # phones join without voting: the join screen's count of them is read now and then
+        self._joined_timer = QTimer(self, interval=JOINED_EVERY_MS)
+        self._joined_timer.timeout.connect(self._show_count)
 
         self.action = QAction("Class &vote…", window)
         self.action.setCheckable(True)
@@ -108,6 +112,7 @@ class ClassVote(QObject):
         join.set_room(address, self.session.room_code if self.session else "")
         join.set_keys(JOIN_KEYS)
         join.show()
+        self._joined_timer.start()
         self.started.emit(address)
         self.follow()
 
@@ -123,6 +128,7 @@ class ClassVote(QObject):
         if not self.running:
             return
         session = self.session
+        self._joined_timer.stop()
         self._drop_server()
         if session is not None:
             self._earlier += session.results()
@@ -197,7 +203,7 @@ class ClassVote(QObject):
         tally = session.tally()
         voted = tally.voters if tally.is_open else 0
         if self._join is not None:
-            self._join.set_counts(getattr(session, "joined", None), tally.voters)
+            self._join.set_counts(self.server.clients if self.server is not None else None, tally.voters)
         counter = self._counter()
         if tally.is_open and self.question is not None:
             counter.set_count(voted, session.room_code)

@@ -33,5 +33,7 @@ def reveal_of(question: VoteQuestion, tallies: Sequence[Tally], predict: Predict
         pair = None
         if question.kind == "pair" and predict is not None and key.isdigit() and int(key) < len(predict.choices):
             pair = predict.choices[int(key)].pair
-        bars.append(Bar(label, tuple(c.get(key, 0) for c in per_round), correct, pair))
+        # numbered as the projector numbers the choices (the prompt's boxes, the quiz's options)
+        number = str(int(key) + 1) if question.kind in ("pair", "choose", "multi") and key.isdigit() else ""
+        bars.append(Bar(label, tuple(c.get(key, 0) for c in per_round), correct, pair, number))
     return Reveal(question.prompt, rounds, tuple(bars), question.note)

@@ -10,10 +10,11 @@ A quiz answer typed by the class (a number, a gap) is a row per answer given, th
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass
 
-from PySide6.QtCore import QRect, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPaintEvent, QPen
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPaintEvent, QPen, QStaticText
 from PySide6.QtWidgets import QWidget
 
 import widgets.classroom.look as look
@@ -35,6 +36,7 @@ class Bar:
     counts: tuple[int, ...]
     correct: bool = False
     pair: tuple[str, str] | None = None
+    number: str = ""  # the option's number as the projector shows it ("" for typed answers)
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,7 @@ class VoteReveal(Cover):
         self.keys = ""
         self.tiles = TilePainter(self.font(), TileTheme.high_contrast())
         self.rows: list[tuple[QRectF, Bar]] = []  # where each row was painted (tests look)
+        self.label_font = QFont(self.font())  # the labels' type as last painted (tests measure it)
         self.leave_bottom = 0  # the host's bottom pixels left in sight (the predict prompt's answer band)
 
     def show_reveal(self, reveal: Reveal, predict: PredictQuestion | None = None, keys: str = "") -> None:
@@ -85,7 +88,7 @@ class VoteReveal(Cover):
         lines = [r.prompt, "   ".join(round_heading(n, v) for n, v in r.rounds)]
         for bar in r.bars:
             counts = "   ".join(f"{c:,} ({share(c, v)})" for c, (_n, v) in zip(bar.counts, r.rounds))
-            lines.append(f"{bar.label}{'  ' + RIGHT_WORD if bar.correct else ''}:  {counts}")
+            lines.append(f"{bar.number + '. ' if bar.number else ''}{bar.label}{'  ' + RIGHT_WORD if bar.correct else ''}:  {counts}")
         if r.note:
             lines.append(r.note)
         return "\n".join(lines)
@@ -137,20 +140,32 @@ class VoteReveal(Cover):
             bottom -= note_h + 10 * u
             block(r.note, fonts["note"], look.ACCENT, bottom + 10 * u)
 
-        label_font, count_font = fonts["label"], fonts["count"]
-        label_fm, count_fm = QFontMetricsF(label_font), QFontMetricsF(count_font)
+        label_font, count_font = QFont(fonts["label"]), fonts["count"]
+        count_fm = QFontMetricsF(count_font)
         rounds = len(r.rounds)
         heading_h = QFontMetricsF(fonts["heading"]).lineSpacing() * 1.3
         free = bottom - y - heading_h
-        bars = self._bars(r, free, label_fm)
-        # rows as tall as the room allows up to two and a half lines; a pair's tiles fill most of one
-        row_h = max(label_fm.lineSpacing() * 1.15, min(free / max(1, len(bars)), label_fm.lineSpacing() * 2.5))
-        self.tiles.set_scale(1.0)
-        self.tiles.set_scale(max(0.5, (row_h - 20 * u) * 0.8 / self.tiles.tile_h))
-        label_w = min(room * 0.42, max((self._label_width(b, label_fm) for b in bars), default=0) + 24 * u)
-        column_gap = 30 * u
-        column_w = (room - label_w - column_gap * rounds) / max(1, rounds)
+        bars = self._bars(r, free, QFontMetricsF(label_font))
+        tiles = any(b.pair is not None for b in bars)
         count_w = count_fm.horizontalAdvance("0,000 (100%)") + 12 * u
+        column_gap = 30 * u
+        # the labels' column: what the widest needs, at most what leaves each round's bars room
+        widest = room - rounds * (count_w + 120 * u + column_gap)
+        # a label wraps in its column rather than lose its end; the type shrinks (never below the
+        # classroom's least) until every row fits
+        while True:
+            label_fm = QFontMetricsF(label_font)
+            base_h = max(label_fm.lineSpacing() * 1.15, min(free / max(1, len(bars)), label_fm.lineSpacing() * 2.5))
+            self.tiles.set_scale(1.0)
+            self.tiles.set_scale(max(0.5, (base_h - 20 * u) * 0.8 / self.tiles.tile_h))
+            label_w = min(widest, max((self._label_width(b, label_fm) for b in bars), default=0) + 24 * u)
+            heights = [base_h if b.pair is not None else
+                       max(base_h, self._label_text(b, label_font, label_w - 12 * u).size().height() + 14 * u)
+                       for b in bars]
+            if sum(heights) <= free or label_font.pixelSize() <= look.LEAST_PX or tiles:
+                break
+            label_font.setPixelSize(label_font.pixelSize() - 2)
+        column_w = (room - label_w - column_gap * rounds) / max(1, rounds)
         bar_room = max(10.0, column_w - count_w)
         biggest = max((c for b in bars for c in b.counts), default=0) or 1
 
@@ -161,7 +176,7 @@ class VoteReveal(Cover):
             p.drawText(QRectF(cx, y, column_w, heading_h), int(Qt.AlignmentFlag.AlignVCenter), round_heading(number, voters))
         y += heading_h
         self.rows = []
-        for bar in bars:
+        for bar, row_h in zip(bars, heights):
             row = QRectF(margin - 10 * u, y, room + 20 * u, row_h - 6 * u)
             self.rows.append((row, bar))
             if bar.correct:
@@ -169,10 +184,11 @@ class VoteReveal(Cover):
                 p.setBrush(Qt.BrushStyle.NoBrush)
                 p.drawRoundedRect(row, 10 * u, 10 * u)
             self._paint_label(p, bar, QRectF(margin, y, label_w - 12 * u, row_h - 6 * u), label_font)
+            bar_h = min(row_h * 0.5, base_h * 0.5)
             for i, (count, (_n, voters)) in enumerate(zip(bar.counts, r.rounds)):
                 cx = margin + label_w + column_gap + i * (column_w + column_gap)
                 length = bar_room * count / biggest
-                box = QRectF(cx, y + row_h * 0.18, max(3.0, length), row_h * 0.5)
+                box = QRectF(cx, y + (row_h - 6 * u - bar_h) / 2, max(3.0, length), bar_h)
                 colour = QColor(look.RIGHT if bar.correct else look.TEXT)
                 p.setPen(QPen(colour, 3 * u))
                 # the right answer's bar is solid, the others hatched: they differ in grey too
@@ -183,6 +199,7 @@ class VoteReveal(Cover):
                 p.drawText(QRectF(box.right() + 10 * u, y, count_w, row_h - 6 * u), int(Qt.AlignmentFlag.AlignVCenter),
                            f"{count:,} ({share(count, voters)})")
             y += row_h
+        self.label_font = label_font
 
     def _bars(self, r: Reveal, height: float, fm: QFontMetricsF) -> list[Bar]:
         """The rows to draw: every option of a question with options; the most given typed answers,
@@ -197,38 +214,49 @@ class VoteReveal(Cover):
 
     def _label_width(self, bar: Bar, fm: QFontMetricsF) -> float:
         right = fm.horizontalAdvance("  " + RIGHT_WORD) if bar.correct else 0.0
+        number = fm.horizontalAdvance(f"{bar.number}. ") if bar.number else 0.0
         if bar.pair is not None:
             t = self.tiles
-            return t.measure(bar.pair[0]) + t.measure(bar.pair[1]) + fm.horizontalAdvance(" + ") + 2 * t.gap + right
-        return fm.horizontalAdvance(bar.label) + right
+            return number + t.measure(bar.pair[0]) + t.measure(bar.pair[1]) + fm.horizontalAdvance(" + ") + 2 * t.gap + right
+        return number + fm.horizontalAdvance(bar.label) + right
+
+    def _label_text(self, bar: Bar, font: QFont, width: float) -> QStaticText:
+        """A text option's label wrapped to ``width``, the right answer's word after it in its colour."""
+        right = f' <span style="color:{look.RIGHT}">{RIGHT_WORD.replace(" ", "&nbsp;")}</span>' if bar.correct else ""
+        number = f"{bar.number}. " if bar.number else ""
+        text = QStaticText(f'<span style="color:{look.TEXT}">{html.escape(number + bar.label)}</span>{right}')
+        text.setTextFormat(Qt.TextFormat.RichText)
+        text.setTextWidth(max(1.0, width))
+        text.prepare(font=font)
+        return text
 
     def _paint_label(self, p: QPainter, bar: Bar, area: QRectF, font: QFont) -> None:
         fm = QFontMetricsF(font)
-        x = area.left()
-        if bar.pair is not None:
-            t = self.tiles
-            ty = area.top() + (area.height() - t.tile_h) / 2
-            for i, token in enumerate(bar.pair):
-                if i:
-                    p.setFont(font)
-                    p.setPen(QColor(look.TEXT))
-                    plus = fm.horizontalAdvance(" + ")
-                    p.drawText(QRectF(x, area.top(), plus, area.height()), int(Qt.AlignmentFlag.AlignCenter), " + ")
-                    x += plus
-                p.setFont(t.tile_font)
-                tw = t.measure(token)
-                t.draw_tile(p, token, QRectF(x, ty, tw, t.tile_h), False, False)
-                x += tw + t.gap
-            label = ""
-        else:
-            label = bar.label
         p.setFont(font)
-        p.setPen(QColor(look.TEXT))
-        right = f"  {RIGHT_WORD}" if bar.correct else ""
-        room = area.right() - x
-        shown = fm.elidedText(label, Qt.TextElideMode.ElideRight, max(0.0, room - fm.horizontalAdvance(right)))
-        p.drawText(QRectF(x, area.top(), room, area.height()), int(Qt.AlignmentFlag.AlignVCenter), shown)
-        if right:
+        if bar.pair is None:
+            text = self._label_text(bar, font, area.width())
+            p.drawStaticText(QPointF(area.left(), area.top() + (area.height() - text.size().height()) / 2), text)
+            return
+        x = area.left()
+        t = self.tiles
+        ty = area.top() + (area.height() - t.tile_h) / 2
+        if bar.number:
+            p.setPen(QColor(look.TEXT))
+            p.drawText(QRectF(x, area.top(), area.width(), area.height()), int(Qt.AlignmentFlag.AlignVCenter), f"{bar.number}.")
+            x += fm.horizontalAdvance(f"{bar.number}. ")
+        for i, token in enumerate(bar.pair):
+            if i:
+                p.setFont(font)
+                p.setPen(QColor(look.TEXT))
+                plus = fm.horizontalAdvance(" + ")
+                p.drawText(QRectF(x, area.top(), plus, area.height()), int(Qt.AlignmentFlag.AlignCenter), " + ")
+                x += plus
+            p.setFont(t.tile_font)
+            tw = t.measure(token)
+            t.draw_tile(p, token, QRectF(x, ty, tw, t.tile_h), False, False)
+            x += tw + t.gap
+        if bar.correct:
+            p.setFont(font)
             p.setPen(QColor(look.RIGHT))
-            p.drawText(QRectF(x + fm.horizontalAdvance(shown), area.top(), room, area.height()),
-                       int(Qt.AlignmentFlag.AlignVCenter), right)
+            p.drawText(QRectF(x, area.top(), area.right() - x, area.height()), int(Qt.AlignmentFlag.AlignVCenter),
+                       f"  {RIGHT_WORD}")
