@@ -60,6 +60,7 @@ class VoteJoin(Cover):
         self.keys = ""
         self.matrix: tuple[tuple[bool, ...], ...] = ()
         self.qr_square = QRectF()
+        self.painted: list[tuple[str, QRectF, QFont]] = []  # each text as last painted, where and in which type
 
     def set_room(self, address: str, code: str) -> None:
         if address != self.address:
@@ -68,7 +69,7 @@ class VoteJoin(Cover):
         self.update()
 
     def set_counts(self, joined: int | None, voted: int) -> None:
-        """How many browsers are in the room (None when not known) and how many voted this round."""
+        """How many browsers are connected now (None when not known) and how many voted this round."""
         self.joined, self.voted = joined, voted
         self.update()
 
@@ -138,10 +139,11 @@ class VoteJoin(Cover):
         heights = [QFontMetricsF(f).boundingRect(QRectF(0, 0, room, 1e6), wrap, t).height() + QFontMetricsF(f).lineSpacing() * gap
                    for t, f, _c, gap in lines]
         y = max(margin * 0.5, (h - sum(heights)) / 2)
+        self.painted = []
         for (text, font, colour, _gap), height in zip(lines, heights):
             p.setFont(font)
             p.setPen(colour)
-            p.drawText(QRectF(x, y, room, height), wrap, text)
+            self.painted.append((text, p.drawText(QRectF(x, y, room, height), wrap, text), font))
             y += height
         p.setPen(QPen(QColor(look.ACCENT), max(2.0, 4 * min(h / 1080, w / 1920))))
         p.drawRect(QRectF(1, 1, w - 2, h - 2))

@@ -62,6 +62,7 @@ class VoteReveal(Cover):
         self.keys = ""
         self.tiles = TilePainter(self.font(), TileTheme.high_contrast())
         self.rows: list[tuple[QRectF, Bar]] = []  # where each row was painted (tests look)
+        self.painted: list[tuple[str, QRectF, QFont]] = []  # each text as last painted, where and in which type
         self.label_font = QFont(self.font())  # the labels' type as last painted (tests measure it)
         self.leave_bottom = 0  # the host's bottom pixels left in sight (the predict prompt's answer band)
 
@@ -115,6 +116,7 @@ class VoteReveal(Cover):
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.fillRect(self.rect(), QColor(look.GROUND))
+        self.painted = []
         w, h = float(self.width()), float(self.height())
         u = self._unit()
         fonts = self.fonts()
@@ -127,7 +129,7 @@ class VoteReveal(Cover):
             box = QFontMetricsF(font).boundingRect(QRectF(0, 0, room, 1e6), flags, text)
             p.setFont(font)
             p.setPen(QColor(colour))
-            p.drawText(QRectF(margin, top, room, box.height()), flags, text)
+            self._draw(p, QRectF(margin, top, room, box.height()), flags, text)
             return box.height()
 
         y += block(r.prompt, fonts["prompt"], look.TEXT, y) + 14 * u
@@ -173,7 +175,7 @@ class VoteReveal(Cover):
             cx = margin + label_w + column_gap + i * (column_w + column_gap)
             p.setFont(fonts["heading"])
             p.setPen(QColor(look.TEXT))
-            p.drawText(QRectF(cx, y, column_w, heading_h), int(Qt.AlignmentFlag.AlignVCenter), round_heading(number, voters))
+            self._draw(p, QRectF(cx, y, column_w, heading_h), int(Qt.AlignmentFlag.AlignVCenter), round_heading(number, voters))
         y += heading_h
         self.rows = []
         for bar, row_h in zip(bars, heights):
@@ -196,10 +198,13 @@ class VoteReveal(Cover):
                 p.drawRect(box)
                 p.setFont(count_font)
                 p.setPen(QColor(look.TEXT))
-                p.drawText(QRectF(box.right() + 10 * u, y, count_w, row_h - 6 * u), int(Qt.AlignmentFlag.AlignVCenter),
+                self._draw(p, QRectF(box.right() + 10 * u, y, count_w, row_h - 6 * u), int(Qt.AlignmentFlag.AlignVCenter),
                            f"{count:,} ({share(count, voters)})")
             y += row_h
         self.label_font = label_font
+
+    def _draw(self, p: QPainter, rect: QRectF, flags: int, text: str) -> None:
+        self.painted.append((text, p.drawText(rect, flags, text), QFont(p.font())))
 
     def _bars(self, r: Reveal, height: float, fm: QFontMetricsF) -> list[Bar]:
         """The rows to draw: every option of a question with options; the most given typed answers,
@@ -235,14 +240,16 @@ class VoteReveal(Cover):
         p.setFont(font)
         if bar.pair is None:
             text = self._label_text(bar, font, area.width())
-            p.drawStaticText(QPointF(area.left(), area.top() + (area.height() - text.size().height()) / 2), text)
+            at = QPointF(area.left(), area.top() + (area.height() - text.size().height()) / 2)
+            p.drawStaticText(at, text)
+            self.painted.append((bar.label, QRectF(at, text.size()), QFont(font)))
             return
         x = area.left()
         t = self.tiles
         ty = area.top() + (area.height() - t.tile_h) / 2
         if bar.number:
             p.setPen(QColor(look.TEXT))
-            p.drawText(QRectF(x, area.top(), area.width(), area.height()), int(Qt.AlignmentFlag.AlignVCenter), f"{bar.number}.")
+            self._draw(p, QRectF(x, area.top(), area.width(), area.height()), int(Qt.AlignmentFlag.AlignVCenter), f"{bar.number}.")
             x += fm.horizontalAdvance(f"{bar.number}. ")
         for i, token in enumerate(bar.pair):
             if i:
@@ -258,5 +265,5 @@ class VoteReveal(Cover):
         if bar.correct:
             p.setFont(font)
             p.setPen(QColor(look.RIGHT))
-            p.drawText(QRectF(x, area.top(), area.right() - x, area.height()), int(Qt.AlignmentFlag.AlignVCenter),
+            self._draw(p, QRectF(x, area.top(), area.right() - x, area.height()), int(Qt.AlignmentFlag.AlignVCenter),
                        f"  {RIGHT_WORD}")
