@@ -22,8 +22,9 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QWidget
 
-from engine.vote.ballot import ResultRow, VoteSession
+from engine.vote.ballot import VoteSession
 from engine.vote.question import VoteQuestion
+from engine.vote.results import ResultRow
 
 if TYPE_CHECKING:
     from app.vote_server import VoteServer
@@ -56,7 +57,6 @@ class ClassVote(QObject):
         self.address = ""
         self.question: VoteQuestion | None = None
         self._predict: PredictQuestion | None = None  # the tiles' look, for a pair question's reveal
-        self._tallies: list = []  # the closed rounds of the question shown
         self._quizzes: list[QWidget] = []  # the quiz panels whose questions are followed
         self._earlier: list[ResultRow] = []  # the rounds of sessions already ended
         self._join: VoteJoin | None = None
@@ -136,7 +136,6 @@ class ClassVote(QObject):
         self.address = ""
         self.question = None
         self._predict = None
-        self._tallies = []
         for cover in (self._join, self._count, self._chart):
             if cover is not None:
                 cover.hide()
@@ -253,7 +252,6 @@ class ClassVote(QObject):
         session = self.session
         assert session is not None, "a question is shown while a vote runs"
         self.question = question
-        self._tallies = []
         self.hide_reveal()
         session.show(question)
         if question is not None:
@@ -284,14 +282,14 @@ class ClassVote(QObject):
         """Close the open round and lay the distribution over the view; False with no round open."""
         if not self.round_open or self.session is None:
             return False
-        self._tallies.append(self.session.close_round())
+        self.session.close_round()
         self._changed()
         self._show_reveal()
         return True
 
     def vote_again(self) -> bool:
         """A second round on the question just revealed (peer instruction); False when there is none."""
-        if self.session is None or self.question is None or self.round_open or not self._tallies:
+        if self.session is None or self.question is None or self.round_open or not self._closed_rounds():
             return False
         self.hide_reveal()
         self.session.open_round()
@@ -300,11 +298,16 @@ class ClassVote(QObject):
 
     def revealed(self) -> Reveal | None:
         """What the reveal shows of the question on phones: each closed round's counts."""
-        if self.question is None or not self._tallies:
+        closed = self._closed_rounds()
+        if self.question is None or not closed:
             return None
         from app.vote_tally import reveal_of
 
-        return reveal_of(self.question, self._tallies, self._predict)
+        return reveal_of(self.question, closed, self._predict)
+
+    def _closed_rounds(self) -> list:
+        # a question shown again (the lesson stepped back and forth) keeps its earlier rounds
+        return [t for t in self.session.round_tallies() if not t.is_open] if self.session is not None else []
 
     def _show_reveal(self) -> None:
         reveal = self.revealed()

@@ -417,7 +417,7 @@ def vote_tables(rows: Sequence[ResultRow]) -> list[tuple[str, list[tuple[str, ..
         totals: dict[int, int] = {}
         for r in found:
             totals[r.round] = totals.get(r.round, 0) + r.count
-        cells = [(str(r.round), r.option, f"{r.count:,}", f"{100 * r.count / totals[r.round]:.0f}%" if totals[r.round] else "—",
+        cells: list[tuple[str, ...]] = [(str(r.round), r.option, f"{r.count:,}", f"{100 * r.count / totals[r.round]:.0f}%" if totals[r.round] else "—",
                   "✔ right" if r.correct else "") for r in found]
         tables.append((prompt, cells))
     return tables

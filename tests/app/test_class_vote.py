@@ -215,3 +215,33 @@ def test_the_quiz_on_screen_is_the_question_phones_get(window, qtbot):
     quiz.next_question()
     QApplication.processEvents()
     assert vote.question is not None and vote.question.qid == f"quiz-{quiz.current_question().id}" and vote.round_open
+
+
+def phone_state(vote) -> dict:
+    query = f"code={vote.session.room_code}&voter={'p' * 16}"
+    with urllib.request.urlopen(f"{vote.address}/api/state?{query}", timeout=5) as reply:
+        return json.loads(reply.read())
+
+
+def test_phones_follow_the_lesson(window, qtbot):
+    vote = predicting(qtbot, window)
+    press(qtbot, window, K.Key_V)
+    state = phone_state(vote)
+    assert (state["status"], state["question"]["qid"], state["round"]) == ("open", "merge-1", 1)
+    assert "correct" not in state["question"]
+    press(qtbot, window, K.Key_Right)
+    assert phone_state(vote)["status"] == "closed"
+    press(qtbot, window, K.Key_R)
+    assert (phone_state(vote)["status"], phone_state(vote)["round"]) == ("open", 2)
+    press(qtbot, window, K.Key_A)  # predict first off: nothing is asked, phones wait
+    assert phone_state(vote)["status"] == "waiting" and phone_state(vote)["question"] is None
+
+
+def test_the_menu_entry_enters_the_mode_and_starts_the_vote(window, qtbot):
+    vote = window.classroom.class_vote
+    view_menu = next(a.menu() for a in window.menuBar().actions() if a.text().replace("&", "") == "View")
+    assert vote.action in view_menu.actions()
+    vote.action.trigger()
+    assert window.classroom.active and vote.running and vote.action.isChecked()
+    vote.action.trigger()
+    assert not vote.running and not vote.action.isChecked() and window.classroom.active
