@@ -27,7 +27,7 @@ def reveal_of(question: VoteQuestion, tallies: Sequence[Tally], predict: Predict
             for row in t.rows:
                 seen.setdefault(row.key, (row.label, row.correct))
         totals = {k: sum(c.get(k, 0) for c in per_round) for k in seen}
-        keyed = [(k, seen[k][0], seen[k][1]) for k in sorted(seen, key=lambda k: (-totals[k], seen[k][0]))]
+        keyed = [(k, seen[k][0], seen[k][1]) for k in sorted(seen, key=lambda k: (-totals[k], _in_order(question, k)))]
     bars = []
     for key, label, correct in keyed:
         pair = None
@@ -37,3 +37,13 @@ def reveal_of(question: VoteQuestion, tallies: Sequence[Tally], predict: Predict
         number = str(int(key) + 1) if question.kind in ("pair", "choose", "multi") and key.isdigit() else ""
         bars.append(Bar(label, tuple(c.get(key, 0) for c in per_round), correct, pair, number))
     return Reveal(question.prompt, rounds, tuple(bars), question.note)
+
+
+def _in_order(question: VoteQuestion, key: str) -> tuple[float, str]:
+    """Answers given as often read in order: numbers by value, text alphabetically."""
+    if question.kind == "number":
+        try:
+            return float(key), key
+        except ValueError:
+            pass
+    return 0.0, key

@@ -91,3 +91,34 @@ def test_an_order_question_lists_its_items_as_the_panel_does(qtbot):
 
 def test_a_kind_phones_cannot_answer_is_none():
     assert from_quiz(Question(id="q", prompt="?")) is None
+
+
+def test_typed_answers_are_bars_the_most_given_first_the_right_one_kept(qtbot):
+    from PySide6.QtWidgets import QWidget
+
+    from app.vote_tally import reveal_of
+    from engine.vote.ballot import VoteSession
+    from engine.vote.question import VoteQuestion
+    from widgets.classroom.vote_reveal import VoteReveal
+
+    q = VoteQuestion("quiz-n", "number", "How many?", correct=("2",))
+    session = VoteSession()
+    session.show(q)
+    session.open_round()
+    answers = ["9", "9", "10", "3", "3.0", "2"] + [str(n) for n in range(20, 32)]
+    for i, answer in enumerate(answers):
+        session.vote(session.room_code, f"voter-{i:012d}", q.qid, answer)
+    session.close_round()
+    reveal = reveal_of(q, session.round_tallies())
+    assert [b.label for b in reveal.bars[:4]] == ["3", "9", "2", "10"]  # 3 and 3.0 are one answer
+    assert [b.correct for b in reveal.bars[:4]] == [False, False, True, False]
+    host = QWidget()
+    qtbot.addWidget(host)
+    host.resize(1024, 400)  # room for a few rows: the rest are summed, the right answer still shown
+    host.show()
+    chart = VoteReveal(host)
+    chart.show_reveal(reveal)
+    chart.grab()
+    shown = [bar for _row, bar in chart.rows]
+    assert len(shown) < len(reveal.bars) and any(b.correct for b in shown)
+    assert shown[-1].label.endswith("other answers") and sum(b.counts[0] for b in shown) == len(answers)

@@ -213,7 +213,10 @@ class VoteReveal(Cover):
         fit = max(2, min(MOST_ROWS, int(height // (fm.lineSpacing() * 1.15))))
         if len(bars) <= fit or any(b.pair for b in bars):
             return bars
-        kept, rest = bars[:fit - 1], bars[fit - 1:]
+        # the right answer keeps its row however few gave it
+        right = [b for b in bars[fit - 1:] if b.correct]
+        kept = bars[:fit - 1 - len(right)] + right
+        rest = [b for b in bars if b not in kept]
         others = tuple(sum(b.counts[i] for b in rest) for i in range(len(r.rounds)))
         return kept + [Bar(f"{len(rest):,} other answers", others)]
 
