@@ -101,12 +101,6 @@ class HandoutDialog(QDialog):
         ok.setEnabled(bool(steps))
 
 
-def _vote_results(window) -> list:
-    """The window's class vote results (none for a window without classroom mode)."""
-    classroom = getattr(window, "classroom", None)
-    return classroom.class_vote.results() if classroom is not None else []
-
-
 def export_handout(window, path: str | Path | None = None, steps: list[int] | None = None,
                    with_votes: bool = True) -> Path | None:
     """Write the handout of the window's lesson (with the class vote's results, when there are any
@@ -119,7 +113,7 @@ def export_handout(window, path: str | Path | None = None, steps: list[int] | No
         window.tell("This lesson is an imported tokenizer with no training corpus: a handout shows the words and "
                     "counts at each merge, so there is nothing to print. Train a lesson on a text of your own.")
         return None
-    votes = _vote_results(window)
+    votes = window.classroom.class_vote.results()
     if steps is None:
         dialog = HandoutDialog(lesson.last_step, window, len({(r.qid, r.round) for r in votes}))
         if dialog.exec() != QDialog.DialogCode.Accepted:
