@@ -13,6 +13,7 @@ The bounds:
   requests are refused (429) until the window has passed, so four digits cannot be guessed in a
   lesson's time. The peer's address is held in memory for this alone: never logged, never exported;
 - votes: at most ``votes_per_second`` from one voter (429); the other voters' votes go on counting;
+  a vote whose browser says it comes from another site's page is refused (403);
 - a connection that sends no whole request within ``idle_timeout`` is closed, and an event stream
   whose phone stops reading is dropped after ``write_timeout``.
 """
@@ -185,6 +186,10 @@ class VoteService:
         return web.json_response(self.session.phone_state(voter))
 
     async def _vote(self, request: web.Request) -> web.Response:
+        origin = request.headers.get("Origin")
+        if origin is not None and origin != f"http://{request.host}":
+            # another site's page in a student's browser, posting as a form would (no preflight asked)
+            raise _Refusal(403, "Votes are taken from the vote page only: open the address the projector shows.")
         if request.content_length is not None and request.content_length > self.limits.max_body:
             raise _Refusal(413, "That was too much to send: reload the page.")
         try:

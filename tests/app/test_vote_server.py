@@ -173,6 +173,17 @@ def test_wrong_codes_are_refused_then_rate_limited_for_that_peer_only(serve):
     assert server.session.tally().counts == {"0": 0, "1": 1, "2": 0}
 
 
+def test_a_vote_posted_by_another_site_s_page_is_refused(serve):
+    server, port = serve()
+    body = json.dumps({"code": CODE, "voter": ALICE, "qid": "merge-1", "answer": "0"}).encode()
+    for origin in ("http://evil.example", "null", f"http://127.0.0.1:{port + 1}"):
+        status, data, _ = request(port, "POST", "/api/vote", body, headers={"Origin": origin, "Content-Type": "text/plain"})
+        assert status == 403 and set(data) == {"error"}
+    assert server.session.tally().voters == 0
+    status, _, _ = request(port, "POST", "/api/vote", body, headers={"Origin": f"http://127.0.0.1:{port}"})
+    assert status == 200 and server.session.tally().voters == 1
+
+
 def test_a_wrong_code_in_a_vote_is_refused_and_not_counted(serve):
     server, port = serve()
     assert vote(port, "1357", ALICE, "merge-1", "0")[0] == 403
