@@ -284,6 +284,8 @@ class ClassVote(QObject):
             return False
         self.session.close_round()
         self._changed()
+        if self._join is not None:
+            self._join.hide()  # the class looks at what it said, not at how to join
         self._show_reveal()
         return True
 

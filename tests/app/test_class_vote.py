@@ -229,8 +229,9 @@ def test_phones_follow_the_lesson(window, qtbot):
     state = phone_state(vote)
     assert (state["status"], state["question"]["qid"], state["round"]) == ("open", "merge-1", 1)
     assert "correct" not in state["question"]
+    assert vote.join_shown
     press(qtbot, window, K.Key_Right)
-    assert phone_state(vote)["status"] == "closed"
+    assert phone_state(vote)["status"] == "closed" and vote.reveal_shown and not vote.join_shown
     press(qtbot, window, K.Key_R)
     assert (phone_state(vote)["status"], phone_state(vote)["round"]) == ("open", 2)
     press(qtbot, window, K.Key_A)  # predict first off: nothing is asked, phones wait
