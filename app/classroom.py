@@ -19,6 +19,7 @@ too) only brings the lesson back: it does not act. P plays and pauses.
 While the focus is in a text box (the explorer's), typing keys type; Page Up/Down, F5 and the
 Ctrl keys still act, and Esc gives the focus back to the view. On the quiz, while a question's
 options are open, the digits pick them (as they mark the class's answer to a predict question).
+V starts and ends a class vote (``app.class_vote``), which follows the questions the mode asks.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from PySide6.QtWidgets import (
     QToolBar, QWidget,
 )
 
+from app.class_vote import ClassVote
 from widgets import shortcuts
 from widgets.tiles import TileView
 
@@ -47,6 +49,7 @@ SCALE_MIN, SCALE_MAX, SCALE_STEP = 0.5, 2.5, 1.15
 NEXT, PREVIOUS, PLAY, BLACK, WHITE, RESET, END = "next", "previous", "play", "black", "white", "reset", "end"
 NEXT_VIEW, PREVIOUS_VIEW, BIGGER, SMALLER, ACTUAL = "next view", "previous view", "bigger", "smaller", "actual size"
 PREDICT, HELP, LEAVE = "predict", "help", "leave"
+VOTE, VOTE_AGAIN, JOIN = "vote", "vote again", "join"
 
 K = Qt.Key
 # by int: a key event gives its key as a number
@@ -59,6 +62,7 @@ PLAIN_KEYS: dict[int, str] = {
     K.Key_Tab: NEXT_VIEW, K.Key_Backtab: PREVIOUS_VIEW,
     K.Key_Plus: BIGGER, K.Key_Equal: BIGGER, K.Key_Minus: SMALLER, K.Key_0: ACTUAL,
     K.Key_A: PREDICT,
+    K.Key_V: VOTE, K.Key_R: VOTE_AGAIN, K.Key_J: JOIN,
     K.Key_Question: HELP, K.Key_F1: HELP, K.Key_Slash: HELP,
     K.Key_Escape: LEAVE, K.Key_F5: LEAVE,
 }
@@ -81,6 +85,9 @@ KEY_ROWS: list[tuple[tuple[str, ...], str]] = [
     ((PLAY,), "play / pause"),
     ((RESET, END), "back to the start  /  go to the end"),
     ((PREDICT,), "predict first on / off"),
+    ((VOTE,), "class vote from phones: start / end"),
+    ((JOIN,), "class vote: show / hide how to join"),
+    ((VOTE_AGAIN,), "class vote, after the reveal: vote again on the same question"),
     ((BIGGER, SMALLER, ACTUAL), "larger / smaller / starting type size, with or without Ctrl"),
     ((HELP,), "this list"),
     ((LEAVE,), "leave classroom mode"),
@@ -171,10 +178,12 @@ class Classroom(QObject):
         self.predict_action.setStatusTip("In classroom mode, ask the class which pair wins before each merge")
         self.predict_action.toggled.connect(self.set_predict_first)
         window.addActions([self.action, self.predict_action])
+        # the phones' vote on what the mode asks; its results outlive the mode, until the window closes
+        self.class_vote = ClassVote(self, window)
         view_menu = _menu(window, "View")
         if view_menu is not None:
             view_menu.addSeparator()
-            view_menu.addActions([self.action, self.predict_action])
+            view_menu.addActions([self.action, self.predict_action, self.class_vote.action])
 
         window.session.step_changed.connect(self._on_lesson_moved)
         window.session.lesson_changed.connect(self._on_lesson_moved)
@@ -221,6 +230,9 @@ class Classroom(QObject):
     def leave(self) -> None:
         if not self.active:
             return
+        self.class_vote.end()  # nothing listens once the mode is left
+        if self._band is not None:
+            self._band.set_notice("")
         _application().removeEventFilter(self)
         self.active = False
         self._ask_pending = False
@@ -277,6 +289,7 @@ class Classroom(QObject):
         self._band.hide()
         self.window.centralWidget().layout().addWidget(self._band)
         self.window.tabs.currentChanged.connect(lambda _index: self._show_why())
+        self.window.tabs.currentChanged.connect(lambda _index: self.class_vote.follow())
         self.predict_first_changed.connect(lambda _on: self._show_why())
 
     @property
@@ -393,6 +406,7 @@ class Classroom(QObject):
             self._park_focus()
         self.window.timeline.pause()
         prompt.ask(question)
+        self.class_vote.follow()
         return True
 
     def _ask_when_still(self) -> None:
@@ -415,6 +429,7 @@ class Classroom(QObject):
 
             if self.prompt.state != HIDDEN:
                 self.prompt.clear()
+                self.class_vote.follow()
 
     def _on_lesson_moved(self, *_args) -> None:
         # the step moved some other way (the slider, play, a new lesson): the question is stale
@@ -491,6 +506,12 @@ class Classroom(QObject):
             self.set_scale(1.0)
         elif command == PREDICT:
             self.set_predict_first(not self.predict_first)
+        elif command == VOTE:
+            self.class_vote.toggle()
+        elif command == JOIN:
+            self.class_vote.toggle_join()
+        elif command == VOTE_AGAIN:
+            self.vote_again()
         elif command == HELP:
             self.keys_overlay.set_keys(self.key_list())
             self.keys_overlay.setVisible(self.keys_overlay.isHidden())
@@ -507,10 +528,21 @@ class Classroom(QObject):
             return
         if state == ASKING and prompt is not None:
             prompt.reveal()
+            self.class_vote.reveal()
         elif state == HIDDEN and self.predict_first and self._ask():
             pass  # a question was due (predict first just turned on, or a pause)
         else:
             self._move(self.window.session.step + 1)
+
+    def vote_again(self) -> None:
+        """A second round of the class vote on the question just revealed: the question goes up again."""
+        from widgets.classroom import REVEALED  # the covers wait for the mode
+
+        if not self.class_vote.vote_again():
+            return
+        prompt = self.prompt
+        if prompt is not None and prompt.state == REVEALED and prompt.question is not None:
+            prompt.ask(prompt.question)
 
     def _show_view(self, index: int) -> None:
         # a question stays with the tiles: it is there again on coming back
@@ -528,9 +560,10 @@ class Classroom(QObject):
 
     def eventFilter(self, watched: QObject, any_event: QEvent) -> bool:  # noqa: N802 (Qt's name)
         kind = any_event.type()
-        if watched is self.window and kind == QEvent.Type.Close and self.active:
+        if watched is self.window and kind == QEvent.Type.Close:
             # leave first, so the window saves its ordinary layout, not the projector's
             self.leave()
+            self.class_vote.end()
             return False
         if not self.active or kind not in (QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride):
             return False
@@ -555,6 +588,12 @@ class Classroom(QObject):
             event.accept()
             if kind == QEvent.Type.KeyPress:
                 quiz.answer_digit(int(command[5:]))
+            return True
+        if command == NEXT and isinstance(quiz, QuizPanel) and self.class_vote.takes_next():
+            # a class vote on the quiz's question: → reveals it, as on the tiles, then gives the keys back
+            event.accept()
+            if kind == QEvent.Type.KeyPress and not event.isAutoRepeat():
+                self.class_vote.next_on_quiz()
             return True
         if command in QUIZ_KEEPS and isinstance(quiz, QuizPanel):
             # the quiz gets the key press; the window's shortcut for the same key must not fire

@@ -32,6 +32,7 @@ from widgets.algorithms_view import add_compare_algorithms_action
 from widgets.handout_dialog import add_handout_action
 from app.lesson_open_save import KeepsProgress, LessonFiles
 from app.session import Session
+from app.vote_export import add_vote_export_action
 from app.rules_part import show_rules_part
 from app.shortcut_list import show_shortcuts
 from app import help_pages
@@ -144,6 +145,7 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._build_status_bar(autosave)
         self.classroom = Classroom(self)  # F5: the projector mode
+        self.vote_export_action = add_vote_export_action(self, self.classroom.class_vote, self.quit_action)
         self.handout_action = add_handout_action(self, self.file_menu, self.quit_action)
         self.setAcceptDrops(True)
         self.resize(1600, 1000)

@@ -4,7 +4,8 @@ Each merge page shows the words as tiles right after the merge (the new token fr
 counts just before it (the winner marked) and the merge said in plain words. The pages are drawn
 with QPainter straight onto Qt's PDF writer, on white, in the tile colours of the app (Okabe–Ito's
 colour-blind-safe scheme, with outlines so a grey print still parts the tiles). Below the growth
-chart, a table of the measures of ``engine.readable.metrics`` for the corpus and the held-out text. Nothing here needs a
+chart, a table of the measures of ``engine.readable.metrics`` for the corpus and the held-out text; after a
+class vote, its results (each question's rounds, counts per answer, the right one marked). Nothing here needs a
 screen, so it works offscreen and from tests.
 
 ``choose_steps`` reads what a teacher types in the step dialog: "all", "every 3", or "1, 4, 7-9".
@@ -13,6 +14,7 @@ screen, so it works offscreen and from tests.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QPointF, QRectF, Qt
@@ -27,6 +29,7 @@ from engine.readable.display import show
 from engine.files.writing import write_atomic
 from engine.readable.metrics import Metrics
 from engine.readable.metrics_run import MetricsCurve, lesson_metrics
+from engine.vote.results import ResultRow
 from widgets.tiles.painter import TilePainter
 from widgets.tiles.theme import TileTheme
 
@@ -400,6 +403,55 @@ def _metrics(pages: _Pages, lesson: Lesson) -> None:
     pages.y += 10
 
 
+VOTE_HEADER = ("Round", "Answer", "Votes", "Share", "Right")
+
+
+def vote_tables(rows: Sequence[ResultRow]) -> list[tuple[str, list[tuple[str, ...]]]]:
+    """The class vote's results per question, in the order asked: (the prompt, its rows below
+    VOTE_HEADER), each round's share of that round's votes."""
+    questions: dict[str, tuple[str, list[ResultRow]]] = {}
+    for r in rows:
+        questions.setdefault(r.qid, (r.question, []))[1].append(r)
+    tables = []
+    for prompt, found in questions.values():
+        totals: dict[int, int] = {}
+        for r in found:
+            totals[r.round] = totals.get(r.round, 0) + r.count
+        cells: list[tuple[str, ...]] = [(str(r.round), r.option, f"{r.count:,}", f"{100 * r.count / totals[r.round]:.0f}%" if totals[r.round] else "—",
+                  "✔ right" if r.correct else "") for r in found]
+        tables.append((prompt, cells))
+    return tables
+
+
+def _votes(pages: _Pages, rows: Sequence[ResultRow]) -> None:
+    tables = vote_tables(rows)
+    if not tables:
+        return
+    pages.new_page()
+    pages.heading("Class vote")
+    pages.paragraph("What the class voted from their phones, round by round (a second round came after discussion). "
+                    "A choose-many question's shares can add up to more than 100%: each student may pick several.", 11)
+    p = pages.p
+    font, bold = pages.font(10), pages.font(10, bold=True)
+    widths = [0.10, 0.52, 0.12, 0.12, 0.14]
+    lefts = [pages.width * sum(widths[:i]) for i in range(len(widths))]
+    flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap
+    for prompt, cells in tables:
+        pages.paragraph(prompt, 12, bold=True)
+        for row, f in [(VOTE_HEADER, bold), *((c, font) for c in cells)]:
+            height = max(QFontMetricsF(f).boundingRect(QRectF(0, 0, pages.width * share - 6, 1e4), flags, cell).height()
+                         for share, cell in zip(widths, row)) + 6
+            pages.need(height)
+            p.setFont(f)
+            p.setPen(INK)
+            for left, share, cell in zip(lefts, widths, row):
+                p.drawText(QRectF(left, pages.y, pages.width * share - 6, height), flags, cell)
+            pages.y += height
+            p.setPen(QPen(RULE, 0.5))
+            p.drawLine(QPointF(0, pages.y), QPointF(pages.width, pages.y))
+        pages.y += 12
+
+
 def _vocab(pages: _Pages, lesson: Lesson, tiles: TilePainter) -> None:
     s = lesson.settings
     p = pages.p
@@ -446,8 +498,10 @@ def _vocab(pages: _Pages, lesson: Lesson, tiles: TilePainter) -> None:
             pages.y += rows * row_h
 
 
-def write_handout(lesson: Lesson, path: str | Path, steps: list[int], title: str = "BPE Lab lesson") -> int:
-    """Write the handout for merges ``steps`` (1-based) to ``path``; returns the number of pages."""
+def write_handout(lesson: Lesson, path: str | Path, steps: list[int], title: str = "BPE Lab lesson",
+                  votes: Sequence[ResultRow] = ()) -> int:
+    """Write the handout for merges ``steps`` (1-based) to ``path``, with a class vote's results
+    ``votes`` if any; returns the number of pages."""
     if QGuiApplication.instance() is None:
         # Qt would abort the whole process at the first font
         raise BpeLabError("the handout is drawn with Qt: create a QApplication (or QGuiApplication) first")
@@ -488,6 +542,7 @@ def write_handout(lesson: Lesson, path: str | Path, steps: list[int], title: str
         _growth_chart(pages, lesson, steps)
         _metrics(pages, lesson)
         _vocab(pages, lesson, tiles)
+        _votes(pages, votes)
     finally:
         pdf = pages.finish()
     try:

@@ -13,7 +13,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import (
-    QAbstractButton, QButtonGroup, QDialog, QDialogButtonBox, QFileDialog, QGridLayout, QLabel, QLineEdit, QMenu, QRadioButton,
+    QAbstractButton, QButtonGroup, QCheckBox, QDialog, QDialogButtonBox, QFileDialog, QGridLayout, QLabel, QLineEdit, QMenu, QRadioButton,
     QSpinBox, QVBoxLayout,
 )
 
@@ -24,7 +24,7 @@ from engine.errors import BpeLabError
 
 
 class HandoutDialog(QDialog):
-    def __init__(self, last_step: int, parent=None):
+    def __init__(self, last_step: int, parent=None, vote_rounds: int = 0):
         super().__init__(parent)
         self.setWindowTitle("Export handout")
         self.last_step = last_step
@@ -45,6 +45,10 @@ class HandoutDialog(QDialog):
         self.all_button.setChecked(True)
         self.summary = QLabel()
         self.summary.setWordWrap(True)
+        # offered once a class vote has results: they close the handout
+        self.votes_box = QCheckBox(f"Add the class vote's results ({vote_rounds:,} round{'s' if vote_rounds != 1 else ''})")
+        self.votes_box.setChecked(vote_rounds > 0)
+        self.votes_box.setVisible(vote_rounds > 0)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Choose file…")
         self.buttons.accepted.connect(self.accept)
@@ -59,6 +63,7 @@ class HandoutDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel("One page per merge, then the growth chart and the final vocabulary."))
         layout.addLayout(grid)
+        layout.addWidget(self.votes_box)
         layout.addWidget(self.summary)
         layout.addWidget(self.buttons)
 
@@ -96,8 +101,10 @@ class HandoutDialog(QDialog):
         ok.setEnabled(bool(steps))
 
 
-def export_handout(window, path: str | Path | None = None, steps: list[int] | None = None) -> Path | None:
-    """Write the handout of the window's lesson; None when the teacher cancels or it fails (after saying why)."""
+def export_handout(window, path: str | Path | None = None, steps: list[int] | None = None,
+                   with_votes: bool = True) -> Path | None:
+    """Write the handout of the window's lesson (with the class vote's results, when there are any
+    and the teacher keeps them); None when the teacher cancels or it fails (after saying why)."""
     lesson = window.session.lesson
     if not lesson.trained or lesson.last_step == 0:
         window.tell("The lesson has no merges to put in a handout yet: give it a text with repeated pairs first.")
@@ -106,11 +113,13 @@ def export_handout(window, path: str | Path | None = None, steps: list[int] | No
         window.tell("This lesson is an imported tokenizer with no training corpus: a handout shows the words and "
                     "counts at each merge, so there is nothing to print. Train a lesson on a text of your own.")
         return None
+    votes = window.classroom.class_vote.results()
     if steps is None:
-        dialog = HandoutDialog(lesson.last_step, window)
+        dialog = HandoutDialog(lesson.last_step, window, len({(r.qid, r.round) for r in votes}))
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return None
         steps = dialog.steps()
+        with_votes = dialog.votes_box.isChecked()
     if path is None:
         suggested = window.files.path.with_suffix(".pdf").name if window.files.path else "handout.pdf"
         path, _ = QFileDialog.getSaveFileName(window, "Export handout", suggested, "PDF documents (*.pdf)")
@@ -124,7 +133,7 @@ def export_handout(window, path: str | Path | None = None, steps: list[int] | No
 
     QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
     try:
-        write_handout(lesson, path, steps, title)
+        write_handout(lesson, path, steps, title, votes if with_votes else ())
     except BpeLabError as exc:
         window.tell(f"The handout was not written: {exc}")
         return None

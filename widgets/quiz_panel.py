@@ -70,6 +70,8 @@ class QuizPanel(QWidget):
     # True while a question about the lesson on screen awaits its answer, in sight: the lesson's
     # other views (the pairs and their counts) would give it away meanwhile; False once revealed
     answer_pending_changed = Signal(bool)
+    # another question (or none) is up: a class vote follows what the quiz asks
+    question_shown = Signal()
 
     def __init__(self, pack: Pack | None = None, parent: QWidget | None = None, scale: float = 1.0):
         super().__init__(parent)
@@ -270,6 +272,8 @@ class QuizPanel(QWidget):
         self.score_label.setText(s.score_text())
         if fresh and self._editor is not None and not self._examples_open:
             self._editor.focus_first()
+        if fresh:
+            self.question_shown.emit()
         progress = s.progress()
         if progress != self._saved_progress:
             self._saved_progress = progress

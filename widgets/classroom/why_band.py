@@ -25,6 +25,7 @@ class WhyBand(QLabel):
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
         self.session = session
         self.pair_counts = False
+        self.notice = ""
         session.step_changed.connect(lambda _change: self.refresh())
         session.lesson_changed.connect(lambda _lesson: self.refresh())
 
@@ -32,6 +33,12 @@ class WhyBand(QLabel):
         """Add the counts of the top pairs (the tiles, when the class is not predicting the winner)."""
         if on != self.pair_counts:
             self.pair_counts = on
+            self.refresh()
+
+    def set_notice(self, text: str) -> None:
+        """A line above the merge's (a class vote that could not start says why here); "" removes it."""
+        if text != self.notice:
+            self.notice = text
             self.refresh()
 
     def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
@@ -42,8 +49,9 @@ class WhyBand(QLabel):
         if self.isHidden():
             return
         session, lesson = self.session, self.session.lesson
+        notice = [self.notice] if self.notice else []
         if session.state is None:
-            self.setText(describe_position(lesson, 0) if lesson.is_empty else "")
+            self.setText("\n".join(notice + ([describe_position(lesson, 0)] if lesson.is_empty else [])))
             return
         step = session.step
         # a word joiner after each slash keeps a marker such as </w> on one line
@@ -53,4 +61,4 @@ class WhyBand(QLabel):
             if ranked:
                 counts = ",  ".join(f"{show_pair(lesson.settings, pair)}: {count:,}" for pair, count in ranked)
                 lines.append(f"Pair counts now: {counts}".replace("/", "/\u2060"))
-        self.setText("\n".join(lines))
+        self.setText("\n".join(notice + lines))

@@ -283,15 +283,21 @@ class OrderList(QListWidget):
         self.moved.emit()
 
 
+def shown_order(question: OrderQuestion, seed: int = 0) -> list[int]:
+    """The items' indices in the order the editor first lists them (a class vote lists them so too)."""
+    order = list(range(len(question.items)))
+    rng = random.Random(f"{question.id}:{seed}")
+    # a shuffle that leaves everything in place would give the answer away
+    while order == sorted(order) and len(order) > 1:
+        rng.shuffle(order)
+    return order
+
+
 class OrderEditor(AnswerEditor):
     def __init__(self, question: OrderQuestion, parent=None, seed: int = 0):
         super().__init__(parent)
         self.items = list(question.items)
-        order = list(range(len(self.items)))
-        rng = random.Random(f"{question.id}:{seed}")
-        # a shuffle that leaves everything in place would give the answer away
-        while order == sorted(order) and len(order) > 1:
-            rng.shuffle(order)
+        order = shown_order(question, seed)
         note = QLabel("Drag the items, or select one and press Alt+↑ / Alt+↓ to move it.")
         note.setObjectName("note")
         note.setWordWrap(True)
