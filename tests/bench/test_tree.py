@@ -61,6 +61,6 @@ def test_an_orphaned_grandchilds_cpu_counts_in_the_tree(method):
     assert m.cpu_s >= 0.5
 
 
-def test_a_failing_command_gives_its_code_and_output():
-    m = measure([sys.executable, "-c", "import sys; print('out'); sys.exit('gone wrong')"])
+def test_a_failing_command_gives_its_code_and_output(method):
+    m = measure([sys.executable, "-c", "import sys; print('out'); sys.exit('gone wrong')"], method=method)
     assert (m.returncode, m.stdout.strip(), m.stderr.strip()) == (1, "out", "gone wrong")
