@@ -6,12 +6,25 @@ How each setting is written (the `tokenizers` library then gives BPE Lab's ids):
   ``char::is_whitespace``, not ``str.split()``, which also cuts at U+001C-U+001F);
   gpt2 / gpt4 split: ``Split`` with the published pattern, each match kept (the library's regex
   knows the letters and numbers of BPE Lab's Unicode table); split none: no pre-tokenizer.
-- bytes units: a ``ByteLevel`` pre-tokenizer with its own regex off and no prefix space, after the split.
-- end-of-word marker (chars units, whitespace or none split): a normalizer puts one marker
-  character at the end of every word, where the BPE model sees it as a symbol of its own. A marker
-  longer than one character (``</w>``) is spelt in the file as a private-use character, chosen
-  outside the vocabulary; the decoder turns it back into the marker. A stray copy of that
+- bytes units otherwise: a ``ByteLevel`` pre-tokenizer with its own regex off and no prefix space,
+  after the split.
+- end-of-word marker, whitespace split: the space after each word is the marker. A normalizer
+  strips the text's leading whitespace and writes every gap between words that is not one space (a
+  run, a line break, a tab, any other whitespace character) and the end after the last word as a
+  space and a line break; ``CharDelimiterSplit`` cuts at the line breaks. Each piece is then words
+  each ending in one space, which the BPE model sees as the marker symbol: no merge crosses it, as
+  no merge has a token ending in the marker on its left, so a piece of several words gets the ids
+  of each word alone. One normalizer match per gap that is not a space (about one a line, not one
+  a word) and a pre-tokenizer that compares characters keep `tokenizers` as fast as with a model it
+  trained itself; the decoder turns the space back into the marker. A one-character marker that is
+  not whitespace (``_``) is a character the text can hold, so it is put at the end of every word by
+  a normalizer (a regex), after ``WhitespaceSplit``'s cuts.
+- end-of-word marker, split none: a normalizer puts one marker character at the end of the text. A
+  marker longer than one character (``</w>``) is spelt in the file as a private-use character,
+  chosen outside the vocabulary; the decoder turns it back into the marker. A stray copy of that
   character in the input is first swapped for another unused one, so it stays unknown, as in BPE Lab.
+- bytes units with the gpt2 split: ``ByteLevel`` with its own regex, which is the published GPT-2
+  pattern, and no prefix space.
 - unknown characters: ``unk_token`` ``<unk>`` with ``fuse_unk`` off: one unknown per character.
 - special tokens: added tokens, matched before anything else, in the model's vocabulary at BPE Lab's ids.
 
@@ -108,6 +121,36 @@ def _split_node(split: str) -> dict[str, Any] | None:
 
 
 _BYTE_LEVEL = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": False}
+# ByteLevel's own regex is GPT2_PATTERN: one step then splits and spells the bytes
+_BYTE_LEVEL_GPT2 = {**_BYTE_LEVEL, "use_regex": True}
+
+# the marker as the space that ends each word, and where the pieces of words are cut
+SPACE_MARK = " "
+_CUT = "\n"
+# a gap between words that is not one space, or the end after the last word
+GAPS = f"{WHITESPACE}{{2,}}|{_char_class(WHITESPACE_CHARS.replace(' ', ''))}|(?<={NOT_WHITESPACE})\\z"
+_STRIP_LEFT = {"type": "Strip", "strip_left": True, "strip_right": False}
+_SPACED_NORMALIZER = {"type": "Sequence", "normalizers": [
+    _STRIP_LEFT, {"type": "Replace", "pattern": {"Regex": GAPS}, "content": SPACE_MARK + _CUT}]}
+_SPACED_PRE_TOKENIZER = {"type": "CharDelimiterSplit", "delimiter": _CUT}
+
+
+def spaced_marker(settings: Settings) -> bool:
+    """Whether tokenizer.json spells the marker as the space after each word: with the whitespace
+    split and chars, for a marker the text cannot hold inside a word (longer than one character, or
+    whitespace)."""
+    marker = settings.marker
+    return (settings.split == "whitespace" and settings.units == "chars" and marker is not None
+            and (len(marker) > 1 or marker.isspace()))
+
+
+def _spaced_decoder(marker: str) -> dict[str, Any]:
+    decoder: dict[str, Any] = {"type": "BPEDecoder", "suffix": marker}
+    if marker == SPACE_MARK:
+        return decoder
+    # the Replace names the marker for a reader; BPEDecoder then ends each word at it
+    return {"type": "Sequence", "decoders": [
+        {"type": "Replace", "pattern": {"String": SPACE_MARK}, "content": marker}, decoder]}
 
 
 def pipeline(settings: Settings, mark: str | None, stray: str | None) -> dict[str, Any]:
@@ -115,6 +158,8 @@ def pipeline(settings: Settings, mark: str | None, stray: str | None) -> dict[st
     split_node = _split_node(settings.split)
     if settings.units == "bytes":
         pre = {"type": "Sequence", "pretokenizers": [split_node, _BYTE_LEVEL]} if split_node else _BYTE_LEVEL
+        if settings.split == "gpt2":
+            pre = dict(_BYTE_LEVEL_GPT2)
         return {"normalizer": None, "pre_tokenizer": pre, "decoder": dict(_BYTE_LEVEL)}
     marker = settings.marker
     if marker is None:
@@ -139,6 +184,15 @@ def pipeline(settings: Settings, mark: str | None, stray: str | None) -> dict[st
             "decoders": [{"type": "Replace", "pattern": {"String": mark}, "content": marker}, decoder],
         }
     return {"normalizer": {"type": "Sequence", "normalizers": steps}, "pre_tokenizer": split_node, "decoder": decoder}
+
+
+def lean_pipeline(settings: Settings, mark: str | None, stray: str | None) -> dict[str, Any]:
+    """The pipeline tokenizer.json carries: ``pipeline``'s, but with the marker spelt as the space
+    after each word where ``spaced_marker`` allows (``mark`` is then that space)."""
+    if spaced_marker(settings) and settings.marker is not None:
+        return {"normalizer": _SPACED_NORMALIZER, "pre_tokenizer": _SPACED_PRE_TOKENIZER,
+                "decoder": _spaced_decoder(settings.marker)}
+    return pipeline(settings, mark, stray)
 
 
 def check_expressible(settings: Settings, format_name: str = NAME) -> None:
@@ -176,6 +230,9 @@ def spelled_table(tokenizer: Encoder, format_name: str) -> tuple[TokenTable, lis
 
 def tokenizer_json_data(tokenizer: Encoder) -> dict[str, Any]:
     table, spelt, mark, stray = spelled_table(tokenizer, NAME)
+    if spaced_marker(table.settings):
+        mark, stray = SPACE_MARK, None
+        spelt = table.spelled(mark, NAME)
     added = [
         {"id": i, "content": t, "single_word": False, "lstrip": False, "rstrip": False,
          "normalized": False, "special": True}
@@ -198,7 +255,7 @@ def tokenizer_json_data(tokenizer: Encoder) -> dict[str, Any]:
         "vocab": {t: i for i, t in enumerate(spelt)},
         "merges": merges,
     }
-    parts = pipeline(table.settings, mark, stray)
+    parts = lean_pipeline(table.settings, mark, stray)
     return {
         "version": "1.0",
         "truncation": None,
@@ -303,9 +360,24 @@ _BERT_NORMALIZER = {"type": "BertNormalizer", "clean_text": True, "handle_chines
                     "strip_accents": None, "lowercase": False}
 
 
+def _spaced_marker_of(parts: dict[str, Any]) -> str | None:
+    """The marker of a file that spells it as the space after each word (``lean_pipeline``), else None."""
+    if parts["normalizer"] != _SPACED_NORMALIZER or parts["pre_tokenizer"] != _SPACED_PRE_TOKENIZER:
+        return None
+    decoder = parts["decoder"]
+    if isinstance(decoder, dict) and decoder.get("type") == "Sequence":
+        decoder = (decoder.get("decoders") or [{}])[-1]
+    marker = decoder.get("suffix") if isinstance(decoder, dict) and decoder.get("type") == "BPEDecoder" else None
+    if isinstance(marker, str) and marker and parts["decoder"] == _spaced_decoder(marker):
+        return marker
+    return None
+
+
 def _written_by_lab(parts: dict[str, Any]) -> bool:
     """Whether the pipeline is one BPE Lab's own exports write: a split and units its settings name,
-    and no normalizer but the end-of-word marker's Replace steps."""
+    and no normalizer but the end-of-word marker's Replace steps, or the marker spelt as a space."""
+    if _spaced_marker_of(parts) is not None:
+        return True
     norm = parts["normalizer"]
     if norm is not None and not (norm["type"] == "Sequence" and all(
             step["type"] == "Replace" for step in norm.get("normalizers") or [])):
@@ -522,10 +594,16 @@ def tokenizer_from_hf_data(data: object, source: str) -> Tokenizer:
             "reads only without them; the shapes that load are listed in the user guide (Help > User guide, "
             "Exporting and importing)"
         )
-    split, units = _pre_tokenizer_settings(parts["pre_tokenizer"], source)
-    made = {a + b for a, b in merges}
-    base = [t for t in vocab if t not in made and t not in specials and t != unknown]
-    marker, mark = (None, None) if units == "bytes" else _marker_of(parts, split, base, source)
+    spaced = _spaced_marker_of(parts)
+    marker: str | None
+    mark: str | None
+    if spaced is not None:
+        split, units, marker, mark = "whitespace", "chars", spaced, SPACE_MARK
+    else:
+        split, units = _pre_tokenizer_settings(parts["pre_tokenizer"], source)
+        made = {a + b for a, b in merges}
+        base = [t for t in vocab if t not in made and t not in specials and t != unknown]
+        marker, mark = (None, None) if units == "bytes" else _marker_of(parts, split, base, source)
     if units == "bytes" and parts["normalizer"] is not None:
         raise SchemaError(
             f"{source}: normalizer {parts['normalizer']['type'][:40]} is not one BPE Lab can reproduce with a "
