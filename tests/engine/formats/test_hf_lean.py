@@ -83,3 +83,28 @@ def test_the_library_gives_bpe_labs_ids_on_the_conformance_texts(mode):
         assert library.encode(joined).ids == tok.encode_ids(joined, allow_special=allow)
         lines = joined.splitlines(keepends=True)
         assert [e.ids for e in library.encode_batch(lines)] == [tok.encode_ids(t, allow_special=allow) for t in lines]
+
+
+@pytest.mark.parametrize("mode", ["chars-marker", "chars-marker-space", "bytes-gpt2"])
+def test_a_file_written_with_the_earlier_pipeline_still_loads_with_its_settings(mode, tmp_path):
+    import json
+
+    from engine.formats import hf
+
+    tok, _ = trained(**MODES[mode])
+    data = tokenizer_json_data(tok)
+    # the earlier shape: the marker a private-use character put after every word by a regex Replace,
+    # and the gpt2 byte split a Split before a ByteLevel without its regex
+    table, spelt, mark, stray = hf.spelled_table(tok, hf.NAME)
+    data.update(hf.pipeline(table.settings, mark, stray))
+    if mode == "bytes-gpt2":
+        data["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": [hf._split_node("gpt2"), hf._BYTE_LEVEL]}
+    data["model"]["vocab"] = {t: i for i, t in enumerate(spelt)}
+    data["model"]["merges"] = [[spelt[m.left], spelt[m.right]] for m in table.merges]
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    back = hf.load_hf(path)
+    assert (back.settings.split, back.settings.units, back.settings.marker) == (
+        tok.settings.split, tok.settings.units, tok.settings.marker)
+    assert back.merges == tok.merges
+    assert back.encode_ids(" ".join(TEXTS)) == tok.encode_ids(" ".join(TEXTS))
