@@ -28,9 +28,11 @@ How each setting is written (the `tokenizers` library then gives BPE Lab's ids):
 - unknown characters: ``unk_token`` ``<unk>`` with ``fuse_unk`` off: one unknown per character.
 - special tokens: added tokens, matched before anything else, in the model's vocabulary at BPE Lab's ids.
 
-Not expressible or not written, so refused: lowercase (BPE Lab lowercases as the library's
-``Lowercase`` does, but the export does not add that normalizer yet), a marker with the gpt2 or
-gpt4 split, two merges of the same pair, a merge that rebuilds a token an earlier merge joined (the
+- lowercase: the library's ``Lowercase`` normalizer first, which lowercases each character on its
+  own as BPE Lab does; added tokens are matched before it, in the text as typed, as BPE Lab matches
+  special tokens before lowercasing.
+
+Not expressible or not written, so refused: a marker with the gpt2 or gpt4 split, two merges of the same pair, a merge that rebuilds a token an earlier merge joined (the
 library merges the lowest rank first, BPE Lab replays the merges in order).
 """
 
@@ -189,14 +191,40 @@ def pipeline(settings: Settings, mark: str | None, stray: str | None) -> dict[st
 def lean_pipeline(settings: Settings, mark: str | None, stray: str | None) -> dict[str, Any]:
     """The pipeline tokenizer.json carries: ``pipeline``'s, but with the marker spelt as the space
     after each word where ``spaced_marker`` allows (``mark`` is then that space)."""
+    parts: dict[str, Any]
     if spaced_marker(settings) and settings.marker is not None:
-        return {"normalizer": _SPACED_NORMALIZER, "pre_tokenizer": _SPACED_PRE_TOKENIZER,
-                "decoder": _spaced_decoder(settings.marker)}
-    return pipeline(settings, mark, stray)
+        parts = {"normalizer": _SPACED_NORMALIZER, "pre_tokenizer": _SPACED_PRE_TOKENIZER,
+                 "decoder": _spaced_decoder(settings.marker)}
+    else:
+        parts = pipeline(settings, mark, stray)
+    if settings.lowercase:
+        norm = parts["normalizer"]
+        steps = [] if norm is None else norm["normalizers"] if norm["type"] == "Sequence" else [norm]
+        parts["normalizer"] = {"type": "Sequence", "normalizers": [_LOWERCASE, *steps]} if steps else _LOWERCASE
+    return parts
+
+
+_LOWERCASE = {"type": "Lowercase"}
+
+
+def _without_lowercase(parts: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    """(the parts without a first Lowercase step, whether there was one) for a pipeline that
+    ``lean_pipeline`` writes with lowercase on; else (parts, False)."""
+    norm = parts["normalizer"]
+    if norm == _LOWERCASE:
+        rest = None
+    elif norm is not None and norm["type"] == "Sequence" and (norm.get("normalizers") or [None])[0] == _LOWERCASE:
+        rest = {**norm, "normalizers": norm["normalizers"][1:]}
+    else:
+        return parts, False
+    unlowered = {**parts, "normalizer": rest}
+    return (unlowered, True) if _written_by_lab(unlowered) else (parts, False)
 
 
 def check_expressible(settings: Settings, format_name: str = NAME) -> None:
-    refuse_lowercase(settings, format_name)
+    if format_name != NAME:
+        # tokenizer.json carries the lowercasing as a normalizer (``lean_pipeline``)
+        refuse_lowercase(settings, format_name)
     if settings.marker is not None and settings.split not in WORD_END:
         raise ExportRefused(
             f"{format_name} cannot put an end-of-word marker after each {settings.split} piece: ",
@@ -550,6 +578,9 @@ def tokenizer_from_hf_data(data: object, source: str) -> Tokenizer:
     for key, value in flags.items():
         if value not in (None, False, True):
             raise SchemaError(f"{source}: model.{key} must be true or false, not {shown(value)}")
+    lowercase = False
+    if not (suffix or byte_fallback or flags["ignore_merges"] or flags["fuse_unk"]):
+        parts, lowercase = _without_lowercase(parts)
     front = front_end(parts, suffix, bool(byte_fallback), source, bool(flags["ignore_merges"]),
                       bool(flags["fuse_unk"]))
     normalizer = parts["normalizer"]
@@ -609,7 +640,7 @@ def tokenizer_from_hf_data(data: object, source: str) -> Tokenizer:
             f"{source}: normalizer {parts['normalizer']['type'][:40]} is not one BPE Lab can reproduce with a "
             "byte-level model; normalize the text yourself and remove the normalizer"
         )
-    settings = Settings(split=split, units=units, end_of_word=marker)
+    settings = Settings(split=split, units=units, end_of_word=marker, lowercase=lowercase)
     tokenizer = tokenizer_from_vocab(
         settings, vocab, merges, specials, unknown, source,
         where=lambda i: f"model.merges[{i}]", marker_as=mark,

@@ -46,13 +46,21 @@ STEPS = {
 }
 
 
+# lowercase: the library's Lowercase first, before the same steps
+LOWERCASE_MODES = {f"{name}-lowercase": MODES[name] | {"lowercase": True}
+                   for name in ("chars-marker", "chars-marker-underscore", "chars-no-marker", "bytes-gpt2")}
+SETTINGS = MODES | LOWERCASE_MODES
+STEPS |= {name: (["Lowercase", *STEPS[name.removesuffix("-lowercase")][0]],
+                 STEPS[name.removesuffix("-lowercase")][1]) for name in LOWERCASE_MODES}
+
+
 def test_every_setting_has_its_steps_named():
-    assert set(STEPS) == set(MODES)
+    assert set(STEPS) == set(SETTINGS)
 
 
-@pytest.mark.parametrize("mode", list(MODES))
+@pytest.mark.parametrize("mode", list(SETTINGS))
 def test_each_setting_exports_its_fewest_steps(mode):
-    tok, _ = trained(**MODES[mode])
+    tok, _ = trained(**SETTINGS[mode])
     data = tokenizer_json_data(tok)
     steps = (_names(data["normalizer"], "normalizers"), _names(data["pre_tokenizer"], "pretokenizers"))
     assert steps == STEPS[mode]
@@ -65,14 +73,15 @@ EDGES = [
     "a\r\nb\r\n\r\nc\r", "x\x00y \x00 \x00\x00", "\t\tindented\n\n\n  twice  \n", "   ", "\n", "end ", "end\n",
     "a\u3000\u3000b\u2028c\x85d\xa0e\x1c\x1df", "".join(SPECIALS), "<|endoftext|> lowest <|im_start|>\n low<|im_end|>x",
     " <|endoftext|>", "low<|endoftext|>", "\ue000\ue001 </w> _ __init__",
+    "ΣΑΣ ὈΔΥΣΣΕΎΣ İstanbul ǅ ẞ <|ENDOFTEXT|> <|Im_Start|>",
 ]
 CONFORMANCE = TEXTS + EDGES + [SAMPLE, SCRIPTS, NEWEST, _every_age_of_code_point()]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("mode", list(MODES))
+@pytest.mark.parametrize("mode", list(SETTINGS))
 def test_the_library_gives_bpe_labs_ids_on_the_conformance_texts(mode):
-    tok, _ = trained(**MODES[mode])
+    tok, _ = trained(**SETTINGS[mode])
     library = Library.from_str(tokenizer_json(tok))
     for allow in (False, True):
         library.encode_special_tokens = not allow
@@ -108,3 +117,24 @@ def test_a_file_written_with_the_earlier_pipeline_still_loads_with_its_settings(
         tok.settings.split, tok.settings.units, tok.settings.marker)
     assert back.merges == tok.merges
     assert back.encode_ids(" ".join(TEXTS)) == tok.encode_ids(" ".join(TEXTS))
+
+
+@pytest.mark.parametrize("mode", list(LOWERCASE_MODES))
+def test_a_lowercased_lesson_reads_back_lowercased(mode, tmp_path):
+    from engine.formats import hf
+
+    tok, _ = trained(**LOWERCASE_MODES[mode])
+    hf.save_hf(tok, tmp_path / "tokenizer.json")
+    back = hf.load_hf(tmp_path / "tokenizer.json")
+    assert back.settings.lowercase and back.merges == tok.merges
+    text = "LOWEST Newer ΣΑΣ İstanbul <|endoftext|>"
+    assert back.encode_ids(text, allow_special=True) == tok.encode_ids(text, allow_special=True)
+
+
+def test_the_gpt2_folder_still_refuses_lowercase(tmp_path):
+    from engine.errors import BpeLabError
+    from engine.formats.gpt2 import save_gpt2
+
+    tok, _ = trained(lowercase=True)
+    with pytest.raises(BpeLabError, match="--lowercase"):
+        save_gpt2(tok, tmp_path / "folder")
