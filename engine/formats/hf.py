@@ -579,7 +579,10 @@ def tokenizer_from_hf_data(data: object, source: str) -> Tokenizer:
         if value not in (None, False, True):
             raise SchemaError(f"{source}: model.{key} must be true or false, not {shown(value)}")
     lowercase = False
-    if not (suffix or byte_fallback or flags["ignore_merges"] or flags["fuse_unk"]):
+    # read as BPE Lab's lowercase setting only where BPE Lab's own tokenizer encodes the file (a
+    # front end, or added tokens that do more than special tokens, keep the step in the file's pipeline)
+    if not (suffix or byte_fallback or flags["ignore_merges"] or flags["fuse_unk"]) \
+            and _plain_specials(added, merges, unknown):
         parts, lowercase = _without_lowercase(parts)
     front = front_end(parts, suffix, bool(byte_fallback), source, bool(flags["ignore_merges"]),
                       bool(flags["fuse_unk"]))
