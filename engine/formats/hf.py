@@ -6,18 +6,33 @@ How each setting is written (the `tokenizers` library then gives BPE Lab's ids):
   ``char::is_whitespace``, not ``str.split()``, which also cuts at U+001C-U+001F);
   gpt2 / gpt4 split: ``Split`` with the published pattern, each match kept (the library's regex
   knows the letters and numbers of BPE Lab's Unicode table); split none: no pre-tokenizer.
-- bytes units: a ``ByteLevel`` pre-tokenizer with its own regex off and no prefix space, after the split.
-- end-of-word marker (chars units, whitespace or none split): a normalizer puts one marker
-  character at the end of every word, where the BPE model sees it as a symbol of its own. A marker
-  longer than one character (``</w>``) is spelt in the file as a private-use character, chosen
-  outside the vocabulary; the decoder turns it back into the marker. A stray copy of that
+- bytes units otherwise: a ``ByteLevel`` pre-tokenizer with its own regex off and no prefix space,
+  after the split.
+- end-of-word marker, whitespace split: the space after each word is the marker. A normalizer
+  strips the text's leading whitespace and writes every gap between words that is not one space (a
+  run, a line break, a tab, any other whitespace character) and the end after the last word as a
+  space and a line break; ``CharDelimiterSplit`` cuts at the line breaks. Each piece is then words
+  each ending in one space, which the BPE model sees as the marker symbol: no merge crosses it, as
+  no merge has a token ending in the marker on its left, so a piece of several words gets the ids
+  of each word alone. One normalizer match per gap that is not a space (about one a line, not one
+  a word) and a pre-tokenizer that compares characters keep `tokenizers` as fast as with a model it
+  trained itself; the decoder turns the space back into the marker. A one-character marker that is
+  not whitespace (``_``) is a character the text can hold, so it is put at the end of every word by
+  a normalizer (a regex), after ``WhitespaceSplit``'s cuts.
+- end-of-word marker, split none: a normalizer puts one marker character at the end of the text. A
+  marker longer than one character (``</w>``) is spelt in the file as a private-use character,
+  chosen outside the vocabulary; the decoder turns it back into the marker. A stray copy of that
   character in the input is first swapped for another unused one, so it stays unknown, as in BPE Lab.
+- bytes units with the gpt2 split: ``ByteLevel`` with its own regex, which is the published GPT-2
+  pattern, and no prefix space.
 - unknown characters: ``unk_token`` ``<unk>`` with ``fuse_unk`` off: one unknown per character.
 - special tokens: added tokens, matched before anything else, in the model's vocabulary at BPE Lab's ids.
 
-Not expressible or not written, so refused: lowercase (BPE Lab lowercases as the library's
-``Lowercase`` does, but the export does not add that normalizer yet), a marker with the gpt2 or
-gpt4 split, two merges of the same pair, a merge that rebuilds a token an earlier merge joined (the
+- lowercase: the library's ``Lowercase`` normalizer first, which lowercases each character on its
+  own as BPE Lab does; added tokens are matched before it, in the text as typed, as BPE Lab matches
+  special tokens before lowercasing.
+
+Not expressible or not written, so refused: a marker with the gpt2 or gpt4 split, two merges of the same pair, a merge that rebuilds a token an earlier merge joined (the
 library merges the lowest rank first, BPE Lab replays the merges in order).
 """
 
@@ -108,6 +123,36 @@ def _split_node(split: str) -> dict[str, Any] | None:
 
 
 _BYTE_LEVEL = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": False}
+# ByteLevel's own regex is GPT2_PATTERN: one step then splits and spells the bytes
+_BYTE_LEVEL_GPT2 = {**_BYTE_LEVEL, "use_regex": True}
+
+# the marker as the space that ends each word, and where the pieces of words are cut
+SPACE_MARK = " "
+_CUT = "\n"
+# a gap between words that is not one space, or the end after the last word
+GAPS = f"{WHITESPACE}{{2,}}|{_char_class(WHITESPACE_CHARS.replace(' ', ''))}|(?<={NOT_WHITESPACE})\\z"
+_STRIP_LEFT = {"type": "Strip", "strip_left": True, "strip_right": False}
+_SPACED_NORMALIZER = {"type": "Sequence", "normalizers": [
+    _STRIP_LEFT, {"type": "Replace", "pattern": {"Regex": GAPS}, "content": SPACE_MARK + _CUT}]}
+_SPACED_PRE_TOKENIZER = {"type": "CharDelimiterSplit", "delimiter": _CUT}
+
+
+def spaced_marker(settings: Settings) -> bool:
+    """Whether tokenizer.json spells the marker as the space after each word: with the whitespace
+    split and chars, for a marker the text cannot hold inside a word (longer than one character, or
+    whitespace)."""
+    marker = settings.marker
+    return (settings.split == "whitespace" and settings.units == "chars" and marker is not None
+            and (len(marker) > 1 or marker.isspace()))
+
+
+def _spaced_decoder(marker: str) -> dict[str, Any]:
+    decoder: dict[str, Any] = {"type": "BPEDecoder", "suffix": marker}
+    if marker == SPACE_MARK:
+        return decoder
+    # the Replace names the marker for a reader; BPEDecoder then ends each word at it
+    return {"type": "Sequence", "decoders": [
+        {"type": "Replace", "pattern": {"String": SPACE_MARK}, "content": marker}, decoder]}
 
 
 def pipeline(settings: Settings, mark: str | None, stray: str | None) -> dict[str, Any]:
@@ -115,6 +160,8 @@ def pipeline(settings: Settings, mark: str | None, stray: str | None) -> dict[st
     split_node = _split_node(settings.split)
     if settings.units == "bytes":
         pre = {"type": "Sequence", "pretokenizers": [split_node, _BYTE_LEVEL]} if split_node else _BYTE_LEVEL
+        if settings.split == "gpt2":
+            pre = dict(_BYTE_LEVEL_GPT2)
         return {"normalizer": None, "pre_tokenizer": pre, "decoder": dict(_BYTE_LEVEL)}
     marker = settings.marker
     if marker is None:
@@ -141,8 +188,43 @@ def pipeline(settings: Settings, mark: str | None, stray: str | None) -> dict[st
     return {"normalizer": {"type": "Sequence", "normalizers": steps}, "pre_tokenizer": split_node, "decoder": decoder}
 
 
+def lean_pipeline(settings: Settings, mark: str | None, stray: str | None) -> dict[str, Any]:
+    """The pipeline tokenizer.json carries: ``pipeline``'s, but with the marker spelt as the space
+    after each word where ``spaced_marker`` allows (``mark`` is then that space)."""
+    parts: dict[str, Any]
+    if spaced_marker(settings) and settings.marker is not None:
+        parts = {"normalizer": _SPACED_NORMALIZER, "pre_tokenizer": _SPACED_PRE_TOKENIZER,
+                 "decoder": _spaced_decoder(settings.marker)}
+    else:
+        parts = pipeline(settings, mark, stray)
+    if settings.lowercase:
+        norm = parts["normalizer"]
+        steps = [] if norm is None else norm["normalizers"] if norm["type"] == "Sequence" else [norm]
+        parts["normalizer"] = {"type": "Sequence", "normalizers": [_LOWERCASE, *steps]} if steps else _LOWERCASE
+    return parts
+
+
+_LOWERCASE = {"type": "Lowercase"}
+
+
+def _without_lowercase(parts: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    """(the parts without a first Lowercase step, whether there was one) for a pipeline that
+    ``lean_pipeline`` writes with lowercase on; else (parts, False)."""
+    norm = parts["normalizer"]
+    if norm == _LOWERCASE:
+        rest = None
+    elif norm is not None and norm["type"] == "Sequence" and (norm.get("normalizers") or [None])[0] == _LOWERCASE:
+        rest = {**norm, "normalizers": norm["normalizers"][1:]}
+    else:
+        return parts, False
+    unlowered = {**parts, "normalizer": rest}
+    return (unlowered, True) if _written_by_lab(unlowered) else (parts, False)
+
+
 def check_expressible(settings: Settings, format_name: str = NAME) -> None:
-    refuse_lowercase(settings, format_name)
+    if format_name != NAME:
+        # tokenizer.json carries the lowercasing as a normalizer (``lean_pipeline``)
+        refuse_lowercase(settings, format_name)
     if settings.marker is not None and settings.split not in WORD_END:
         raise ExportRefused(
             f"{format_name} cannot put an end-of-word marker after each {settings.split} piece: ",
@@ -176,6 +258,9 @@ def spelled_table(tokenizer: Encoder, format_name: str) -> tuple[TokenTable, lis
 
 def tokenizer_json_data(tokenizer: Encoder) -> dict[str, Any]:
     table, spelt, mark, stray = spelled_table(tokenizer, NAME)
+    if spaced_marker(table.settings):
+        mark, stray = SPACE_MARK, None
+        spelt = table.spelled(mark, NAME)
     added = [
         {"id": i, "content": t, "single_word": False, "lstrip": False, "rstrip": False,
          "normalized": False, "special": True}
@@ -198,7 +283,7 @@ def tokenizer_json_data(tokenizer: Encoder) -> dict[str, Any]:
         "vocab": {t: i for i, t in enumerate(spelt)},
         "merges": merges,
     }
-    parts = pipeline(table.settings, mark, stray)
+    parts = lean_pipeline(table.settings, mark, stray)
     return {
         "version": "1.0",
         "truncation": None,
@@ -303,9 +388,24 @@ _BERT_NORMALIZER = {"type": "BertNormalizer", "clean_text": True, "handle_chines
                     "strip_accents": None, "lowercase": False}
 
 
+def _spaced_marker_of(parts: dict[str, Any]) -> str | None:
+    """The marker of a file that spells it as the space after each word (``lean_pipeline``), else None."""
+    if parts["normalizer"] != _SPACED_NORMALIZER or parts["pre_tokenizer"] != _SPACED_PRE_TOKENIZER:
+        return None
+    decoder = parts["decoder"]
+    if isinstance(decoder, dict) and decoder.get("type") == "Sequence":
+        decoder = (decoder.get("decoders") or [{}])[-1]
+    marker = decoder.get("suffix") if isinstance(decoder, dict) and decoder.get("type") == "BPEDecoder" else None
+    if isinstance(marker, str) and marker and parts["decoder"] == _spaced_decoder(marker):
+        return marker
+    return None
+
+
 def _written_by_lab(parts: dict[str, Any]) -> bool:
     """Whether the pipeline is one BPE Lab's own exports write: a split and units its settings name,
-    and no normalizer but the end-of-word marker's Replace steps."""
+    and no normalizer but the end-of-word marker's Replace steps, or the marker spelt as a space."""
+    if _spaced_marker_of(parts) is not None:
+        return True
     norm = parts["normalizer"]
     if norm is not None and not (norm["type"] == "Sequence" and all(
             step["type"] == "Replace" for step in norm.get("normalizers") or [])):
@@ -478,6 +578,12 @@ def tokenizer_from_hf_data(data: object, source: str) -> Tokenizer:
     for key, value in flags.items():
         if value not in (None, False, True):
             raise SchemaError(f"{source}: model.{key} must be true or false, not {shown(value)}")
+    lowercase = False
+    # read as BPE Lab's lowercase setting only where BPE Lab's own tokenizer encodes the file (a
+    # front end, or added tokens that do more than special tokens, keep the step in the file's pipeline)
+    if not (suffix or byte_fallback or flags["ignore_merges"] or flags["fuse_unk"]) \
+            and _plain_specials(added, merges, unknown):
+        parts, lowercase = _without_lowercase(parts)
     front = front_end(parts, suffix, bool(byte_fallback), source, bool(flags["ignore_merges"]),
                       bool(flags["fuse_unk"]))
     normalizer = parts["normalizer"]
@@ -522,16 +628,22 @@ def tokenizer_from_hf_data(data: object, source: str) -> Tokenizer:
             "reads only without them; the shapes that load are listed in the user guide (Help > User guide, "
             "Exporting and importing)"
         )
-    split, units = _pre_tokenizer_settings(parts["pre_tokenizer"], source)
-    made = {a + b for a, b in merges}
-    base = [t for t in vocab if t not in made and t not in specials and t != unknown]
-    marker, mark = (None, None) if units == "bytes" else _marker_of(parts, split, base, source)
+    spaced = _spaced_marker_of(parts)
+    marker: str | None
+    mark: str | None
+    if spaced is not None:
+        split, units, marker, mark = "whitespace", "chars", spaced, SPACE_MARK
+    else:
+        split, units = _pre_tokenizer_settings(parts["pre_tokenizer"], source)
+        made = {a + b for a, b in merges}
+        base = [t for t in vocab if t not in made and t not in specials and t != unknown]
+        marker, mark = (None, None) if units == "bytes" else _marker_of(parts, split, base, source)
     if units == "bytes" and parts["normalizer"] is not None:
         raise SchemaError(
             f"{source}: normalizer {parts['normalizer']['type'][:40]} is not one BPE Lab can reproduce with a "
             "byte-level model; normalize the text yourself and remove the normalizer"
         )
-    settings = Settings(split=split, units=units, end_of_word=marker)
+    settings = Settings(split=split, units=units, end_of_word=marker, lowercase=lowercase)
     tokenizer = tokenizer_from_vocab(
         settings, vocab, merges, specials, unknown, source,
         where=lambda i: f"model.merges[{i}]", marker_as=mark,

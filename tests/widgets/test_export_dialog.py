@@ -84,8 +84,8 @@ def test_the_end_exports_every_merge(qtbot, tmp_path):
 @pytest.mark.parametrize("fmt, settings, reason, can", [
     ("tiktoken", {}, "holds byte tokens: set Units to Bytes under Settings in the Corpus panel",
      ["Hugging Face tokenizer.json", "BPE Lab tokenizer file"]),
-    ("hf", {"lowercase": True}, "lowercasing: untick “lowercase first” under Settings in the Corpus panel",
-     ["BPE Lab tokenizer file"]),
+    ("gpt2", {"lowercase": True}, "lowercasing: untick “lowercase first” under Settings in the Corpus panel",
+     ["Hugging Face tokenizer.json", "BPE Lab tokenizer file"]),
     ("hf", {"split": "gpt2", "end_of_word": "</w>"},
      "marker after each gpt2 piece: set End of word to none or set Split to Spaces under Settings in the Corpus panel",
      ["BPE Lab tokenizer file"]),

@@ -73,7 +73,6 @@ def test_unseen_characters_give_one_unknown_each(tmp_path):
 @pytest.mark.parametrize(
     "settings, needle",
     [
-        (dict(lowercase=True), "--lowercase"),
         (dict(split="gpt2", end_of_word="</w>"), "--no-end-of-word"),
     ],
 )

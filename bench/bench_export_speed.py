@@ -1,0 +1,138 @@
+"""How fast `tokenizers` encodes with BPE Lab's tokenizer.json, against a model it trained itself.
+
+    python bench/bench_export_speed.py [--mb 1] [--rounds 9] [--merges 4000]
+
+For each setting, BPE Lab trains on the first tenth of a mixed text (Python's documentation and
+sources, the presets' languages; ``bench_encode.mixed_text``) and exports tokenizer.json as it does
+now ("after") and with the pipeline it wrote before ("before": two Replace normalizers, one a regex
+matched after every word, for the marker; a Split and a ByteLevel for the gpt2 byte split).
+`tokenizers` trains a model of the same job on the same text to the same vocabulary size
+(``end_of_word_suffix`` for the marker, ``ByteLevel`` for bytes). Each file then encodes the whole
+text, once as one string and once line by line (``encode_batch``), on one thread.
+
+Printed: the CPU time of each, and per file the median over rounds of its time / the trained
+model's time in the same round (rounds interleave the files, so a change in the machine's load
+falls on all alike), with the least times' ratio beside it. Before and after are checked to give
+BPE Lab's ids first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ["RAYON_NUM_THREADS"] = "1"  # before tokenizers loads: one thread, as encode_batch would not be
+
+SETTINGS = {
+    "chars, </w>": {},
+    "chars, no marker": {"end_of_word": None},
+    "bytes, gpt2 split": {"units": "bytes", "split": "gpt2"},
+    "bytes, gpt4 split": {"units": "bytes", "split": "gpt4"},
+}
+
+
+def before_data(tokenizer: Any) -> dict[str, Any]:
+    """tokenizer.json as BPE Lab wrote it before the lean pipeline."""
+    from engine.formats import hf
+
+    data = hf.tokenizer_json_data(tokenizer)
+    table, spelt, mark, stray = hf.spelled_table(tokenizer, hf.NAME)
+    parts = hf.pipeline(table.settings, mark, stray)
+    if table.settings.units == "bytes" and table.settings.split == "gpt2":
+        parts["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": [hf._split_node("gpt2"), hf._BYTE_LEVEL]}
+    data.update(parts)
+    data["model"]["vocab"] = {t: i for i, t in enumerate(spelt)}
+    data["model"]["merges"] = [[spelt[m.left], spelt[m.right]] for m in table.merges]
+    return data
+
+
+def library_trained(training: str, settings: dict[str, Any], vocab_size: int) -> Any:
+    """`tokenizers`' own model of the same job."""
+    from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
+
+    from engine.formats.hf import SPLIT_PATTERNS
+
+    if settings.get("units") == "bytes":
+        model = Tokenizer(models.BPE())
+        byte_level = pre_tokenizers.ByteLevel(add_prefix_space=False)
+        if settings["split"] == "gpt2":
+            model.pre_tokenizer = byte_level
+        else:
+            model.pre_tokenizer = pre_tokenizers.Sequence([
+                pre_tokenizers.Split(Regex(SPLIT_PATTERNS[settings["split"]]), "isolated"),
+                pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)])
+        model.decoder = decoders.ByteLevel()
+        trainer = trainers.BpeTrainer(vocab_size=vocab_size, min_frequency=1, show_progress=False,
+                                      initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    else:
+        suffix = {"end_of_word_suffix": "</w>"} if settings.get("end_of_word", "auto") is not None else {}
+        model = Tokenizer(models.BPE(unk_token="<unk>", **suffix))
+        model.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+        trainer = trainers.BpeTrainer(vocab_size=vocab_size, min_frequency=1, show_progress=False,
+                                      special_tokens=["<unk>"], **suffix)
+    model.train_from_iterator([training], trainer)
+    return model
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mb", type=float, default=1.0, help="size of the mixed text in MB")
+    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--merges", type=int, default=4000, help="merges BPE Lab learns")
+    parser.add_argument("--only", choices=list(SETTINGS), help="one setting")
+    args = parser.parse_args()
+
+    from tokenizers import Tokenizer as Library
+
+    from bench.bench_encode import mixed_text
+    from engine import Corpus, Settings, train
+    from engine.algorithm.tokenizer import Tokenizer
+    from engine.formats.hf import tokenizer_json
+
+    text = mixed_text(args.mb)
+    training = text[: len(text) // 10]
+    lines = text.splitlines(keepends=True)
+    print(f"mixed text: {len(text.encode('utf-8')) / 1e6:.1f} MB, {len(lines):,} lines; "
+          f"trained on its first {len(training):,} characters", flush=True)
+    for label, settings in SETTINGS.items():
+        if args.only and label != args.only:
+            continue
+        trainer, _ = train(Corpus.from_text(training, Settings(merges=args.merges, **settings)))
+        ours = Tokenizer.from_trainer(trainer)
+        files = {
+            "before": Library.from_str(json.dumps(before_data(ours), ensure_ascii=False)),
+            "after": Library.from_str(tokenizer_json(ours)),
+            "trained": library_trained(training, settings, ours.get_vocab_size()),
+        }
+        checked = lines[:2000]
+        expected = [ours.encode_ids(t) for t in checked]
+        for name in ("before", "after"):
+            assert [e.ids for e in files[name].encode_batch(checked)] == expected, f"{label}: {name} ids differ"
+        jobs = {"one string": lambda lib: lib.encode(text), "line by line": lambda lib: lib.encode_batch(lines)}
+        times: dict[tuple[str, str], list[float]] = {(j, f): [] for j in jobs for f in files}
+        for _ in range(args.rounds):
+            for job, run in jobs.items():
+                for name, library in files.items():
+                    start = time.process_time()
+                    run(library)
+                    times[job, name].append(time.process_time() - start)
+        print(f"{label} ({ours.get_vocab_size():,} tokens):", flush=True)
+        for job in jobs:
+            base = times[job, "trained"]
+            row = [f"trained {min(base):.3f} s"]
+            for name in ("before", "after"):
+                own = times[job, name]
+                paired = statistics.median(a / b for a, b in zip(own, base))
+                row.append(f"{name} {min(own):.3f} s = {paired:.2f}x ({min(own) / min(base):.2f}x least)")
+            print(f"  {job:12}  " + "   ".join(row), flush=True)
+
+
+if __name__ == "__main__":
+    main()
