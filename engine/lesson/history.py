@@ -20,7 +20,7 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
-from itertools import chain
+from itertools import accumulate, chain, repeat
 from typing import TYPE_CHECKING, Sequence
 
 from engine.algorithm.corpus import Corpus
@@ -87,6 +87,13 @@ class History:
         and the corpus total after each step (each merge removes one token per occurrence)."""
         corpus = self.corpus
         counts = corpus.counts
+        extra = 1 if self.settings.marker is not None else 0
+        lengths = [len(word) + extra for word in corpus.words]
+        starts = list(accumulate(lengths, initial=0))
+        # each base symbol's word, to read the trainer's positions with: the trainer lays the words
+        # out side by side as here, and one look-up a place is far cheaper than a search for its word
+        word_of = array("i", chain.from_iterable(map(repeat, range(len(lengths)), lengths)))
+        aligned: object = None
         # parallel lists of plain ints: no tuple per place for the cycle collector to walk
         steps_in: list[list[int]] = [[] for _ in range(len(corpus))]
         cuts: list[list[int]] = [[] for _ in range(len(corpus))]
@@ -94,21 +101,31 @@ class History:
         # per step, the words it merged inside, each once (its places run in reading order)
         step_words: list[list[int]] = []
         for number, step in enumerate(self.steps, start=1):
+            layout = step.layout
+            if layout is not None and layout is not aligned and layout.word_start == starts[:-1]:
+                aligned = layout  # one comparison per run: every step of a run shares its layout
+            positions: Sequence[int]
+            if layout is not None and layout is aligned:
+                positions = step.positions
+            else:
+                positions = [starts[word] + offset for word, offset in step.places]
             removed = 0
             words: list[int] = []
+            last = -1
             # the right token starts where the left one ends: every symbol but the marker is one
             # character, and the marker, always last in its word, is never in a left token
             width = len(step.pair[0])
-            for word, offset in step.places:
+            for p in positions:
+                word = word_of[p]
                 steps_in[word].append(number)
-                cuts[word].append(offset + width)
+                cuts[word].append(p - starts[word] + width)
                 removed += counts[word]
-                if not words or words[-1] != word:
+                if word != last:
                     words.append(word)
+                    last = word
             totals.append(totals[-1] - removed)
             step_words.append(words)
-        extra = 1 if self.settings.marker is not None else 0
-        self._lengths = [len(word) + extra for word in corpus.words]
+        self._lengths = lengths
         self._cuts = cuts
         self._steps_in = steps_in
         self._totals = totals

@@ -407,12 +407,17 @@ def _least(token_id: int, clash: list[int], parts: Sequence[int]) -> int:
     """The colour whose clashes weigh least, then one near the fewest neighbours, then one its
     parts do not have, then the one its id names round the palette (so unconstrained tokens still
     spread over every colour)."""
-    if not any(clash):
-        # nothing coloured beside it (most late merges): the first colour from its id's place round
-        # the palette that neither part has, which is what the ordering below picks then
-        return next(c for c in ((token_id + d) % COLOURS for d in range(COLOURS)) if c not in parts)
-    near = _near(clash)
-    return min(range(COLOURS), key=lambda c: (clash[c], near[c], c in parts, (c - token_id) % COLOURS))
+    # each test in turn keeps the colours that pass it best: the order above, one colour at a time
+    # (most tokens are placed in the first test or the last, with no sum of near colours made)
+    low = min(clash)
+    left = [c for c in range(COLOURS) if clash[c] == low]
+    if len(left) > 1 and any(clash):
+        near = [sum(map(clash.__getitem__, _NEAR_TO[c])) for c in left]
+        fewest = min(near)
+        left = [c for c, n in zip(left, near) if n == fewest]
+    if len(left) > 1:
+        left = [c for c in left if c not in parts] or left
+    return min(left, key=lambda c: (c - token_id) % COLOURS)
 
 
 # per lesson, its history when coloured and the colouring: training again makes a new history
