@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from PySide6.QtCore import QElapsedTimer, QTimer  # noqa: E402
+from PySide6.QtCore import QElapsedTimer, QEventLoop, QTimer  # noqa: E402
 
 from app.main import make_application  # noqa: E402
 
@@ -318,11 +318,21 @@ def big_text_child(path: str) -> None:
         return not (session.training or session.runner.busy or session.moving or window.views.waiting
                     or session._held_out._counting is not None)
 
-    while not settled():
-        app.processEvents()
-        if not window.views.waiting and not any(name == "tabs built after the first paint" for name, _ in marks):
+    # the event loop runs as in the application (waiting, not polling), looked at every 10 ms
+    loop = QEventLoop()
+    tabs_built = [False]
+
+    def look() -> None:
+        if not tabs_built[0] and not window.views.waiting:
+            tabs_built[0] = True
             marks.append(("tabs built after the first paint", clock()))
-        time.sleep(0.002)
+        if settled():
+            loop.quit()
+
+    looking = QTimer(interval=10, timeout=look)
+    looking.start()
+    loop.exec()
+    looking.stop()
     marks.append(("views built, nothing left running", clock()))
     app.processEvents()
     window.repaint()
