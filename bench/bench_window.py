@@ -11,8 +11,8 @@ Prints these figures against the goals of the window:
 - a 2 MB real text (the system's licence files, then Python's standard library sources, nothing
   repeated) opened with default settings as ``bpe-lab FILE`` opens it, in a fresh process: the
   time until the window is ready (trained, every view built and drawn, the event loop answering),
-  each phase's wall time and GUI-thread CPU time, and the peak memory of the whole process tree
-  (goal: under 10 s and 1.5 GB; ``--only-big-text`` measures it alone);
+  each phase's wall time and GUI-thread CPU time, and the whole process tree's CPU time and peak
+  memory, measured by ``bench.tree`` (goal: under 10 s and 1.5 GB; ``--only-big-text`` measures it alone);
 - the longest stall of the event loop while a large text trains in the background (goal: under
   50 ms), for the Python documentation preset and for a 20 MB text.
 Figures depend on the machine and on what else runs on it; the script prints them, it does not
@@ -219,64 +219,26 @@ def real_text(size: int) -> str:
     return "".join(parts)[:size]
 
 
-def _tree(pid: int) -> list[int]:
-    """``pid`` and every process below it, from /proc (Linux)."""
-    found, i = [pid], 0
-    while i < len(found):
-        try:
-            tasks = os.listdir(f"/proc/{found[i]}/task")
-        except OSError:
-            tasks = []
-        for task in tasks:
-            try:
-                with open(f"/proc/{found[i]}/task/{task}/children") as f:
-                    found.extend(int(c) for c in f.read().split())
-            except OSError:
-                pass
-        i += 1
-    return found
-
-
-def _rss_mb(pid: int) -> float:
-    """Resident memory of one process in MB (0 once it is gone)."""
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
-
-
 def bench_big_text(size: int) -> None:
     """Opens ``size`` characters of real text in a fresh process as ``bpe-lab FILE`` does (default
     settings) and waits until the window is ready: trained, every view built and drawn, the event
     loop answering. Prints the time from the open and from the process's start, the phases the
-    child logged, and the peak memory of the whole process tree (the resident memory of the process
-    and every process below it, summed, sampled every 10 ms from /proc)."""
-    import resource
+    child logged, and the whole process tree's CPU time and peak memory (``bench.tree``)."""
+    from bench.tree import measure
 
     text = real_text(size)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "real-text.txt"
         path.write_text(text, encoding="utf-8")
-        started = time.perf_counter()
-        child = subprocess.Popen([sys.executable, __file__, "--big-text-child", str(path)], cwd=ROOT,
-                                 stdout=subprocess.PIPE, text=True, env=_launch_env())
-        peak = 0.0
-        while child.poll() is None:
-            peak = max(peak, sum(map(_rss_mb, _tree(child.pid))))
-            time.sleep(0.01)
-        wall = time.perf_counter() - started
-        out = child.stdout.read() if child.stdout else ""
-    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+        run = measure([sys.executable, __file__, "--big-text-child", str(path)], cwd=ROOT, env=_launch_env())
+    if run.returncode:
+        print(run.stderr)
+        raise SystemExit("the window did not open the text")
     print(f"open a real text of {len(text):,} characters (the system's licence files, then Python's standard "
           f"library sources) in a fresh process, default settings:", flush=True)
-    print("".join(f"  {line}\n" for line in out.splitlines()), end="", flush=True)
-    print(f"  process tree: peak memory {peak:,.0f} MB (summed over its processes), CPU time "
-          f"{used.ru_utime + used.ru_stime:.1f} s, wall {wall:.1f} s to its exit   (goal: ready < 10 s, < 1,500 MB)",
-          flush=True)
+    print("".join(f"  {line}\n" for line in run.stdout.splitlines()), end="", flush=True)
+    print(f"  process tree ({run.method}): peak memory {run.peak_bytes / 2**20:,.0f} MB, CPU time {run.cpu_s:.1f} s, "
+          f"wall {run.wall_s:.1f} s to its exit   (goal: ready < 10 s, < 1,500 MB)", flush=True)
     print(f"  load average of the machine after the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
 
 
