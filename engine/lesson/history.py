@@ -92,13 +92,15 @@ class History:
         self._lengths = lengths = [len(word) + extra for word in corpus.words]
         starts = list(accumulate(lengths, initial=0))
         # the places in the trainer's layout, which lays the words out side by side as here
-        aligned: object = None
+        checked: object = None
+        aligned = False
         positions: list[Sequence[int]] = []
         for step in self.steps:
             layout = step.layout
-            if layout is not None and layout is not aligned and layout.word_start == starts[:-1]:
-                aligned = layout  # one comparison per run: every step of a run shares its layout
-            if layout is not None and layout is aligned:
+            if layout is not None and layout is not checked:
+                # one comparison per run: every step of a run shares its layout
+                checked, aligned = layout, layout.word_start == starts[:-1]
+            if layout is not None and aligned:
                 positions.append(step.positions)
             else:
                 positions.append([starts[word] + offset for word, offset in step.places])

@@ -108,8 +108,9 @@ class Colouring:
         # the corpus laid out while colouring lasts (``_lay_out``): word starts, and per position its
         # token id and the positions of the tokens after and before it
         self._layout: tuple[array[int], array[int], array[int], array[int]] | None = None
-        # the trainer's layout once found to place the words as ``_lay_out`` does (``_positions``)
-        self._aligned: Layout | None = None
+        # the trainer's layout last looked at, and whether it places the words as ``_lay_out`` does
+        self._checked: Layout | None = None
+        self._aligned = False
         self._lock = threading.Lock()  # a worker (quiz, handout) may ask while the window does
 
     def colour(self, token_id: int) -> int:
@@ -246,7 +247,8 @@ class Colouring:
     def _merge(self, step: MergeStep) -> None:
         """Join the pair at each of the step's places, then colour the new token from what stands
         beside it (after the whole step: a run ``a a a a`` holds the new token twice)."""
-        new = self._ids[step.token]
+        ids = self._ids
+        new = ids[step.token]
         at = self._positions(step)
         join = self._join_all if len(at) >= _MANY_PLACES else self._join_each
         clash = join(at, new)
@@ -257,8 +259,8 @@ class Colouring:
         if before is not None and clash[before] == min(clash):
             colours[new] = before  # no other colour would stand beside fewer of its own
             return
-        parts = [colours[self._ids[t]] for t in step.pair]
-        colours[new] = _least(new, clash, parts)
+        left, right = step.pair
+        colours[new] = _least(new, clash, (colours[ids[left]], colours[ids[right]]))
 
     def _positions(self, step: MergeStep) -> Sequence[int]:
         """Where the step merged, as positions of this layout (the left token's start). The trainer
@@ -266,10 +268,10 @@ class Colouring:
         (word, offset) places and back costs a search per place, seconds over a large corpus."""
         layout = step.layout
         starts = self._laid_out()[0]
-        if layout is not None and layout is not self._aligned:
+        if layout is not None and layout is not self._checked:
             # one comparison per training run: every step of a run shares its layout
-            self._aligned = layout if layout.word_start == starts.tolist() else None
-        if layout is not None and layout is self._aligned:
+            self._checked, self._aligned = layout, layout.word_start == starts.tolist()
+        if layout is not None and self._aligned:
             return step.positions
         return [starts[w] + offset for w, offset in step.places]
 
@@ -409,6 +411,13 @@ def _least(token_id: int, clash: list[int], parts: Sequence[int]) -> int:
     spread over every colour)."""
     # each test in turn keeps the colours that pass it best: the order above, one colour at a time
     # (most tokens are placed in the first test or the last, with no sum of near colours made)
+    if not any(clash):
+        # nothing coloured beside it: the first colour from its id's place round the palette that
+        # neither part has (the parts are two colours of seven)
+        for turn in range(COLOURS):
+            c = (token_id + turn) % COLOURS
+            if c not in parts:
+                return c
     low = min(clash)
     left = [c for c in range(COLOURS) if clash[c] == low]
     if len(left) > 1 and any(clash):
