@@ -280,7 +280,9 @@ def big_text_child(path: str) -> None:
         return not (session.training or session.runner.busy or session.moving or window.views.waiting
                     or session._held_out._counting is not None)
 
-    # the event loop runs as in the application (waiting, not polling), looked at every 10 ms
+    # the event loop runs as in the application (waiting, not polling), looked at on every
+    # change of the session and every 100 ms: a wake-up of the GUI thread costs the worker a hand-over
+    # of the interpreter, which on a loaded machine waits for the GUI thread to be scheduled
     loop = QEventLoop()
     tabs_built = [False]
 
@@ -291,8 +293,10 @@ def big_text_child(path: str) -> None:
         if settled():
             loop.quit()
 
-    looking = QTimer(interval=10, timeout=look)
+    looking = QTimer(interval=100, timeout=look)
     looking.start()
+    for said in (session.training_ended, session.lesson_changed, session.held_out_counted, session.step_move_ended):
+        said.connect(lambda *_: QTimer.singleShot(0, look))
     loop.exec()
     looking.stop()
     marks.append(("views built, nothing left running", clock()))
