@@ -358,7 +358,9 @@ class Session(QObject):
         """Replace the lesson and its undo history (a file, New, a recovery); the current lesson
         stays until this one is trained. ``clean``: the lesson is saved as it is (not a recovery)."""
         self._loading = (source, clean)
-        self.runner.start(source, background)
+        # coloured in the worker keeping the colours shown, as an edit is: the swap would otherwise
+        # colour the new lesson again on the GUI thread (most of a second for a large text)
+        self.runner.start(source, background, job=partial(lesson_training, earlier_colours=colours_shown(self.lesson)))
 
     def load_tokenizer(self, path, recognised=None) -> None:
         """A tokenizer file as a read-only lesson: its merges step by step, no corpus. It is read in

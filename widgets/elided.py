@@ -11,11 +11,16 @@ step; this one takes the height of the longest text ahead once, so stepping move
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterable
 
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QFontMetrics, QTextLayout
 from PySide6.QtWidgets import QLabel, QSizePolicy
+
+
+# how many of the texts a label is told it will show are measured: the longest
+MEASURED_AHEAD = 24
 
 
 class ElidedLabel(QLabel):
@@ -48,7 +53,10 @@ class ElidedLabel(QLabel):
 
     def reserve_for(self, texts: Iterable[str]) -> None:
         """Take the height the longest of ``texts`` needs (a label that wraps rather than elides)."""
-        self._ahead = tuple(texts)
+        # the longest in characters are those that wrap to the most lines: wrapping each of a long
+        # lesson's hundreds of sentences at every width and type size held up the lesson's arrival
+        # (a text that still needs more lines than these takes them when it is shown)
+        self._ahead = tuple(heapq.nlargest(MEASURED_AHEAD, dict.fromkeys(texts), key=len))
         self._ahead_lines = (None, 0)
         self._show()
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
-from itertools import chain
+from itertools import accumulate, chain, repeat
 from typing import TYPE_CHECKING, Sequence
 
 from engine.algorithm.corpus import Corpus
@@ -34,6 +34,8 @@ if TYPE_CHECKING:  # numpy loads only when a long word or a large corpus asks fo
 Pair = tuple[str, str]
 # how many steps' worth of every word's tokens (or pair counts) stay cached
 _CACHED_STEPS = 4
+# a history of this many places or more is indexed with numpy, all places at once
+BULK_PLACES = 100_000
 
 
 @dataclass(frozen=True)
@@ -86,33 +88,92 @@ class History:
         """Per word: the steps that merged inside it, and the token start each of those removed;
         and the corpus total after each step (each merge removes one token per occurrence)."""
         corpus = self.corpus
+        extra = 1 if self.settings.marker is not None else 0
+        self._lengths = lengths = [len(word) + extra for word in corpus.words]
+        starts = list(accumulate(lengths, initial=0))
+        # the places in the trainer's layout, which lays the words out side by side as here
+        checked: object = None
+        aligned = False
+        positions: list[Sequence[int]] = []
+        for step in self.steps:
+            layout = step.layout
+            if layout is not None and layout is not checked:
+                # one comparison per run: every step of a run shares its layout
+                checked, aligned = layout, layout.word_start == starts[:-1]
+            if layout is not None and aligned:
+                positions.append(step.positions)
+            else:
+                positions.append([starts[word] + offset for word, offset in step.places])
+        # the right token starts where the left one ends: every symbol but the marker is one
+        # character, and the marker, always last in its word, is never in a left token
+        widths = [len(step.pair[0]) for step in self.steps]
+        self._places: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        # in int64 every running total fits while the corpus's own does
+        if sum(map(len, positions)) >= BULK_PLACES and corpus.total_symbols() < 1 << 62:
+            self._index_in_bulk(positions, widths, starts)
+        else:
+            self._index_each(positions, widths, starts)
+
+    def _index_each(self, positions: list[Sequence[int]], widths: list[int], starts: list[int]) -> None:
+        """``_index_words`` place by place."""
+        corpus = self.corpus
         counts = corpus.counts
+        # each base symbol's word: one look-up a place is far cheaper than a search for its word
+        word_of = array("i", chain.from_iterable(map(repeat, range(len(self._lengths)), self._lengths)))
         # parallel lists of plain ints: no tuple per place for the cycle collector to walk
         steps_in: list[list[int]] = [[] for _ in range(len(corpus))]
         cuts: list[list[int]] = [[] for _ in range(len(corpus))]
         totals = [corpus.total_symbols()]
         # per step, the words it merged inside, each once (its places run in reading order)
         step_words: list[list[int]] = []
-        for number, step in enumerate(self.steps, start=1):
+        for number, (at, width) in enumerate(zip(positions, widths), start=1):
             removed = 0
             words: list[int] = []
-            # the right token starts where the left one ends: every symbol but the marker is one
-            # character, and the marker, always last in its word, is never in a left token
-            width = len(step.pair[0])
-            for word, offset in step.places:
+            last = -1
+            for p in at:
+                word = word_of[p]
                 steps_in[word].append(number)
-                cuts[word].append(offset + width)
+                cuts[word].append(p - starts[word] + width)
                 removed += counts[word]
-                if not words or words[-1] != word:
+                if word != last:
                     words.append(word)
+                    last = word
             totals.append(totals[-1] - removed)
             step_words.append(words)
-        extra = 1 if self.settings.marker is not None else 0
-        self._lengths = [len(word) + extra for word in corpus.words]
         self._cuts = cuts
         self._steps_in = steps_in
         self._totals = totals
         self._step_words = step_words
+
+    def _index_in_bulk(self, positions: list[Sequence[int]], widths: list[int], starts: list[int]) -> None:
+        """``_index_words`` with numpy, every place at once: a large corpus's first merges have
+        hundreds of thousands. The places ordered by step are kept for ``place_arrays``."""
+        import numpy as np  # only here: the trainer has loaded it already for a corpus this large
+
+        corpus = self.corpus
+        sizes = np.fromiter(map(len, positions), dtype=np.int64, count=len(positions))
+        at = np.fromiter(chain.from_iterable(positions), dtype=np.int64, count=int(sizes.sum()))
+        step = np.repeat(np.arange(1, len(positions) + 1, dtype=np.int32), sizes)
+        first = np.asarray(starts, dtype=np.int64)
+        word = (np.searchsorted(first, at, side="right") - 1).astype(np.int32)
+        cut = (at - first[word] + np.repeat(np.asarray(widths, dtype=np.int64), sizes)).astype(np.int32)
+        # each place removes one token per occurrence of its word: the totals fall by the running sum
+        gone = np.cumsum(np.asarray(corpus.counts, dtype=np.int64)[word])
+        ends = np.cumsum(sizes)
+        self._totals = [corpus.total_symbols(), *(corpus.total_symbols() - np.where(ends > 0, gone[ends - 1], 0)).tolist()]
+        # a step's words, each once: its places run in reading order, a word's side by side
+        new = np.ones(len(word), dtype=bool)
+        new[1:] = (word[1:] != word[:-1]) | (step[1:] != step[:-1])
+        ends = np.cumsum(np.bincount(step[new], minlength=len(positions) + 1))
+        firsts = word[new].tolist()
+        self._step_words = [firsts[a:b] for a, b in zip(ends[:-1].tolist(), ends[1:].tolist())]
+        # per word, its places in step order (a stable sort keeps each word's left to right)
+        order = np.argsort(word, kind="stable")
+        bounds = np.searchsorted(word[order], np.arange(len(corpus) + 1)).tolist()
+        steps_by_word, cuts_by_word = step[order].tolist(), cut[order].tolist()
+        self._steps_in = [steps_by_word[a:b] for a, b in zip(bounds, bounds[1:])]
+        self._cuts = [cuts_by_word[a:b] for a, b in zip(bounds, bounds[1:])]
+        self._places = (step, word, cut)
 
     def _count_vocab(self) -> None:
         # ids as training gave them: a rebuilt token keeps its first id (the "hf" tie rule ranks by id)
@@ -216,6 +277,8 @@ class History:
     def place_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every place a merge was made as three numpy arrays of int32, ordered by step, then in
         reading order: the step, the word, and the token start that merge removed there."""
+        if self._places is not None:
+            return self._places
         import numpy as np
 
         sizes = np.fromiter(map(len, self._steps_in), dtype=np.int64, count=len(self._steps_in))

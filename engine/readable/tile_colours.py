@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from engine.readable.display import TOKEN, WHITESPACE, WORD_END, Display, for_settings
 from engine.lesson.history import History
-from engine.algorithm.trainer import MergeStep
+from engine.algorithm.trainer import Layout, MergeStep
 
 if TYPE_CHECKING:
     from engine.lesson.lesson import Lesson
@@ -107,7 +107,10 @@ class Colouring:
         self._done: int | None = None  # steps coloured so far; None before the base symbols
         # the corpus laid out while colouring lasts (``_lay_out``): word starts, and per position its
         # token id and the positions of the tokens after and before it
-        self._layout: tuple[list[int], array[int], array[int], array[int]] | None = None
+        self._layout: tuple[array[int], array[int], array[int], array[int]] | None = None
+        # the trainer's layout last looked at, and whether it places the words as ``_lay_out`` does
+        self._checked: Layout | None = None
+        self._aligned = False
         self._lock = threading.Lock()  # a worker (quiz, handout) may ask while the window does
 
     def colour(self, token_id: int) -> int:
@@ -161,7 +164,7 @@ class Colouring:
         """Every distinct word's base symbols side by side: each position's token id and the start
         of the token before and after it in its word (-1 at a word's ends)."""
         corpus, ids = self.history.corpus, self._ids
-        starts: list[int] = []
+        starts = array("q")
         tok = array("q")
         for w in range(len(corpus)):
             starts.append(len(tok))
@@ -177,7 +180,7 @@ class Colouring:
             nxt[n - 1] = -1
         self._layout = (starts, tok, nxt, prv)
 
-    def _laid_out(self) -> tuple[list[int], array[int], array[int], array[int]]:
+    def _laid_out(self) -> tuple[array[int], array[int], array[int], array[int]]:
         assert self._layout is not None, "the corpus is laid out while colouring lasts"
         return self._layout
 
@@ -244,10 +247,11 @@ class Colouring:
     def _merge(self, step: MergeStep) -> None:
         """Join the pair at each of the step's places, then colour the new token from what stands
         beside it (after the whole step: a run ``a a a a`` holds the new token twice)."""
-        new = self._ids[step.token]
-        places = step.places
-        join = self._join_all if len(places) >= _MANY_PLACES else self._join_each
-        clash = join(places, new)
+        ids = self._ids
+        new = ids[step.token]
+        at = self._positions(step)
+        join = self._join_all if len(at) >= _MANY_PLACES else self._join_each
+        clash = join(at, new)
         colours = self._colours
         if colours[new] >= 0 or not self._filled[new]:
             return  # rebuilt: a token keeps the colour it was first given
@@ -255,24 +259,34 @@ class Colouring:
         if before is not None and clash[before] == min(clash):
             colours[new] = before  # no other colour would stand beside fewer of its own
             return
-        parts = [colours[self._ids[t]] for t in step.pair]
-        colours[new] = _least(new, clash, parts)
+        left, right = step.pair
+        colours[new] = _least(new, clash, (colours[ids[left]], colours[ids[right]]))
 
-    def _join_each(self, places: Sequence[tuple[int, int]], new: int) -> list[int]:
+    def _positions(self, step: MergeStep) -> Sequence[int]:
+        """Where the step merged, as positions of this layout (the left token's start). The trainer
+        lays the words out as this does, so its positions serve as they are: reading them as
+        (word, offset) places and back costs a search per place, seconds over a large corpus."""
+        layout = step.layout
+        starts = self._laid_out()[0]
+        if layout is not None and layout is not self._checked:
+            # one comparison per training run: every step of a run shares its layout
+            self._checked, self._aligned = layout, layout.word_start == starts.tolist()
+        if layout is not None and self._aligned:
+            return step.positions
+        return [starts[w] + offset for w, offset in step.places]
+
+    def _join_each(self, at: Sequence[int], new: int) -> list[int]:
         """Join the pairs one place at a time; returns how often each colour stands beside them."""
-        starts, tok, nxt, prv = self._laid_out()
-        joined = []
-        for w, offset in places:
-            p = starts[w] + offset
+        _, tok, nxt, prv = self._laid_out()
+        for p in at:
             after = nxt[nxt[p]]
             nxt[p] = after
             if after >= 0:
                 prv[after] = p
             tok[p] = new
-            joined.append(p)
         clash = [0] * COLOURS
         colours, filled = self._colours, self._filled
-        for p in joined:
+        for p in at:
             for q in (prv[p], nxt[p]):
                 if q >= 0:
                     other = tok[q]
@@ -280,15 +294,14 @@ class Colouring:
                         clash[colours[other]] += 1
         return clash
 
-    def _join_all(self, places: Sequence[tuple[int, int]], new: int) -> list[int]:
+    def _join_all(self, at: Sequence[int], new: int) -> list[int]:
         """``_join_each`` for a step with many places, all at once: the places of one step never
         overlap, so no place reads a link another writes."""
         import numpy as np  # only here: the first merges of a large corpus have many thousands of places
 
-        starts, *links = self._laid_out()
+        _, *links = self._laid_out()
         tok, nxt, prv = (np.frombuffer(a, dtype=np.int64) for a in links)
-        where = np.array(places, dtype=np.int64)
-        joined = np.asarray(starts, dtype=np.int64)[where[:, 0]] + where[:, 1]
+        joined = np.asarray(at, dtype=np.int64)
         after = nxt[nxt[joined]]
         nxt[joined] = after
         inside = after >= 0
@@ -377,7 +390,7 @@ def _clash(token_id: int, colours: dict[int, int], meets: Meets) -> list[int]:
 
 def _near(clash: list[int]) -> list[int]:
     """How much each colour would sit beside a colour near it, from what each colour clashes."""
-    return [sum(clash[d] for d in _NEAR_TO[c]) for c in range(COLOURS)]
+    return [sum(map(clash.__getitem__, near)) for near in _NEAR_TO]
 
 
 def _total_clash(colours: dict[int, int], meets: Meets) -> tuple[int, int]:
@@ -396,8 +409,24 @@ def _least(token_id: int, clash: list[int], parts: Sequence[int]) -> int:
     """The colour whose clashes weigh least, then one near the fewest neighbours, then one its
     parts do not have, then the one its id names round the palette (so unconstrained tokens still
     spread over every colour)."""
-    near = _near(clash)
-    return min(range(COLOURS), key=lambda c: (clash[c], near[c], c in parts, (c - token_id) % COLOURS))
+    # each test in turn keeps the colours that pass it best: the order above, one colour at a time
+    # (most tokens are placed in the first test or the last, with no sum of near colours made)
+    if not any(clash):
+        # nothing coloured beside it: the first colour from its id's place round the palette that
+        # neither part has (the parts are two colours of seven)
+        for turn in range(COLOURS):
+            c = (token_id + turn) % COLOURS
+            if c not in parts:
+                return c
+    low = min(clash)
+    left = [c for c in range(COLOURS) if clash[c] == low]
+    if len(left) > 1 and any(clash):
+        near = [sum(map(clash.__getitem__, _NEAR_TO[c])) for c in left]
+        fewest = min(near)
+        left = [c for c, n in zip(left, near) if n == fewest]
+    if len(left) > 1:
+        left = [c for c in left if c not in parts] or left
+    return min(left, key=lambda c: (c - token_id) % COLOURS)
 
 
 # per lesson, its history when coloured and the colouring: training again makes a new history

@@ -1,10 +1,14 @@
 """The history index answers "at step k" exactly as a plain replay of the first k merges does,
 and as the lesson state moved there step by step; the vocabulary size follows the one definition."""
 
+from unittest import mock
+
+import numpy as np
 from hypothesis import HealthCheck, given, settings as hyp_settings, strategies as st
 
 from engine import Corpus, Settings, Tokenizer, train
 from engine.readable.describe import describe_vocab
+import engine.lesson.history as history_module
 from engine.lesson.history import History
 from engine.lesson.lesson import Lesson, LessonState
 from engine.algorithm.textbook import get_stats, merge
@@ -106,6 +110,27 @@ def test_chars_index_state_and_replay_agree(pairs, settings, data):
 @given(word_counts, bytes_settings, st.data())
 def test_bytes_index_state_and_replay_agree(pairs, settings, data):
     check_agreement(pairs, settings, data)
+
+
+def answers(history: History) -> tuple:
+    """What the index says at every step: tokens, totals, each word's steps, the words each step changed."""
+    last = history.last_step
+    return (history.totals(), [history.tokens_at(k) for k in range(last + 1)],
+            [history.merge_steps(w) for w in range(len(history.corpus))],
+            [history.words_changed(k, k + 1) for k in range(last)],
+            [history.merge_offsets(w, k, 10**6) for w in range(len(history.corpus)) for k in range(last + 1)])
+
+
+@hyp_settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(word_counts, st.one_of(chars_settings, bytes_settings))
+def test_the_index_made_all_at_once_answers_as_the_one_made_place_by_place(pairs, settings):
+    lesson = Lesson("", settings=settings, corpus=corpus_of(pairs, settings)).train()
+    each = History(lesson.corpus, lesson.steps)
+    with mock.patch.object(history_module, "BULK_PLACES", 0):
+        every = History(lesson.corpus, lesson.steps)
+    assert answers(every) == answers(each)
+    for made, built in zip(every.place_arrays(), each.place_arrays()):
+        assert made.dtype == built.dtype and np.array_equal(made, built)
 
 
 def test_whole_step_is_the_first_step_a_word_is_one_token():

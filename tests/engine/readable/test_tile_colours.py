@@ -156,6 +156,27 @@ def test_base_symbols_counted_all_at_once_colour_as_counted_one_by_one(key, unit
     assert len(set(every)) == COLOURS  # a real colouring, not one colour everywhere
 
 
+class ColouringByPlaces(Colouring):
+    """Reads each step's places word by word, as the colouring did before it took the trainer's positions."""
+
+    def _positions(self, step):
+        starts = self._laid_out()[0]
+        return [starts[w] + offset for w, offset in step.places]
+
+
+@hyp_settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(texts, lesson_settings)
+def test_the_trainers_positions_colour_as_its_places_read_word_by_word(text, settings):
+    lesson = trained(text, settings)
+    if lesson.last_step:
+        # what taking the positions as they are rests on: the trainer lays the words out as the colouring does
+        assert lesson.steps[0].layout.word_start == list(itertools.accumulate(lesson.history.symbol_lengths(), initial=0))[:-1]
+    ids = range(len(lesson.history.base) + lesson.last_step)
+    display = for_settings(lesson.settings)
+    by_positions, by_places = Colouring(lesson.history, display), ColouringByPlaces(lesson.history, display)
+    assert [by_positions.colour(i) for i in ids] == [by_places.colour(i) for i in ids]
+
+
 def _colours_with(lesson, monkeypatch, threshold: str, values) -> list[list]:
     """Every token's colour, once for each value of the colouring's ``threshold``."""
     ids = range(len(lesson.history.base) + lesson.last_step)
