@@ -36,9 +36,11 @@ PARALLEL_FROM = 8 << 20
 # bytes one process reads at a time from a file it counts alone: its text is held three times over
 # (read, decoded, split), which a large part would make most of a run's peak memory
 STREAM_PART = 1 << 20
-# characters split at a time within a part: the words of one chunk are a few thousand strings, where a
-# whole part's would be a million (most of a small run's peak memory)
-CHUNK = 16 << 10
+# characters split at a time within a part: the words of one chunk are a few hundred strings, where a
+# whole part's would be a million (most of a small run's peak memory); and a chunk this short finds
+# its characters of other scripts without numpy (``unicode_table.Agreement``), which a run of
+# bytes units then never imports
+CHUNK = 3 << 10
 # parts waiting for or in the workers at once, per worker: bounds what is copied to them
 IN_FLIGHT = 2
 _WHITESPACE_CUT = "".join(c for c in " \t\n\x0b\x0c\r" if c in WHITE_SPACE)
