@@ -375,6 +375,9 @@ class Trainer:
         # numpy only for a corpus large enough to repay importing it
         self.bulk = len(text) >= BULK_SYMBOLS
         self.compact = len(text) >= COMPACT_SYMBOLS
+        # the pairs a merge makes keep their places in arrays too, but not beside numpy: there, reading
+        # them back costs a large run a twentieth more instructions for a fourteenth less memory
+        self.compact_made = self.compact and not self.bulk
         made: Listed
         self.sym: MutableSequence[int]
         self.nxt: MutableSequence[int]
@@ -724,7 +727,7 @@ class Trainer:
         thousands of tiny merges pays for every call.
         """
         counts, places_of, top_keys, touched = self.counts, self.places_of, self.top_keys, self.touched
-        shift, tracked, compact = self.keys.shift, self.tracked, self.compact
+        shift, tracked, compact = self.keys.shift, self.tracked, self.compact_made
         at_tracked = self.at_tracked - (count == tracked)
         del counts[key]
         new_pairs: list[int] = []
