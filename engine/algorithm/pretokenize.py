@@ -65,20 +65,23 @@ class SplitPattern:
     text otherwise than the table (a letter newer than tiktoken's Unicode), the pattern runs on a
     copy in which each such character is swapped for a character of the table's class that every
     ``regex`` classes alike, and the pieces are cut from the original at the same places.
-    cl100k's pattern takes ASCII stretches through Python's ``re`` instead (``ascii_split``).
+    cl100k's pattern takes ASCII stretches through Python's ``re`` instead (``ascii_split``), GPT-2's
+    an ASCII text (the word counter hands it a text in short parts, most of them ASCII).
     """
 
     def __init__(self, pattern: str):
         # imported with the first pattern: a whitespace split, and a command's start, go without them
         import regex
 
-        from engine.algorithm.ascii_split import GPT4_ASCII, ascii_stretches  # only the cl100k split needs its tables
+        # only the GPT splits need their tables
+        from engine.algorithm.ascii_split import GPT2_ASCII, GPT4_ASCII, ascii_stretches
 
         self.pattern = pattern
         self._regex = regex.compile(_QUICKER.get(pattern, pattern))
         # the same split of ASCII text through Python's re, where the pattern has one
-        self._ascii = GPT4_ASCII if pattern == GPT4_PATTERN else None
-        self._stretches = ascii_stretches
+        self._ascii = {GPT4_PATTERN: GPT4_ASCII, GPT2_PATTERN: GPT2_ASCII}.get(pattern)
+        # where a mixed text may be cut for it: cl100k's cuts only
+        self._stretches = ascii_stretches if pattern == GPT4_PATTERN else None
         if any(ch in pattern for ch in _STAND_INS.values()):
             raise BpeLabError(f"the split pattern names one of {''.join(_STAND_INS.values())}, which BPE Lab "
                               "keeps for characters that regex engines class differently")
@@ -95,6 +98,8 @@ class SplitPattern:
             return self._findall_unicode(text)
         if text.isascii():
             return self._ascii.findall(text)
+        if self._stretches is None:
+            return self._findall_unicode(text)
         words: list[str] = []
         for start, end, ascii_only in self._stretches(text):
             part = text[start:end]
@@ -107,12 +112,15 @@ class SplitPattern:
             return self._spans_unicode(text)
         if text.isascii():
             return (m.span() for m in self._ascii.finditer(text))
+        if self._stretches is None:
+            return self._spans_unicode(text)
         return self._spans_by_stretch(text)
 
     def _spans_by_stretch(self, text: str) -> Iterator[tuple[int, int]]:
-        ascii_pattern = self._ascii
-        assert ascii_pattern is not None  # spans() cuts into stretches only for a pattern with an ASCII form
-        for start, end, ascii_only in self._stretches(text):
+        ascii_pattern, stretches = self._ascii, self._stretches
+        # spans() cuts into stretches only for a pattern with an ASCII form and its cuts
+        assert ascii_pattern is not None and stretches is not None
+        for start, end, ascii_only in stretches(text):
             part = text[start:end]
             found = (m.span() for m in ascii_pattern.finditer(part)) if ascii_only else self._spans_unicode(part)
             for s, e in found:

@@ -2,8 +2,8 @@
 
 The corpus is laid out once as flat arrays of symbols (every distinct word, its symbols side by
 side, linked left and right); numpy lays a large corpus out and makes its merges with many places
-in place (``engine.algorithm.trainer_bulk``), a small corpus keeps plain lists, which the Python loop reads
-faster. Each pair keeps the list of places where it was ever made, in reading order; a merge visits
+in place (``engine.algorithm.trainer_bulk``), a middling one keeps its links and places in arrays
+without numpy, a small corpus keeps plain lists, which the Python loop reads faster. Each pair keeps the list of places where it was ever made, in reading order; a merge visits
 only those, so the whole run costs about one visit per symbol of the distinct words, however many
 merges are asked for. Counts only ever fall for an existing pair (a pair gains places only on the
 step that mints one of its tokens), so a heap with out-of-date entries re-checked on the way out
@@ -65,9 +65,13 @@ TIES_KEPT = 50
 # how many times TIES_KEPT the queue's top holds: refilled from the heap in batches
 TOP_HELD = 2
 
+# from how many symbols the links and places are arrays (4 bytes a place, where a list holds a
+# pointer to an int object of its own, about 40: most of a large run's memory; a list is read a
+# tenth faster, which a small run keeps)
+COMPACT_SYMBOLS = 200_000
 # from how many symbols numpy lays the corpus out and makes its merges, and from how many places a
-# merge goes to numpy (below them, importing numpy and its per-call cost outweigh what it saves)
-BULK_SYMBOLS = 200_000
+# merge goes to numpy (below them, importing numpy, 16 MB, and its per-call cost outweigh what it saves)
+BULK_SYMBOLS = 1_000_000
 BULK_PLACES = 500
 
 
@@ -370,6 +374,10 @@ class Trainer:
                                           2 * LABEL_BITS if self.labels is not None else PLACE_BITS)
         # numpy only for a corpus large enough to repay importing it
         self.bulk = len(text) >= BULK_SYMBOLS
+        self.compact = len(text) >= COMPACT_SYMBOLS
+        # the pairs a merge makes keep their places in arrays too, but not beside numpy: there, reading
+        # them back costs a large run a twentieth more instructions for a fourteenth less memory
+        self.compact_made = self.compact and not self.bulk
         made: Listed
         self.sym: MutableSequence[int]
         self.nxt: MutableSequence[int]
@@ -392,7 +400,7 @@ class Trainer:
         self._queue_all()
 
     def _pairs_in_words(self, text: str, code: dict[str, int],
-                        lengths: list[int]) -> tuple[list[int], list[int], list[int], list[int], Listed]:
+                        lengths: list[int]) -> tuple[list[int], MutableSequence[int], MutableSequence[int], list[int], Listed]:
         """``trainer_bulk.lay_out`` with builtins."""
         sym = list(map(code.__getitem__, text))
         n = len(sym)
@@ -420,9 +428,11 @@ class Trainer:
         # one C call reads a pair's weights (``itemgetter``), not one call per place
         made = [(key, sum(itemgetter(*places)(freq)) if len(places) > 1 else freq[places[0]], places)
                 for key, places in places_of.items()]
-        # kept as lists: reading a list hands back the int it holds, reading an array makes a new
-        # one, and a small corpus's lists cost little memory
-        return sym, nxt, prv, freq, made
+        if not self.compact:
+            # reading a list hands back the int it holds, reading an array makes a new one
+            return sym, nxt, prv, freq, made
+        # the symbols and weights stay lists: of a few ints, shared by every place
+        return sym, array("i", nxt), array("i", prv), freq, [(key, count, array("i", places)) for key, count, places in made]
 
     # -- the queue and the tie rule -------------------------------------------------------------
 
@@ -717,7 +727,7 @@ class Trainer:
         thousands of tiny merges pays for every call.
         """
         counts, places_of, top_keys, touched = self.counts, self.places_of, self.top_keys, self.touched
-        shift, tracked = self.keys.shift, self.tracked
+        shift, tracked, compact = self.keys.shift, self.tracked, self.compact_made
         at_tracked = self.at_tracked - (count == tracked)
         del counts[key]
         new_pairs: list[int] = []
@@ -732,7 +742,7 @@ class Trainer:
                     places_of[pair].extend(places)
                 else:
                     counts[pair] = gain
-                    places_of[pair] = places
+                    places_of[pair] = array("i", places) if compact and type(places) is list else places
                 new_pairs.append(pair)
                 old = pair + to_old
                 if old == key:

@@ -33,6 +33,14 @@ from engine.algorithm.unicode_table import WHITE_SPACE
 PART = 4 << 20
 # below this many bytes a text counts in this process: starting workers costs more than it saves
 PARALLEL_FROM = 8 << 20
+# bytes one process reads at a time from a file it counts alone: its text is held three times over
+# (read, decoded, split), which a large part would make most of a run's peak memory
+STREAM_PART = 1 << 20
+# characters split at a time within a part: the words of one chunk are a few hundred strings, where a
+# whole part's would be a million (most of a small run's peak memory); and a chunk this short finds
+# its characters of other scripts without numpy (``unicode_table.Agreement``), which a run of
+# bytes units then never imports
+CHUNK = 3 << 10
 # parts waiting for or in the workers at once, per worker: bounds what is copied to them
 IN_FLIGHT = 2
 _WHITESPACE_CUT = "".join(c for c in " \t\n\x0b\x0c\r" if c in WHITE_SPACE)
@@ -48,11 +56,15 @@ def count_words(text: str, settings: Settings) -> Counter[str]:
     with capitals (``<|EOT|>``, ``[CLS]``) is found, not trained on as letters.
     """
     pattern = special_splitter(settings.special_tokens)
+    cuts = cuts_for(settings)
     counter: Counter[str] = Counter()
     for start, end, special in split_specials(text, pattern):
         if not special:
             segment = lowercase(text[start:end]) if settings.lowercase else text[start:end]
-            counter.update(split_words(segment, settings.split))
+            begin = 0
+            for stop in part_ends(segment, cuts, CHUNK):
+                counter.update(split_words(segment[begin:stop], settings.split))
+                begin = stop
     return counter
 
 
@@ -165,7 +177,7 @@ def count_file(path: str | os.PathLike[str], settings: Settings, progress: Progr
         n = workers_for(f.size, cuts, workers)
         try:
             if n == 1:
-                return _count_stream(f, settings, cuts, progress, part)
+                return _count_stream(f, settings, cuts, progress, min(part, STREAM_PART))
             spans = _file_spans(f, cuts, part)
             pieces = _in_pool(n, _count_span, ((f.name, a, b, settings) for a, b in spans))
             return drain(_adding_up(pieces, [b for _, b in spans], f.size), progress)

@@ -1,14 +1,16 @@
-"""cl100k's split through re over ASCII stretches is the published pattern's split of the whole text."""
+"""cl100k's split through re over ASCII stretches, and GPT-2's over ASCII text, are the published patterns'
+splits of the whole text."""
 
 import regex
 from hypothesis import given
 from hypothesis import settings as hyp_settings
 from hypothesis import strategies as st
 
-from engine.algorithm.ascii_split import GPT4_ASCII, ascii_stretches
-from engine.algorithm.pretokenize import GPT4_PATTERN
+from engine.algorithm.ascii_split import GPT2_ASCII, GPT4_ASCII, ascii_stretches
+from engine.algorithm.pretokenize import GPT2_PATTERN, GPT4_PATTERN, SplitPattern
 
 PUBLISHED = regex.compile(GPT4_PATTERN)
+PUBLISHED_GPT2 = regex.compile(GPT2_PATTERN)
 ASCII_TRICKY = "\n\r \t\x0b\x0c\x1c'sStTlLdDmMvVeErR x9_.-("
 
 
@@ -16,6 +18,21 @@ ASCII_TRICKY = "\n\r \t\x0b\x0c\x1c'sStTlLdDmMvVeErR x9_.-("
 @given(text=st.text(alphabet=ASCII_TRICKY, max_size=60) | st.text(alphabet=st.characters(max_codepoint=127)))
 def test_the_ascii_twin_splits_ascii_text_as_the_published_pattern(text):
     assert GPT4_ASCII.findall(text) == PUBLISHED.findall(text)
+
+
+@hyp_settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet=ASCII_TRICKY, max_size=60) | st.text(alphabet=st.characters(max_codepoint=127)))
+def test_the_gpt2_ascii_twin_splits_ascii_text_as_the_published_pattern(text):
+    assert GPT2_ASCII.findall(text) == PUBLISHED_GPT2.findall(text)
+
+
+def test_the_gpt2_split_takes_its_ascii_twin_only_for_ascii_text():
+    split = SplitPattern(GPT2_PATTERN)
+    text = "I'll pay 12\u00a0345 \u20ac  \n\x1c  for caf\u00e9's 3 cups\n"
+    assert split.findall(text) == PUBLISHED_GPT2.findall(text)
+    assert [text[s:e] for s, e in split.spans(text)] == PUBLISHED_GPT2.findall(text)
+    ascii_text = text.encode("ascii", "ignore").decode()
+    assert split.findall(ascii_text) == PUBLISHED_GPT2.findall(ascii_text)
 
 
 @hyp_settings(max_examples=300, deadline=None)

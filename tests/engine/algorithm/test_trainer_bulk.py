@@ -1,4 +1,4 @@
-"""The numpy layout and bulk merges give exactly the textbook loop's merges, ties and all."""
+"""The numpy layout and bulk merges, and the compact layout of arrays, give exactly the textbook loop's merges, ties and all."""
 
 from unittest import mock
 
@@ -59,3 +59,15 @@ def test_an_overlapping_run_merges_left_to_right_in_a_bulk_run():
     _, steps = _train_in_bulk(corpus)
     assert [(s.pair, s.count) for s in steps] == [(("a", "a"), 8), (("aa", "aa"), 2)]
     assert steps[0].places == ((0, 0), (0, 2))
+
+
+@hyp_settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(word_counts, settings_strategy)
+def test_the_compact_layout_without_numpy_makes_the_same_steps_as_the_lists(pairs, settings):
+    corpus = _corpus(pairs, settings)
+    _, steps = train(corpus)
+    with mock.patch("engine.algorithm.trainer.COMPACT_SYMBOLS", 0):
+        trainer, compact_steps = train(corpus)
+    assert trainer.compact and not trainer.bulk
+    # the same pairs, counts, totals, places and ties
+    assert compact_steps == steps

@@ -50,6 +50,16 @@ def test_parts_in_memory_count_as_the_whole(settings, part):
 
 
 @pytest.mark.parametrize("settings", SETTINGS)
+@pytest.mark.parametrize("chunk", [2, 40])
+def test_a_text_split_a_chunk_at_a_time_counts_as_split_whole(monkeypatch, settings, chunk):
+    text = generated(3)
+    monkeypatch.setattr(counting, "CHUNK", 1 << 30)
+    whole = count_words(text, settings)
+    monkeypatch.setattr(counting, "CHUNK", chunk)
+    assert list(count_words(text, settings).items()) == list(whole.items())
+
+
+@pytest.mark.parametrize("settings", SETTINGS)
 @pytest.mark.parametrize("part", [3, 17, 4096])
 def test_a_streamed_file_counts_as_the_whole(tmp_path, settings, part):
     text = generated(2)
