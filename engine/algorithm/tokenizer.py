@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import accumulate, islice, repeat
+from itertools import accumulate, chain, islice, repeat
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, TypeVar, overload
 
@@ -96,7 +96,6 @@ class _Pipeline:
         self._single: dict[str, int] = {}
         # word -> (start, end) of each of its tokens; filled by encode, emptied with the id cache
         self._span_cache: dict[str, list[tuple[int, int]]] = {}
-        self._names: dict[int, str] = {}  # id -> token string, for a model that spells them on demand
 
     # subclasses provide these
     def _word_ids(self, word: str) -> tuple[int, ...]:
@@ -279,11 +278,8 @@ class _Pipeline:
         offsets += word_spans[pos:] if pos else word_spans
 
     def _tokens(self, ids: list[int]) -> tuple[str, ...]:
-        """The token strings of ``ids``, each distinct one spelt once."""
-        names = self._names
-        for i in set(ids).difference(names):
-            names[i] = self.id_to_token(i)
-        return tuple(map(names.__getitem__, ids))
+        """The token strings of ``ids``; each model looks them up in a table of its own."""
+        raise NotImplementedError
 
     def _units_length(self, token_id: int) -> int:
         """How many base units (chars, or bytes) a token's string spans; the unknown token one."""
@@ -309,6 +305,10 @@ class _Pipeline:
             if pos > len(word):
                 spans[-1] = (spans[-1][0], len(word))
             return spans
+        if word.isascii():
+            # a byte is a character: each token ends where its bytes add up to
+            ends = list(accumulate(map(length, ids)))
+            return list(zip([0, *ends[:-1]], ends))
         char_of_byte: list[int] = []
         for ci, ch in enumerate(word):
             char_of_byte.extend([ci] * len(ch.encode("utf-8")))
@@ -874,6 +874,18 @@ class RankTokenizer(_Pipeline):
         if token_id in self._special_by_id:
             return self._special_by_id[token_id]
         return "".join([BYTE_TO_CHAR[b] for b in self._by_id[token_id]])
+
+    @cached_property
+    def _spellings(self) -> list[str]:
+        """Each id's token string, at its id (an id no token has is empty): an encoding's tokens
+        are looked up by position, quicker than by a map over a long text."""
+        spellings = [""] * (max(chain(self._by_id, self._special_by_id), default=-1) + 1)
+        for i in chain(self._by_id, self._special_by_id):
+            spellings[i] = self.id_to_token(i)
+        return spellings
+
+    def _tokens(self, ids: list[int]) -> tuple[str, ...]:
+        return tuple(map(self._spellings.__getitem__, ids))
 
     def token_to_id(self, token: str) -> int | None:
         if token in self.special_ids:
