@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import chain, repeat
+from itertools import accumulate, chain, islice, repeat
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, TypeVar, overload
 
@@ -51,6 +51,8 @@ _ONE_BYTE = [bytes((b,)) for b in range(256)]
 # for a word); past it, by a heap of candidate merges (``engine.algorithm.merge_queue``), whose cost grows
 # with the piece's length and not with its square
 _SHORT_PIECE = 64
+# stands in the list of each word's one id for a word of several tokens (ids are never negative)
+_SEVERAL = -1
 # how Settings names the published split patterns
 _SPLIT_OF_PATTERN = {GPT2_PATTERN: "gpt2", GPT4_PATTERN: "gpt4"}
 
@@ -90,9 +92,10 @@ class _Pipeline:
         self.settings = settings
         self._specials = special_splitter(settings.special_tokens)
         self._cache: dict[str, tuple[int, ...]] = {}
+        # the words of the cache that are one token, by that token's id
+        self._single: dict[str, int] = {}
         # word -> (start, end) of each of its tokens; filled by encode, emptied with the id cache
         self._span_cache: dict[str, list[tuple[int, int]]] = {}
-        self._names: dict[int, str] = {}  # id -> token string, for a model that spells them on demand
 
     # subclasses provide these
     def _word_ids(self, word: str) -> tuple[int, ...]:
@@ -109,25 +112,56 @@ class _Pipeline:
     def id_to_token(self, token_id: int) -> str:
         raise NotImplementedError
 
+    def _clear_caches(self) -> None:
+        """Forget every word met: the caches start again (at their size limit, or for a cold measure)."""
+        self._cache.clear()
+        self._single.clear()
+        self._span_cache.clear()
+
     def _ids_of_word(self, word: str) -> tuple[int, ...]:
         ids = self._cache.get(word)
         if ids is None:
             ids = self._word_ids(word)
-            if len(self._cache) < _CACHE_LIMIT:
-                self._cache[word] = ids
+            if len(self._cache) >= _CACHE_LIMIT:
+                self._clear_caches()
+            self._cache[word] = ids
+            if len(ids) == 1:
+                self._single[word] = ids[0]
         return ids
 
-    def _extend_with_words(self, out: list[int], words: list[str]) -> None:
-        """Append the ids of many words: each distinct word is encoded once, then every word's
-        ids are looked up and joined without a Python-level loop over the words."""
+    def _learn(self, words: list[str]) -> None:
+        """Encode each distinct word not met before, once, into the caches."""
         cache = self._cache
         missing = set(words).difference(cache)
+        if not missing:
+            return
         if len(cache) + len(missing) > _CACHE_LIMIT:
-            cache.clear()
-            self._span_cache.clear()
+            self._clear_caches()
             missing = set(words)
-        cache.update(self._words_ids(missing))
-        out.extend(chain.from_iterable(map(cache.__getitem__, words)))
+        found = dict(self._words_ids(missing))
+        cache.update(found)
+        self._single.update((word, ids[0]) for word, ids in found.items() if len(ids) == 1)
+
+    def _one_token_ids(self, words: list[str]) -> list[int]:
+        """Each word's id where the word is one token, ``_SEVERAL`` where it is several."""
+        self._learn(words)
+        return list(map(self._single.get, words, repeat(_SEVERAL)))
+
+    def _extend_with_words(self, out: list[int], words: list[str]) -> None:
+        """Append the ids of many words.
+
+        Most words of a text are one token: their ids are looked up all at once, and only the
+        places of the words of several tokens are visited one by one.
+        """
+        first = self._one_token_ids(words)
+        pos = 0
+        cache, ids_of = self._cache, self._ids_of_word
+        for j in _places(first, _SEVERAL):
+            out += first[pos:j]
+            word = words[j]
+            out += cache.get(word) or ids_of(word)
+            pos = j + 1
+        out += first[pos:] if pos else first
 
     def _words_ids(self, words: Iterable[str]) -> Iterator[tuple[str, tuple[int, ...]]]:
         """(word, its ids) for each of ``words``; a model may do this faster than word by word."""
@@ -197,29 +231,55 @@ class _Pipeline:
             index = None
             if self.settings.lowercase:
                 segment, index = lowercase_with_map(segment)
-            starts = []
-            words = []
-            for start, end in self._split_spans(segment):
-                starts.append(start)
-                words.append(segment[start:end])
-            self._extend_with_words(ids, words)
-            # each distinct word's token spans are worked out once, then shifted to where it stands
-            spans = self._span_cache
-            for word in set(words).difference(spans):
-                spans[word] = self._spans(word, self._cache[word])
-            found = [(base + s, base + e) for base, word in zip(starts, words) for s, e in spans[word]]
+            # offsets into the lowercased segment where it has its own length, mapped back below
+            at = seg_start if index is None else 0
+            words = self._split(segment)
+            lengths = list(map(len, words))
+            if sum(lengths) == len(segment):
+                # the words cover the segment one after another (the gpt2 and gpt4 splits):
+                # each starts where the one before ends
+                bounds = list(accumulate(lengths, initial=at))
+                starts = bounds[:-1]
+                word_spans = list(zip(starts, islice(bounds, 1, None)))
+            else:
+                word_spans = [(at + s, at + e) for s, e in self._split_spans(segment)]
+                words = [segment[s - at:e - at] for s, e in word_spans]
+                starts = [s for s, _ in word_spans]
+            found = offsets if index is None else []
+            self._extend_with_word_spans(ids, found, words, starts, word_spans)
             if index is not None:
                 # a character whose lowercase is longer: spans in the lowercased text map back to the text
                 length = seg_end - seg_start
-                found = [_map_span(index, s, e, length) for s, e in found]
-            offsets.extend([(seg_start + s, seg_start + e) for s, e in found])
+                offsets.extend([(seg_start + s, seg_start + e) for s, e in
+                                (_map_span(index, s, e, length) for s, e in found)])
+
+    def _extend_with_word_spans(self, ids: list[int], offsets: list[tuple[int, int]], words: list[str],
+                                starts: list[int], word_spans: list[tuple[int, int]]) -> None:
+        """Append the ids of the words and the (start, end) of each of their tokens, given each
+        word's own start and span: a word of one token spans just that, a word of several is
+        counted off by its tokens' lengths (``_spans``), once per distinct word."""
+        first = self._one_token_ids(words)
+        cache, ids_of = self._cache, self._ids_of_word
+        spans = self._span_cache
+        pos = 0
+        for j in _places(first, _SEVERAL):
+            ids += first[pos:j]
+            offsets += word_spans[pos:j]
+            word = words[j]
+            word_ids = cache.get(word) or ids_of(word)
+            ids += word_ids
+            inside = spans.get(word)
+            if inside is None:
+                inside = spans[word] = self._spans(word, word_ids)
+            base = starts[j]
+            offsets += [(base + s, base + e) for s, e in inside]
+            pos = j + 1
+        ids += first[pos:] if pos else first
+        offsets += word_spans[pos:] if pos else word_spans
 
     def _tokens(self, ids: list[int]) -> tuple[str, ...]:
-        """The token strings of ``ids``, each distinct one spelt once."""
-        names = self._names
-        for i in set(ids).difference(names):
-            names[i] = self.id_to_token(i)
-        return tuple(map(names.__getitem__, ids))
+        """The token strings of ``ids``; each model looks them up in a table of its own."""
+        raise NotImplementedError
 
     def _units_length(self, token_id: int) -> int:
         """How many base units (chars, or bytes) a token's string spans; the unknown token one."""
@@ -245,6 +305,10 @@ class _Pipeline:
             if pos > len(word):
                 spans[-1] = (spans[-1][0], len(word))
             return spans
+        if word.isascii():
+            # a byte is a character: each token ends where its bytes add up to
+            ends = list(accumulate(map(length, ids)))
+            return list(zip([0, *ends[:-1]], ends))
         char_of_byte: list[int] = []
         for ci, ch in enumerate(word):
             char_of_byte.extend([ci] * len(ch.encode("utf-8")))
@@ -261,6 +325,18 @@ class _Pipeline:
     def decode(self, ids: Iterable[int]) -> str:
         """The text the ids stand for; bytes that are not whole UTF-8 characters become U+FFFD."""
         return self.decode_bytes(ids).decode("utf-8", errors="replace")
+
+
+def _places(values: list[int], value: int) -> Iterator[int]:
+    """The indexes where ``value`` stands in ``values``, in order, each found by ``list.index``."""
+    index = values.index
+    at = -1
+    try:
+        while True:
+            at = index(value, at + 1)
+            yield at
+    except ValueError:
+        return
 
 
 def _map_span(index: list[int], start: int, end: int, length: int) -> tuple[int, int]:
@@ -799,6 +875,18 @@ class RankTokenizer(_Pipeline):
             return self._special_by_id[token_id]
         return "".join([BYTE_TO_CHAR[b] for b in self._by_id[token_id]])
 
+    @cached_property
+    def _spellings(self) -> list[str]:
+        """Each id's token string, at its id (an id no token has is empty): an encoding's tokens
+        are looked up by position, quicker than by a map over a long text."""
+        spellings = [""] * (max(chain(self._by_id, self._special_by_id), default=-1) + 1)
+        for i in chain(self._by_id, self._special_by_id):
+            spellings[i] = self.id_to_token(i)
+        return spellings
+
+    def _tokens(self, ids: list[int]) -> tuple[str, ...]:
+        return tuple(map(self._spellings.__getitem__, ids))
+
     def token_to_id(self, token: str) -> int | None:
         if token in self.special_ids:
             return self.special_ids[token]
@@ -819,6 +907,21 @@ class RankTokenizer(_Pipeline):
 
     def _word_ids(self, word: str) -> tuple[int, ...]:
         return next(self._words_ids((word,)))[1]
+
+    @cached_property
+    def _whole(self) -> dict[str, int]:
+        """The rank of each token that is whole UTF-8 text, by that text: a word that is one token
+        is found without encoding it, and every other word is several tokens."""
+        whole = {}
+        for token, rank in self.ranks.items():
+            try:
+                whole[token.decode("utf-8")] = rank
+            except UnicodeDecodeError:
+                continue  # part of a character: never a word of its own
+        return whole
+
+    def _one_token_ids(self, words: list[str]) -> list[int]:
+        return list(map(self._whole.get, words, repeat(_SEVERAL)))
 
     def _words_ids(self, words: Iterable[str]) -> Iterator[tuple[str, tuple[int, ...]]]:
         rank_of = self.ranks.get

@@ -91,6 +91,8 @@ def test_random_text_gives_tiktokens_ids_with_the_cache_cold_and_warm(text, refe
     encoding = ours.encode(text)
     assert list(encoding.ids) == expected
     assert "".join(text[s:e] for s, e in _pieces(encoding.offsets)) == text
+    # each token starts where tiktoken's offsets say: at the character its first byte belongs to
+    assert [s for s, _ in encoding.offsets] == reference.decode_with_offsets(expected)[1]
 
 
 def _pieces(offsets):

@@ -77,6 +77,25 @@ def test_ids_and_offsets():
     assert tokenizer.decode(encoding.ids) == "lowest newest"
 
 
+def test_a_split_that_leaves_gaps_keeps_each_tokens_offsets():
+    # r"\S+" skips the spaces: the words do not follow one another, each keeps its own place
+    ranks = {bytes([b]): b for b in range(256)} | {b"ab": 256}
+    tokenizer = RankTokenizer("gaps", ranks, r"\S+", {})
+    encoding = tokenizer.encode(" ab  abc ab")
+    assert encoding.ids == (256, 256, ord("c"), 256)
+    assert encoding.offsets == ((1, 3), (5, 7), (7, 8), (9, 11))
+    assert tokenizer.encode_ids(" ab  abc ab") == [256, 256, ord("c"), 256]
+
+
+def test_words_of_several_tokens_among_words_of_one_keep_their_places():
+    # cl100k's words follow one another; some are one token, some several
+    tokenizer = load_cl100k()
+    text = " the aaaaaaaaaaaaaaaaab the\n\tbbbbbbbbbbbbbbbbbbbbbbbbbbbbba(the)  "
+    encoding = tokenizer.encode(text)
+    assert len(encoding.ids) > len(tokenizer.pre_tokenize(text))
+    assert [text[s:e] for s, e in encoding.offsets] == [tokenizer.decode([i]) for i in encoding.ids]
+
+
 def test_unseen_characters_become_visible_unknown_tokens():
     tokenizer = classic_tokenizer(merges=5)
     encoding = tokenizer.encode("lowéstQ")
