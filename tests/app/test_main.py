@@ -14,6 +14,9 @@ from PySide6.QtGui import QImage
 from app.about import app_icon
 from app.main import platform_problem, window_arguments
 
+# fresh processes that start the window: .ci/run runs them, the quick part leaves them out
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -21,6 +21,9 @@ from widgets.models.pairs import COUNT, PAIR, RANK, TIE
 from widgets.models.vocab import COUNT as VOCAB_COUNT, ID, MADE, TOKEN
 from widgets.tables import CELL_PADDING
 
+# whole windows laid out at many sizes: .ci/run runs them, the quick part leaves them out
+pytestmark = pytest.mark.slow
+
 SIZES = [(1280, 720), (1024, 768)]
 # the columns a student reads whole (the stretching ones, where a count comes from or a token's
 # parents, may shorten: their whole text is in the tooltip and the line under the table)

@@ -9,6 +9,9 @@ from PySide6.QtWidgets import QApplication
 from app import layout as dock_layout
 from app.appearance import BASE_POINTS
 
+# whole windows laid out at many sizes: .ci/run runs them, the quick part leaves them out
+pytestmark = pytest.mark.slow
+
 
 def opened(make_window, width, height, **kwargs):
     w = make_window(**kwargs)
