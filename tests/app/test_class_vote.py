@@ -18,6 +18,8 @@ from widgets.classroom import ASKING, REVEALED
 from widgets.quiz.session_link import quiz_view
 from widgets.tiles import TileView
 
+from .vote_client import ports_held
+
 # a real window in classroom mode with a server thread: run by .ci/run, left out of the quick part
 pytestmark = pytest.mark.slow
 
@@ -172,12 +174,7 @@ def test_closing_the_window_stops_the_server(window, qtbot):
 
 def test_a_busy_port_says_why_in_one_line_and_predict_first_goes_on(window, qtbot):
     vote = window.classroom.class_vote
-    blockers = []
-    for port in range(vote.port, vote.port + 10):
-        s = socket.socket()
-        s.bind(("127.0.0.1", port))
-        s.listen()
-        blockers.append(s)
+    vote.port, blockers = ports_held(10)
     try:
         predicting(qtbot, window)
         press(qtbot, window, K.Key_V)

@@ -17,7 +17,7 @@ from app.vote_server import MISSING_PAGE, PORT_TRIES, VoteServer, vote_page
 from engine.vote.ballot import VoteSession
 from tests.engine.vote.questions import CHOOSE, PAIR
 
-from .vote_client import EventStream, free_port, refused, request, state, vote
+from .vote_client import EventStream, free_port, ports_held, refused, request, state, vote
 
 CODE = "2468"
 ALICE, BOB = "alice-token-0001", "bob-token-000002"
@@ -78,18 +78,8 @@ def test_the_application_quitting_stops_a_server_left_running(qtbot, qapp):
 
 
 def test_a_busy_port_moves_to_the_next_and_ten_busy_ports_fail_in_one_sentence(qtbot):
-    port = free_port()
-    blockers = []
+    port, blockers = ports_held(PORT_TRIES)
     try:
-        for p in range(port, port + PORT_TRIES):
-            s = socket.socket()
-            try:
-                s.bind(("127.0.0.1", p))
-            except OSError:
-                s.close()
-                pytest.skip(f"port {p} is taken by another program on this machine")  # not ours to test
-            s.listen()
-            blockers.append(s)
         server = VoteServer(VoteSession(CODE), host="127.0.0.1", port=port)
         with qtbot.waitSignal(server.failed) as failed:
             server.start()

@@ -105,3 +105,23 @@ class EventStream:
     def close(self) -> None:
         self.sock.close()
 
+
+def ports_held(n: int) -> tuple[int, list[socket.socket]]:
+    """n ports in a row bound and listening here; another row is tried when a port of one is
+    taken (other tests and programs open ports of their own at the same time)."""
+    for _ in range(50):
+        port, held = free_port(), []
+        for p in range(port, port + n):
+            s = socket.socket()
+            try:
+                s.bind(("127.0.0.1", p))
+            except OSError:
+                s.close()
+                break
+            s.listen()
+            held.append(s)
+        if len(held) == n:
+            return port, held
+        for s in held:
+            s.close()
+    raise AssertionError(f"no {n} free ports in a row on 127.0.0.1 in 50 tries")
