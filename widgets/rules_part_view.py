@@ -77,22 +77,22 @@ class RulesPartView(QWidget):
         self.table.hide()
 
     def show_running(self, stage: str) -> None:
-        self.verdict.setText(stage)
-        self.hint.setText("")
-        self._fill([])
-        self.table.hide()
-        self.cancel_button.show()
+        self._say_only(stage, cancellable=True)
 
     def show_cancelled(self) -> None:
         self.verdict.setText("Cancelled: the lesson is as it was. Choose Lesson > Where the tie rules part… to run it again.")
         self.cancel_button.hide()
 
     def show_nothing(self, reason: str) -> None:
-        self.verdict.setText(reason)
+        self._say_only(reason, cancellable=False)
+
+    def _say_only(self, sentence: str, cancellable: bool) -> None:
+        """One sentence and no table: a run going on (which Cancel stops) or none to show."""
+        self.verdict.setText(sentence)
         self.hint.setText("")
         self._fill([])
         self.table.hide()
-        self.cancel_button.hide()
+        self.cancel_button.setVisible(cancellable)
 
     def show_stale(self) -> None:
         """The lesson changed since the run: its rows are another lesson's steps, read but not followed."""
