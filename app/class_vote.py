@@ -202,7 +202,7 @@ class ClassVote(QObject):
         tally = session.tally()
         voted = tally.voters if tally.is_open else 0
         if self._join is not None:
-            self._join.set_counts(self.server.clients if self.server is not None else None, tally.voters)
+            self._join.set_counts(self.server.joined if self.server is not None else None, tally.voters)
         counter = self._counter()
         if tally.is_open and self.question is not None:
             counter.set_count(voted, session.room_code)

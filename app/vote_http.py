@@ -56,6 +56,8 @@ class Limits:
     body_timeout: float = 5.0
     write_timeout: float = 5.0
     tally_every: float = 0.1  # at most ten tally notices a second
+    # a phone that only polls asks every 2 s: one heard from within this long is still in the room
+    present_for: float = 8.0
 
 
 class _Refusal(Exception):
@@ -93,6 +95,37 @@ class Recent:
         self._times.move_to_end(key)
 
 
+class Present:
+    """The voters in the room now: those with a live-event stream open, and those heard from within
+    ``window`` seconds (a phone that polls). Updated on the loop; ``count`` may be read from another
+    thread, as it reads a copy taken in one step."""
+
+    def __init__(self, window: float, clock: Callable[[], float] = time.monotonic):
+        self.window, self.clock = window, clock
+        self._heard: OrderedDict[str, float] = OrderedDict()
+        self._streams: dict[str, int] = {}
+
+    def heard(self, voter: str) -> None:
+        self._heard[voter] = self.clock()
+        self._heard.move_to_end(voter)
+        if len(self._heard) > REMEMBERED:
+            self._heard.popitem(last=False)
+
+    def stream_opened(self, voter: str) -> None:
+        self._streams[voter] = self._streams.get(voter, 0) + 1
+
+    def stream_closed(self, voter: str) -> None:
+        left = self._streams.pop(voter, 1) - 1
+        if left > 0:
+            self._streams[voter] = left
+        self.heard(voter)
+
+    def count(self) -> int:
+        heard, streams = self._heard.copy(), set(self._streams)
+        since = self.clock() - self.window
+        return len(streams | {voter for voter, at in heard.items() if at >= since})
+
+
 def refused_json(status: int, message: str) -> web.Response:
     return web.json_response({"error": message}, status=status)
 
@@ -108,6 +141,7 @@ class VoteService:
         self.on_votes = on_votes
         self.limits = limits or Limits()
         self.clients = 0  # requests being answered and event streams open
+        self.present = Present(self.limits.present_for)
         self._wrong = Recent(self.limits.wrong_codes, self.limits.wrong_code_window)
         self._votes = Recent(self.limits.votes_per_second, 1.0)
         self._waker = asyncio.Event()
@@ -169,12 +203,14 @@ class VoteService:
         if self._wrong.full(peer):
             raise _Refusal(429, "Too many wrong room codes: wait a minute, then type the code again.")
         try:
-            return self.session.check(code, voter)
+            token = self.session.check(code, voter)
         except WrongRoomCode as exc:
             self._wrong.add(peer)
             raise _Refusal(403, str(exc)) from None
         except VoteRefused as exc:
             raise _Refusal(_status(exc), str(exc)) from None
+        self.present.heard(token)
+        return token
 
     # -- the routes --------------------------------------------------------------------------------
 
@@ -214,6 +250,7 @@ class VoteService:
                                              "X-Accel-Buffering": "no"})
         await stream.prepare(request)
         sent = None
+        self.present.stream_opened(voter)
         try:
             while not self._closing:
                 # the waker is taken before the state is read, so a change in between is never missed
@@ -228,6 +265,8 @@ class VoteService:
                     await self._send(stream, ": still here\n\n")
         except (ConnectionError, TimeoutError):
             pass  # the phone went away or stopped reading: the stream ends here
+        finally:
+            self.present.stream_closed(voter)
         return stream
 
     async def _send(self, stream: web.StreamResponse, text: str) -> None:

@@ -101,6 +101,11 @@ class VoteServer(QObject):
         """Requests being answered and event streams open (read on the GUI thread: a moment's figure)."""
         return self._service.clients if self._service is not None else 0
 
+    @property
+    def joined(self) -> int:
+        """The phones in the room now, each counted once however it listens (read on the GUI thread)."""
+        return self._service.present.count() if self._service is not None else 0
+
     def start(self) -> None:
         """Listen, then emit ``started`` with the address, or ``failed`` with a sentence."""
         if self._thread is not None:

@@ -1,6 +1,6 @@
-"""The vote server's sliding-window limits, on a clock the test moves."""
+"""The vote server's sliding-window limits and who is in the room, on a clock the test moves."""
 
-from app.vote_http import REMEMBERED, Recent
+from app.vote_http import REMEMBERED, Present, Recent
 
 
 class Clock:
@@ -32,3 +32,32 @@ def test_only_so_many_keys_are_remembered_the_oldest_forgotten_first():
         votes.add(f"voter {i}")
     assert len(votes._times) == REMEMBERED
     assert "first" not in votes._times and votes.full(f"voter {REMEMBERED - 1}")
+
+
+def test_a_voter_heard_from_lately_or_listening_is_in_the_room_once():
+    clock = Clock()
+    room = Present(8.0, clock)
+    room.heard("polls")
+    room.heard("polls")
+    room.stream_opened("listens")
+    room.heard("listens")
+    room.stream_opened("two tabs")
+    room.stream_opened("two tabs")
+    assert room.count() == 3
+    clock.now += 8.5  # the poller has not asked for a while; the streams are still open
+    assert room.count() == 2
+    room.stream_closed("two tabs")
+    assert room.count() == 2  # its other tab still listens
+    room.stream_closed("two tabs")
+    room.stream_closed("listens")
+    assert room.count() == 2  # heard a moment ago, as they closed
+    clock.now += 8.5
+    assert room.count() == 0
+
+
+def test_the_room_remembers_only_so_many_voters():
+    clock = Clock()
+    room = Present(8.0, clock)
+    for i in range(REMEMBERED + 10):
+        room.heard(f"voter {i}")
+    assert room.count() == REMEMBERED

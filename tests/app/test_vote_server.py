@@ -285,6 +285,22 @@ def test_events_send_the_state_at_once_and_on_every_change_then_end_on_stop(serv
     assert refused(port)
 
 
+def test_joined_counts_each_phone_once_whether_it_listens_or_only_polls(serve):
+    server, port = serve(Limits(present_for=0.5))
+    assert server.joined == 0
+    stream = EventStream(port, CODE, ALICE)
+    try:
+        assert stream.head() == 200 and stream.next_state()["status"] == "open"
+        assert state(port, CODE, BOB)[0] == 200  # a phone whose browser has no live events
+        assert state(port, CODE, ALICE)[0] == 200  # the listening phone polling as well
+        assert state(port, "1111", "carol-token-0003")[0] == 403  # a wrong code joins nothing
+        assert server.joined == 2 and server.clients == 1
+        time.sleep(0.7)  # Bob has not asked again; Alice's stream is still open
+        assert server.joined == 1
+    finally:
+        stream.close()
+
+
 def test_stop_ends_many_open_streams_and_the_thread(serve):
     server, port = serve()
     streams = [EventStream(port, CODE, f"phone-token-{i:05d}") for i in range(50)]
