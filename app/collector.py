@@ -11,6 +11,12 @@ that is the worker's whole growing lesson, walked again and again on the GUI thr
 tens of milliseconds each time). So the timer stops while a background training runs, and the
 lesson that comes back is moved out of the collector's sight (``gc.freeze``) before it is swapped
 in: the engine's lessons hold no reference cycles, and reference counting frees them when they go.
+
+A full collection walks every object of the process: about 0.2 s on the GUI thread once the window
+is up. Python's own collector walks them only when the objects that reached the oldest generation
+since the last full walk are a quarter of those it found then; this one keeps the same rule, so a
+long class vote (its server thread allocating as phones ask) does not freeze the window every few
+seconds.
 """
 
 from __future__ import annotations
@@ -30,6 +36,8 @@ class _GuiThreadCollector:
         from PySide6.QtCore import QTimer
 
         self.threshold = gc.get_threshold()
+        # objects in the oldest generation after the last full walk (none yet)
+        self.long_lived = 0
         gc.disable()
         self.timer = QTimer()
         self.timer.timeout.connect(self.check)
@@ -42,8 +50,14 @@ class _GuiThreadCollector:
             gc.collect(0)
             if l1 > self.threshold[1]:
                 gc.collect(1)
-                if l2 > self.threshold[2]:
+                if l2 > self.threshold[2] and self.full_walk_due():
                     gc.collect(2)
+                    self.long_lived = len(gc.get_objects(2))
+
+    def full_walk_due(self) -> bool:
+        """Python's rule: the oldest generation grew by a quarter since the last full walk (counting
+        its objects is a list of pointers, a thousandth of a walk's time)."""
+        return len(gc.get_objects(2)) - self.long_lived > self.long_lived // 4
 
 
 def collect_in_gui_thread() -> None:

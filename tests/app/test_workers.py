@@ -237,3 +237,26 @@ def test_the_collector_is_installed_once_for_the_process(qapp):
     installed = collector._collector
     collector.collect_in_gui_thread()
     assert collector._collector is installed and collector.collecting()
+
+
+def test_a_full_collection_waits_until_the_oldest_generation_grew_by_a_quarter(qapp, monkeypatch):
+    """As Python's own collector: a full walk of every object is not made at every tenth middle one."""
+    import gc
+
+    walks = []
+    monkeypatch.setattr(gc, "collect", lambda generation=2: walks.append(generation) or 0)
+    held = [10_000]
+    monkeypatch.setattr(gc, "get_objects", lambda generation=None: range(held[0]))
+    monkeypatch.setattr(gc, "get_count", lambda: (701, 11, 11))
+    check = collector._GuiThreadCollector.__new__(collector._GuiThreadCollector)
+    check.threshold, check.long_lived = (700, 10, 10), 0
+    check.check()
+    assert walks == [0, 1, 2] and check.long_lived == 10_000
+    walks.clear()
+    held[0] = 12_000  # a fifth more: a middle collection only
+    check.check()
+    assert walks == [0, 1]
+    walks.clear()
+    held[0] = 12_600  # over a quarter more: the full walk
+    check.check()
+    assert walks == [0, 1, 2] and check.long_lived == 12_600
