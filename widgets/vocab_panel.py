@@ -15,7 +15,7 @@ from engine.lesson.lesson import Lesson
 from widgets.merge_tree import MergeTreeArea, formula, merge_tree
 from widgets.models import VocabModel
 from widgets.models.common import KeyRole
-from widgets.models.vocab import COUNT, ID, MADE, PARENTS, TOKEN
+from widgets.models.vocab import COUNT, EXTRA_TIPS, ID, MADE, PARENTS, TOKEN
 from widgets.session_view import SessionView
 from widgets.tables import make_table
 from widgets.steady import steady
@@ -70,7 +70,7 @@ class VocabPanel(QWidget):
         session.token_selected.connect(self._on_token_selected)
         self._refresh()
 
-    def shown(self, last: int = 3) -> VocabShown:
+    def shown(self, last: int = 4) -> VocabShown:
         """The heading, the row count and the ``last`` rows at the bottom of the table, as displayed."""
         model = self.model
         n = model.rowCount()
@@ -118,6 +118,12 @@ class VocabPanel(QWidget):
             return
         self.table.scrollTo(self.model.index(row, 0))
         lesson = session.lesson
+        kind = self.model.kind_of(token)
+        if kind is not None:
+            self.tree.setText(f"{session.show(token)}: {EXTRA_TIPS[kind][0].lower()}{EXTRA_TIPS[kind][1:]}.")
+            self.tree_view.set_tree(None, self.tree_view.display, lambda t: None, None, "")
+            self.tree_area.hide()
+            return
         tree = merge_tree(lesson.history, token, session.step)
         said = f"{session.show(token)} = " + formula(tree, session.show) if tree.parts else session.show(token)
         self.tree.setText(said if tree.parts else f"{said} is a base symbol: no merge made it.")

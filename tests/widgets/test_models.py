@@ -67,7 +67,7 @@ def test_vocab_inserts_rows_going_forward_and_removes_them_going_back(session):
     model.rowsInserted.connect(lambda p, a, b: inserted.append((a, b)))
     model.rowsRemoved.connect(lambda p, a, b: removed.append((a, b)))
     model.modelReset.connect(lambda: resets.append(1))
-    assert model.rowCount() == base
+    assert model.rowCount() == base + 1  # and <unk>
     session.request_step(3)
     assert inserted == [(base, base + 2)]
     assert [model.index(base + i, 1).data() for i in range(3)] == ["es", "est", "est</w>"]
@@ -75,7 +75,8 @@ def test_vocab_inserts_rows_going_forward_and_removes_them_going_back(session):
     assert model.index(base, 4).data() == 9
     session.request_step(1)
     assert removed == [(base + 1, base + 2)]
-    assert model.rowCount() == base + 1
+    assert model.rowCount() == base + 2
+    assert model.index(base + 1, 1).data() == "<unk>"
     assert not resets
 
 
@@ -136,3 +137,36 @@ def test_pairs_keep_their_sources_only_while_their_words_stay_the_same(qtbot):
         fresh = PairsModel(session)
         assert [model.index(r, 4).data() for r in range(model.rowCount())] == \
             [fresh.index(r, 4).data() for r in range(fresh.rowCount())]
+
+
+def test_vocab_lists_every_token_the_heading_counts_with_the_ids_of_the_step(session):
+    """The special tokens and <unk> follow the regular tokens, their ids moving as merges are made."""
+    from engine.algorithm.settings import Settings
+    from engine.readable.describe import describe_vocab
+
+    model = checked(VocabModel(session))
+    session.set_lesson(Lesson("low low lower newest newest widest <|end|>",
+                              settings=Settings(special_tokens=("<|end|>",))).train())
+    for step in (0, 3, 1, session.lesson.last_step):
+        session.request_step(step)
+        rows = [[model.index(r, c).data() for c in (0, 1, 2)] for r in range(model.rowCount())]
+        tokenizer = session.lesson.tokenizer_at(step)
+        size = session.lesson.history.vocab(step)
+        assert f"{model.rowCount()} tokens" in describe_vocab(session.lesson.settings, size)
+        regular = len(session.lesson.base_vocab) + size.learned
+        assert rows[-2:] == [[regular, "<|end|>", "special"], [regular + 1, "<unk>", "unknown"]]
+        assert model.row_of("<unk>") == model.rowCount() - 1
+        assert tokenizer.token_to_id("<unk>") == regular + 1 and tokenizer.token_to_id("<|end|>") == regular
+    session.request_step(0)
+    assert model.row_of("es") is None  # a merge not made yet has no row, however long the table
+    assert "unknown token" in model.index(model.rowCount() - 1, 1).data(Qt.ItemDataRole.ToolTipRole)
+
+
+def test_the_vocabulary_panel_says_what_the_unknown_token_is_when_it_is_clicked(session, qtbot):
+    from widgets.vocab_panel import VocabPanel
+
+    panel = VocabPanel(session)
+    qtbot.addWidget(panel)
+    session.request_token_selection("<unk>")
+    assert panel.tree.text().startswith("<unk>: the unknown token")
+    assert not panel.tree_area.isVisible()
