@@ -64,7 +64,8 @@ def from_quiz(question: Question, seed: int = 0) -> VoteQuestion | None:
         return VoteQuestion(qid, "multi" if question.multiple else "choose", prompt, options, correct)
     if isinstance(question, NumberQuestion):
         note = f"Right within ± {format_number(question.tolerance)}." if question.tolerance else ""
-        return VoteQuestion(qid, "number", prompt, correct=(format_number(question.answer),), note=note)
+        return VoteQuestion(qid, "number", prompt, correct=(format_number(question.answer),), note=note,
+                            tolerance=question.tolerance)
     if isinstance(question, FillQuestion):
         gaps = len(question.blanks)
         text = plain_text(GAP.sub(lambda m: f"[ {m.group(1)} ]" if gaps > 1 else "____", question.text))

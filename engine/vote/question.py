@@ -40,6 +40,7 @@ class VoteQuestion:
     options: tuple[VoteOption, ...] = ()  # pair/choose/multi, or order's items to arrange
     correct: tuple[str, ...] = ()  # keys (pair/choose/multi), the keys in order (order), accepted texts
     note: str = ""  # said at the reveal: the tie-rule sentence when the choices tie
+    tolerance: float = 0  # number: an answer this close to a right one is right too, as in the quiz
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -53,6 +54,8 @@ class VoteQuestion:
             raise VoteQuestionError(f"vote question {self.qid} of kind {self.kind} has no options")
         if self.kind not in OPTION_KINDS and self.options:
             raise VoteQuestionError(f"vote question {self.qid} of kind {self.kind} is answered in words, not options")
+        if self.tolerance < 0 or (self.tolerance and self.kind != "number"):
+            raise VoteQuestionError(f"vote question {self.qid}: only a number question has a tolerance, and it is not negative")
         if self.kind in OPTION_KINDS and not set(self.correct) <= set(keys):
             raise VoteQuestionError(f"vote question {self.qid} counts as right a key it does not offer")
 
@@ -60,6 +63,6 @@ class VoteQuestion:
         return next((o for o in self.options if o.key == key), None)
 
     def to_json(self) -> dict[str, object]:
-        """What phones get: never ``correct`` nor ``note``."""
+        """What phones get: never ``correct``, ``note`` nor ``tolerance``."""
         return {"qid": self.qid, "kind": self.kind, "prompt": self.prompt,
                 "options": [o.to_json() for o in self.options]}

@@ -69,7 +69,20 @@ def test_a_number_and_its_tolerance():
     exact = from_quiz(NumberQuestion(id="n", prompt="How many?", answer=9))
     near = from_quiz(NumberQuestion(id="n2", prompt="About?", answer=2.5, tolerance=0.5))
     assert (exact.kind, exact.correct, exact.note) == ("number", ("9",), "")
-    assert near.correct == ("2.5",) and "0.5" in near.note
+    assert near.correct == ("2.5",) and "0.5" in near.note and near.tolerance == 0.5
+    assert "tolerance" not in near.to_json()
+
+
+def test_a_number_within_the_tolerance_is_right_at_the_reveal_as_the_quiz_marks_it():
+    from engine.quiz.grading import grade
+    from engine.vote.tally import count
+
+    quiz = NumberQuestion(id="n2", prompt="About?", answer=2.5, tolerance=0.5)
+    vote = from_quiz(quiz)
+    answers = [("2",), ("3",), ("3.25",), ("1.9",), ("2.5",)]
+    rows = {r.label: r.correct for r in count(vote, 1, False, answers).rows}
+    assert rows == {"2": True, "3": True, "3.25": False, "1.9": False, "2.5": True}
+    assert rows == {a: grade(quiz, float(a)).correct for (a,) in answers}
 
 
 def test_a_fill_question_shows_its_gaps():

@@ -27,3 +27,10 @@ def test_a_question_no_phone_could_answer_is_a_bug_reported_at_once(kind, option
     with pytest.raises(VoteQuestionError) as caught:
         VoteQuestion("q", kind, "?", options, correct)
     assert isinstance(caught.value, InternalError)
+
+
+def test_only_a_number_question_has_a_tolerance_and_never_a_negative_one():
+    VoteQuestion("n", "number", "About?", correct=("2.5",), tolerance=0.5)
+    for kind, tolerance in (("number", -0.5), ("fill", 1.0)):
+        with pytest.raises(VoteQuestionError):
+            VoteQuestion("n", kind, "About?", correct=("2.5",), tolerance=tolerance)
