@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 
 PORT = 8123
 JOINED_EVERY_MS = 1000
+# rounds the reveal sets side by side: a question voted on again and again shows its last two
+REVEAL_ROUNDS = 2
 JOIN_KEYS = "J: hide this screen   ·   V: end the vote"
 REVEAL_KEYS = "R: vote again   ·   → : go on"
 
@@ -305,7 +307,8 @@ class ClassVote(QObject):
             return None
         from app.vote_tally import reveal_of
 
-        return reveal_of(self.question, closed, self._predict)
+        # the newest two: before and after the discussion (the export keeps every round)
+        return reveal_of(self.question, closed[-REVEAL_ROUNDS:], self._predict)
 
     def _closed_rounds(self) -> list:
         # a question shown again (the lesson stepped back and forth) keeps its earlier rounds

@@ -128,6 +128,11 @@ def test_votes_count_live_then_reveal_and_vote_again(window, qtbot):
     chart = vote._chart.text()
     assert "Round 1: 5 votes   Round 2: 5 votes" in chart
     assert f"{labels[winner]}  ✔ right:  2 (40%)   5 (100%)" in chart
+    press(qtbot, window, K.Key_R)  # a third round: the reveal sets the last two side by side
+    cast(vote, wrong, voters[0])
+    press(qtbot, window, K.Key_Right)
+    chart = vote._chart.text()
+    assert "Round 2: 5 votes   Round 3: 1 vote" in chart and "Round 1" not in chart
 
     merged = window.session.step
     press(qtbot, window, K.Key_Right)  # → merges as today; phones get the next question
@@ -137,7 +142,7 @@ def test_votes_count_live_then_reveal_and_vote_again(window, qtbot):
     assert not vote.reveal_shown
     rows = vote.results()
     assert {(r.round, r.option, r.count) for r in rows if r.qid == f"merge-{merged + 1}"} >= {
-        (1, labels[winner], 2), (2, labels[winner], 5)}
+        (1, labels[winner], 2), (2, labels[winner], 5), (3, labels[wrong], 1)}
 
 
 def test_leaving_the_mode_stops_the_server_and_keeps_the_results(window, qtbot, tmp_path):
