@@ -118,3 +118,34 @@ def test_the_bundle_spec_puts_the_guide_where_the_wheel_has_it():
     assert sorted(Path(source).name for source, _folder in datas) == sorted(p.name for p in (ROOT / "docs").glob("*.md"))
     assert {folder for _source, folder in datas} == {"resources/guide"}
     assert "guide_pages()" in spec.split("datas=", 1)[1].split("\n", 1)[0]
+
+
+def test_the_bundle_leaves_out_no_module_the_program_imports():
+    """Every module of the program imported in a fresh process (the class vote's server and QR code
+    with them): none of the modules the spec keeps out of the bundle may be among what they load."""
+    import ast
+
+    spec = (ROOT / "packaging" / "bpe-lab.spec").read_text(encoding="utf-8")
+    (assign,) = [node for node in ast.parse(spec).body if isinstance(node, ast.Assign)
+                 and any(isinstance(t, ast.Name) and t.id == "EXCLUDES" for t in node.targets)]
+    excludes = ast.literal_eval(assign.value)
+    # the dependencies too: some are imported only inside the functions that need them
+    probe = (
+        "import importlib, pkgutil, sys\n"
+        "for m in ('aiohttp', 'segno', 'tokenizers', 'tiktoken', 'regex', 'pyqtgraph', 'numpy'):\n"
+        "    importlib.import_module(m)\n"
+        "for package in ('engine', 'app', 'widgets'):\n"
+        "    root = importlib.import_module(package)\n"
+        "    for info in pkgutil.walk_packages(root.__path__, package + '.'):\n"
+        "        importlib.import_module(info.name)\n"
+        "print('\\n'.join(sorted(sys.modules)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert done.returncode == 0, done.stderr
+    loaded = set(done.stdout.split())
+    assert {"aiohttp", "segno", "app.vote_server"} <= loaded
+    # pyqtgraph tries QtTest and goes on without it (its test helpers alone use it)
+    optional = {"PySide6.QtTest"}
+    left_out = sorted(m for m in loaded - optional for x in excludes if m == x or m.startswith(x + "."))
+    assert not left_out, f"the bundle would lack {left_out}: take them out of the spec's EXCLUDES"
