@@ -397,8 +397,10 @@ class MainWindow(QMainWindow):
         for dock in (self.corpus_dock, self.pairs_dock, self.vocab_dock, self.tokenize_dock):
             view_menu.addAction(dock.toggleViewAction())
         help_menu = bar.addMenu("&Help")
-        self.quick_start_action = help_menu.addAction("&Quick start", lambda: show_guide(self, help_pages.QUICK_START))
+        self.quick_start_action = shortcuts.bind(
+            help_menu.addAction("&Quick start", lambda: show_guide(self, help_pages.QUICK_START)), "quick start")
         self.quick_start_action.setStatusTip("The first five minutes of a lesson")
+        self.addAction(self.quick_start_action)  # its key live wherever the focus is in the window
         self.guide_action = help_menu.addAction("&User guide", lambda: show_guide(self, help_pages.INDEX))
         self.guide_action.setStatusTip("Every panel, view, file format and command, offline")
         help_menu.addAction(self.shortcuts_action)
