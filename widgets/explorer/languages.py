@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import PySide6  # noqa: F401  (pyqtgraph must find PySide6 first)
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -38,6 +38,9 @@ SERIES = ("#E06A20", "#99DDFF")
 FLAG = "⚠"
 CAPTION_NAMES = 3
 CHARS = 1  # the table's column of characters per sample
+TOKENS = 2  # the first of the table's columns of tokens, one per tokenizer
+# the least room the bars keep beside the names and counts, in ems of the chart's type
+BAR_EMS = 2
 HATCHED = (False, True)
 
 
@@ -94,6 +97,8 @@ class LanguagesView(QWidget):
         self.language_counts: dict[str, list[LanguageCount]] = {}
         self.scale = 1.0
         self.theme = ExplorerTheme.light()
+        self.labels: list[pg.TextItem] = []  # the counts beside the bars, remade when the chart's height changes
+        self.one_label_a_row = False  # whether a language's counts share one label (a bar is too thin for its own)
         self.title = QLabel("The same three sentences in each language: how many tokens?")
         self.title.setWordWrap(True)  # at projector sizes the heading takes two lines rather than the page's width
         self.caption = QLabel()
@@ -127,6 +132,13 @@ class LanguagesView(QWidget):
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         splitter.setSizes([1200, 700])
+        # the splitter shares out a new width by its stretch factors after the page's own resize,
+        # so the table's width is fitted again once the splitter has done so
+        splitter.installEventFilter(self)
+        self._refit = QTimer(self)
+        self._refit.setSingleShot(True)
+        self._refit.setInterval(0)
+        self._refit.timeout.connect(self._fit_table)
         self.page_layout = layout = QVBoxLayout(self)
         layout.addWidget(self.title)
         layout.addWidget(self.caption_area)
@@ -208,6 +220,11 @@ class LanguagesView(QWidget):
         self._fit_caption()
         self._fit_table()
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if watched is self.splitter and event.type() == QEvent.Type.Resize:
+            self._refit.start()
+        return False
+
     def _fit_caption(self) -> None:
         """The caption whole if the chart and table keep half the page, else as much as leaves them that."""
         area = self.caption_area
@@ -216,7 +233,8 @@ class LanguagesView(QWidget):
         lines = QFontMetricsF(self.caption.font()).lineSpacing()
         layout = self.page_layout
         spacing = 3 * max(layout.spacing(), 0)
-        room = layout.contentsRect().height() - self.height() // 2 - spacing - self.title.height() - self.key.height()
+        chart = max(self.height() // 2, self._chart_height_need())
+        room = layout.contentsRect().height() - chart - spacing - self.title.height() - self.key.height()
         area.setFixedHeight(max(0, min(whole, max(room, int(2 * lines) + 2))))
 
     def _fit_table(self) -> None:
@@ -224,15 +242,23 @@ class LanguagesView(QWidget):
         table = self.table
         if table.columnCount() == 0 or self.width() <= 0:
             return
-        # the chart keeps 45% of the page if two-line names make the table narrow enough
+        # the chart keeps 45% of the page if two-line names make the table narrow enough, and
+        # always the room its names, counts and some bar need
         room = int(self.width() * 0.55)
+        least = self.width() - self._chart_need()
+        tokens = range(TOKENS, TOKENS + len([v for _, v in self.series if v is not None]))
         table.set_two_lines(False)
-        table.setColumnHidden(CHARS, False)
+        for column in (CHARS, *tokens):
+            table.setColumnHidden(column, False)
         if table.needed_width() > room:
             table.set_two_lines(True)
         if table.needed_width() > room:
             # the characters are the least of what a row says: each tokenizer's count and premium stay
             table.setColumnHidden(CHARS, True)
+        if table.needed_width() > max(room, least):
+            # then the counts, which the bars' labels say; each tokenizer's premium over English stays
+            for column in tokens:
+                table.setColumnHidden(column, True)
         want = table.needed_width()
         # sizes, not a minimum width: a minimum would keep the page from ever narrowing again
         # the chart takes the rest: it is what the class looks at
@@ -241,17 +267,77 @@ class LanguagesView(QWidget):
             self.splitter.setSizes([total - want, want])
         self._fit_range()
 
+    def _label_texts(self) -> list[tuple[str, float, float]]:
+        """(text, x, y) of each count label: one a bar where a bar's height holds a line of the
+        labels' type, else one a language, its counts in the bars' order ("25 / 119 ⚠")."""
+        shown = [(t, v) for t, v in self.series if v is not None]
+        height = 0.8 / max(len(shown), 1)
+        if not self.one_label_a_row:
+            return [(self._bar_label(title, row), v, row - 0.4 + height * (k + 0.5))
+                    for k, (title, values) in enumerate(shown) for row, v in enumerate(values)]
+        return [(" / ".join(self._bar_label(title, row) for title, _ in shown), max(v[row] for _, v in shown), row)
+                for row in range(len(self.samples))] if shown else []
+
+    def _labels_a_row(self) -> bool:
+        """Whether the chart's height leaves a bar too thin for a label of its own."""
+        bars = len([v for _, v in self.series if v is not None])
+        pixels = self.plot.getPlotItem().getViewBox().height()
+        line = QFontMetricsF(self._chart_font(11, bold=True)).height()
+        return bars > 1 and (pixels <= 0 or pixels / max(len(self.samples), 1) * 0.8 / bars < line)
+
+    def _label_width(self) -> float:
+        metrics = QFontMetricsF(self._chart_font(11, bold=True))
+        return max((metrics.horizontalAdvance(f"{text}  ") for text, _, _ in self._label_texts()), default=0.0)
+
+    def _chart_height_need(self) -> int:
+        """The chart's least height: a line of the names' type for each language, and the tokens axis."""
+        names = QFontMetricsF(self._chart_font(12)).lineSpacing()
+        return int(len(self.samples) * names * 1.15 + 3 * names) + 20  # the axis's numbers and title, the margins
+
+    def _chart_need(self) -> int:
+        """The chart's least width: the languages' names, the widest count and some bar."""
+        names = QFontMetricsF(self._chart_font(12))
+        axis = max((names.horizontalAdvance(f"{s.name}  ") for s in self.samples), default=0.0)
+        bars = BAR_EMS * QFontMetricsF(self._chart_font(11, bold=True)).height()
+        return int(axis + self._label_width() + bars) + 30  # the axis's ticks and the plot's margins
+
     def _fit_range(self) -> None:
-        """Room right of the longest bar for its count, whatever the chart's width in pixels."""
+        """Room right of the longest bar for its count, whatever the chart's width in pixels, and
+        the counts' labels placed for the chart's height."""
         item = self.plot.getPlotItem()
+        if self._labels_a_row() != self.one_label_a_row:
+            self.one_label_a_row = not self.one_label_a_row
+            self._place_labels()
         top = max((max(v, default=0) for _, v in self.series if v), default=0)
         pixels = item.getViewBox().width()
-        labels = [self._bar_label(t, i) for t, v in self.series if v for i in range(len(v))]
-        metrics = QFontMetricsF(self._chart_font(11, bold=True))
-        label = max((metrics.horizontalAdvance(f"{text}  ") for text in labels), default=metrics.horizontalAdvance(f"{top}  "))
+        label = self._label_width() or QFontMetricsF(self._chart_font(11, bold=True)).horizontalAdvance(f"{top}  ")
         # the label takes a share of the pixels; the bars keep the rest
-        share = min(label / pixels, 0.5) if pixels > 0 else 0.15
-        item.setXRange(0, max(top, 1) / (1 - max(share, 0.08)), padding=0)
+        share = min(label / pixels, 0.7) if pixels > 0 else 0.15
+        right = max(top, 1) / (1 - max(share, 0.08))
+        item.setXRange(0, right, padding=0)
+        self._fit_ticks(right, pixels)
+
+    def _fit_ticks(self, right: float, pixels: float) -> None:
+        """Ticks on the tokens axis at a round step wide enough that no two of their numbers touch."""
+        if pixels <= 0:
+            return
+        metrics = QFontMetricsF(self._chart_font(12))
+        widest = metrics.horizontalAdvance(f"{int(right)}  ")
+        step = next(m * 10 ** k for k in range(9) for m in (1, 2, 5) if m * 10 ** k * pixels / right >= widest)
+        self.plot.getPlotItem().getAxis("bottom").setTicks(
+            [[(v, str(v)) for v in range(0, int(right) + 1, step)]])
+
+    def _place_labels(self) -> None:
+        plot = self.plot
+        for label in self.labels:
+            plot.removeItem(label)
+        self.labels = []
+        for text, x, y in self._label_texts():
+            label = pg.TextItem(text, color=self.theme.text, anchor=(0, 0.5))
+            label.setFont(self._chart_font(11, bold=True))
+            label.setPos(x, y)
+            plot.addItem(label)
+            self.labels.append(label)
 
     # -- drawing ------------------------------------------------------------------------------
 
@@ -277,11 +363,9 @@ class LanguagesView(QWidget):
                 plot.addItem(layer)
                 bars = bars or layer
             legend_entries.append((title, bars))
-            for row, (y, v) in enumerate(zip(offsets, values)):
-                label = pg.TextItem(self._bar_label(title, row), color=theme.text, anchor=(0, 0.5))
-                label.setFont(self._chart_font(11, bold=True))
-                label.setPos(v, y)
-                plot.addItem(label)
+        self.labels = []  # the plot's clearing took them
+        self.one_label_a_row = self._labels_a_row()
+        self._place_labels()
         legend_font = self._chart_font(12)
         # the key sits above the chart, where no bar can run under it
         self.key.setText(
