@@ -12,7 +12,7 @@ from __future__ import annotations
 import PySide6  # noqa: F401  (pyqtgraph must find PySide6 first)
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF
+from PySide6.QtGui import QBrush, QColor, QFont, QFontInfo, QFontMetricsF
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from engine.algorithm.encoder import Encoder
 from engine.readable.explorer import LanguageCount, Sample, english_premiums, language_counts, load_languages
+from widgets.classroom.look import LEAST_PX
 from widgets.explorer.theme import ExplorerTheme
 
 # Two bars per language that must part on a black projector, on white paper and in a grey print:
@@ -41,6 +42,8 @@ CHARS = 1  # the table's column of characters per sample
 TOKENS = 2  # the first of the table's columns of tokens, one per tokenizer
 # the least room the bars keep beside the names and counts, in ems of the chart's type
 BAR_EMS = 2
+# on the desktop the chart's type may shrink this far to give every language its line
+LEAST_FIT = 0.6
 HATCHED = (False, True)
 
 
@@ -99,6 +102,7 @@ class LanguagesView(QWidget):
         self.theme = ExplorerTheme.light()
         self.labels: list[pg.TextItem] = []  # the counts beside the bars, remade when the chart's height changes
         self.one_label_a_row = False  # whether a language's counts share one label (a bar is too thin for its own)
+        self.fit = 1.0  # the chart's type against its theme's, less where the chart is too short for a line a language
         self.title = QLabel("The same three sentences in each language: how many tokens?")
         self.title.setWordWrap(True)  # at projector sizes the heading takes two lines rather than the page's width
         self.caption = QLabel()
@@ -190,9 +194,9 @@ class LanguagesView(QWidget):
         font.setBold(bold or self.theme.bold)
         return font
 
-    def _chart_points(self, points: float) -> float:
-        """A size the chart paints at: the page's, times its theme's chart type."""
-        return points * self.scale * self.theme.chart_type
+    def _chart_points(self, points: float, fit: float | None = None) -> float:
+        """A size the chart paints at: the page's, times its theme's chart type, fitted to its height."""
+        return points * self.scale * self.theme.chart_type * (self.fit if fit is None else fit)
 
     def _chart_font(self, points: float, bold: bool = False) -> QFont:
         font = self._font(points, bold)
@@ -244,8 +248,9 @@ class LanguagesView(QWidget):
             return
         # the chart keeps 45% of the page if two-line names make the table narrow enough, and
         # always the room its names, counts and some bar need
-        room = int(self.width() * 0.55)
-        least = self.width() - self._chart_need()
+        total = sum(self.splitter.sizes()) or self.width()
+        room = int(total * 0.55)
+        least = total - self._chart_need()
         tokens = range(TOKENS, TOKENS + len([v for _, v in self.series if v is not None]))
         table.set_two_lines(False)
         for column in (CHARS, *tokens):
@@ -260,9 +265,17 @@ class LanguagesView(QWidget):
             for column in tokens:
                 table.setColumnHidden(column, True)
         want = table.needed_width()
+        # where even that crowds the chart (a large zoom on a small screen) the chart keeps its
+        # room and the table scrolls sideways, its names whole
+        crowded = want > least >= total // 3
+        if crowded:
+            want = least
+        table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded if crowded
+                                           else Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        table.horizontalHeader().setSectionResizeMode(
+            0, QHeaderView.ResizeMode.ResizeToContents if crowded else QHeaderView.ResizeMode.Stretch)
         # sizes, not a minimum width: a minimum would keep the page from ever narrowing again
         # the chart takes the rest: it is what the class looks at
-        total = sum(self.splitter.sizes())
         if total > want:
             self.splitter.setSizes([total - want, want])
         self._fit_range()
@@ -289,10 +302,39 @@ class LanguagesView(QWidget):
         metrics = QFontMetricsF(self._chart_font(11, bold=True))
         return max((metrics.horizontalAdvance(f"{text}  ") for text, _, _ in self._label_texts()), default=0.0)
 
-    def _chart_height_need(self) -> int:
+    def _chart_height_need(self, fit: float | None = None) -> int:
         """The chart's least height: a line of the names' type for each language, and the tokens axis."""
-        names = QFontMetricsF(self._chart_font(12)).lineSpacing()
+        font = self._font(12)
+        font.setPointSizeF(self._chart_points(12, fit))
+        names = QFontMetricsF(font).lineSpacing()
         return int(len(self.samples) * names * 1.15 + 3 * names) + 20  # the axis's numbers and title, the margins
+
+    def _fitted(self) -> float:
+        """The chart's type factor for its height: whole where a line a language fits, else as
+        much less as makes it fit, down to the classroom's least type on a projector (or
+        ``LEAST_FIT`` on the desktop)."""
+        height = self.plot.height()
+        if height <= 0 or not self.plot.isVisible():
+            return 1.0
+        fit = min(1.0, height / max(self._chart_height_need(1.0), 1))
+        # the counts' type is the chart's smallest
+        font = self._font(11, bold=True)
+        font.setPointSizeF(self._chart_points(11, 1.0))
+        least = LEAST_PX / max(QFontInfo(font).pixelSize(), 1) if self.theme.projector else LEAST_FIT
+        return max(fit, min(least, 1.0))
+
+    def _apply_chart_fonts(self) -> None:
+        item = self.plot.getPlotItem()
+        for side in ("left", "bottom"):
+            item.getAxis(side).setTickFont(self._chart_font(12))
+        # pyqtgraph passes these on as CSS, so the size has to be spelled "font-size"
+        item.setLabel("bottom", "tokens", **{"color": self.theme.text, "font-size": f"{self._chart_points(12):.1f}pt",
+                                             "font-weight": "bold"})
+        # the numbers' line and the title's, held apart whatever the type (the axis keeps the height
+        # its first type gave it otherwise, and a larger title then sits over the numbers)
+        bottom = item.getAxis("bottom")
+        lines = QFontMetricsF(self._chart_font(12)).height() + bottom.label.boundingRect().height()
+        bottom.setHeight(int(lines + max(bottom.style["tickLength"], 0) + bottom.style["tickTextOffset"][1] + 4))
 
     def _chart_need(self) -> int:
         """The chart's least width: the languages' names, the widest count and some bar."""
@@ -305,6 +347,12 @@ class LanguagesView(QWidget):
         """Room right of the longest bar for its count, whatever the chart's width in pixels, and
         the counts' labels placed for the chart's height."""
         item = self.plot.getPlotItem()
+        fit = self._fitted()
+        if abs(fit - self.fit) > 0.01:
+            self.fit = fit
+            self._apply_chart_fonts()
+            self.one_label_a_row = self._labels_a_row()
+            self._place_labels()
         if self._labels_a_row() != self.one_label_a_row:
             self.one_label_a_row = not self.one_label_a_row
             self._place_labels()
@@ -363,10 +411,10 @@ class LanguagesView(QWidget):
                 plot.addItem(layer)
                 bars = bars or layer
             legend_entries.append((title, bars))
+        self.fit = self._fitted()
         self.labels = []  # the plot's clearing took them
         self.one_label_a_row = self._labels_a_row()
         self._place_labels()
-        legend_font = self._chart_font(12)
         # the key sits above the chart, where no bar can run under it
         self.key.setText(
             "Tokens per language: "
@@ -378,11 +426,8 @@ class LanguagesView(QWidget):
             axis = item.getAxis(side)
             axis.setTextPen(theme.text)
             axis.setPen(theme.text)
-            axis.setTickFont(legend_font)
+        self._apply_chart_fonts()
         item.getAxis("left").setTicks([[(i, f"{s.name}  ") for i, s in enumerate(self.samples)]])
-        # pyqtgraph passes these on as CSS, so the size has to be spelled "font-size"
-        item.setLabel("bottom", "tokens", **{"color": theme.text, "font-size": f"{self._chart_points(12):.1f}pt",
-                                             "font-weight": "bold"})
         self._fit_range()
         item.setYRange(-0.6, n - 0.4, padding=0)
         self._fill_table(shown)

@@ -102,3 +102,15 @@ def test_a_bar_too_thin_for_its_own_count_shares_its_languages_label(qtbot):
     page.resize(1400, 1600)
     QApplication.processEvents()
     assert not page.one_label_a_row and len(page.labels) == 2 * len(page.samples)
+
+
+def test_a_short_chart_takes_smaller_type_but_not_below_the_classrooms_least(qtbot):
+    from PySide6.QtGui import QFontInfo
+
+    from widgets.classroom.look import LEAST_PX
+
+    page = _page(qtbot, 1016, 675, 2.0, ExplorerTheme.high_contrast())  # 200 % zoom, then classroom mode
+    assert page.fit < 1
+    axis = page.plot.getPlotItem().getAxis("left")
+    assert QFontInfo(axis.style["tickFont"]).pixelSize() >= LEAST_PX
+    assert all(QFontInfo(label.textItem.font()).pixelSize() >= LEAST_PX for label in page.labels)
