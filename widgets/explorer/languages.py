@@ -30,6 +30,7 @@ from engine.algorithm.encoder import Encoder
 from engine.readable.explorer import LanguageCount, Sample, english_premiums, language_counts, load_languages
 from widgets.classroom.look import LEAST_PX
 from widgets.explorer.theme import ExplorerTheme
+from widgets.scrolling import scrolling
 
 # Two bars per language that must part on a black projector, on white paper and in a grey print:
 # the first is a solid mid orange (enough contrast against black and white alike), the second a
@@ -89,6 +90,15 @@ class LanguageTable(QTableWidget):
         return sum(self.column_width(c) for c in shown) + self.chrome_width()
 
 
+class _Page(QWidget):
+    """The page's contents in its scroll area: as tall as the area shows, or its least height
+    (``setMinimumHeight``) where that is more, never the height its wrapped texts would like
+    (which a scroll area asks for with ``heightForWidth``, growing the page past what it shows)."""
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802 (Qt's name)
+        return -1
+
+
 class LanguagesView(QWidget):
     sample_chosen = Signal(str)  # the text of a sample the user picked to look at closely
 
@@ -143,13 +153,23 @@ class LanguagesView(QWidget):
         self._refit.setSingleShot(True)
         self._refit.setInterval(0)
         self._refit.timeout.connect(self._fit_table)
-        self.page_layout = layout = QVBoxLayout(self)
+        # shorter than its title, key and a readable chart (200 % zoom on a small screen) the page
+        # scrolls, where a squeezed one would draw its lines over each other
+        self.content = _Page()
+        self.page_layout = layout = QVBoxLayout(self.content)
         layout.addWidget(self.title)
         layout.addWidget(self.caption_area)
         self.key = QLabel()
         self.key.setWordWrap(True)
         layout.addWidget(self.key)
         layout.addWidget(splitter, 1)
+        self.scroll = scrolling(self.content)
+        self.scroll.viewport().setAutoFillBackground(False)  # the page's ground, in every theme
+        self.content.setAutoFillBackground(False)
+        self.content.installEventFilter(self)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.scroll)
         self._apply_fonts()
 
     def set_tokenizers(self, named: list[tuple[str, Encoder | None]]) -> None:
@@ -219,14 +239,12 @@ class LanguagesView(QWidget):
         self._fit_caption()
         self._fit_table()
 
-    def resizeEvent(self, event) -> None:
-        super().resizeEvent(event)
-        self._fit_caption()
-        self._fit_table()
-
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
         if watched is self.splitter and event.type() == QEvent.Type.Resize:
             self._refit.start()
+        elif watched is self.content and event.type() == QEvent.Type.Resize:
+            self._fit_caption()
+            self._fit_table()
         return False
 
     def _fit_caption(self) -> None:
@@ -237,9 +255,20 @@ class LanguagesView(QWidget):
         lines = QFontMetricsF(self.caption.font()).lineSpacing()
         layout = self.page_layout
         spacing = 3 * max(layout.spacing(), 0)
-        chart = max(self.height() // 2, self._chart_height_need())
-        room = layout.contentsRect().height() - chart - spacing - self.title.height() - self.key.height()
-        area.setFixedHeight(max(0, min(whole, max(room, int(2 * lines) + 2))))
+        # measured on what the page shows, not on its contents, which grow with the caption's height
+        shown = self.scroll.viewport().height()
+        margins = layout.contentsMargins()
+        chart = max(shown // 2, self._chart_height_need())
+        room = shown - margins.top() - margins.bottom() - chart - spacing - self.title.height() - self.key.height()
+        least_caption = min(whole, int(2 * lines) + 2)
+        area.setFixedHeight(max(0, min(whole, max(room, least_caption))))
+        # the least the page holds before it scrolls: its title, key, two lines of the caption and
+        # the chart at its least type
+        text_width = max(self.content.width() - margins.left() - margins.right(), 1)
+        least = (margins.top() + margins.bottom() + spacing + self.title.heightForWidth(text_width)
+                 + self.key.heightForWidth(text_width) + least_caption + self._chart_height_need(self._least_fit()))
+        if self.content.minimumHeight() != least:
+            self.content.setMinimumHeight(least)
 
     def _fit_table(self) -> None:
         """Give the table the width its columns need, the names on two lines if one would crowd the chart."""
@@ -317,11 +346,15 @@ class LanguagesView(QWidget):
         if height <= 0 or not self.plot.isVisible():
             return 1.0
         fit = min(1.0, height / max(self._chart_height_need(1.0), 1))
+        return max(fit, self._least_fit())
+
+    def _least_fit(self) -> float:
+        if not self.theme.projector:
+            return LEAST_FIT
         # the counts' type is the chart's smallest
         font = self._font(11, bold=True)
         font.setPointSizeF(self._chart_points(11, 1.0))
-        least = LEAST_PX / max(QFontInfo(font).pixelSize(), 1) if self.theme.projector else LEAST_FIT
-        return max(fit, min(least, 1.0))
+        return min(LEAST_PX / max(QFontInfo(font).pixelSize(), 1), 1.0)
 
     def _apply_chart_fonts(self) -> None:
         item = self.plot.getPlotItem()
