@@ -163,13 +163,13 @@ class LanguagesView(QWidget):
         self.key.setWordWrap(True)
         layout.addWidget(self.key)
         layout.addWidget(splitter, 1)
-        self.scroll = scrolling(self.content)
-        self.scroll.viewport().setAutoFillBackground(False)  # the page's ground, in every theme
+        self.page_area = scrolling(self.content)
+        self.page_area.viewport().setAutoFillBackground(False)  # the page's ground, in every theme
         self.content.setAutoFillBackground(False)
         self.content.installEventFilter(self)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
-        outer.addWidget(self.scroll)
+        outer.addWidget(self.page_area)
         self._apply_fonts()
 
     def set_tokenizers(self, named: list[tuple[str, Encoder | None]]) -> None:
@@ -256,7 +256,7 @@ class LanguagesView(QWidget):
         layout = self.page_layout
         spacing = 3 * max(layout.spacing(), 0)
         # measured on what the page shows, not on its contents, which grow with the caption's height
-        shown = self.scroll.viewport().height()
+        shown = self.page_area.viewport().height()
         margins = layout.contentsMargins()
         chart = max(shown // 2, self._chart_height_need())
         room = shown - margins.top() - margins.bottom() - chart - spacing - self.title.height() - self.key.height()

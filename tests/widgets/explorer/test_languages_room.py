@@ -42,7 +42,7 @@ def test_a_page_shorter_than_its_texts_and_chart_scrolls_rather_than_squeeze_the
     page = _page(qtbot, 560, 300, 2.0)
     for label in (page.title, page.key):
         assert label.height() >= label.heightForWidth(label.width()), label.text()[:30]
-    assert page.content.height() > page.scroll.viewport().height()
-    assert page.scroll.verticalScrollBar().isVisible()
+    assert page.content.height() > page.page_area.viewport().height()
+    assert page.page_area.verticalScrollBar().isVisible()
     # the chart keeps a line of its type for each language
     assert page.plot.height() >= page._chart_height_need(page.fit) - 2
