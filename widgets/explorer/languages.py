@@ -365,6 +365,12 @@ class LanguagesView(QWidget):
                                              "font-weight": "bold"})
         # the numbers' line and the title's, held apart whatever the type (the axis keeps the height
         # its first type gave it otherwise, and a larger title then sits over the numbers)
+        # the names' width likewise: an axis otherwise widens only as it paints, dropping the names
+        # that do not fit the width it had
+        left = item.getAxis("left")
+        names = QFontMetricsF(self._chart_font(12))
+        widest = max((names.horizontalAdvance(f"{s.name}  ") for s in self.samples), default=0.0)
+        left.setWidth(int(widest + max(left.style["tickLength"], 0) + left.style["tickTextOffset"][0] + 6))
         bottom = item.getAxis("bottom")
         lines = QFontMetricsF(self._chart_font(12)).height() + bottom.label.boundingRect().height()
         bottom.setHeight(int(lines + max(bottom.style["tickLength"], 0) + bottom.style["tickTextOffset"][1] + 4))

@@ -59,6 +59,7 @@ def _on_chart(page: LanguagesView, scene_rect: QRectF) -> QRect:
 
 
 def _labels(page: LanguagesView) -> list[tuple[str, QRect]]:
+    page.plot.grab()  # as painted: a text item takes its place in the chart as it paints
     item = page.plot.getPlotItem()
     found = [(f"name {t.strip()}", r) for t, r in _axis_texts(page, "left")]
     found += [(f"tick {t}", r) for t, r in _axis_texts(page, "bottom")]
