@@ -1,5 +1,6 @@
 """What explains a step is read whole at the sizes classrooms have: the window at 1280×720 and
-1024×768, normal and in classroom mode, at every step of the classic lesson. A pair, a tie mark,
+1024×768, normal and in classroom mode, at every step of the classic lesson, and every central view
+at 200 % on 1024×768 (the views' tab titles, the growth read-out and the languages chart too). A pair, a tie mark,
 a token, an id, a column title or the status sentence that a view shortens with "…" fails, as does
 a visible widget that reaches outside the window.
 
@@ -163,6 +164,10 @@ def zoomed_problems(window, view: str, classroom: bool) -> list[str]:
     status = window.timeline.status
     if not classroom and (status.is_elided() or "…" in status.text()):
         found.append(f"status {status.full_text()!r}")
+    if not classroom:
+        bar = window.tabs.tabBar()
+        found += [f"view tab {bar.tabText(i)!r} {bar.tabRect(i).getRect()} in {bar.rect().getRect()}"
+                  for i in range(bar.count()) if not bar.rect().contains(bar.tabRect(i))]
     if view == "charts":
         readout = window.views["Charts"].growth.readout
         if readout.height() < readout.heightForWidth(readout.width()):
