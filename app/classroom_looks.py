@@ -51,10 +51,13 @@ def _tiles(view: TileView, fit: float) -> Look:
         view.set_theme(TILE_THEME)
         view.set_controls_visible(False)
         view.set_scale(start * s)
+        # the tie numbers under the tiles at the mode's least type, however small their badge
+        view.set_least_px(look.text_px(fit, s))
 
     def restore() -> None:
         view.set_theme(theme)
         view.set_scale(scale)
+        view.set_least_px(0)
         view.set_controls_visible(controls)
 
     return Look(apply, restore)

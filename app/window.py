@@ -35,6 +35,7 @@ from app.session import Session
 from app.vote_export import add_vote_export_action
 from app.rules_part import show_rules_part
 from app.shortcut_list import show_shortcuts
+from app.view_tabs import TitlesFit
 from app import help_pages
 from app.help_window import show_guide
 from engine.formats.lesson_file import SUFFIX
@@ -166,6 +167,8 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget()
         self.tabs.setObjectName("views")
         self.tabs.setDocumentMode(True)
+        # the views' titles whole at any zoom: smaller where the central area is narrow (the sheets' tab type is 1.25 ×)
+        self.tab_titles = TitlesFit(self.tabs, BASE_POINTS * self.zoom * 1.25)
         self.views = Views(self.tabs, lambda factory: factory(self.session), self._on_view_built)
         for title, factory in views:
             self.add_view(title, factory, later=title in LATER)
@@ -397,8 +400,10 @@ class MainWindow(QMainWindow):
         for dock in (self.corpus_dock, self.pairs_dock, self.vocab_dock, self.tokenize_dock):
             view_menu.addAction(dock.toggleViewAction())
         help_menu = bar.addMenu("&Help")
-        self.quick_start_action = help_menu.addAction("&Quick start", lambda: show_guide(self, help_pages.QUICK_START))
+        self.quick_start_action = shortcuts.bind(
+            help_menu.addAction("&Quick start", lambda: show_guide(self, help_pages.QUICK_START)), "quick start")
         self.quick_start_action.setStatusTip("The first five minutes of a lesson")
+        self.addAction(self.quick_start_action)  # its key live wherever the focus is in the window
         self.guide_action = help_menu.addAction("&User guide", lambda: show_guide(self, help_pages.INDEX))
         self.guide_action.setStatusTip("Every panel, view, file format and command, offline")
         help_menu.addAction(self.shortcuts_action)
@@ -549,6 +554,7 @@ class MainWindow(QMainWindow):
         self.setPalette(palette(self.theme))
         self.setStyleSheet(style_sheet(self.theme, self.zoom) + dock_layout.dock_tab_style(BASE_POINTS * self.zoom))
         dock_layout.apply_minimums(self.docks, BASE_POINTS * self.zoom)
+        self.tab_titles.set_points(BASE_POINTS * self.zoom * 1.25)
 
     # -- drag and drop ------------------------------------------------------------------------------
 

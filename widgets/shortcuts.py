@@ -44,6 +44,8 @@ KEYS: dict[str, tuple[Key, ...]] = {
     "actual size": ("Ctrl+0",),
     "classroom": ("F5",),
     "shortcuts": ("F1",),
+    # F1 is the list of keys; Shift+F1 (Qt's "What's this?", which the window does not use) its tour
+    "quick start": ("Shift+F1",),
     "copy ids": (S.Copy,),
     "copy json": ("Ctrl+Shift+C",),
     "quiz check": ("Ctrl+Return", "Ctrl+Enter"),

@@ -9,9 +9,10 @@ behind it (7:1 in classroom mode), classroom text must be 24 px or more at 1280x
 step must not be shortened with "…", no widget may reach outside the window and the window (or
 panel) must be the size of the screen it is shown on, not wider.
 
-Not covered: text a custom view paints that it does not report (the tile rows' ×count and "N tokens",
-the tie brackets' numbers, the predict prompt's sentences, the charts' bars' own labels are
-measured only as part of the chart's scene items), and tooltips, which no grab shows.
+Not covered: text a custom view paints that it does not report (the predict prompt's sentences,
+the charts' bars' own labels are measured only as part of the chart's scene items), and tooltips,
+which no grab shows. The tile rows' ×count and "N tokens" and the tie brackets' numbers are measured
+as the tiles' labels are.
 """
 
 from __future__ import annotations

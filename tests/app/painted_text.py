@@ -105,8 +105,9 @@ class PaintedText:
 
 
 def painted_texts(top: QWidget) -> list[PaintedText]:
-    """Text painted by the custom views inside ``top``: each tile's label, each explorer token and
-    the pyqtgraph charts' axes, labels, legends and text items."""
+    """Text painted by the custom views inside ``top``: each tile's label, each tile row's ×count
+    and token count and each tie bracket's number, each explorer token and the pyqtgraph charts'
+    axes, labels, legends and text items."""
     found: list[PaintedText] = []
     found += _tile_labels(top)
     found += _explorer_tokens(top)
@@ -127,6 +128,11 @@ def _tile_labels(top: QWidget) -> list[PaintedText]:
                 rect = canvas.tile_rect(word, i).toAlignedRect().intersected(viewport.rect())
                 if not rect.isEmpty():
                     found.append(PaintedText(f"tile {token!r}", window_rect(viewport, top, rect), font))
+        # each row's ×count and token count, and the tie brackets' numbers
+        for what, box, label_font in canvas.row_texts():
+            rect = box.toAlignedRect().intersected(viewport.rect())
+            if not rect.isEmpty():
+                found.append(PaintedText(f"row {what!r}", window_rect(viewport, top, rect), label_font))
     return found
 
 

@@ -68,6 +68,18 @@ def test_help_quick_start_opens_the_tour(window, qtbot):
     assert "five-minute tour" in guide.windowTitle()
 
 
+def test_shift_f1_opens_the_quick_start_and_f1_still_the_keys(window, qtbot):
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    qtbot.keyClick(window, Qt.Key.Key_F1, Qt.KeyboardModifier.ShiftModifier)
+    qtbot.waitUntil(lambda: any(g.isVisible() for g in window.findChildren(GuideWindow)))
+    assert guide_of(window).page == help_pages.QUICK_START
+    assert "Shift+F1" in [s.toString() for s in window.quick_start_action.shortcuts()]
+    assert not [b for b in bindings(window) if b.keys == "Shift+F1" and b.owner is not window.quick_start_action]
+    qtbot.keyClick(window, Qt.Key.Key_F1)
+    qtbot.waitUntil(lambda: any(d.isVisible() for d in window.findChildren(ShortcutList)))
+
+
 def test_help_user_guide_opens_the_contents_and_the_same_window_serves_both(window):
     window.quick_start_action.trigger()
     first = guide_of(window)

@@ -97,6 +97,13 @@ def test_the_tiles_at_720p_read_in_normal_mode(qtbot, out_dir):
 
 
 @pytest.mark.slow
+def test_the_tiles_at_720p_read_in_classroom_mode_their_counts_and_tie_numbers_too(qtbot, out_dir):
+    # step 3 of the classic lesson ties l + o with o + w: a numbered bracket under two rows
+    found = walk((1280, 720), "light", 1.0, ["classroom"], ["tiles"], out_dir)
+    assert not any(found.values()), report(found)
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("theme", THEMES)
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_every_view_reads_from_the_back_of_the_room(qtbot, out_dir, size, theme):

@@ -1,5 +1,6 @@
 """What explains a step is read whole at the sizes classrooms have: the window at 1280×720 and
-1024×768, normal and in classroom mode, at every step of the classic lesson. A pair, a tie mark,
+1024×768, normal and in classroom mode, at every step of the classic lesson, and every central view
+at 200 % on 1024×768 (the views' tab titles, the growth read-out and the languages chart too). A pair, a tie mark,
 a token, an id, a column title or the status sentence that a view shortens with "…" fails, as does
 a visible widget that reaches outside the window.
 
@@ -148,3 +149,68 @@ def test_the_classroom_tiles_and_reveal_stay_inside_the_window(make_window, out_
     assert prompt.isVisible() and window.rect().contains(QRect(prompt.mapTo(window, prompt.rect().topLeft()), prompt.size()))
     assert prompt.answer_fits(), (width, height)
     window.grab().save(str(out_dir / f"{width}x{height}-classroom-reveal.png"))
+
+
+ZOOMED = (1024, 768)  # the smallest screen classrooms have, at the largest zoom
+ZOOMED_VIEWS = ("tiles", "charts", "quiz", "explorer", "languages")
+
+
+def zoomed_problems(window, view: str, classroom: bool) -> list[str]:
+    """What the window cuts of ``view`` at 200 %: the status sentence, a panel's cells, a widget past
+    the window's edge, the growth chart's read-out, the languages chart's labels."""
+    from tests.widgets.explorer.test_languages_labels import _labels
+
+    found = [f"outside: {far}" for far in outside(window)]
+    status = window.timeline.status
+    if not classroom and (status.is_elided() or "…" in status.text()):
+        found.append(f"status {status.full_text()!r}")
+    if not classroom:
+        bar = window.tabs.tabBar()
+        found += [f"view tab {bar.tabText(i)!r} {bar.tabRect(i).getRect()} in {bar.rect().getRect()}"
+                  for i in range(bar.count()) if not bar.rect().contains(bar.tabRect(i))]
+    if view == "charts":
+        readout = window.views["Charts"].growth.readout
+        if readout.height() < readout.heightForWidth(readout.width()):
+            found.append(f"read-out {readout.height()} px of {readout.heightForWidth(readout.width())}")
+    if view == "languages":
+        page = window.views["Explorer"].languages
+        labels = _labels(page)
+        chart = page.plot.rect().adjusted(-2, -2, 2, 2)
+        found += [f"chart label outside: {what}" for what, rect in labels if not chart.contains(rect)]
+        found += [f"chart labels overlap: {a} / {b}" for i, (a, ra) in enumerate(labels)
+                  for b, rb in labels[i + 1:] if ra.intersects(rb)]
+        found += [f"squeezed: {label.text()[:30]!r}" for label in (page.title, page.key)
+                  if label.height() < label.heightForWidth(label.width())]
+    return found
+
+
+@pytest.mark.parametrize("classroom", [False, True], ids=["normal", "classroom"])
+def test_at_200_percent_on_1024x768_nothing_that_explains_a_step_is_cut(out_dir, classroom):
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    from app.commands import snapshot
+
+    window, _ = snapshot.open_window(snapshot.source_for(None), 3, ZOOMED, "light", 2.0)
+    found: dict[str, list[str]] = {}
+    try:
+        if classroom:
+            snapshot.enter_classroom(window, ZOOMED)
+        for view in ZOOMED_VIEWS:
+            shown = snapshot.stage(window, view, size=ZOOMED)
+            found[view] = zoomed_problems(window, view, classroom)
+            shown.grab().save(str(out_dir / f"1024x768-200-{'classroom' if classroom else 'normal'}-{view}.png"))
+        if not classroom:
+            for dock in (window.pairs_dock, window.vocab_dock):
+                dock.raise_()
+                settle()
+                table = window.pairs_panel.table if dock is window.pairs_dock else window.vocab_panel.table
+                found[dock.windowTitle()] = [f"cell {t!r}" for t in
+                                             cells_cut(table, PAIRS_WHOLE if dock is window.pairs_dock else VOCAB_WHOLE)]
+    finally:
+        if window.classroom.active:
+            snapshot.leave_classroom(window)
+        window.session.mark_saved()
+        window.close()
+        window.deleteLater()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    assert not any(found.values()), {view: p for view, p in found.items() if p}

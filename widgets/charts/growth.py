@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QEvent, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFontMetricsF
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
@@ -119,6 +119,7 @@ class GrowthChart(QWidget):
         self.step_line.setZValue(20)
         item.addItem(self.stop_line, ignoreBounds=True)
         item.addItem(self.step_line, ignoreBounds=True)
+        item.vb.sigResized.connect(lambda *_: self._fit_stop_label())
         self.markers = pg.ScatterPlotItem(size=12)
         self.markers.setZValue(15)
         item.addItem(self.markers, ignoreBounds=True)
@@ -273,6 +274,8 @@ class GrowthChart(QWidget):
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)
         self._fit_legend()
+        self._fit_readout()
+        self._fit_stop_label()
 
     def stop_label(self) -> str:
         lesson = self.session.lesson
@@ -293,6 +296,17 @@ class GrowthChart(QWidget):
         self.stop_line.setValue(self.x_of(self.model.last_step))
         self.stop_line.label.setFormat(self.stop_label())
         self.stop_line.setVisible(self.session.state is not None)
+        self._fit_stop_label()
+
+    def _fit_stop_label(self) -> None:
+        """The stop label wraps to the room left of its line: in a narrow chart at a large type
+        "Nothing left to merge" would run off the plot's left edge ("thing left to merge")."""
+        label, vb = self.stop_line.label, self.plot.getPlotItem().getViewBox()
+        left = vb.sceneBoundingRect().left()
+        room = vb.mapViewToScene(QPointF(self.stop_line.value(), 0)).x() - left - 8
+        label.setTextWidth(-1)
+        if 0 < room < label.textItem.boundingRect().width():
+            label.setTextWidth(max(room, 4 * QFontMetricsF(label.textItem.font()).horizontalAdvance("m")))
 
     def _place_step_line(self, step: int) -> None:
         self._placing = True
@@ -393,6 +407,7 @@ class GrowthChart(QWidget):
 
     def _show_readout(self, step: int) -> None:
         self.readout.setText(self.readout_text(step))
+        self._fit_readout()
         model = self.model
         if self.hover_step is None or not model.merges:
             self.markers.setData([], [])
@@ -440,10 +455,21 @@ class GrowthChart(QWidget):
         self.legend.setBrush(pg.mkBrush(None))
         self.legend.setPen(pg.mkPen(None))
         self.readout.setStyleSheet(f"color: {theme.foreground}; font-size: {theme.font_size}pt;")
-        # two lines always: moving the step never changes the layout around the plot
-        self.readout.setFixedHeight(int(QFontMetricsF(theme.font()).lineSpacing() * 2 + 6))
+        self._fit_readout()
         self.plot.setMinimumHeight(int(QFontMetricsF(theme.font()).lineSpacing() * PLOT_LINES))
         self.replot()
+
+    def _fit_readout(self) -> None:
+        """Two lines, or as many as the longest read-out of the run needs at the chart's width
+        (a narrow chart at a large type): moving the step never changes the layout around the plot."""
+        metrics = QFontMetricsF(self.theme.font())
+        width = max(self.readout.contentsRect().width(), 1)
+        texts = {self.readout.text(), self.readout_text(self.model.last_step)}
+        lines = max(metrics.boundingRect(QRectF(0, 0, width, 1e6), int(Qt.TextFlag.TextWordWrap), t).height()
+                    for t in texts)
+        height = int(max(metrics.lineSpacing() * 2, lines + metrics.lineSpacing() * 0.25) + 6)
+        if height != self.readout.height() or self.readout.minimumHeight() != height:
+            self.readout.setFixedHeight(height)
 
     def rows(self) -> list[dict]:
         """The plotted history as rows for a CSV file."""

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import PySide6  # noqa: F401  (pyqtgraph must find PySide6 first)
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QFontInfo, QFontMetricsF
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -28,7 +28,9 @@ from PySide6.QtWidgets import (
 
 from engine.algorithm.encoder import Encoder
 from engine.readable.explorer import LanguageCount, Sample, english_premiums, language_counts, load_languages
+from widgets.classroom.look import LEAST_PX
 from widgets.explorer.theme import ExplorerTheme
+from widgets.scrolling import scrolling
 
 # Two bars per language that must part on a black projector, on white paper and in a grey print:
 # the first is a solid mid orange (enough contrast against black and white alike), the second a
@@ -38,6 +40,11 @@ SERIES = ("#E06A20", "#99DDFF")
 FLAG = "⚠"
 CAPTION_NAMES = 3
 CHARS = 1  # the table's column of characters per sample
+TOKENS = 2  # the first of the table's columns of tokens, one per tokenizer
+# the least room the bars keep beside the names and counts, in ems of the chart's type
+BAR_EMS = 2
+# on the desktop the chart's type may shrink this far to give every language its line
+LEAST_FIT = 0.6
 HATCHED = (False, True)
 
 
@@ -83,6 +90,15 @@ class LanguageTable(QTableWidget):
         return sum(self.column_width(c) for c in shown) + self.chrome_width()
 
 
+class _Page(QWidget):
+    """The page's contents in its scroll area: as tall as the area shows, or its least height
+    (``setMinimumHeight``) where that is more, never the height its wrapped texts would like
+    (which a scroll area asks for with ``heightForWidth``, growing the page past what it shows)."""
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802 (Qt's name)
+        return -1
+
+
 class LanguagesView(QWidget):
     sample_chosen = Signal(str)  # the text of a sample the user picked to look at closely
 
@@ -94,6 +110,9 @@ class LanguagesView(QWidget):
         self.language_counts: dict[str, list[LanguageCount]] = {}
         self.scale = 1.0
         self.theme = ExplorerTheme.light()
+        self.labels: list[pg.TextItem] = []  # the counts beside the bars, remade when the chart's height changes
+        self.one_label_a_row = False  # whether a language's counts share one label (a bar is too thin for its own)
+        self.fit = 1.0  # the chart's type against its theme's, less where the chart is too short for a line a language
         self.title = QLabel("The same three sentences in each language: how many tokens?")
         self.title.setWordWrap(True)  # at projector sizes the heading takes two lines rather than the page's width
         self.caption = QLabel()
@@ -127,13 +146,30 @@ class LanguagesView(QWidget):
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         splitter.setSizes([1200, 700])
-        self.page_layout = layout = QVBoxLayout(self)
+        # the splitter shares out a new width by its stretch factors after the page's own resize,
+        # so the table's width is fitted again once the splitter has done so
+        splitter.installEventFilter(self)
+        self._refit = QTimer(self)
+        self._refit.setSingleShot(True)
+        self._refit.setInterval(0)
+        self._refit.timeout.connect(self._fit_table)
+        # shorter than its title, key and a readable chart (200 % zoom on a small screen) the page
+        # scrolls, where a squeezed one would draw its lines over each other
+        self.content = _Page()
+        self.page_layout = layout = QVBoxLayout(self.content)
         layout.addWidget(self.title)
         layout.addWidget(self.caption_area)
         self.key = QLabel()
         self.key.setWordWrap(True)
         layout.addWidget(self.key)
         layout.addWidget(splitter, 1)
+        self.page_area = scrolling(self.content)
+        self.page_area.viewport().setAutoFillBackground(False)  # the page's ground, in every theme
+        self.content.setAutoFillBackground(False)
+        self.content.installEventFilter(self)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.page_area)
         self._apply_fonts()
 
     def set_tokenizers(self, named: list[tuple[str, Encoder | None]]) -> None:
@@ -178,9 +214,9 @@ class LanguagesView(QWidget):
         font.setBold(bold or self.theme.bold)
         return font
 
-    def _chart_points(self, points: float) -> float:
-        """A size the chart paints at: the page's, times its theme's chart type."""
-        return points * self.scale * self.theme.chart_type
+    def _chart_points(self, points: float, fit: float | None = None) -> float:
+        """A size the chart paints at: the page's, times its theme's chart type, fitted to its height."""
+        return points * self.scale * self.theme.chart_type * (self.fit if fit is None else fit)
 
     def _chart_font(self, points: float, bold: bool = False) -> QFont:
         font = self._font(points, bold)
@@ -203,10 +239,13 @@ class LanguagesView(QWidget):
         self._fit_caption()
         self._fit_table()
 
-    def resizeEvent(self, event) -> None:
-        super().resizeEvent(event)
-        self._fit_caption()
-        self._fit_table()
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if watched is self.splitter and event.type() == QEvent.Type.Resize:
+            self._refit.start()
+        elif watched is self.content and event.type() == QEvent.Type.Resize:
+            self._fit_caption()
+            self._fit_table()
+        return False
 
     def _fit_caption(self) -> None:
         """The caption whole if the chart and table keep half the page, else as much as leaves them that."""
@@ -216,42 +255,176 @@ class LanguagesView(QWidget):
         lines = QFontMetricsF(self.caption.font()).lineSpacing()
         layout = self.page_layout
         spacing = 3 * max(layout.spacing(), 0)
-        room = layout.contentsRect().height() - self.height() // 2 - spacing - self.title.height() - self.key.height()
-        area.setFixedHeight(max(0, min(whole, max(room, int(2 * lines) + 2))))
+        # measured on what the page shows, not on its contents, which grow with the caption's height
+        shown = self.page_area.viewport().height()
+        margins = layout.contentsMargins()
+        chart = max(shown // 2, self._chart_height_need())
+        room = shown - margins.top() - margins.bottom() - chart - spacing - self.title.height() - self.key.height()
+        least_caption = min(whole, int(2 * lines) + 2)
+        area.setFixedHeight(max(0, min(whole, max(room, least_caption))))
+        # the least the page holds before it scrolls: its title, key, two lines of the caption and
+        # the chart at its least type
+        text_width = max(self.content.width() - margins.left() - margins.right(), 1)
+        least = (margins.top() + margins.bottom() + spacing + self.title.heightForWidth(text_width)
+                 + self.key.heightForWidth(text_width) + least_caption + self._chart_height_need(self._least_fit()))
+        if self.content.minimumHeight() != least:
+            self.content.setMinimumHeight(least)
 
     def _fit_table(self) -> None:
         """Give the table the width its columns need, the names on two lines if one would crowd the chart."""
         table = self.table
         if table.columnCount() == 0 or self.width() <= 0:
             return
-        # the chart keeps 45% of the page if two-line names make the table narrow enough
-        room = int(self.width() * 0.55)
+        # the chart keeps 45% of the page if two-line names make the table narrow enough, and
+        # always the room its names, counts and some bar need
+        total = sum(self.splitter.sizes()) or self.width()
+        room = int(total * 0.55)
+        least = total - self._chart_need()
+        tokens = range(TOKENS, TOKENS + len([v for _, v in self.series if v is not None]))
         table.set_two_lines(False)
-        table.setColumnHidden(CHARS, False)
+        for column in (CHARS, *tokens):
+            table.setColumnHidden(column, False)
         if table.needed_width() > room:
             table.set_two_lines(True)
         if table.needed_width() > room:
             # the characters are the least of what a row says: each tokenizer's count and premium stay
             table.setColumnHidden(CHARS, True)
+        if table.needed_width() > max(room, least):
+            # then the counts, which the bars' labels say; each tokenizer's premium over English stays
+            for column in tokens:
+                table.setColumnHidden(column, True)
         want = table.needed_width()
+        # where even that crowds the chart (a large zoom on a small screen) the chart keeps its
+        # room and the table scrolls sideways, its names whole
+        crowded = want > least >= total // 3
+        if crowded:
+            want = least
+        table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded if crowded
+                                           else Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        table.horizontalHeader().setSectionResizeMode(
+            0, QHeaderView.ResizeMode.ResizeToContents if crowded else QHeaderView.ResizeMode.Stretch)
         # sizes, not a minimum width: a minimum would keep the page from ever narrowing again
         # the chart takes the rest: it is what the class looks at
-        total = sum(self.splitter.sizes())
         if total > want:
             self.splitter.setSizes([total - want, want])
         self._fit_range()
 
-    def _fit_range(self) -> None:
-        """Room right of the longest bar for its count, whatever the chart's width in pixels."""
+    def _label_texts(self) -> list[tuple[str, float, float]]:
+        """(text, x, y) of each count label: one a bar where a bar's height holds a line of the
+        labels' type, else one a language, its counts in the bars' order ("25 / 119 ⚠")."""
+        shown = [(t, v) for t, v in self.series if v is not None]
+        height = 0.8 / max(len(shown), 1)
+        if not self.one_label_a_row:
+            return [(self._bar_label(title, row), v, row - 0.4 + height * (k + 0.5))
+                    for k, (title, values) in enumerate(shown) for row, v in enumerate(values)]
+        return [(" / ".join(self._bar_label(title, row) for title, _ in shown), max(v[row] for _, v in shown), row)
+                for row in range(len(self.samples))] if shown else []
+
+    def _labels_a_row(self) -> bool:
+        """Whether the chart's height leaves a bar too thin for a label of its own."""
+        bars = len([v for _, v in self.series if v is not None])
+        pixels = self.plot.getPlotItem().getViewBox().height()
+        line = QFontMetricsF(self._chart_font(11, bold=True)).height()
+        return bars > 1 and (pixels <= 0 or pixels / max(len(self.samples), 1) * 0.8 / bars < line)
+
+    def _label_width(self) -> float:
+        metrics = QFontMetricsF(self._chart_font(11, bold=True))
+        return max((metrics.horizontalAdvance(f"{text}  ") for text, _, _ in self._label_texts()), default=0.0)
+
+    def _chart_height_need(self, fit: float | None = None) -> int:
+        """The chart's least height: a line of the names' type for each language, and the tokens axis."""
+        font = self._font(12)
+        font.setPointSizeF(self._chart_points(12, fit))
+        names = QFontMetricsF(font).lineSpacing()
+        return int(len(self.samples) * names * 1.15 + 3 * names) + 20  # the axis's numbers and title, the margins
+
+    def _fitted(self) -> float:
+        """The chart's type factor for its height: whole where a line a language fits, else as
+        much less as makes it fit, down to the classroom's least type on a projector (or
+        ``LEAST_FIT`` on the desktop)."""
+        height = self.plot.height()
+        if height <= 0 or not self.plot.isVisible():
+            return 1.0
+        fit = min(1.0, height / max(self._chart_height_need(1.0), 1))
+        return max(fit, self._least_fit())
+
+    def _least_fit(self) -> float:
+        if not self.theme.projector:
+            return LEAST_FIT
+        # the counts' type is the chart's smallest
+        font = self._font(11, bold=True)
+        font.setPointSizeF(self._chart_points(11, 1.0))
+        return min(LEAST_PX / max(QFontInfo(font).pixelSize(), 1), 1.0)
+
+    def _apply_chart_fonts(self) -> None:
         item = self.plot.getPlotItem()
+        for side in ("left", "bottom"):
+            item.getAxis(side).setTickFont(self._chart_font(12))
+        # pyqtgraph passes these on as CSS, so the size has to be spelled "font-size"
+        item.setLabel("bottom", "tokens", **{"color": self.theme.text, "font-size": f"{self._chart_points(12):.1f}pt",
+                                             "font-weight": "bold"})
+        # the numbers' line and the title's, held apart whatever the type (the axis keeps the height
+        # its first type gave it otherwise, and a larger title then sits over the numbers)
+        # the names' width likewise: an axis otherwise widens only as it paints, dropping the names
+        # that do not fit the width it had
+        left = item.getAxis("left")
+        names = QFontMetricsF(self._chart_font(12))
+        widest = max((names.horizontalAdvance(f"{s.name}  ") for s in self.samples), default=0.0)
+        left.setWidth(int(widest + max(left.style["tickLength"], 0) + left.style["tickTextOffset"][0] + 6))
+        bottom = item.getAxis("bottom")
+        lines = QFontMetricsF(self._chart_font(12)).height() + bottom.label.boundingRect().height()
+        bottom.setHeight(int(lines + max(bottom.style["tickLength"], 0) + bottom.style["tickTextOffset"][1] + 4))
+
+    def _chart_need(self) -> int:
+        """The chart's least width: the languages' names, the widest count and some bar."""
+        names = QFontMetricsF(self._chart_font(12))
+        axis = max((names.horizontalAdvance(f"{s.name}  ") for s in self.samples), default=0.0)
+        bars = BAR_EMS * QFontMetricsF(self._chart_font(11, bold=True)).height()
+        return int(axis + self._label_width() + bars) + 30  # the axis's ticks and the plot's margins
+
+    def _fit_range(self) -> None:
+        """Room right of the longest bar for its count, whatever the chart's width in pixels, and
+        the counts' labels placed for the chart's height."""
+        item = self.plot.getPlotItem()
+        fit = self._fitted()
+        if abs(fit - self.fit) > 0.01:
+            self.fit = fit
+            self._apply_chart_fonts()
+            self.one_label_a_row = self._labels_a_row()
+            self._place_labels()
+        if self._labels_a_row() != self.one_label_a_row:
+            self.one_label_a_row = not self.one_label_a_row
+            self._place_labels()
         top = max((max(v, default=0) for _, v in self.series if v), default=0)
         pixels = item.getViewBox().width()
-        labels = [self._bar_label(t, i) for t, v in self.series if v for i in range(len(v))]
-        metrics = QFontMetricsF(self._chart_font(11, bold=True))
-        label = max((metrics.horizontalAdvance(f"{text}  ") for text in labels), default=metrics.horizontalAdvance(f"{top}  "))
+        label = self._label_width() or QFontMetricsF(self._chart_font(11, bold=True)).horizontalAdvance(f"{top}  ")
         # the label takes a share of the pixels; the bars keep the rest
-        share = min(label / pixels, 0.5) if pixels > 0 else 0.15
-        item.setXRange(0, max(top, 1) / (1 - max(share, 0.08)), padding=0)
+        share = min(label / pixels, 0.7) if pixels > 0 else 0.15
+        right = max(top, 1) / (1 - max(share, 0.08))
+        item.setXRange(0, right, padding=0)
+        self._fit_ticks(right, pixels)
+
+    def _fit_ticks(self, right: float, pixels: float) -> None:
+        """Ticks on the tokens axis at a round step wide enough that no two of their numbers touch."""
+        if pixels <= 0:
+            return
+        metrics = QFontMetricsF(self._chart_font(12))
+        widest = metrics.horizontalAdvance(f"{int(right)}  ")
+        step = next(m * 10 ** k for k in range(9) for m in (1, 2, 5) if m * 10 ** k * pixels / right >= widest)
+        self.plot.getPlotItem().getAxis("bottom").setTicks(
+            [[(v, str(v)) for v in range(0, int(right) + 1, step)]])
+
+    def _place_labels(self) -> None:
+        plot = self.plot
+        for label in self.labels:
+            plot.removeItem(label)
+        self.labels = []
+        for text, x, y in self._label_texts():
+            label = pg.TextItem(text, color=self.theme.text, anchor=(0, 0.5))
+            label.setFont(self._chart_font(11, bold=True))
+            label.setPos(x, y)
+            plot.addItem(label)
+            self.labels.append(label)
 
     # -- drawing ------------------------------------------------------------------------------
 
@@ -277,12 +450,10 @@ class LanguagesView(QWidget):
                 plot.addItem(layer)
                 bars = bars or layer
             legend_entries.append((title, bars))
-            for row, (y, v) in enumerate(zip(offsets, values)):
-                label = pg.TextItem(self._bar_label(title, row), color=theme.text, anchor=(0, 0.5))
-                label.setFont(self._chart_font(11, bold=True))
-                label.setPos(v, y)
-                plot.addItem(label)
-        legend_font = self._chart_font(12)
+        self.fit = self._fitted()
+        self.labels = []  # the plot's clearing took them
+        self.one_label_a_row = self._labels_a_row()
+        self._place_labels()
         # the key sits above the chart, where no bar can run under it
         self.key.setText(
             "Tokens per language: "
@@ -294,11 +465,8 @@ class LanguagesView(QWidget):
             axis = item.getAxis(side)
             axis.setTextPen(theme.text)
             axis.setPen(theme.text)
-            axis.setTickFont(legend_font)
+        self._apply_chart_fonts()
         item.getAxis("left").setTicks([[(i, f"{s.name}  ") for i, s in enumerate(self.samples)]])
-        # pyqtgraph passes these on as CSS, so the size has to be spelled "font-size"
-        item.setLabel("bottom", "tokens", **{"color": theme.text, "font-size": f"{self._chart_points(12):.1f}pt",
-                                             "font-weight": "bold"})
         self._fit_range()
         item.setYRange(-0.6, n - 0.4, padding=0)
         self._fill_table(shown)

@@ -10,7 +10,7 @@ the clock, scrolling, the mouse and the keys into calls on those three, and anno
 from __future__ import annotations
 
 from PySide6.QtCore import QElapsedTimer, QEvent, QPointF, QRect, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QGuiApplication, QPainter
+from PySide6.QtGui import QFont, QGuiApplication, QPainter
 from PySide6.QtWidgets import QAbstractScrollArea, QToolTip
 
 from engine.readable.tile_colours import colouring_of
@@ -217,6 +217,18 @@ class TileCanvas(QAbstractScrollArea):
         """Where a tile of the resting row sits in the viewport (for hit tests and pictures)."""
         x, y, w, h = self.rows.tile_box(word, index)
         return QRectF(self.tiles_x - self.horizontalScrollBar().value() + x, y - self.verticalScrollBar().value(), w, h)
+
+    def row_texts(self) -> list[tuple[str, QRectF, QFont]]:
+        """Each ×count, token count and tie number the resting rows in view write, where in the
+        viewport and in which font (for the legibility check: they are painted, not widgets)."""
+        vp = self.viewport()
+        area = QRectF(self.horizontalScrollBar().value(), self.verticalScrollBar().value(), vp.width(), vp.height())
+        return self.painter.row_texts(self.rows, area)
+
+    def set_least_px(self, px: int) -> None:
+        """The least type of the tie numbers under the tiles: the classroom's, in the mode."""
+        self.painter.least_px = px
+        self.viewport().update()
 
     def display_text(self, token: str) -> str:
         """A token as its tile labels it (bytes readable, spaces visible)."""

@@ -70,6 +70,7 @@ class TilePainter:
         # few labels in every row in view, and laying text out costs more than drawing it
         self._labels: dict[tuple[str, bool], QStaticText] = {}
         self._biggest_count = 1
+        self.least_px = 0  # the least type of the tie numbers (the classroom's, in the mode)
         self.set_scale(scale)
 
     # -- settings -------------------------------------------------------------------------------
@@ -231,6 +232,34 @@ class TilePainter:
         if below or above:
             self.footer(p, width, height, summary(above, below))
         return widest
+
+    def row_texts(self, rows: TileRows, area: QRectF) -> list[tuple[str, QRectF, QFont]]:
+        """What the resting rows in view write besides their tiles, where (in ``area``'s
+        coordinates, as ``paint_rows`` draws them) and in which font: each row's ×frequency and
+        token count, and the numbers of the brackets under pairs tied with the next merge."""
+        state = rows.state
+        if state is None or not rows.order:
+            return []
+        width, sx, sy = area.width(), area.x(), area.y()
+        nxt = state.next_step()
+        ox = self.tiles_x - sx
+        left, right = -ox - self.row_h, width - ox + self.row_h
+        found: list[tuple[str, QRectF, QFont]] = []
+        for r in self.rows_seen(rows, area.height(), sy):
+            word = rows.order[r]
+            ty = rows.row_top(r) - sy + self.tile_top
+            _frames, n, end = rows.frames_in(word, None, left, right)
+            boxes = self.row_label_boxes(QRectF(self.margin - sx, ty, self.badge_w, self.tile_h),
+                                         ox + end + 14 * self.scale, ty, rows.counts[word], n)
+            for (text, bold), box in zip(self._row_label_texts(rows.counts[word], n), boxes):
+                found.append((text, box, self.bold_font if bold else self.label_font))
+            layout = rows.layout(word)
+            for i in rows.marks(word, nxt)[0][1]:
+                number = rows.tie_number((layout.tokens[i], layout.tokens[i + 1])) or 1
+                x1, x2, y = self.bracket_lane(ox + layout.xs[i], ox + layout.xs[i + 1] + layout.widths[i + 1], ty, number)
+                label, box, font = self.bracket_badge(x1, x2, y, number, ty)
+                found.append((f"tie number {label}", box, font))
+        return found
 
     def _paint_next(self, p: QPainter, layout: RowLayout, highlights: tuple[list[int], list[int]],
                     ox: float, ty: float, tie_number=lambda pair: 1) -> None:
@@ -394,22 +423,38 @@ class TilePainter:
         p.setPen(pen)
         p.setBrush(Qt.BrushStyle.NoBrush)
         top = ty + self.tile_h + 2 * s
-        # every lane and its badge stay inside the row's room below the tiles (36 at scale 1)
-        y = top + (5 + 6 * lane) * s
-        x1, x2 = x1 + (5 + 6 * lane) * s, x2 - (5 + 6 * lane) * s
+        x1, x2, y = self.bracket_lane(x1, x2, ty, number)
         p.drawPolyline([QPointF(x1, top), QPointF(x1, y), QPointF(x2, y), QPointF(x2, top)])
-        # the number in a small badge on the bracket's line, where no other lane's line runs
-        font = QFont(self.bold_font)
-        font.setPixelSize(max(6, round(10 * s)))
+        label, box, font = self.bracket_badge(x1, x2, y, number, ty)
         p.setFont(font)
-        label = str(number)
-        w = QFontMetricsF(font).horizontalAdvance(label) + 6 * s
-        box = QRectF((x1 + x2) / 2 - w / 2, y - 5.5 * s, w, 11 * s)
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(colour)
         p.drawRoundedRect(box, 3 * s, 3 * s)
         p.setPen(QColor("#000000"))
         p.drawText(box, Qt.AlignmentFlag.AlignCenter, label)
+
+    def bracket_lane(self, x1: float, x2: float, ty: float, number: int) -> tuple[float, float, float]:
+        """Where the ``number``-th tied pair's bracket runs under tiles from x1 to x2: (left, right, depth)."""
+        s = self.scale
+        lane = (number - 1) % TIE_LANES
+        # every lane stays inside the row's room below the tiles (36 at scale 1)
+        return x1 + (5 + 6 * lane) * s, x2 - (5 + 6 * lane) * s, ty + self.tile_h + 2 * s + (5 + 6 * lane) * s
+
+    def bracket_badge(self, x1: float, x2: float, y: float, number: int, ty: float) -> tuple[str, QRectF, QFont]:
+        """The number of a tied pair's bracket (whose line runs from x1 to x2 at depth y under
+        tiles whose top is ``ty``), in a badge on the line where no other lane's line runs: its
+        text, box and font. A badge taller than its lane (the classroom's least type) hangs from
+        the line instead, below the next merge's frame, which would cover its top."""
+        s = self.scale
+        font = QFont(self.bold_font)
+        px = max(6, round(10 * s), self.least_px)
+        font.setPixelSize(px)
+        label = str(number)
+        metrics = QFontMetricsF(font)
+        w = metrics.horizontalAdvance(label) + 6 * s
+        h = max(11 * s, metrics.height())
+        top = max(y - h / 2, ty + self.tile_h + 7 * s) if px > round(10 * s) else y - h / 2
+        return label, QRectF((x1 + x2) / 2 - w / 2, top, w, h), font
 
     def sweep_window(self, p: QPainter, x1: float, x2: float, ty: float) -> None:
         """The counting mode's window, two tiles wide."""
@@ -422,13 +467,23 @@ class TilePainter:
     def row_labels(self, p: QPainter, badge: QRectF, count_x: float, ty: float, frequency: int, tokens: int) -> None:
         """The word's ×frequency before its tiles and its token count after them."""
         p.setPen(QColor(self.theme.muted))
-        p.setFont(self.bold_font)
-        shown = self._label(f"×{frequency:,}", True)
-        p.drawStaticText(QPointF(badge.right() - shown.size().width(),
-                                 ty + (self.tile_h - self.bold_metrics.height()) / 2), shown)
-        p.setFont(self.label_font)
-        shown = self._label(f"{tokens:,} token" + ("" if tokens == 1 else "s"), False)
-        p.drawStaticText(QPointF(count_x, ty + (self.tile_h - self.label_metrics.height()) / 2), shown)
+        for (text, bold), box in zip(self._row_label_texts(frequency, tokens),
+                                     self.row_label_boxes(badge, count_x, ty, frequency, tokens)):
+            p.setFont(self.bold_font if bold else self.label_font)
+            p.drawStaticText(box.topLeft(), self._label(text, bold))
+
+    @staticmethod
+    def _row_label_texts(frequency: int, tokens: int) -> list[tuple[str, bool]]:
+        return [(f"×{frequency:,}", True), (f"{tokens:,} token" + ("" if tokens == 1 else "s"), False)]
+
+    def row_label_boxes(self, badge: QRectF, count_x: float, ty: float, frequency: int, tokens: int) -> list[QRectF]:
+        """Where a row's ×frequency (right-aligned in ``badge``) and token count (from ``count_x``) are drawn."""
+        (count, _), (total, _) = self._row_label_texts(frequency, tokens)
+        count_size = self._label(count, True).size()
+        total_size = self._label(total, False).size()
+        return [QRectF(QPointF(badge.right() - count_size.width(), ty + (self.tile_h - self.bold_metrics.height()) / 2),
+                       count_size),
+                QRectF(QPointF(count_x, ty + (self.tile_h - self.label_metrics.height()) / 2), total_size)]
 
     def _label(self, text: str, bold: bool) -> QStaticText:
         found = self._labels.get((text, bold))

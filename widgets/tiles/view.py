@@ -125,6 +125,10 @@ class TileView(QWidget):
     def set_scale(self, scale: float) -> None:
         self.canvas.set_scale(scale)
 
+    def set_least_px(self, px: int) -> None:
+        """The least type of what the tiles write beside them (the classroom's, in the mode; 0 off it)."""
+        self.canvas.set_least_px(px)
+
     def follow_zoom(self, ratio: float) -> None:
         """The window's zoom changed by ``ratio``: the tiles grow with the type."""
         self.set_scale(self.scale * ratio)

@@ -33,3 +33,29 @@ def test_the_stop_label_covers_no_curve(classic_session, make_view):
         xs, ys = curve.getData()
         points = [box.mapViewToScene(QPointF(x, y)) for x, y in zip(xs, ys)]
         assert not any(label.contains(p) for p in points), curve.name()
+
+
+def test_at_a_large_type_in_a_narrow_chart_the_read_out_and_stop_label_are_whole(classic_session, make_view):
+    from dataclasses import replace
+
+    from widgets.charts.theme import ChartTheme
+
+    # the classroom's charts at 200 % zoom on a 1024x768 projector: about 500 pixels for the growth chart
+    view = make_view(classic_session)
+    view.set_theme(replace(ChartTheme.projector(dark=True), font_size=32))
+    view.resize(1000, 700)
+    classic_session.request_step(3)
+    settle()
+    growth = view.growth
+    readout = growth.readout
+    assert readout.height() >= readout.heightForWidth(readout.width())
+    vb = growth.plot.getPlotItem().getViewBox().sceneBoundingRect()
+    text = growth.stop_line.label.textItem
+    label = text.mapRectToScene(text.boundingRect())
+    assert label.width() > 0
+    assert label.left() >= vb.left() - 1 and label.right() <= vb.right() + 1, (label, vb)
+    # the last step's read-out, the longest, fits the height already kept: stepping moves nothing
+    height = readout.height()
+    classic_session.request_step(classic_session.last_step)
+    settle()
+    assert readout.height() == height >= readout.heightForWidth(readout.width())

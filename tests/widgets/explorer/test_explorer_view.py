@@ -351,6 +351,7 @@ def test_axis_label_and_ticks_grow_with_the_scale(view, qtbot):
     axis = view.languages.plot.getPlotItem().getAxis("bottom")
     label_before = axis.label.boundingRect().height()
     ticks_before = axis.style["tickFont"].pointSizeF()
+    view.resize(1400, 2000)  # tall enough for a line a language at twice the type: it shrinks to fit a shorter page
     view.set_scale(2.0)
     assert axis.label.boundingRect().height() > 1.7 * label_before
     assert axis.style["tickFont"].pointSizeF() >= 1.9 * ticks_before

@@ -35,3 +35,14 @@ def test_a_tall_page_shows_the_whole_paragraph(qtbot):
     page = _page(qtbot, 1280, 1000, 1.0)
     area = page.caption_area
     assert area.height() >= page.caption.heightForWidth(area.viewport().width())
+
+
+def test_a_page_shorter_than_its_texts_and_chart_scrolls_rather_than_squeeze_them(qtbot):
+    # the explorer's tab at 200 % zoom in a 1024x768 window: about 560 x 300 pixels
+    page = _page(qtbot, 560, 300, 2.0)
+    for label in (page.title, page.key):
+        assert label.height() >= label.heightForWidth(label.width()), label.text()[:30]
+    assert page.content.height() > page.page_area.viewport().height()
+    assert page.page_area.verticalScrollBar().isVisible()
+    # the chart keeps a line of its type for each language
+    assert page.plot.height() >= page._chart_height_need(page.fit) - 2
