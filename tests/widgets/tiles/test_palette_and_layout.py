@@ -168,3 +168,18 @@ def test_rows_without_a_lesson_have_no_tiles_and_no_merges():
     assert rows.merge_of(step, 0) is None
     assert rows.frames_in(0, None, 0, 500) == ([], 0, 0.0)
     assert rows.highlights(0, step) == ([], [])
+
+
+def test_every_tie_badge_carries_its_black_number_at_seven_to_one_and_keeps_its_hue():
+    from tests.widgets.colour_difference import contrast
+    from widgets.tiles.painter import TIE_COLOURS, badge_colour, tie_colour
+
+    for number in range(1, len(TIE_COLOURS) + 1):
+        fill = badge_colour(number).name()
+        assert contrast(fill, "#000000") >= 7.0, (number, fill)
+        # lightened, not replaced: still nearest its own colour among the six
+        hue = QColor(fill).hslHue()
+        own = QColor(tie_colour(number))
+        if own.hslSaturation() > 0:
+            nearest = min(TIE_COLOURS, key=lambda c: min(abs(QColor(c).hslHue() - hue), 360 - abs(QColor(c).hslHue() - hue)))
+            assert nearest == tie_colour(number), (number, fill)
