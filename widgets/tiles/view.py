@@ -25,11 +25,18 @@ from widgets.scrolling import WrappedArea
 from widgets.session_view import SessionView
 from widgets.tiles.canvas import TileCanvas
 from widgets.tiles.layout import ORDERS
-from widgets.tiles.painter import tie_colour
+from widgets.tiles.painter import badge_colour
 from widgets.tiles.theme import TileTheme
 from widgets.steady import steady
 
 ORDER_LABELS = {"appearance": "first appearance", "frequency": "frequency"}
+
+
+def tie_number(n: int) -> str:
+    """A tied pair's number in the caption as its bracket's badge: black on the pair's colour,
+    lightened to 7:1, so it reads on the light, dark and classroom grounds alike (the colour as
+    text on white would not)."""
+    return f"<span style='background-color:{badge_colour(n).name()}; color:#000000'><b>&nbsp;({n})&nbsp;</b></span>"
 
 
 @dataclass(frozen=True)
@@ -238,7 +245,7 @@ class TileView(QWidget):
                 shown = others[:4]
                 # the legend of the brackets: each tied pair's number, in its bracket's colour
                 def number(n: int) -> str:
-                    return f"({n})" if plain else f"<span style='color:{tie_colour(n)}'><b>({n})</b></span>"
+                    return f"({n})" if plain else tie_number(n)
 
                 ties = ", ".join(f"{number(n)} {esc(text(a) + ' + ' + text(c))}" for n, (a, c) in enumerate(shown, 1))
                 rest = nxt.tie_count - 1 - len(shown)  # the step keeps a few ties and counts them all
@@ -266,7 +273,7 @@ class TileView(QWidget):
             return ""
         n = self.canvas.rows.numbered(nxt).get(other[1], 0)
         text = self.canvas.display_text
-        number = f"({n})" if plain else f"<span style='color:{tie_colour(n)}'><b>({n})</b></span>"
+        number = f"({n})" if plain else tie_number(n)
         return f" · your list merges {number} {b(text(other[1][0]) + ' + ' + text(other[1][1]))}"
 
     def _caption_without_corpus(self, state, lesson, b, plain: bool) -> str:

@@ -109,6 +109,11 @@ def test_the_next_merge_and_its_ties_are_highlighted(view):
     assert canvas.highlights(0) == ([], [])
     assert canvas.highlights(2) == ([3], [4, 5])
     assert "tied with (1) s + t, (2) t + </w> (numbered brackets below the tiles)" in view.caption_text()
+    # on screen each number is its bracket's badge: black on the lightened colour, legible on any ground
+    from widgets.tiles.painter import badge_colour
+
+    for n in (1, 2):
+        assert f"background-color:{badge_colour(n).name()}; color:#000000'><b>&nbsp;({n})" in view.caption.text()
 
 
 def test_a_corpus_without_ties_marks_none(qtbot):
