@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import accumulate, chain, islice, repeat
+from itertools import accumulate, chain, repeat
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, TypeVar, overload
+from typing import TYPE_CHECKING, Callable, TypeVar, overload
 
 from engine.algorithm.bytelevel import BYTE_TO_CHAR, bytes_to_symbols, symbols_to_bytes
 from engine.algorithm.collector import collector_paused
@@ -57,16 +57,73 @@ _SEVERAL = -1
 _SPLIT_OF_PATTERN = {GPT2_PATTERN: "gpt2", GPT4_PATTERN: "gpt4"}
 
 
-@dataclass(frozen=True)
 class Encoding:
-    """Token ids, their strings and their (start, end) character offsets in the text encoded."""
+    """Token ids, their strings and their (start, end) character offsets in the text encoded.
+
+    Built from the ids, the vocabulary's lookup of a token's string by its id, and each token's
+    start and end: the strings are spelt, and the (start, end) pairs paired, when ``tokens`` and
+    ``offsets`` are first read, so a caller that reads only ids pays for no string or pair per
+    token. Immutable; equal when ids, tokens and offsets are.
+
+    >>> Encoding([5, 2], ["a", "b", "c", "d", "e", "lo"].__getitem__, [0, 2], [2, 3]).offsets
+    ((0, 2), (2, 3))
+    """
+
+    __slots__ = ("ids", "starts", "ends", "_spell", "_tokens", "_offsets")
 
     ids: tuple[int, ...]
-    tokens: tuple[str, ...]
-    offsets: tuple[tuple[int, int], ...]
+    starts: tuple[int, ...]  # where each token starts in the text, in characters
+    ends: tuple[int, ...]  # where each ends (a token inside a character covers all of it)
+    _spell: Callable[[int], str]
+    # spelt and paired on first reading; two threads reading at once make equal values, either may stay
+    _tokens: tuple[str, ...] | None
+    _offsets: tuple[tuple[int, int], ...] | None
+
+    def __init__(self, ids: Iterable[int], spell: Callable[[int], str], starts: Iterable[int], ends: Iterable[int]):
+        for name, value in (("ids", tuple(ids)), ("starts", tuple(starts)), ("ends", tuple(ends)),
+                            ("_spell", spell), ("_tokens", None), ("_offsets", None)):
+            object.__setattr__(self, name, value)
+
+    @property
+    def tokens(self) -> tuple[str, ...]:
+        """Each id's token string."""
+        tokens = self._tokens
+        if tokens is None:
+            tokens = tuple(map(self._spell, self.ids))
+            object.__setattr__(self, "_tokens", tokens)
+        return tokens
+
+    @property
+    def offsets(self) -> tuple[tuple[int, int], ...]:
+        """Each token's (start, end)."""
+        offsets = self._offsets
+        if offsets is None:
+            # a pair per token: the cycle collector would walk a long text's pairs again and again
+            with collector_paused():
+                offsets = tuple(zip(self.starts, self.ends))
+            object.__setattr__(self, "_offsets", offsets)
+        return offsets
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"an Encoding cannot change: '{name}' is read-only")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"an Encoding cannot change: '{name}' is read-only")
 
     def __len__(self) -> int:
         return len(self.ids)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Encoding):
+            return NotImplemented
+        return (self.ids == other.ids and self.starts == other.starts and self.ends == other.ends
+                and self.tokens == other.tokens)
+
+    def __hash__(self) -> int:
+        return hash((self.ids, self.starts, self.ends))
+
+    def __repr__(self) -> str:
+        return f"Encoding(ids={self.ids!r}, tokens={self.tokens!r}, offsets={self.offsets!r})"
 
 
 @dataclass(frozen=True)
@@ -94,8 +151,8 @@ class _Pipeline:
         self._cache: dict[str, tuple[int, ...]] = {}
         # the words of the cache that are one token, by that token's id
         self._single: dict[str, int] = {}
-        # word -> (start, end) of each of its tokens; filled by encode, emptied with the id cache
-        self._span_cache: dict[str, list[tuple[int, int]]] = {}
+        # word -> (starts, ends) of its tokens; filled by encode, emptied with the id cache
+        self._span_cache: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
     # subclasses provide these
     def _word_ids(self, word: str) -> tuple[int, ...]:
@@ -214,18 +271,20 @@ class _Pipeline:
     def encode(self, text: str, allow_special: bool = False) -> Encoding:
         """Ids, token strings and offsets into ``text`` (the original, before lowercasing)."""
         ids: list[int] = []
-        offsets: list[tuple[int, int]] = []
+        starts: list[int] = []
+        ends: list[int] = []
         with collector_paused():  # as in encode_ids
-            self._encode_segments(text, allow_special, ids, offsets)
-        return Encoding(tuple(ids), self._tokens(ids), tuple(offsets))
+            self._encode_segments(text, allow_special, ids, starts, ends)
+        return Encoding(ids, self._spell, starts, ends)
 
-    def _encode_segments(self, text: str, allow_special: bool, ids: list[int],
-                         offsets: list[tuple[int, int]]) -> None:
-        """Append the ids and offsets of a text."""
+    def _encode_segments(self, text: str, allow_special: bool, ids: list[int], starts: list[int],
+                         ends: list[int]) -> None:
+        """Append the ids of a text and where each token starts and ends."""
         for seg_start, seg_end, special in self._segments(text, allow_special):
             if special:
                 ids.append(self.special_ids[text[seg_start:seg_end]])
-                offsets.append((seg_start, seg_end))
+                starts.append(seg_start)
+                ends.append(seg_end)
                 continue
             segment = text[seg_start:seg_end]
             index = None
@@ -239,46 +298,57 @@ class _Pipeline:
                 # the words cover the segment one after another (the gpt2 and gpt4 splits):
                 # each starts where the one before ends
                 bounds = list(accumulate(lengths, initial=at))
-                starts = bounds[:-1]
-                word_spans = list(zip(starts, islice(bounds, 1, None)))
+                word_starts = bounds[:-1]
+                word_ends = bounds[1:]
             else:
-                word_spans = [(at + s, at + e) for s, e in self._split_spans(segment)]
-                words = [segment[s - at:e - at] for s, e in word_spans]
-                starts = [s for s, _ in word_spans]
-            found = offsets if index is None else []
-            self._extend_with_word_spans(ids, found, words, starts, word_spans)
-            if index is not None:
-                # a character whose lowercase is longer: spans in the lowercased text map back to the text
-                length = seg_end - seg_start
-                offsets.extend([(seg_start + s, seg_start + e) for s, e in
-                                (_map_span(index, s, e, length) for s, e in found)])
+                spans = list(self._split_spans(segment))
+                words = [segment[s:e] for s, e in spans]
+                word_starts = [at + s for s, _ in spans]
+                word_ends = [at + e for _, e in spans]
+            if index is None:
+                self._extend_with_word_spans(ids, starts, ends, words, word_starts, word_ends)
+                continue
+            found_starts: list[int] = []
+            found_ends: list[int] = []
+            self._extend_with_word_spans(ids, found_starts, found_ends, words, word_starts, word_ends)
+            # a character whose lowercase is longer: spans in the lowercased text map back to the text
+            length = seg_end - seg_start
+            for s, e in zip(found_starts, found_ends):
+                s, e = _map_span(index, s, e, length)
+                starts.append(seg_start + s)
+                ends.append(seg_start + e)
 
-    def _extend_with_word_spans(self, ids: list[int], offsets: list[tuple[int, int]], words: list[str],
-                                starts: list[int], word_spans: list[tuple[int, int]]) -> None:
-        """Append the ids of the words and the (start, end) of each of their tokens, given each
-        word's own start and span: a word of one token spans just that, a word of several is
-        counted off by its tokens' lengths (``_spans``), once per distinct word."""
+    def _extend_with_word_spans(self, ids: list[int], starts: list[int], ends: list[int], words: list[str],
+                                word_starts: list[int], word_ends: list[int]) -> None:
+        """Append the ids of the words and the start and end of each of their tokens, given each
+        word's own: a word of one token spans just that, a word of several is counted off by its
+        tokens' lengths (``_spans``), once per distinct word."""
         first = self._one_token_ids(words)
         cache, ids_of = self._cache, self._ids_of_word
         spans = self._span_cache
         pos = 0
         for j in _places(first, _SEVERAL):
             ids += first[pos:j]
-            offsets += word_spans[pos:j]
+            starts += word_starts[pos:j]
+            ends += word_ends[pos:j]
             word = words[j]
             word_ids = cache.get(word) or ids_of(word)
             ids += word_ids
             inside = spans.get(word)
             if inside is None:
-                inside = spans[word] = self._spans(word, word_ids)
-            base = starts[j]
-            offsets += [(base + s, base + e) for s, e in inside]
+                inside = spans[word] = _unzipped(self._spans(word, word_ids))
+            add = word_starts[j].__add__
+            starts += map(add, inside[0])
+            ends += map(add, inside[1])
             pos = j + 1
         ids += first[pos:] if pos else first
-        offsets += word_spans[pos:] if pos else word_spans
+        starts += word_starts[pos:] if pos else word_starts
+        ends += word_ends[pos:] if pos else word_ends
 
-    def _tokens(self, ids: list[int]) -> tuple[str, ...]:
-        """The token strings of ``ids``; each model looks them up in a table of its own."""
+    @property
+    def _spell(self) -> Callable[[int], str]:
+        """A token's string by its id, as an ``Encoding`` spells its tokens; each model looks them
+        up in a table of its own."""
         raise NotImplementedError
 
     def _units_length(self, token_id: int) -> int:
@@ -337,6 +407,11 @@ def _places(values: list[int], value: int) -> Iterator[int]:
             yield at
     except ValueError:
         return
+
+
+def _unzipped(spans: list[tuple[int, int]]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(starts, ends) of (start, end) spans."""
+    return tuple(s for s, _ in spans), tuple(e for _, e in spans)
 
 
 def _map_span(index: list[int], start: int, end: int, length: int) -> tuple[int, int]:
@@ -630,8 +705,9 @@ class Tokenizer(_Pipeline):
     def _units_length(self, token_id: int) -> int:
         return self._lengths[token_id]
 
-    def _tokens(self, ids: list[int]) -> tuple[str, ...]:
-        return tuple(map(self.vocab.__getitem__, ids))
+    @property
+    def _spell(self) -> Callable[[int], str]:
+        return self.vocab.__getitem__
 
     # -- encoding -------------------------------------------------------------------------------
 
@@ -884,8 +960,9 @@ class RankTokenizer(_Pipeline):
             spellings[i] = self.id_to_token(i)
         return spellings
 
-    def _tokens(self, ids: list[int]) -> tuple[str, ...]:
-        return tuple(map(self._spellings.__getitem__, ids))
+    @property
+    def _spell(self) -> Callable[[int], str]:
+        return self._spellings.__getitem__
 
     def token_to_id(self, token: str) -> int | None:
         if token in self.special_ids:

@@ -203,22 +203,27 @@ class FileTokenizer(Tokenizer):
 
     def encode(self, text: str, allow_special: bool = False) -> Encoding:
         ids: list[int] = []
-        offsets: list[tuple[int, int]] = []
+        starts: list[int] = []
+        ends: list[int] = []
         for seg_start, seg_end, found, piece, same, first in self._pieces(text, allow_special):
             if found is not None:
                 ids.append(found)
-                offsets.append((seg_start, seg_end))
+                starts.append(seg_start)
+                ends.append(seg_end)
                 continue
             for start, end, word in self._words(piece, True, first):
                 word_ids = self._ids_of_word(word)
                 ids.extend(word_ids)
                 if self.front is None:
                     at = seg_start + start
-                    offsets.extend((at + s, at + e) for s, e in self._spans(word, word_ids))
+                    for s, e in self._spans(word, word_ids):
+                        starts.append(at + s)
+                        ends.append(at + e)
                     continue
-                span = (seg_start + start, seg_start + end) if same else (seg_start, seg_end)
-                offsets.extend([span] * len(word_ids))
-        return Encoding(tuple(ids), self._tokens(ids), tuple(offsets))
+                s, e = (seg_start + start, seg_start + end) if same else (seg_start, seg_end)
+                starts.extend([s] * len(word_ids))
+                ends.extend([e] * len(word_ids))
+        return Encoding(ids, self._spell, starts, ends)
 
     def decode(self, ids: Iterable[int]) -> str:
         """The text as the file's decoder gives it: Metaspace reads ``▁`` as a space (the first

@@ -121,11 +121,12 @@ def train_unigram(corpus_text: str, vocab_size: int) -> Any:
 def measure_library_tokenizer(tok: Any, text: str, unknown: str, alpha: float = DEFAULT_ALPHA) -> tuple[Metrics, tuple[str, ...]]:
     """The measures of ``text`` encoded by a ``tokenizers`` tokenizer, and its tokens."""
     found = tok.encode(text, add_special_tokens=False)
-    encoding = Encoding(tuple(found.ids), tuple(found.tokens), tuple(tuple(o) for o in found.offsets))
+    encoding = Encoding(found.ids, tok.id_to_token, [s for s, _ in found.offsets], [e for _, e in found.offsets])
     pieces = [piece for piece, _ in tok.pre_tokenizer.pre_tokenize_str(text)]
     metrics = measure_encoding(text, encoding, pieces, tok.token_to_id(unknown),
                                tok.get_vocab_size(with_added_tokens=True), alpha)
-    return metrics, encoding.tokens
+    # the library's own strings: Unigram spells an unknown piece by the text it stands for
+    return metrics, tuple(found.tokens)
 
 
 def _bare(tokens: Iterable[str], marks: Iterable[str], drop: Iterable[str]) -> list[str]:

@@ -14,7 +14,7 @@ from engine.algorithm.cl100k import load_cl100k
 from engine.formats.rebuilt_tokenizer import RenumberedTokenizer
 from engine.formats.tiktoken_file import load_tiktoken
 from engine.algorithm.pretokenize import GPT2_PATTERN, special_splitter, split_specials
-from engine.algorithm.tokenizer import UNKNOWN, RankTokenizer
+from engine.algorithm.tokenizer import UNKNOWN, Encoding, RankTokenizer
 
 CLASSIC = "low 5\nlower 2\nnewest 6\nwidest 3\n"
 
@@ -75,6 +75,35 @@ def test_ids_and_offsets():
     assert encoding.offsets == ((0, 3), (3, 6), (8, 9), (9, 10), (10, 11), (11, 14))
     assert [tokenizer.id_to_token(i) for i in encoding.ids] == list(encoding.tokens)
     assert tokenizer.decode(encoding.ids) == "lowest newest"
+
+
+def test_an_encoding_spells_its_tokens_and_pairs_its_offsets_only_when_they_are_read():
+    vocab = ["a", "b", "lo"]
+    spelt = []
+
+    def spell(i):
+        spelt.append(i)
+        return vocab[i]
+
+    encoding = Encoding([2, 0, 2], spell, [0, 2, 3], [2, 3, 5])
+    assert encoding.ids == (2, 0, 2) and len(encoding) == 3
+    assert spelt == []
+    assert encoding.offsets == ((0, 2), (2, 3), (3, 5)) and encoding.offsets is encoding.offsets
+    assert encoding.tokens == ("lo", "a", "lo") and encoding.tokens == ("lo", "a", "lo")
+    assert spelt == [2, 0, 2]
+
+
+def test_encodings_are_equal_by_ids_tokens_and_offsets_and_cannot_change():
+    tokenizer = classic_tokenizer(merges=5)
+    first, again = tokenizer.encode("lowest newest"), tokenizer.encode("lowest newest")
+    assert first == again and hash(first) == hash(again) and first != tokenizer.encode("lowest")
+    # the same ids and offsets spelt by another vocabulary are another encoding
+    assert Encoding(first.ids, lambda i: "?", first.starts, first.ends) != first
+    assert Encoding(first.ids, tokenizer.id_to_token, first.starts, first.ends) == first
+    for name in ("ids", "tokens", "offsets", "starts"):
+        with pytest.raises(AttributeError):
+            setattr(first, name, ())
+    assert first == again
 
 
 def test_a_split_that_leaves_gaps_keeps_each_tokens_offsets():
