@@ -28,9 +28,10 @@ def _names(node, steps_key):
 # setting -> (normalizer steps, pre-tokenizer steps)
 STEPS = {
     # the marker is the space after each word: one match a gap that is not a space, not one a word;
-    # whitespace beyond ASCII, ASCII gaps and the text's end each a Replace its regex finds quickly
-    "chars-marker": (["Strip", "Replace regex", "Replace regex", "Replace regex"], ["CharDelimiterSplit"]),
-    "chars-marker-space": (["Strip", "Replace regex", "Replace regex", "Replace regex"], ["CharDelimiterSplit"]),
+    # the leading whitespace, whitespace beyond ASCII, ASCII gaps and the text's end each a Replace
+    # whose regex the library finds quickly
+    "chars-marker": (["Replace regex"] * 4, ["CharDelimiterSplit"]),
+    "chars-marker-space": (["Replace regex"] * 4, ["CharDelimiterSplit"]),
     # "_" is also a character of the text: the marker is put after every word
     "chars-marker-underscore": (["Replace regex"], ["WhitespaceSplit"]),
     "chars-no-marker": ([], ["WhitespaceSplit"]),
