@@ -8,15 +8,17 @@ How each setting is written (the `tokenizers` library then gives BPE Lab's ids):
   knows the letters and numbers of BPE Lab's Unicode table); split none: no pre-tokenizer.
 - bytes units otherwise: a ``ByteLevel`` pre-tokenizer with its own regex off and no prefix space,
   after the split.
-- end-of-word marker, whitespace split: the space after each word is the marker. A normalizer
-  strips the text's leading whitespace and writes every gap between words that is not one space (a
+- end-of-word marker, whitespace split: the space after each word is the marker. Normalizers
+  drop the text's leading whitespace and write every gap between words that is not one space (a
   run, a line break, a tab, any other whitespace character) and the end after the last word as a
   space and a line break; ``CharDelimiterSplit`` cuts at the line breaks. Each piece is then words
   each ending in one space, which the BPE model sees as the marker symbol: no merge crosses it, as
   no merge has a token ending in the marker on its left, so a piece of several words gets the ids
   of each word alone. One normalizer match per gap that is not a space (about one a line, not one
-  a word) and a pre-tokenizer that compares characters keep `tokenizers` as fast as with a model it
-  trained itself; the decoder turns the space back into the marker. A one-character marker that is
+  a word), patterns the library's regex engine finds without trying every character (the leading
+  whitespace, whitespace beyond ASCII, ASCII gaps and the end each a ``Replace`` of its own) and a
+  pre-tokenizer that compares characters keep `tokenizers` near its speed with a model it trained
+  itself, line by line too; the decoder turns the space back into the marker. A one-character marker that is
   not whitespace (``_``) is a character the text can hold, so it is put at the end of every word by
   a normalizer (a regex), after ``WhitespaceSplit``'s cuts.
 - end-of-word marker, split none: a normalizer puts one marker character at the end of the text. A
@@ -132,8 +134,29 @@ _CUT = "\n"
 # a gap between words that is not one space, or the end after the last word
 GAPS = f"{WHITESPACE}{{2,}}|{_char_class(WHITESPACE_CHARS.replace(' ', ''))}|(?<={NOT_WHITESPACE})\\z"
 _STRIP_LEFT = {"type": "Strip", "strip_left": True, "strip_right": False}
+
+
+def _replace(pattern: str, content: str) -> dict[str, Any]:
+    return {"type": "Replace", "pattern": {"Regex": pattern}, "content": content}
+
+
+# the same in four Replace steps, each a pattern Oniguruma can look for quickly: a pattern with an
+# alternative that is only an end anchor (GAPS's last), or a class of characters of several bytes,
+# is tried at every character of the text, and that scan and each step's own pass over the text are
+# most of what a line costs. The leading whitespace goes by a pattern anchored at the start (Strip
+# rebuilds the line character by character, slower for an indented line); whitespace beyond ASCII
+# (rare) becomes a line break, written as literals; a run of ASCII whitespace that is not one space
+# becomes the marker and a cut; the end after a word gets the same, its pattern anchored too
+_LEADING = f"\\A{WHITESPACE}+"
+_WIDE_SPACE = "|".join(f"\\x{{{ord(c):X}}}" for c in WHITESPACE_CHARS if ord(c) > 0x7F)
+_ASCII_SPACE = "".join(c for c in WHITESPACE_CHARS if ord(c) <= 0x7F)
+_ASCII_GAPS = f"{_char_class(_ASCII_SPACE)}{{2,}}|{_char_class(_ASCII_SPACE.replace(' ', ''))}"
+_TEXT_END = f"(?<={NOT_WHITESPACE})\\z"
 _SPACED_NORMALIZER = {"type": "Sequence", "normalizers": [
-    _STRIP_LEFT, {"type": "Replace", "pattern": {"Regex": GAPS}, "content": SPACE_MARK + _CUT}]}
+    _replace(_LEADING, ""), _replace(_WIDE_SPACE, _CUT), _replace(_ASCII_GAPS, SPACE_MARK + _CUT),
+    _replace(_TEXT_END, SPACE_MARK + _CUT)]}
+# how tokenizer.json spelt the same steps before, still read as the marker
+_EARLIER_SPACED_NORMALIZER = {"type": "Sequence", "normalizers": [_STRIP_LEFT, _replace(GAPS, SPACE_MARK + _CUT)]}
 _SPACED_PRE_TOKENIZER = {"type": "CharDelimiterSplit", "delimiter": _CUT}
 
 
@@ -390,7 +413,8 @@ _BERT_NORMALIZER = {"type": "BertNormalizer", "clean_text": True, "handle_chines
 
 def _spaced_marker_of(parts: dict[str, Any]) -> str | None:
     """The marker of a file that spells it as the space after each word (``lean_pipeline``), else None."""
-    if parts["normalizer"] != _SPACED_NORMALIZER or parts["pre_tokenizer"] != _SPACED_PRE_TOKENIZER:
+    if parts["normalizer"] not in (_SPACED_NORMALIZER, _EARLIER_SPACED_NORMALIZER) \
+            or parts["pre_tokenizer"] != _SPACED_PRE_TOKENIZER:
         return None
     decoder = parts["decoder"]
     if isinstance(decoder, dict) and decoder.get("type") == "Sequence":

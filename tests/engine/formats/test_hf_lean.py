@@ -27,9 +27,11 @@ def _names(node, steps_key):
 
 # setting -> (normalizer steps, pre-tokenizer steps)
 STEPS = {
-    # the marker is the space after each word: one match a gap that is not a space, not one a word
-    "chars-marker": (["Strip", "Replace regex"], ["CharDelimiterSplit"]),
-    "chars-marker-space": (["Strip", "Replace regex"], ["CharDelimiterSplit"]),
+    # the marker is the space after each word: one match a gap that is not a space, not one a word;
+    # the leading whitespace, whitespace beyond ASCII, ASCII gaps and the text's end each a Replace
+    # whose regex the library finds quickly
+    "chars-marker": (["Replace regex"] * 4, ["CharDelimiterSplit"]),
+    "chars-marker-space": (["Replace regex"] * 4, ["CharDelimiterSplit"]),
     # "_" is also a character of the text: the marker is put after every word
     "chars-marker-underscore": (["Replace regex"], ["WhitespaceSplit"]),
     "chars-no-marker": ([], ["WhitespaceSplit"]),
@@ -117,6 +119,30 @@ def test_a_file_written_with_the_earlier_pipeline_still_loads_with_its_settings(
         tok.settings.split, tok.settings.units, tok.settings.marker)
     assert back.merges == tok.merges
     assert back.encode_ids(" ".join(TEXTS)) == tok.encode_ids(" ".join(TEXTS))
+
+
+@pytest.mark.parametrize("mode", ["chars-marker", "chars-marker-space"])
+def test_a_file_with_the_gaps_in_one_replace_still_loads_with_its_marker(mode, tmp_path):
+    import json
+
+    from engine.formats import hf
+
+    tok, _ = trained(**MODES[mode])
+    data = tokenizer_json_data(tok)
+    # the shape before the gaps took three Replace steps: one regex with the text's end among its choices
+    data["normalizer"] = {"type": "Sequence", "normalizers": [
+        {"type": "Strip", "strip_left": True, "strip_right": False},
+        {"type": "Replace", "pattern": {"Regex": hf.GAPS}, "content": " \n"}]}
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    back = hf.load_hf(path)
+    assert (back.settings.split, back.settings.marker) == ("whitespace", tok.settings.marker)
+    assert back.merges == tok.merges
+    text = "\n".join(EDGES)
+    assert back.encode_ids(text) == tok.encode_ids(text)
+    library = Library.from_str(json.dumps(data))
+    library.encode_special_tokens = True
+    assert library.encode(text).ids == tok.encode_ids(text)
 
 
 @pytest.mark.parametrize("mode", list(LOWERCASE_MODES))
