@@ -157,18 +157,17 @@ def covering_tokens(offsets: Sequence[tuple[int, int]], start: int, end: int) ->
     """How many tokens (their offsets in text order) cover the word at [start, end)."""
     starts = [s for s, _ in offsets]
     ends = [e for _, e in offsets]
-    return _covering(starts, ends, offsets, start, end)
+    return _covering(starts, ends, start, end)
 
 
-def _covering(starts: Sequence[int], ends: Sequence[int], offsets: Sequence[tuple[int, int]],
-              start: int, end: int) -> int:
+def _covering(starts: Sequence[int], ends: Sequence[int], start: int, end: int) -> int:
     # a token covers [start, end) when it starts at or before the end and ends at or after the start;
     # of those, one with characters that only touches the word (ends at its start, starts at its end)
     # does not overlap it, while one with none (the marker at the word's end) does
     lo = bisect_left(ends, start)
     hi = bisect_right(starts, end)
     count = 0
-    for s, e in offsets[lo:hi]:
+    for s, e in zip(starts[lo:hi], ends[lo:hi]):
         if s == e or (s < end and e > start):
             count += 1
     return count
@@ -176,11 +175,9 @@ def _covering(starts: Sequence[int], ends: Sequence[int], offsets: Sequence[tupl
 
 def words_kept_whole(text: str, encoding: Encoding) -> tuple[int, int]:
     """(words, words exactly one token covers) of ``text`` encoded as ``encoding``."""
-    offsets = encoding.offsets
-    starts = [s for s, _ in offsets]
-    ends = [e for _, e in offsets]
+    starts, ends = encoding.starts, encoding.ends
     spans = word_spans(text)
-    whole = sum(1 for a, b in spans if _covering(starts, ends, offsets, a, b) == 1)
+    whole = sum(1 for a, b in spans if _covering(starts, ends, a, b) == 1)
     return len(spans), whole
 
 
