@@ -35,7 +35,7 @@ from app.session import Session
 from app.vote_export import add_vote_export_action
 from app.rules_part import show_rules_part
 from app.shortcut_list import show_shortcuts
-from app.view_tabs import TitlesFit
+from widgets.tab_titles import TitlesFit
 from app import help_pages
 from app.help_window import show_guide
 from engine.formats.lesson_file import SUFFIX
@@ -59,6 +59,13 @@ class AsksForTiles(Protocol):
     """A view that may ask for the tiles to be shown (the quiz's "show on the tiles")."""
 
     tiles_requested: SignalInstance  # with no arguments
+
+
+@runtime_checkable
+class HasOwnTabs(Protocol):
+    """A view with tabs of its own (the explorer's pages), whose titles the window keeps whole."""
+
+    tabs: QTabWidget
 
 
 @runtime_checkable
@@ -168,7 +175,8 @@ class MainWindow(QMainWindow):
         self.tabs.setObjectName("views")
         self.tabs.setDocumentMode(True)
         # the views' titles whole at any zoom: smaller where the central area is narrow (the sheets' tab type is 1.25 ×)
-        self.tab_titles = TitlesFit(self.tabs, BASE_POINTS * self.zoom * 1.25)
+        # the views' tab titles, and those of a view with tabs of its own (the explorer), kept whole
+        self.tab_titles = [TitlesFit(self.tabs, BASE_POINTS * self.zoom * 1.25)]
         self.views = Views(self.tabs, lambda factory: factory(self.session), self._on_view_built)
         for title, factory in views:
             self.add_view(title, factory, later=title in LATER)
@@ -190,6 +198,8 @@ class MainWindow(QMainWindow):
 
     def _on_view_built(self, view: QWidget) -> None:
         dock_layout.follow_zoom(view, self.zoom)  # views are made at actual size
+        if isinstance(view, HasOwnTabs):
+            self.tab_titles.append(TitlesFit(view.tabs, BASE_POINTS * self.zoom * 1.25))
         if isinstance(view, KeepsProgress):
             self.files.keep_progress_of(view)
         if isinstance(view, AsksForTiles):
@@ -554,7 +564,8 @@ class MainWindow(QMainWindow):
         self.setPalette(palette(self.theme))
         self.setStyleSheet(style_sheet(self.theme, self.zoom) + dock_layout.dock_tab_style(BASE_POINTS * self.zoom))
         dock_layout.apply_minimums(self.docks, BASE_POINTS * self.zoom)
-        self.tab_titles.set_points(BASE_POINTS * self.zoom * 1.25)
+        for titles in self.tab_titles:
+            titles.set_points(BASE_POINTS * self.zoom * 1.25)
 
     # -- drag and drop ------------------------------------------------------------------------------
 

@@ -168,6 +168,11 @@ def zoomed_problems(window, view: str, classroom: bool) -> list[str]:
         bar = window.tabs.tabBar()
         found += [f"view tab {bar.tabText(i)!r} {bar.tabRect(i).getRect()} in {bar.rect().getRect()}"
                   for i in range(bar.count()) if not bar.rect().contains(bar.tabRect(i))]
+    if view in ("explorer", "languages"):
+        # the explorer's own tabs (Side by side, Languages, Merge replay), in both modes
+        bar = window.views["Explorer"].tabs.tabBar()
+        found += [f"explorer tab {bar.tabText(i)!r} {bar.tabRect(i).getRect()} in {bar.rect().getRect()}"
+                  for i in range(bar.count()) if not bar.rect().contains(bar.tabRect(i))]
     if view == "charts":
         readout = window.views["Charts"].growth.readout
         if readout.height() < readout.heightForWidth(readout.width()):

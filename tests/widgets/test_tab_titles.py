@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtGui import QFont, QFontMetricsF
 
-from app.view_tabs import LEAST_POINTS, TAB_CHROME, fitting_points
+from widgets.tab_titles import LEAST_POINTS, TAB_CHROME, fitting_points
 
 TITLES = ["Tiles", "Charts", "Quiz", "Explorer"]
 

@@ -1,4 +1,4 @@
-"""The views' tab titles (Tiles, Charts, Quiz, Explorer) whole at every zoom.
+"""Tab titles whole at every zoom: the views' (Tiles, Charts, Quiz, Explorer) and the explorer's own.
 
 The window's sheet gives them large type; at 200 % on a small screen the central area is narrower
 than the four titles, and Qt scrolls the tab bar, cutting a title in two ("Explor"). Here the bar's
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QFont, QFontMetricsF
-from PySide6.QtWidgets import QTabWidget
+from PySide6.QtWidgets import QTabBar, QTabWidget
 
 # the sheets' tab padding (resources/styles: 6px 16px) and frame, per tab
 TAB_CHROME = 2 * 16 + 6
@@ -48,6 +48,18 @@ class TitlesFit(QObject):
         bar = self.tabs.tabBar()
         titles = [bar.tabText(i).replace("&", "") for i in range(bar.count())]
         points = round(fitting_points(titles, self.tabs.width(), self.points, bar.font()), 1)
+        self._show(bar, points)
+        # a sheet may draw the titles bolder or pad them more than the estimate says: measured as the
+        # bar lays them out, the type goes down again until they fit
+        room = self.tabs.width() - 4
+        for _ in range(4):
+            needed = sum(bar.tabSizeHint(i).width() for i in range(bar.count()))
+            if needed <= room or points <= LEAST_POINTS or room <= 0:
+                break
+            points = max(LEAST_POINTS, round(points * room / needed - 0.1, 1))
+            self._show(bar, points)
+
+    def _show(self, bar: QTabBar, points: float) -> None:
         if points != self._shown:
             self._shown = points
             # empty at full size: the window's sheet then sizes the titles with everything else
