@@ -74,7 +74,7 @@ COMPACT_SYMBOLS = 200_000
 # from how many symbols numpy lays the corpus out and makes its merges, and from how many places a
 # merge goes to numpy (below them, importing numpy, 16 MB, and its per-call cost outweigh what it saves)
 BULK_SYMBOLS = 1_000_000
-BULK_PLACES = 500
+BULK_PLACES = 150
 
 
 class PairKeys:
