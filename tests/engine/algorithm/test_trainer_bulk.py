@@ -2,11 +2,13 @@
 
 from unittest import mock
 
+import numpy as np
 from hypothesis import HealthCheck, given, settings as hyp_settings, strategies as st
 
 from engine import Corpus, Settings, Tokenizer, train
 from engine.lesson.history import History
 from engine.algorithm.textbook import textbook_merges
+from engine.algorithm.trainer_bulk import _order
 from tests.engine.algorithm.test_trainer_properties import _corpus, settings_strategy
 
 # a tiny alphabet makes ties, overlapping runs (aaaa), a b a b and rebuilt strings (a+bc, ab+c) common
@@ -71,3 +73,23 @@ def test_the_compact_layout_without_numpy_makes_the_same_steps_as_the_lists(pair
     assert trainer.compact and not trainer.bulk
     # the same pairs, counts, totals, places and ties
     assert compact_steps == steps
+
+
+# 300 characters: their pairs number past 2**16, which the layout sorts 16 bits at a time, twice
+wide_alphabet = "".join(map(chr, range(0x4E00, 0x4E00 + 300)))
+
+
+@hyp_settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.text(alphabet=wide_alphabet[:6], min_size=1, max_size=9), st.integers(1, 4)),
+                min_size=1, max_size=10), settings_strategy)
+def test_a_wide_alphabet_laid_out_by_numpy_makes_the_python_loops_steps(pairs, settings):
+    corpus = _corpus([(wide_alphabet, 1), *pairs], settings)
+    _, steps = train(corpus)
+    _, bulk_steps = _train_in_bulk(corpus)
+    assert bulk_steps == steps
+
+
+@given(st.sampled_from([1 << 8, 1 << 16, (1 << 16) + 1, 1 << 24, 1 << 32, 1 << 40]), st.data())
+def test_the_radix_order_is_numpys_stable_sort(most, data):
+    ids = np.array(data.draw(st.lists(st.integers(0, most - 1), max_size=60)), np.int64)
+    assert _order(ids, most).tolist() == np.argsort(ids, kind="stable").tolist()
