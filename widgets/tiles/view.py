@@ -36,7 +36,7 @@ def tie_number(n: int) -> str:
     """A tied pair's number in the caption as its bracket's badge: black on the pair's colour,
     lightened to 7:1, so it reads on the light, dark and classroom grounds alike (the colour as
     text on white would not)."""
-    return f"<span style='background-color:{badge_colour(n).name()}; color:#000000'><b>&nbsp;({n})&nbsp;</b></span>"
+    return f"<span style='background-color:{badge_colour(n).name()}; color:#000000'><b>({n})</b></span>"
 
 
 @dataclass(frozen=True)

@@ -113,7 +113,7 @@ def test_the_next_merge_and_its_ties_are_highlighted(view):
     from widgets.tiles.painter import badge_colour
 
     for n in (1, 2):
-        assert f"background-color:{badge_colour(n).name()}; color:#000000'><b>&nbsp;({n})" in view.caption.text()
+        assert f"background-color:{badge_colour(n).name()}; color:#000000'><b>({n})</b>" in view.caption.text()
 
 
 def test_a_corpus_without_ties_marks_none(qtbot):
