@@ -178,6 +178,20 @@ def enter_classroom(window, size: tuple[int, int]) -> None:
     settle()
 
 
+def close_window(window) -> None:
+    """Close a window opened for a picture, leaving nothing of it in the process."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    if window.classroom.active:
+        leave_classroom(window)  # and let its queued settling run while the window is alive
+    window.session.mark_saved()  # a quiz answered for the picture is no work to save
+    window.close()
+    # deleted now, not when an event loop next runs (none may): a window left alive in the process
+    # (its menus and docks are windows too) makes every later style or font change slower
+    window.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
 def leave_classroom(window) -> None:
     window.classroom.leave()
     settle()
@@ -233,7 +247,6 @@ def panel_look(theme: str, zoom: float, classroom: bool) -> tuple[str, float]:
 def render(source, step: int | None, out: str, size: tuple[int, int], theme: str, zoom: float = 1.0,
            view: str | None = None, classroom: bool = False, predict: bool = False, reveal: bool = False) -> int:
     """Render ``source`` at ``step`` to ``out``; returns the step shown."""
-    from PySide6.QtCore import QCoreApplication, QEvent
 
     from engine.files.writing import write_atomic
     from widgets.saving import png_bytes  # Qt: the parsers (help) start without it
@@ -247,14 +260,7 @@ def render(source, step: int | None, out: str, size: tuple[int, int], theme: str
             enter_classroom(window, size)
         image = stage(window, view, predict, reveal, size).grab()
     finally:
-        if window.classroom.active:
-            leave_classroom(window)  # and let its queued settling run while the window is alive
-        window.session.mark_saved()  # a quiz answered for the picture is no work to save
-        window.close()
-        # deleted now, not when an event loop next runs (none may): a window left alive in the process
-        # (its menus and docks are windows too) makes every later style or font change slower
-        window.deleteLater()
-        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        close_window(window)
     write_atomic(out, png_bytes(image.toImage()))
     return step
 

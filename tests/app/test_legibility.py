@@ -33,7 +33,6 @@ def out_dir(tmp_path_factory) -> Path:
 
 def walk(size, theme: str, zoom: float, modes, views, out_dir: Path) -> dict[str, list[str]]:
     """Every case of one window (``size``, ``theme``, ``zoom``) in ``modes`` and ``views``: the problems of each."""
-    from PySide6.QtCore import QCoreApplication, QEvent
 
     found: dict[str, list[str]] = {}
     window, _ = snapshot.open_window(snapshot.source_for(None), STEP, size, theme, zoom)
@@ -62,12 +61,7 @@ def walk(size, theme: str, zoom: float, modes, views, out_dir: Path) -> dict[str
                 window.arrange_docks()
                 snapshot.settle()
     finally:
-        if window.classroom.active:
-            snapshot.leave_classroom(window)
-        window.session.mark_saved()
-        window.close()
-        window.deleteLater()
-        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        snapshot.close_window(window)
     return found
 
 

@@ -191,7 +191,6 @@ def zoomed_problems(window, view: str, classroom: bool) -> list[str]:
 
 @pytest.mark.parametrize("classroom", [False, True], ids=["normal", "classroom"])
 def test_at_200_percent_on_1024x768_nothing_that_explains_a_step_is_cut(out_dir, classroom):
-    from PySide6.QtCore import QCoreApplication, QEvent
 
     from app.commands import snapshot
 
@@ -212,10 +211,5 @@ def test_at_200_percent_on_1024x768_nothing_that_explains_a_step_is_cut(out_dir,
                 found[dock.windowTitle()] = [f"cell {t!r}" for t in
                                              cells_cut(table, PAIRS_WHOLE if dock is window.pairs_dock else VOCAB_WHOLE)]
     finally:
-        if window.classroom.active:
-            snapshot.leave_classroom(window)
-        window.session.mark_saved()
-        window.close()
-        window.deleteLater()
-        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        snapshot.close_window(window)
     assert not any(found.values()), {view: p for view, p in found.items() if p}
