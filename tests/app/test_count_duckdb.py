@@ -7,7 +7,6 @@ import random
 import re
 from pathlib import Path
 
-import pytest
 
 from app.cli import main
 
