@@ -408,11 +408,20 @@ class Trainer:
         n = len(sym)
         starts = accumulate(lengths, initial=0)
         freq = list(chain.from_iterable(map(repeat, self.corpus.counts, lengths)))
-        # one int object per place, shared by every pair's list of places that names it: a fresh
-        # int per mention would be most of the trainer's memory
-        at = list(range(n + 1))
-        nxt = at[1:]
-        prv = [-1, *at[:n - 1]] if n else []
+        compact = self.compact
+        at: Sequence[int]
+        if compact:
+            # the links and places are arrays of 4 bytes a place: the ints a range hands out are
+            # dropped once stored, none kept for every place
+            at = range(n + 1)
+            nxt: MutableSequence[int] = array("i", range(1, n + 1))
+            prv: MutableSequence[int] = array("i", range(-1, n - 1))
+        else:
+            # one int object per place, shared by every pair's list of places that names it: a fresh
+            # int per mention would be most of the trainer's memory
+            at = list(range(n + 1))
+            nxt = at[1:]
+            prv = [-1, *at[:n - 1]] if n else []
         # the places that start a pair: all but each word's last (a byte each, read at C speed)
         inside = bytearray(b"\x01") * n
         for s in starts:
@@ -422,18 +431,15 @@ class Trainer:
                 nxt[s - 1] = -1
                 inside[s - 1] = 0
         # every pair inside a word: its places in reading order, then its count
-        places_of: defaultdict[int, list[int]] = defaultdict(list)
+        places_of: defaultdict[int, MutableSequence[int]] = defaultdict(_places if compact else list)
         keys = map(or_, map(lshift, sym, repeat(self.keys.shift)), islice(sym, 1, None))
         for p, key in compress(zip(at, keys), inside):
             places_of[key].append(p)
-        # one C call reads a pair's weights (``itemgetter``), not one call per place
+        # one C call reads a pair's weights (``itemgetter``), not one call per place; the symbols and
+        # weights stay lists either way: of a few ints, shared by every place
         made = [(key, sum(itemgetter(*places)(freq)) if len(places) > 1 else freq[places[0]], places)
                 for key, places in places_of.items()]
-        if not self.compact:
-            # reading a list hands back the int it holds, reading an array makes a new one
-            return sym, nxt, prv, freq, made
-        # the symbols and weights stay lists: of a few ints, shared by every place
-        return sym, _int32s(nxt), _int32s(prv), freq, [(key, count, _int32s(places)) for key, count, places in made]
+        return sym, nxt, prv, freq, made
 
     # -- the queue and the tie rule -------------------------------------------------------------
 
@@ -818,6 +824,10 @@ class Trainer:
 
     def initial_tokens(self) -> int:
         return self.corpus.total_symbols()
+
+
+def _places() -> array[int]:
+    return array("i")
 
 
 def _int32s(values: list[int]) -> array[int]:
