@@ -3,8 +3,9 @@
 The dialog asks ``engine.readable.algorithms.comparing`` for the comparison in a worker (training
 takes seconds on a large corpus), says which algorithm is training, and stops at Cancel or on closing:
 the library's training, which runs in a child process, ends within a fraction of a second. Then one
-column per algorithm: the held-out text (the corpus when the lesson has none) as coloured pieces, the measures of ``METRIC_ROWS``, the pieces only that vocabulary has, and how it
-learns, in the sentences the command line prints.
+column per algorithm: the held-out text (the corpus when the lesson has none) as coloured pieces, the
+measures of ``METRIC_ROWS``, the pieces only that vocabulary has, and how it learns, in the sentences
+the command line prints.
 
 Left out: training with the lesson's own settings (the engine compares BPE Lab's defaults, cut at
 whitespace, so the three differ only in how they learn).
