@@ -15,9 +15,10 @@ spells a special token read as ordinary text (`tokenizers` with ``encode_special
 tiktoken's ``encode_ordinary``), and special tokens matched whole (the libraries' default; the rule
 of ``engine.formats.verify``).
 
-A reader given a long text reads the files and encodes in a child process (``engine.child``): the
-library's encoding runs in native code for seconds on a book, deaf to a stop, and a child ends at once.
-``check``, called while the child works, stops the proof by raising (a worker's stop).
+The library given a long text reads the files and encodes in a child process (``engine.child``): its
+encoding runs in native code for seconds on a long text, deaf to a stop, and a child ends at once.
+``check``, called while the child works and between the other steps, stops the proof by raising (a
+worker's stop).
 """
 
 from __future__ import annotations
@@ -43,9 +44,9 @@ LIBRARY = {"hf": "tokenizers", "gpt2": "tokenizers", "tiktoken": "tiktoken"}
 OWN_READER = "BPE Lab's reader"
 # how many ids a difference shows on each side
 SHOWN = 3
-# a text at least this long is read in a child process: the library encodes 10^5 characters in
-# about 0.1 s, and a child costs about 0.3 s to start
-IN_CHILD_FROM = 200_000
+# a text at least this long is read by the library in a child process: it encodes about a million
+# characters a second, and a child costs a second's work to start and load the files in
+IN_CHILD_FROM = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -141,10 +142,8 @@ def _nothing() -> None:
     return None
 
 
-def _reader_ids(reader: str, fmt: str, path: str, allow_special: bool, text: str) -> list[int]:
-    """In a child process: ``reader``'s ids for ``text``, the files read afresh."""
-    if reader == OWN_READER:
-        return _own_ids(read_tokenizer(path).tokenizer, allow_special, text)
+def _library_ids(fmt: str, path: str, allow_special: bool, text: str) -> list[int]:
+    """In a child process: the library's ids for ``text``, the files read afresh."""
     return list(_library_encoders(fmt, Path(path))[allow_special](text))
 
 
@@ -178,11 +177,12 @@ def prove(tokenizer: Encoder, fmt: str, path: str | os.PathLike[str], texts: dic
             check()  # a second on a long text: heard here, not only at the next reading
             for reader, encoders in readers:
                 yield ProofProgress(len(proofs), total, f"{reader} on {name}")
-                if len(text) >= IN_CHILD_FROM:
-                    theirs = run_in_child(_reader_ids, reader, fmt, str(path), allow, text, check=check,
+                if reader != OWN_READER and len(text) >= IN_CHILD_FROM:
+                    theirs = run_in_child(_library_ids, fmt, str(path), allow, text, check=check,
                                           what=f"reading the export with {reader}")
                 else:
                     theirs = list(encoders[allow](text))
+                    check()
                 at = first_difference(ours, theirs)
                 if at is None:
                     proofs.append(Proof(reader, name, len(ours), allow_special=allow))
