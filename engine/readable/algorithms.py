@@ -28,7 +28,8 @@ from typing import Any
 from engine.algorithm.corpus import Corpus
 from engine.algorithm.settings import UNKNOWN, Settings
 from engine.algorithm.tokenizer import Encoding, Tokenizer
-from engine.algorithm.trainer import train
+from engine.algorithm.collector import collector_paused
+from engine.algorithm.trainer import Trainer
 from engine.child import run_in_child
 from engine.errors import BpeLabError
 from engine.readable.metrics import DEFAULT_ALPHA, Metrics, measure, measure_encoding
@@ -83,6 +84,10 @@ class Trained:
     only_here: tuple[str, ...] = ()
 
 
+def _nothing() -> None:
+    return None
+
+
 def _library() -> Any:
     try:
         import tokenizers
@@ -93,9 +98,16 @@ def _library() -> Any:
     return tokenizers
 
 
-def train_bpe(corpus_text: str, vocab_size: int) -> Tokenizer:
-    """BPE Lab's BPE, default settings, to ``vocab_size``."""
-    trainer, _ = train(Corpus.from_text(corpus_text, Settings(vocab_size=vocab_size, min_frequency=MIN_FREQUENCY)))
+def train_bpe(corpus_text: str, vocab_size: int, check: Callable[[], None] = _nothing) -> Tokenizer:
+    """BPE Lab's BPE, default settings, to ``vocab_size``, as ``trainer.train`` trains; ``check``, which
+    stops the training by raising, is called after each merge."""
+    corpus = Corpus.from_text(corpus_text, Settings(vocab_size=vocab_size, min_frequency=MIN_FREQUENCY))
+    if corpus.is_empty:
+        raise BpeLabError("the corpus is empty: give some training text")
+    with collector_paused():
+        trainer = Trainer(corpus)
+        for _ in trainer.steps():
+            check()
     return Tokenizer.from_trainer(trainer)
 
 
@@ -122,10 +134,6 @@ def train_unigram(corpus_text: str, vocab_size: int) -> Any:
 
 
 LIBRARY_TRAINERS = {"WordPiece": train_wordpiece, "Unigram": train_unigram}
-
-
-def _nothing() -> None:
-    return None
 
 
 def _trained_json(name: str, corpus_text: str, vocab_size: int) -> str:
@@ -191,7 +199,7 @@ def comparing(corpus_text: str, vocab_size: int, held_out: str | None = None, al
     the library trains; an exception it raises ends the training and goes on."""
     text = corpus_text if held_out is None else held_out
     yield ALGORITHMS[0]
-    bpe = train_bpe(corpus_text, vocab_size)
+    bpe = train_bpe(corpus_text, vocab_size, check)
     marker = bpe.settings.marker
     bpe_marks = [marker] if marker else []
     bpe_tokens = bpe.encode(text).tokens
