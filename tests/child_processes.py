@@ -47,3 +47,13 @@ def gone(pid: int) -> bool:
     except OSError:
         return True
     return stat.rsplit(")", 1)[1].split()[0] in ("Z", "X")
+
+
+def cpu_seconds(pid: int) -> float:
+    """The processor time the process has used so far (0 once it has gone)."""
+    try:
+        fields = (PROC / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    # utime and stime, the 14th and 15th fields of the line (11th and 12th after the name)
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
