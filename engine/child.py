@@ -68,29 +68,33 @@ def run_in_child(work: Callable[..., T], *args: Any, check: Callable[[], None] =
                             name=f"bpe-lab: {what}")
     try:
         check()
-        child.start()
-        # only the child holds these ends now: its answer pipe reads as ended if it dies
-        answer_end.close()
-        lifeline.close()
-        while True:
-            check()
-            ready = wait([answers, child.sentinel], POLL_SECONDS)
-            if answers in ready or (ready and answers.poll()):
-                try:
-                    data = answers.recv_bytes()
-                except EOFError:
+        try:
+            child.start()
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # it died while it was handed the work: said below
+        else:
+            # only the child holds these ends now: its answer pipe reads as ended if it dies
+            answer_end.close()
+            lifeline.close()
+            while True:
+                check()
+                ready = wait([answers, child.sentinel], POLL_SECONDS)
+                if answers in ready or (ready and answers.poll()):
+                    try:
+                        data = answers.recv_bytes()
+                    except EOFError:
+                        break
+                    kind, value = pickle.loads(data)
+                    if kind == "raised":
+                        raise value
+                    result: T = value
+                    return result
+                if ready:  # the child ended and no answer is waiting
                     break
-                kind, value = pickle.loads(data)
-                if kind == "raised":
-                    raise value
-                result: T = value
-                return result
-            if ready:  # the child ended and no answer is waiting
-                break
     finally:
         _end(child)
-        answers.close()
-        kept_open.close()
+        for end in (answers, answer_end, lifeline, kept_open):
+            end.close()
     raise ChildDiedError(f"{what} stopped unexpectedly ({_how_it_ended(child.exitcode)}): try again, or with "
                          "a smaller text or vocabulary size")
 
@@ -109,7 +113,9 @@ def _end(child: BaseProcess) -> None:
 
 
 def _how_it_ended(code: int | None) -> str:
-    if code is not None and code < 0:
+    if code is None:  # it never told its status
+        return "the process ended as it started"
+    if code < 0:
         try:
             name = signal.Signals(-code).name
         except ValueError:

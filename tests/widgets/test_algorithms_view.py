@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import random
+import signal
 import string
 
 from engine.algorithm.settings import Settings
 from engine.lesson.lesson import Lesson
 from engine.readable.algorithms import ALGORITHMS, METRIC_ROWS, compare_algorithms, train_bpe
 from engine.readable.metrics import measure
-from tests.child_processes import forkserver_children, gone
+from tests.child_processes import cpu_seconds, forkserver_children, gone
 from widgets.algorithms_view import AlgorithmsDialog, corpus_text
 
 PARAGRAPH = ("the cat sat on the mat and the dog sat on the log while the other cat ran to the mat then sat "
@@ -110,3 +112,17 @@ def test_closing_the_dialog_mid_training_leaves_no_process(qtbot):
     dialog.close()
     qtbot.waitUntil(lambda: gone(pid), timeout=STOPPED_WITHIN_MS)
     qtbot.waitUntil(lambda: not dialog.running, timeout=STOPPED_WITHIN_MS)
+
+
+def test_a_training_process_that_dies_is_said_in_the_dialog(qtbot):
+    dialog = AlgorithmsDialog(large_lesson())
+    qtbot.addWidget(dialog)
+    dialog.start()
+    pid = unigram_process(qtbot, dialog)
+    qtbot.waitUntil(lambda: cpu_seconds(pid) >= 0.5, timeout=60_000)  # training, past receiving the text
+    os.kill(pid, signal.SIGKILL)  # as the system does when memory runs out
+    qtbot.waitUntil(lambda: not dialog.running, timeout=STOPPED_WITHIN_MS)
+    assert dialog.status.text() == ("Could not compare: the Unigram training stopped unexpectedly (the process was "
+                                    "ended by SIGKILL, perhaps for want of memory): try again, or with a smaller "
+                                    "text or vocabulary size.")
+    assert dialog.results is None
