@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QWidget
 
 from engine.vote.ballot import VoteSession
 from engine.vote.question import VoteQuestion
@@ -73,9 +73,7 @@ class ClassVote(QObject):
         self.action.setStatusTip("Let the class vote from their phones on the room's network (classroom mode, V)")
         self.action.triggered.connect(lambda _checked=False: self._on_action())
         window.addAction(self.action)
-        app = QApplication.instance()
-        if app is not None:
-            app.aboutToQuit.connect(self.end)
+        # no stop of our own on quitting: the server, whose thread would hold the process, stops itself then
 
     # -- starting and ending ---------------------------------------------------------------------
 

@@ -81,13 +81,16 @@ def lesson_training(source: LessonFile, earlier_colours: dict[str, int] | None =
         if now - last >= PROGRESS_INTERVAL:
             last = now
             yield "training", step.step, total
-    # what the window would otherwise count on its own thread when the lesson arrives
+    # what the window would otherwise count on its own thread when the lesson arrives; a stop is
+    # looked for between the parts, each of which takes up to half a second on a large vocabulary
+    abort_if_requested()
     if lesson.held_out.strip():
         lesson.held_out_curve(lesson.held_out)
     lesson.characters  # noqa: B018 (counted once and kept, here rather than on the GUI thread)
     # the lesson this one replaces hands on its colours, so the colouring is made once, here
     keep_colours(lesson, earlier_colours)
     colour_every_token(lesson)
+    abort_if_requested()
     return lesson, LessonState(lesson, source.step)
 
 

@@ -1,10 +1,11 @@
 """Lesson > Compare algorithms: BPE, WordPiece and Unigram trained on the lesson's corpus, side by side.
 
 The dialog asks ``engine.readable.algorithms.comparing`` for the comparison in a worker (training
-takes seconds on a large corpus), says which algorithm is training, and stops at Cancel between two
-trainings. Then one column per algorithm: the held-out text (the corpus when the lesson has none) as
-coloured pieces, the measures of ``METRIC_ROWS``, the pieces only that vocabulary has, and how it
-learns, in the sentences the command line prints.
+takes seconds on a large corpus), says which algorithm is training, and stops at Cancel or on closing:
+the library's training, which runs in a child process, ends within a fraction of a second. Then one
+column per algorithm: the held-out text (the corpus when the lesson has none) as coloured pieces, the
+measures of ``METRIC_ROWS``, the pieces only that vocabulary has, and how it learns, in the sentences
+the command line prints.
 
 Left out: training with the lesson's own settings (the engine compares BPE Lab's defaults, cut at
 whitespace, so the three differ only in how they learn).
@@ -22,7 +23,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QGridLayout, QLabel, Q
 from engine.errors import BpeLabError
 from engine.lesson.lesson import Lesson
 from engine.readable.algorithms import ALGORITHMS, HOW_EACH_LEARNS, METRIC_ROWS, Trained, comparing
-from widgets.worker import Worker
+from widgets.worker import Worker, abort_if_requested
 
 # the most tokens a column spells out; the count says how many more there are
 TOKENS_SHOWN = 300
@@ -104,7 +105,7 @@ class AlgorithmsDialog(QDialog):
         return self._worker is not None
 
     def start(self) -> None:
-        worker = Worker(comparing, self.text, self.vocab_size, self.held_out)
+        worker = Worker(comparing, self.text, self.vocab_size, self.held_out, check=abort_if_requested)
         worker.yielded.connect(self._on_yielded)
         worker.returned.connect(self._on_returned)
         worker.errored.connect(self._on_errored)
@@ -117,9 +118,8 @@ class AlgorithmsDialog(QDialog):
 
     def cancel(self) -> None:
         if self._worker is not None:
-            # the trainer running now finishes; nothing after it starts
             self._worker.quit()
-            self.status.setText("Stopping after the algorithm training now…")
+            self.status.setText("Stopping…")
 
     def reject(self) -> None:
         self.cancel()

@@ -29,7 +29,7 @@ from engine.formats.refusal import Retrain, parts_of, said
 from widgets.folder_dialog import choose_folder
 from widgets.session_view import SessionView
 from widgets.settings_form import MARKERS, SPLITS, UNITS
-from widgets.worker import Worker
+from widgets.worker import Worker, abort_if_requested
 
 # what each format is called, and in one line what it keeps and what it cannot hold
 FORMAT_NAMES = {
@@ -315,7 +315,8 @@ class ExportDialog(QDialog):
         self.progress.show()
         self.cancel_button.show()
         self.export_button.setEnabled(False)
-        self.worker = Worker(export_and_prove, self.source(), self.fmt, self.path, lesson_texts(self.session.lesson))
+        self.worker = Worker(export_and_prove, self.source(), self.fmt, self.path, lesson_texts(self.session.lesson),
+                             check=abort_if_requested)
         self.worker.yielded.connect(self._on_progress)
         self.worker.returned.connect(self._on_proved)
         self.worker.errored.connect(self._on_errored)

@@ -268,6 +268,14 @@ def _count_span(path: str, start: int, end: int, settings: Settings) -> Counter[
     return count_words(_decode(data, first=start == 0), settings)
 
 
+def _ignore_ctrl_c() -> None:
+    """In each counting process: Ctrl+C reaches the whole group, and only the caller acts on it (it ends
+    the pool), so a worker says nothing rather than print its traceback."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _in_pool(n: int, job: Callable[..., Counter[str]], tasks: Iterable[tuple[object, ...]]) -> Iterator[Counter[str]]:
     """``job(*task)`` for each task on n processes, in task order, with few tasks handed out at once."""
     # imported here: a corpus small enough for one process counts, and a command starts, without it
@@ -276,7 +284,7 @@ def _in_pool(n: int, job: Callable[..., Counter[str]], tasks: Iterable[tuple[obj
     methods = multiprocessing.get_all_start_methods()
     # never fork: a window's threads (Qt's among them) do not survive into a forked child
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    with context.Pool(n) as pool:
+    with context.Pool(n, initializer=_ignore_ctrl_c) as pool:
         waiting = []
         tasks = iter(tasks)
         for task in tasks:

@@ -14,6 +14,11 @@ ids are compared with those of the tokenizer that was exported in both of BPE La
 spells a special token read as ordinary text (`tokenizers` with ``encode_special_tokens = True``,
 tiktoken's ``encode_ordinary``), and special tokens matched whole (the libraries' default; the rule
 of ``engine.formats.verify``).
+
+The library given a long text reads the files and encodes in a child process (``engine.child``): its
+encoding runs in native code for seconds on a long text, deaf to a stop, and a child ends at once.
+``check``, called while the child works and between the other steps, stops the proof by raising (a
+worker's stop).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from pathlib import Path
 from typing import Callable, Generator, Iterable, Iterator
 
 from engine.algorithm.encoder import Encoder
+from engine.child import run_in_child
 from engine.readable.describe import plural
 from engine.errors import BpeLabError
 from engine.files.reading import read_text
@@ -38,6 +44,9 @@ LIBRARY = {"hf": "tokenizers", "gpt2": "tokenizers", "tiktoken": "tiktoken"}
 OWN_READER = "BPE Lab's reader"
 # how many ids a difference shows on each side
 SHOWN = 3
+# a text at least this long is read by the library in a child process: it encodes about a million
+# characters a second, and a child costs a second's work to start and load the files in
+IN_CHILD_FROM = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -129,6 +138,15 @@ def _own_ids(own: Encoder, allow_special: bool, text: str) -> list[int]:
     return own.encode_ids(text, allow_special=allow_special)
 
 
+def _nothing() -> None:
+    return None
+
+
+def _library_ids(fmt: str, path: str, allow_special: bool, text: str) -> list[int]:
+    """In a child process: the library's ids for ``text``, the files read afresh."""
+    return list(_library_encoders(fmt, Path(path))[allow_special](text))
+
+
 def _readers(fmt: str, path: Path) -> tuple[list[tuple[str, Encoders]], str | None]:
     own = read_tokenizer(path).tokenizer
     readers: list[tuple[str, Encoders]] = [
@@ -144,20 +162,27 @@ def _readers(fmt: str, path: Path) -> tuple[list[tuple[str, Encoders]], str | No
     return readers, None
 
 
-def prove(tokenizer: Encoder, fmt: str, path: str | os.PathLike[str],
-          texts: dict[str, str]) -> Generator[ProofProgress, None, ProofReport]:
+def prove(tokenizer: Encoder, fmt: str, path: str | os.PathLike[str], texts: dict[str, str],
+          check: Callable[[], None] = _nothing) -> Generator[ProofProgress, None, ProofReport]:
     """Read the written files back and compare ids on each of ``texts`` (name -> text) in both
     modes; returns a ProofReport."""
     readers, missing = _readers(fmt, Path(path))
+    check()
     texts = {name: text for name, text in texts.items() if text}
     total = len(texts) * len(MODES) * len(readers)
     proofs: list[Proof] = []
     for name, text in texts.items():
         for allow in MODES:
             ours = tokenizer.encode_ids(text, allow_special=allow)
+            check()  # a second on a long text: heard here, not only at the next reading
             for reader, encoders in readers:
                 yield ProofProgress(len(proofs), total, f"{reader} on {name}")
-                theirs = list(encoders[allow](text))
+                if reader != OWN_READER and len(text) >= IN_CHILD_FROM:
+                    theirs = run_in_child(_library_ids, fmt, str(path), allow, text, check=check,
+                                          what=f"reading the export with {reader}")
+                else:
+                    theirs = list(encoders[allow](text))
+                    check()
                 at = first_difference(ours, theirs)
                 if at is None:
                     proofs.append(Proof(reader, name, len(ours), allow_special=allow))
@@ -168,9 +193,10 @@ def prove(tokenizer: Encoder, fmt: str, path: str | os.PathLike[str],
     return ProofReport(tuple(proofs), missing)
 
 
-def export_and_prove(source: Source, fmt: str, path: str | os.PathLike[str],
-                     texts: dict[str, str]) -> Generator[ProofProgress, None, ProofReport]:
+def export_and_prove(source: Source, fmt: str, path: str | os.PathLike[str], texts: dict[str, str],
+                     check: Callable[[], None] = _nothing) -> Generator[ProofProgress, None, ProofReport]:
     """Write ``source`` in ``fmt`` at ``path``, then ``prove`` it; returns the ProofReport."""
     yield ProofProgress(0, 1, "writing")
     export(source, fmt, path)
-    return (yield from prove(source.tokenizer, fmt, path, texts))
+    check()
+    return (yield from prove(source.tokenizer, fmt, path, texts, check))

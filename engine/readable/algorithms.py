@@ -11,7 +11,9 @@ marker, WordPiece's ``##``): "only here" lists pieces of text one vocabulary has
 lack, the ones the held-out text uses most first.
 
 ``comparing`` is the same comparison as a generator that yields each algorithm's name before it
-trains it, so a worker can say where it is and stop between two trainings.
+trains it, so a worker can say where it is. The library trains in a child process (``engine.child``),
+since its native code cannot be interrupted: ``check``, called while it trains, stops the comparison by
+raising, and the child ends with it.
 
 Left out: the window's view and its worker (they drive ``comparing``).
 """
@@ -19,14 +21,16 @@ Left out: the window's view and its worker (they drive ``comparing``).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Generator, Iterable
+from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from engine.algorithm.corpus import Corpus
 from engine.algorithm.settings import UNKNOWN, Settings
 from engine.algorithm.tokenizer import Encoding, Tokenizer
-from engine.algorithm.trainer import train
+from engine.algorithm.collector import collector_paused
+from engine.algorithm.trainer import Trainer
+from engine.child import run_in_child
 from engine.errors import BpeLabError
 from engine.readable.metrics import DEFAULT_ALPHA, Metrics, measure, measure_encoding
 
@@ -80,6 +84,10 @@ class Trained:
     only_here: tuple[str, ...] = ()
 
 
+def _nothing() -> None:
+    return None
+
+
 def _library() -> Any:
     try:
         import tokenizers
@@ -90,9 +98,16 @@ def _library() -> Any:
     return tokenizers
 
 
-def train_bpe(corpus_text: str, vocab_size: int) -> Tokenizer:
-    """BPE Lab's BPE, default settings, to ``vocab_size``."""
-    trainer, _ = train(Corpus.from_text(corpus_text, Settings(vocab_size=vocab_size, min_frequency=MIN_FREQUENCY)))
+def train_bpe(corpus_text: str, vocab_size: int, check: Callable[[], None] = _nothing) -> Tokenizer:
+    """BPE Lab's BPE, default settings, to ``vocab_size``, as ``trainer.train`` trains; ``check``, which
+    stops the training by raising, is called after each merge."""
+    corpus = Corpus.from_text(corpus_text, Settings(vocab_size=vocab_size, min_frequency=MIN_FREQUENCY))
+    if corpus.is_empty:
+        raise BpeLabError("the corpus is empty: give some training text")
+    with collector_paused():
+        trainer = Trainer(corpus)
+        for _ in trainer.steps():
+            check()
     return Tokenizer.from_trainer(trainer)
 
 
@@ -116,6 +131,23 @@ def train_unigram(corpus_text: str, vocab_size: int) -> Any:
                                           unk_token=UNIGRAM_UNKNOWN, show_progress=False)
     tok.train_from_iterator([corpus_text], trainer)
     return tok
+
+
+LIBRARY_TRAINERS = {"WordPiece": train_wordpiece, "Unigram": train_unigram}
+
+
+def _trained_json(name: str, corpus_text: str, vocab_size: int) -> str:
+    """In the child: the library's tokenizer trained, as its JSON (a ``Tokenizer`` does not cross processes)."""
+    json: str = LIBRARY_TRAINERS[name](corpus_text, vocab_size).to_str()
+    return json
+
+
+def train_in_child(name: str, corpus_text: str, vocab_size: int, check: Callable[[], None] = _nothing) -> Any:
+    """``train_wordpiece`` or ``train_unigram`` (by ``name``) run in a child process, which ``check``
+    raising ends at once."""
+    lib = _library()  # here, so a missing library is said before any child starts
+    json = run_in_child(_trained_json, name, corpus_text, vocab_size, check=check, what=f"the {name} training")
+    return lib.Tokenizer.from_str(json)
 
 
 def measure_library_tokenizer(tok: Any, text: str, unknown: str, alpha: float = DEFAULT_ALPHA) -> tuple[Metrics, tuple[str, ...]]:
@@ -149,7 +181,8 @@ def _bare(tokens: Iterable[str], marks: Iterable[str], drop: Iterable[str]) -> l
 def compare_algorithms(corpus_text: str, vocab_size: int, held_out: str | None = None,
                        alpha: float = DEFAULT_ALPHA, few: int = 6) -> list[Trained]:
     """BPE, WordPiece and Unigram trained on ``corpus_text`` to ``vocab_size``, measured on ``held_out``
-    (the corpus itself by default), each with up to ``few`` pieces the other two lack."""
+    (the corpus itself by default), each with up to ``few`` pieces the other two lack. Ctrl+C stops it
+    at once, the library's training included."""
     steps = comparing(corpus_text, vocab_size, held_out, alpha, few)
     while True:
         try:
@@ -160,22 +193,22 @@ def compare_algorithms(corpus_text: str, vocab_size: int, held_out: str | None =
 
 
 def comparing(corpus_text: str, vocab_size: int, held_out: str | None = None, alpha: float = DEFAULT_ALPHA,
-              few: int = 6) -> Generator[str, None, list[Trained]]:
+              few: int = 6, check: Callable[[], None] = _nothing) -> Generator[str, None, list[Trained]]:
     """``compare_algorithms`` step by step: yields the name of each algorithm (ALGORITHMS, in order)
-    before training it, and returns what ``compare_algorithms`` returns."""
+    before training it, and returns what ``compare_algorithms`` returns. ``check`` is called often while
+    the library trains; an exception it raises ends the training and goes on."""
     text = corpus_text if held_out is None else held_out
     yield ALGORITHMS[0]
-    bpe = train_bpe(corpus_text, vocab_size)
+    bpe = train_bpe(corpus_text, vocab_size, check)
     marker = bpe.settings.marker
     bpe_marks = [marker] if marker else []
     bpe_tokens = bpe.encode(text).tokens
     found = [(Trained("BPE", measure(bpe, text, alpha), bpe_tokens,
                       frozenset(_bare(bpe.vocab, bpe_marks, [UNKNOWN, *bpe.special_ids]))),
               _bare(bpe_tokens, bpe_marks, [UNKNOWN]))]
-    for name, trainer, unknown, marks in (("WordPiece", train_wordpiece, WORDPIECE_UNKNOWN, ["##"]),
-                                          ("Unigram", train_unigram, UNIGRAM_UNKNOWN, [])):
+    for name, unknown, marks in (("WordPiece", WORDPIECE_UNKNOWN, ["##"]), ("Unigram", UNIGRAM_UNKNOWN, [])):
         yield name
-        tok = trainer(corpus_text, vocab_size)
+        tok = train_in_child(name, corpus_text, vocab_size, check)
         metrics, tokens = measure_library_tokenizer(tok, text, unknown, alpha)
         pieces = frozenset(_bare(tok.get_vocab(with_added_tokens=True), marks, [unknown]))
         found.append((Trained(name, metrics, tokens, pieces), _bare(tokens, marks, [unknown])))

@@ -13,6 +13,10 @@ the two equal). Words kept whole: with the whitespace split the pieces are the w
 once; with another split, from the boundaries inside each word (``engine.readable.whole_words``);
 None with the whitespace split where a special token was met (the split drops the whitespace that
 would say where the special token stands among the words).
+
+Given a ``check`` (a worker's stop, raising), ``lesson_metrics`` measures a very long held-out text in
+a child process (``engine.child``) that the check ends at once: the text is split in one call, seconds
+that no stop could otherwise reach.
 """
 
 from __future__ import annotations
@@ -20,11 +24,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from engine.algorithm.bytelevel import symbols_to_bytes
 from engine.algorithm.corpus import Corpus
 from engine.algorithm.tokenizer import Tokenizer
+from engine.child import run_in_child
 from engine.lesson.heldout import corpus_characters, text_words
 from engine.lesson.history import History
 from engine.lesson.lesson import Lesson
@@ -252,7 +257,13 @@ class LessonCurves:
     held_out: MetricsCurve | None
 
 
-def lesson_metrics(lesson: Lesson, held_out: str | None = None, alpha: float = DEFAULT_ALPHA) -> LessonCurves:
+# a held-out text at least this long is measured in a child process when a check is given: 9 MB take
+# about 4 s, and a child costs about a second to start and receive the text
+IN_CHILD_FROM = 3_000_000
+
+
+def lesson_metrics(lesson: Lesson, held_out: str | None = None, alpha: float = DEFAULT_ALPHA,
+                   check: Callable[[], None] | None = None) -> LessonCurves:
     """The curves of a trained lesson: the corpus from its history, ``held_out`` (by default the
     lesson's own held-out text) from one trace of each of its distinct words."""
     text = lesson.held_out if held_out is None else held_out
@@ -260,5 +271,10 @@ def lesson_metrics(lesson: Lesson, held_out: str | None = None, alpha: float = D
     tokenizer = lesson.tokenizer
     curve = None
     if text and isinstance(tokenizer, Tokenizer):
-        curve = text_metrics_curve(tokenizer, text, lesson.last_step, alpha)
+        if check is not None and len(text) >= IN_CHILD_FROM:
+            check()
+            curve = run_in_child(text_metrics_curve, tokenizer, text, lesson.last_step, alpha, check=check,
+                                 what="the measures of the held-out text")
+        else:
+            curve = text_metrics_curve(tokenizer, text, lesson.last_step, alpha)
     return LessonCurves(corpus, curve)

@@ -177,6 +177,16 @@ def test_closing_the_window_stops_the_server(window, qtbot):
     assert not vote.running and not listening(port)
 
 
+def test_quitting_the_application_stops_the_server(window, qtbot, qapp):
+    vote = predicting(qtbot, window)
+    press(qtbot, window, K.Key_V)
+    port = int(vote.address.rsplit(":", 1)[1])
+    server = vote.server
+    with qtbot.waitSignal(server.stopped):
+        qapp.aboutToQuit.emit()
+    assert not listening(port) and not server.running
+
+
 def test_a_busy_port_says_why_in_one_line_and_predict_first_goes_on(window, qtbot):
     vote = window.classroom.class_vote
     vote.port, blockers = ports_held(10)

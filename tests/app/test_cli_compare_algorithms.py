@@ -1,11 +1,22 @@
 """``bpe-lab compare-algorithms``: three algorithms, one corpus, one vocabulary size, the engine's measures."""
 
 import json
+import os
+import random
+import signal
+import string
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
 from engine.readable.algorithms import ALGORITHMS, compare_algorithms
 from tests.app.cli_run import run
+from tests.child_processes import forkserver_children, gone
+
+ROOT = Path(__file__).resolve().parents[2]
 
 CORPUS = ("lowest newest widest slowest low lower new wider " * 20) + "unbelievable " * 30
 HELD_OUT = "the slowest newest low, unbelievable\n"
@@ -73,3 +84,30 @@ def test_without_the_tokenizers_library_it_says_how_to_install_it(texts, capsys,
     status, out, err = run(capsys, "compare-algorithms", texts / "c.txt", "--vocab-size", "40")
     assert status == 2 and not out
     assert "pip install 'tokenizers>=0.19'" in err and len(err.splitlines()) == 1
+
+
+def test_ctrl_c_mid_training_ends_the_command_and_its_training_process(tmp_path):
+    rng = random.Random(7)
+    words = ["".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(3, 12))) for _ in range(10_000)]
+    corpus = tmp_path / "large.txt"
+    corpus.write_text(" ".join(rng.choice(words) for _ in range(40_000)), encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # its own session, so that Ctrl+C goes to its whole group as a terminal sends it
+    command = subprocess.Popen([sys.executable, "-m", "app", "compare-algorithms", str(corpus), "--vocab-size", "1000"],
+                               env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    try:
+        end = time.monotonic() + 120
+        while not (training := forkserver_children(command.pid)):
+            assert command.poll() is None and time.monotonic() < end, command.communicate()
+            time.sleep(0.02)
+        os.killpg(command.pid, signal.SIGINT)
+        out, err = command.communicate(timeout=60)
+    finally:
+        command.kill()
+    assert command.returncode == 130 and err == "bpe-lab: interrupted\n" and not out
+    # the command ended its training before it went: a generous bound on "it stopped"
+    end = time.monotonic() + 3
+    while not all(gone(pid) for pid in training):
+        assert time.monotonic() < end
+        time.sleep(0.05)

@@ -62,3 +62,41 @@ def test_splits_whose_words_hold_spaces_are_refused(tmp_path, capsys, split):
     text.write_text("a b", encoding="utf-8")
     status, _, err = run(capsys, "count", text, "--out", "-", "--split", split)
     assert status == 2 and "--split" in err
+
+
+def test_ctrl_c_mid_count_in_processes_ends_them_and_says_so_without_a_traceback(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    from engine.algorithm.word_counting import PARALLEL_FROM
+    from tests.child_processes import cpu_seconds, forkserver_children, gone
+
+    root = Path(__file__).resolve().parents[2]
+    big = tmp_path / "big.txt"
+    line = "the lowest newest widest low lower é 漢字 tea team teams steam seat\n"
+    big.write_text(line * (3 * PARALLEL_FROM // len(line.encode())), encoding="utf-8")
+    # its own session, so that Ctrl+C reaches the whole group as a terminal sends it
+    command = subprocess.Popen([sys.executable, "-m", "app", "count", str(big), "--out", str(tmp_path / "counts.txt")],
+                               env={**os.environ, "PYTHONPATH": str(root)}, cwd=root, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        end = time.monotonic() + 120
+        # interrupted while its processes count, not while they start
+        while True:
+            counting = forkserver_children(command.pid)
+            if sum(map(cpu_seconds, counting)) >= 0.3:
+                break
+            assert command.poll() is None and time.monotonic() < end, command.communicate()
+            time.sleep(0.02)
+        os.killpg(command.pid, signal.SIGINT)
+        _, err = command.communicate(timeout=60)
+    finally:
+        command.kill()
+    assert command.returncode == 130 and err.startswith("bpe-lab: interrupted\n") and "Traceback" not in err
+    end = time.monotonic() + 3  # a bound on "it stopped"
+    while not all(gone(pid) for pid in counting):
+        assert time.monotonic() < end
+        time.sleep(0.05)

@@ -67,6 +67,21 @@ def test_cancel_stops_between_merges_and_reports_nothing_else(qtbot):
     assert not done and not runner.busy
 
 
+def test_a_stop_asked_while_the_tokens_are_coloured_ends_the_run_before_its_state_is_built(qtbot, monkeypatch):
+    # the parts after the last merge take up to a second on a large vocabulary: a stop is heard between them
+    import app.training_worker as training_worker
+    from widgets.worker import Worker, _local
+
+    states = []
+    monkeypatch.setattr(training_worker, "colour_every_token", lambda lesson: _local.worker.quit())
+    monkeypatch.setattr(training_worker, "LessonState", lambda *args: states.append(args))
+    worker = Worker(training_worker.lesson_training, LessonFile(BIG))
+    with qtbot.waitSignal(worker.aborted, timeout=60_000):
+        worker.start()
+    worker.wait()
+    assert states == []
+
+
 def test_a_new_run_replaces_the_one_before(qtbot):
     runner = TrainingRunner()
     done = []

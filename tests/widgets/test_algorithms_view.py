@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import os
+import random
+import signal
+import string
+
+from engine.algorithm.settings import Settings
 from engine.lesson.lesson import Lesson
 from engine.readable.algorithms import ALGORITHMS, METRIC_ROWS, compare_algorithms, train_bpe
 from engine.readable.metrics import measure
+from tests.child_processes import cpu_seconds, forkserver_children, gone
 from widgets.algorithms_view import AlgorithmsDialog, corpus_text
 
 PARAGRAPH = ("the cat sat on the mat and the dog sat on the log while the other cat ran to the mat then sat "
              "on the hat and the rat sat on the cat")
 HELD_OUT = "the bat sat on the rat's hat"
+# how long a stopped training's process may take to go: a bound on "it stopped", not a measure
+STOPPED_WITHIN_MS = 3_000
 
 
 def trained_dialog(qtbot, lesson):
@@ -62,3 +71,58 @@ def test_cancel_stops_before_the_columns_are_made(qtbot):
     assert dialog.status.text().startswith("Stopped")
     assert not dialog.cancel_button.isEnabled()
 
+
+
+def large_lesson():
+    """A corpus of made-up words on which Unigram trains for several seconds."""
+    rng = random.Random(7)
+    words = ["".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(3, 12))) for _ in range(10_000)]
+    return Lesson(" ".join(rng.choice(words) for _ in range(40_000)), settings=Settings(vocab_size=1_000)).train()
+
+
+def unigram_process(qtbot, dialog):
+    """The process training Unigram for ``dialog``, once it has started."""
+    qtbot.waitUntil(lambda: dialog.status.text() == "Training Unigram…", timeout=120_000)
+    # the WordPiece training's process has ended by now: the one left is Unigram's
+    qtbot.waitUntil(lambda: len(forkserver_children()) == 1, timeout=60_000)
+    (pid,) = forkserver_children()
+    return pid
+
+
+def test_cancel_mid_unigram_ends_its_process_and_says_it_stopped(qtbot):
+    dialog = AlgorithmsDialog(large_lesson())
+    qtbot.addWidget(dialog)
+    dialog.start()
+    pid = unigram_process(qtbot, dialog)
+    dialog.cancel_button.click()
+    assert dialog.status.text() == "Stopping…"
+    # generous bounds on "it stopped": the process ends within a tenth of a second of the click
+    qtbot.waitUntil(lambda: gone(pid), timeout=STOPPED_WITHIN_MS)
+    qtbot.waitUntil(lambda: not dialog.running, timeout=STOPPED_WITHIN_MS)
+    assert dialog.status.text().startswith("Stopped")
+    assert dialog.results is None and dialog.columns == []
+
+
+def test_closing_the_dialog_mid_training_leaves_no_process(qtbot):
+    dialog = AlgorithmsDialog(large_lesson())
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.start()
+    pid = unigram_process(qtbot, dialog)
+    dialog.close()
+    qtbot.waitUntil(lambda: gone(pid), timeout=STOPPED_WITHIN_MS)
+    qtbot.waitUntil(lambda: not dialog.running, timeout=STOPPED_WITHIN_MS)
+
+
+def test_a_training_process_that_dies_is_said_in_the_dialog(qtbot):
+    dialog = AlgorithmsDialog(large_lesson())
+    qtbot.addWidget(dialog)
+    dialog.start()
+    pid = unigram_process(qtbot, dialog)
+    qtbot.waitUntil(lambda: cpu_seconds(pid) >= 0.5, timeout=60_000)  # training, past receiving the text
+    os.kill(pid, signal.SIGKILL)  # as the system does when memory runs out
+    qtbot.waitUntil(lambda: not dialog.running, timeout=STOPPED_WITHIN_MS)
+    assert dialog.status.text() == ("Could not compare: the Unigram training stopped unexpectedly (the process was "
+                                    "ended by SIGKILL, perhaps for want of memory): try again, or with a smaller "
+                                    "text or vocabulary size.")
+    assert dialog.results is None

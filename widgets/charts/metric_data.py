@@ -75,9 +75,10 @@ def _values(curve: MetricsCurve | None) -> dict[str, tuple[float, ...]]:
             for kind in METRICS}
 
 
-def metric_series(lesson: Lesson, held_out: str) -> MetricSeries:
-    """Every measure at every step of a trained ``lesson`` (slow on a long run: call it in a worker)."""
-    curves = lesson_metrics(lesson, held_out)
+def metric_series(lesson: Lesson, held_out: str, check: Callable[[], None] | None = None) -> MetricSeries:
+    """Every measure at every step of a trained ``lesson`` (slow on a long run: call it in a worker,
+    with its stop as ``check``, which ``lesson_metrics`` hears while it measures a very long text)."""
+    curves = lesson_metrics(lesson, held_out, check=check)
     shown = curves.corpus or curves.held_out
     vocab = shown.vocab_sizes if shown is not None else ()
     return MetricSeries(lesson, held_out, _values(curves.corpus), _values(curves.held_out),

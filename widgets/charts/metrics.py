@@ -22,7 +22,7 @@ from widgets.charts.growth import MERGES, VOCAB
 from widgets.charts.metric_data import BY_KEY, METRICS, MetricSeries, metric_series
 from widgets.charts.theme import ChartTheme
 from widgets.session_view import SessionView
-from widgets.worker import Worker
+from widgets.worker import Worker, abort_if_requested
 
 # Zouhar et al., "Tokenization and the Noiseless Channel", ACL 2023
 WARNING = ("Fewer tokens is not the same as a better model: Zouhar et al. (ACL 2023) found Rényi efficiency "
@@ -120,7 +120,7 @@ class MetricsChart(QWidget):
         self._behind = not self.isVisible()
         if self.session.state is None or self._behind:
             return
-        worker = self._worker = Worker(metric_series, lesson, lesson.held_out)
+        worker = self._worker = Worker(metric_series, lesson, lesson.held_out, check=abort_if_requested)
         worker.returned.connect(self._on_measured)
         worker.errored.connect(self._on_measure_failed)
         worker.start()

@@ -2,8 +2,11 @@
 
 import json
 
+import pytest
+
 from engine.formats import proof
 from engine.formats.load import Source
+from tests.child_processes import forkserver_children, gone
 from tests.engine.formats.samples import trained
 
 TEXTS = {"your text": "low lower newest<|endoftext|>widest", "the held-out text": "lowest <|endoftext|> newer"}
@@ -41,3 +44,35 @@ def test_a_file_whose_special_tokens_match_inside_ordinary_text_is_not_proven(tm
     failed = {(p.reader, p.allow_special) for p in report.proofs if not p.same}
     # BPE Lab's reader matches an added token that is not special as the library does: in any text
     assert not report.proven and failed == {("tokenizers", False), ("BPE Lab's reader", False)}
+
+
+def test_a_long_text_is_read_in_a_child_process_with_the_same_report(tmp_path, monkeypatch):
+    tok, steps = trained(specials=("<|endoftext|>",))
+    source = Source(tok, steps, "lesson")
+    here = run(proof.export_and_prove(source, "hf", tmp_path / "here.json", TEXTS))
+    monkeypatch.setattr(proof, "IN_CHILD_FROM", 1)  # every text counts as long
+    seen = set()
+    there = run(proof.export_and_prove(source, "hf", tmp_path / "there.json", TEXTS,
+                                       check=lambda: seen.update(forkserver_children())))
+    assert seen  # the readings ran in children
+    assert there == here
+
+
+class Stop(Exception):
+    pass
+
+
+def test_a_stop_while_a_child_reads_ends_the_child(tmp_path, monkeypatch):
+    tok, steps = trained(specials=("<|endoftext|>",))
+    monkeypatch.setattr(proof, "IN_CHILD_FROM", 1)
+    reading = set()
+
+    def check():
+        reading.update(forkserver_children())
+        if reading:
+            raise Stop
+
+    with pytest.raises(Stop):
+        run(proof.export_and_prove(Source(tok, steps, "lesson"), "hf", tmp_path / "t.json", TEXTS, check=check))
+    assert all(gone(pid) for pid in reading)
+    assert json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))["model"]["type"] == "BPE"  # written whole

@@ -8,7 +8,9 @@ from engine.readable.algorithms import (
     HOW_EACH_LEARNS,
     WORDPIECE_UNKNOWN,
     compare_algorithms,
+    comparing,
     train_bpe,
+    train_in_child,
     train_unigram,
     train_wordpiece,
 )
@@ -109,3 +111,29 @@ def test_three_measured_on_the_held_out_text_with_the_engines_measures():
 @pytest.mark.parametrize("name", ["BPE", "WordPiece", "Unigram"])
 def test_each_paragraph_is_short(name):
     assert len(HOW_EACH_LEARNS[name]) < 400
+
+
+class Stop(Exception):
+    pass
+
+
+def test_a_check_that_raises_stops_bpe_between_two_merges():
+    calls = []
+
+    def check():
+        calls.append(len(calls))
+        if len(calls) == 3:
+            raise Stop
+
+    steps = comparing(CORPUS, 60, check=check)
+    assert next(steps) == "BPE"
+    with pytest.raises(Stop):
+        next(steps)  # the third merge's check: WordPiece never starts
+    assert len(calls) == 3
+
+
+def test_the_library_trained_in_a_child_is_the_library_trained_here():
+    # Unigram's scores may differ in their last digits between two runs, its pieces do not; WordPiece
+    # breaks ties in an order that changes between runs, its size does not
+    assert set(train_in_child("Unigram", CORPUS, 60).get_vocab()) == set(train_unigram(CORPUS, 60).get_vocab())
+    assert train_in_child("WordPiece", CORPUS, 60).get_vocab_size() == train_wordpiece(CORPUS, 60).get_vocab_size()

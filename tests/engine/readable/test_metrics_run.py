@@ -111,3 +111,38 @@ def test_any_texts_curve_equals_measuring_each_cut(training, held_out, settings)
         fresh = measure(cut, training)
         assert (own.at(k).tokens, own.at(k).vocab_used, own.at(k).characters) == (fresh.tokens, fresh.vocab_used, fresh.characters)
         assert math.isclose(own.at(k).renyi_entropy, fresh.renyi_entropy, rel_tol=1e-9, abs_tol=1e-12)
+
+
+class Stop(Exception):
+    pass
+
+
+def test_a_long_held_out_text_measured_in_a_child_gives_the_curve_measured_here(monkeypatch):
+    import engine.readable.metrics_run as metrics_run
+    from engine.lesson.lesson import Lesson
+    from tests.child_processes import forkserver_children
+
+    lesson = Lesson(TEXT).train()
+    here = metrics_run.lesson_metrics(lesson, HELD_OUT)
+    monkeypatch.setattr(metrics_run, "IN_CHILD_FROM", 1)
+    seen = set()
+    there = metrics_run.lesson_metrics(lesson, HELD_OUT, check=lambda: seen.update(forkserver_children()))
+    assert seen and there == here
+
+
+def test_a_check_that_raises_ends_the_child_measuring(monkeypatch):
+    import engine.readable.metrics_run as metrics_run
+    from engine.lesson.lesson import Lesson
+    from tests.child_processes import forkserver_children, gone
+
+    monkeypatch.setattr(metrics_run, "IN_CHILD_FROM", 1)
+    measuring = set()
+
+    def check():
+        measuring.update(forkserver_children())
+        if measuring:
+            raise Stop
+
+    with pytest.raises(Stop):
+        metrics_run.lesson_metrics(Lesson(TEXT).train(), HELD_OUT * 20_000, check=check)
+    assert measuring and all(gone(pid) for pid in measuring)
