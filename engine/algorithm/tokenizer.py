@@ -1031,7 +1031,8 @@ class RankTokenizer(_Pipeline):
         if trace is None and len(piece) > _SHORT_PIECE:
             return merge_ranked_bytes(piece, rank_of)
         parts = [_ONE_BYTE[b] for b in piece]
-        pair_ranks = [rank_of(a + b, _UNRANKED) for a, b in zip(parts, parts[1:])]
+        # the first ranks joined and looked up inside map, with no Python step per pair
+        pair_ranks = list(map(rank_of, map(bytes.__add__, parts, parts[1:]), repeat(_UNRANKED)))
         while pair_ranks:
             best = min(pair_ranks)
             if best == _UNRANKED:
