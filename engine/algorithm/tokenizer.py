@@ -186,6 +186,10 @@ class _Pipeline:
                 self._single[word] = ids[0]
         return ids
 
+    def _several_ids(self, word: str) -> tuple[int, ...]:
+        """The ids of a word that ``_one_token_ids`` marks as several tokens and the cache lacks."""
+        return self._ids_of_word(word)
+
     def _learn(self, words: list[str]) -> None:
         """Encode each distinct word not met before, once, into the caches."""
         cache = self._cache
@@ -212,7 +216,7 @@ class _Pipeline:
         """
         first = self._one_token_ids(words)
         pos = 0
-        cache, ids_of = self._cache, self._ids_of_word
+        cache, ids_of = self._cache, self._several_ids
         for j in _places(first, _SEVERAL):
             out += first[pos:j]
             word = words[j]
@@ -324,7 +328,7 @@ class _Pipeline:
         word's own: a word of one token spans just that, a word of several is counted off by its
         tokens' lengths (``_spans``), once per distinct word."""
         first = self._one_token_ids(words)
-        cache, ids_of = self._cache, self._ids_of_word
+        cache, ids_of = self._cache, self._several_ids
         spans = self._span_cache
         pos = 0
         for j in _places(first, _SEVERAL):
@@ -983,7 +987,25 @@ class RankTokenizer(_Pipeline):
         return self._regex.spans(text)
 
     def _word_ids(self, word: str) -> tuple[int, ...]:
-        return next(self._words_ids((word,)))[1]
+        piece = word.encode("utf-8")
+        rank = self.ranks.get(piece)
+        if rank is not None:
+            return (rank,)
+        return self._merged_ids(piece)
+
+    def _merged_ids(self, piece: bytes) -> tuple[int, ...]:
+        """The ids of a piece that is not one token."""
+        return tuple(map(self.ranks.__getitem__, self._byte_pair_merge(piece)))
+
+    def _several_ids(self, word: str) -> tuple[int, ...]:
+        """The ids of a word that ``_whole`` does not hold, cached: its bytes are no token, so they are
+        merged without looking them up whole again, once per distinct word of a text."""
+        ids = self._merged_ids(word.encode("utf-8"))
+        cache = self._cache
+        if len(cache) >= _CACHE_LIMIT:
+            self._clear_caches()
+        cache[word] = ids
+        return ids
 
     @cached_property
     def _whole(self) -> dict[str, int]:
@@ -1000,16 +1022,6 @@ class RankTokenizer(_Pipeline):
     def _one_token_ids(self, words: list[str]) -> list[int]:
         return list(map(self._whole.get, words, repeat(_SEVERAL)))
 
-    def _words_ids(self, words: Iterable[str]) -> Iterator[tuple[str, tuple[int, ...]]]:
-        rank_of = self.ranks.get
-        ranks = self.ranks
-        merge = self._byte_pair_merge
-        for word in words:
-            piece = word.encode("utf-8")
-            rank = rank_of(piece)
-            # most words of a real text are one token whole
-            yield word, (rank,) if rank is not None else tuple(map(ranks.__getitem__, merge(piece)))
-
     def _byte_pair_merge(self, piece: bytes, trace: list[tuple[int, tuple[bytes, ...]]] | None = None) -> list[bytes]:
         """Merge the lowest-ranked neighbouring pair, the leftmost of equals, until none is ranked.
 
@@ -1019,7 +1031,8 @@ class RankTokenizer(_Pipeline):
         if trace is None and len(piece) > _SHORT_PIECE:
             return merge_ranked_bytes(piece, rank_of)
         parts = [_ONE_BYTE[b] for b in piece]
-        pair_ranks = [rank_of(a + b, _UNRANKED) for a, b in zip(parts, parts[1:])]
+        # the first ranks joined and looked up inside map, with no Python step per pair
+        pair_ranks = list(map(rank_of, map(bytes.__add__, parts, parts[1:]), repeat(_UNRANKED)))
         while pair_ranks:
             best = min(pair_ranks)
             if best == _UNRANKED:

@@ -26,6 +26,23 @@ def test_the_gpt2_ascii_twin_splits_ascii_text_as_the_published_pattern(text):
     assert GPT2_ASCII.findall(text) == PUBLISHED_GPT2.findall(text)
 
 
+# what the twin's shortcuts take: runs of spaces before words, line feeds before indented lines,
+# punctuation before letters and line breaks
+CODE_LIKE = "    \n\n\r\txy'.(_9"
+
+
+@hyp_settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet=CODE_LIKE, max_size=60))
+def test_the_ascii_twins_shortcuts_give_the_published_pieces_of_code_like_text(text):
+    assert GPT4_ASCII.findall(text) == PUBLISHED.findall(text)
+
+
+def test_the_ascii_twin_splits_an_indented_line_as_the_published_pattern():
+    text = "def f(x):\n        return x._y  \n\n  'tis\n"
+    assert GPT4_ASCII.findall(text) == PUBLISHED.findall(text) == [
+        "def", " f", "(x", "):\n", "       ", " return", " x", "._", "y", "  \n\n", " ", " '", "tis", "\n"]
+
+
 def test_the_gpt2_split_takes_its_ascii_twin_only_for_ascii_text():
     split = SplitPattern(GPT2_PATTERN)
     text = "I'll pay 12\u00a0345 \u20ac  \n\x1c  for caf\u00e9's 3 cups\n"
