@@ -12,11 +12,11 @@ and never enters it. Pairs and queue entries are ints laid out as ``PairKeys`` s
 of ``engine.algorithm.ranking`` is one order of the entries (``Trainer._queue_order``).
 
 Ties cost nothing until asked for: the first few pairs at the top count stay off the heap in
-tie-rule order (all of them, when fewer than TIES_KEPT tie; past that, how many pairs hold the
-top count is counted once and followed merge by merge); the full list of a step's ties is the
-history index's to give (``History.ties``). A step keeps its places as an array and its first ties
-as the queue's own entries, shared from step to step: the records of a long run, not its
-arithmetic, were what filled the memory.
+tie-rule order (all of them, when fewer than TIES_KEPT tie; past that, how many pairs hold each
+count from a floor a little below the top is counted once and followed merge by merge); the full
+list of a step's ties is the history index's to give (``History.ties``). A step keeps its places
+as an array and its first ties as the queue's own entries, shared from step to step: the records of
+a long run, not its arithmetic, were what filled the memory.
 
 The textbook loop that recounts every pair each round lives in ``engine.algorithm.textbook``; the tests
 hold the two to the same merges.
@@ -28,11 +28,11 @@ import heapq
 import struct
 from array import array
 from bisect import bisect_left, bisect_right, insort
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, MutableSequence, Sequence
 from dataclasses import dataclass, field, fields, make_dataclass
 from itertools import accumulate, chain, compress, islice, repeat
-from operator import countOf, itemgetter, lshift, or_
+from operator import itemgetter, lshift, or_
 from typing import Any, cast
 
 from engine.algorithm.collector import collector_paused
@@ -66,6 +66,8 @@ NOTHING_LEFT = "nothing left to merge"
 TIES_KEPT = 50
 # how many times TIES_KEPT the queue's top holds: refilled from the heap in batches
 TOP_HELD = 2
+# the counts followed for the tie count reach down a quarter of the top count (``_pairs_at``)
+FLOOR_DEPTH = 4
 
 # from how many symbols the links and places are arrays (4 bytes a place, where a list holds a
 # pointer to an int object of its own, about 40: most of a large run's memory; a list is read a
@@ -469,10 +471,11 @@ class Trainer:
         self.top_keys: dict[int, int] = {}
         # top pairs the last merge took places from: their entries are out of date
         self.touched: list[int] = []
-        # how many pairs hold the count ``tracked`` (-1: none yet), kept up to date merge by merge: the
-        # tie count of a step whose top pairs fill TIES_KEPT (below that, the top pairs are all of them)
-        self.tracked = -1
-        self.at_tracked = 0
+        # how many pairs hold each count from ``floor`` up (none yet: no floor), kept up to date merge
+        # by merge: the tie count of a step whose top pairs fill TIES_KEPT (below that, the top pairs
+        # are all of them)
+        self.floor = RANK
+        self.at_count: dict[int, int] = {}
 
     def _first_place(self, key: int) -> int:
         """The pair's first current place; drops the out-of-date ones before it."""
@@ -642,12 +645,13 @@ class Trainer:
 
     def _pairs_at(self, count: int) -> int:
         """How many pairs hold ``count``, the top count, when the top is too full to say."""
-        if self.tracked != count:
-            # counts only fall (the winner's too) until a rebuilt token ranks every pair afresh:
-            # each count is counted out once, then followed
-            self.tracked = count
-            self.at_tracked = countOf(self.counts.values(), count)
-        return self.at_tracked
+        if count < self.floor:
+            # counts only fall (the winner's too) until a rebuilt token ranks every pair afresh: the
+            # counts from a floor below the top are counted out once, then followed, so the top
+            # falls through many counts before they are all read again
+            self.floor = floor = count - count // FLOOR_DEPTH
+            self.at_count = Counter(filter(floor.__le__, self.counts.values()))
+        return self.at_count.get(count, 0)
 
     def _merge_in_bulk(self, found: MutableSequence[int], a: int, b: int, new: int) -> tuple[Sequence[int], Made, Made, int]:
         """``_merge_at_places`` for a new token of two different tokens with many places in a large
@@ -722,14 +726,15 @@ class Trainer:
         word, so of the same weight. The right pairs come first: a left pair ``new new`` undoes a
         right pair ``new a`` made a moment before. A pair made and then undone by a later place
         (``a b a b``: the first place's ``new a`` is the second's ``a b``) may have moved its first
-        place on. The count followed (``tracked``) loses the pairs that fall from it (none rises to
-        it: none is above it); the pairs made are added to it as they are queued. A rebuilt token
-        ranks every pair afresh instead (``_rank_afresh``). One method for both passes: a run of
+        place on. The counts followed (from ``floor`` up) lose the pairs that fall from them and gain
+        the ones that fall to them; the pairs made are added to them as they are queued. A rebuilt
+        token ranks every pair afresh instead (``_rank_afresh``). One method for both passes: a run of
         thousands of tiny merges pays for every call.
         """
         counts, places_of, top_keys, touched = self.counts, self.places_of, self.top_keys, self.touched
-        shift, tracked, compact = self.keys.shift, self.tracked, self.compact_made
-        at_tracked = self.at_tracked - (count == tracked)
+        shift, floor, at_count, compact = self.keys.shift, self.floor, self.at_count, self.compact_made
+        if count >= floor:
+            at_count[count] -= 1
         del counts[key]
         new_pairs: list[int] = []
         # made only in the step that needs it (``a b a b``): most steps undo nothing
@@ -759,15 +764,16 @@ class Trainer:
                     continue
                 if old in top_keys:
                     touched.append(old)
-                if n + gain == tracked:
-                    at_tracked -= 1
+                if n + gain >= floor:
+                    at_count[n + gain] -= 1
+                    if n >= floor:
+                        at_count[n] = at_count.get(n, 0) + 1
                 if n > 0:
                     counts[old] = n
                 else:
                     del counts[old]
                     del places_of[old]
         if rebuilt:
-            self.at_tracked = at_tracked
             self._rank_afresh(new, chain(new_pairs, undone or ()))
             return
         # the new pairs queued; a pair made and then undone to nothing goes
@@ -782,8 +788,8 @@ class Trainer:
                 del counts[pair]
                 del places_of[pair]
                 continue
-            if c == tracked:
-                at_tracked += 1
+            if c >= floor:
+                at_count[c] = at_count.get(c, 0) + 1
             if c < least:
                 continue
             if undone is not None and pair in undone:
@@ -799,7 +805,6 @@ class Trainer:
                 self._queue(entry)
             else:
                 push(heap, entry)
-        self.at_tracked = at_tracked
 
     def _rank_afresh(self, new: int, settled: Iterable[int]) -> None:
         """After a merge that rebuilt an existing token: pairs with it may have gained places, out of
