@@ -660,8 +660,7 @@ class Trainer:
 
         # a corpus laid out by numpy keeps its layout in arrays
         layout = cast("tuple[array[int], array[int], array[int], array[int]]", (self.sym, self.nxt, self.prv, self.freq))
-        positions, made_left, made_right, merged = merge_in_bulk(*layout, found, a, b, new, self.keys.shift)
-        return positions, _by_pair(made_left), _by_pair(made_right), merged
+        return merge_in_bulk(*layout, found, a, b, new, self.keys.shift)
 
     def _merge_at_places(self, found: Iterable[int], a: int, b: int, new: int) -> tuple[Sequence[int], Made, Made, int]:
         """Merge ``a b`` into ``new`` at the places of ``found`` that still hold it, left to right
@@ -835,10 +834,6 @@ def _int32s(values: list[int]) -> array[int]:
     packed.frombytes(struct.pack(f"{len(values)}i", *values))
     return packed
 
-
-def _by_pair(made: Listed) -> Made:
-    """numpy's pairs made, (key, weight, places) each, as the walk gives them."""
-    return {key: gain for key, gain, _ in made}, {key: places for key, _, places in made}
 
 
 def train(corpus: Corpus) -> tuple[Trainer, list[MergeStep]]:
