@@ -741,7 +741,7 @@ class Trainer:
         for (gains, made_places), to_old in ((made_right, (b - new) << shift), (made_left, a - new)):
             for pair, gain in gains.items():
                 places = made_places[pair]
-                if pair in counts:
+                if rebuilt and pair in counts:
                     # only a rebuilt token's pairs can be there already
                     counts[pair] += gain
                     places_of[pair].extend(places)
