@@ -8,7 +8,9 @@ only those, so the whole run costs about one visit per symbol of the distinct wo
 merges are asked for. Counts only ever fall for an existing pair (a pair gains places only on the
 step that mints one of its tokens), so a heap with out-of-date entries re-checked on the way out
 finds the same winner as recounting everything; a pair below the minimum frequency can never win
-and never enters it. Pairs and queue entries are ints laid out as ``PairKeys`` says; each tie rule
+and never enters it. Most pairs count far less than the top and never win either: the heap holds
+the pairs counted from a power of two below the top, the others wait unranked in bands of counts
+and come onto it a band at a time as the top falls (``Trainer._lower_floor``). Pairs and queue entries are ints laid out as ``PairKeys`` says; each tie rule
 of ``engine.algorithm.ranking`` is one order of the entries (``Trainer._queue_order``).
 
 Ties cost nothing until asked for: the first few pairs at the top count stay off the heap in
@@ -462,7 +464,19 @@ class Trainer:
         """Rank every pair afresh: the heap, the pairs at the top count, no count followed yet."""
         # a pair below the minimum frequency can never win (counts only fall): it stays off the heap
         least = self.least
-        self.heap = [self._entry(key) for key, count in self.counts.items() if count >= least]
+        # the heap holds the pairs counted from a power of two at or below the top count (or the
+        # minimum frequency) up (``heap_floor``, lowered as the top falls: ``_lower_floor``); those below wait outside, by count
+        top_count = max(self.counts.values(), default=0)
+        self.heap_floor = heap_floor = max(least, 1 << max(0, top_count.bit_length() - 1))
+        # the keys of pairs counted from 2**(j - 1) to 2**j when they began to wait at [j] (counts
+        # only fall: now perhaps less)
+        self.waiting: list[list[int]] = [[] for _ in range(64)]
+        self.heap = []
+        for key, count in self.counts.items():
+            if count >= heap_floor:
+                self.heap.append(self._entry(key))
+            elif count >= least:
+                self.waiting[count.bit_length()].append(key)
         heapq.heapify(self.heap)
         # the first pairs at the highest count in tie-rule order, taken off the heap (at most TOP_HELD
         # times TIES_KEPT): every current entry at that count left on the heap ranks after them
@@ -513,8 +527,30 @@ class Trainer:
         return (RANK - count) << keys.rank_at | (first ^ self.place_flip) << keys.place_at | key
 
     def _requeue(self, key: int) -> None:
-        if self.counts.get(key, 0) >= self.least:
+        count = self.counts.get(key, 0)
+        if count >= self.heap_floor:
             heapq.heappush(self.heap, self._entry(key))
+        elif count >= self.least:
+            self.waiting[count.bit_length()].append(key)
+
+    def _lower_floor(self) -> bool:
+        """With the heap and the top empty, the highest band of waiting pairs onto the heap (the
+        floor now its lowest count); False if none waits. Each pair waits, then moves on, a few
+        times in a run: a merge never ranks the many pairs of low counts on the heap."""
+        waiting, counts, least = self.waiting, self.counts, self.least
+        band = next((j for j in range(len(waiting) - 1, 0, -1) if waiting[j]), 0)
+        if not band:
+            return False
+        self.heap_floor = heap_floor = max(least, 1 << (band - 1))
+        keys, waiting[band] = waiting[band], []
+        for key in keys:
+            count = counts.get(key, 0)
+            if count >= heap_floor:
+                self.heap.append(self._entry(key))
+            elif count >= least:
+                waiting[count.bit_length()].append(key)
+        heapq.heapify(self.heap)
+        return True
 
     def _queue(self, entry: int) -> None:
         """Queue a pair's entry: among the top pairs if it ranks before the last of them."""
@@ -552,7 +588,12 @@ class Trainer:
         sym, nxt, by_place, flip = self.sym, self.nxt, self.by_first_place, self.place_flip
         top_rank = top[0] >> rank_at if top else -1
         held = TOP_HELD * TIES_KEPT
-        while heap and len(top) < held:
+        while len(top) < held:
+            if not heap:
+                # every waiting pair counts less than the floor, so less than any top pair
+                if top or not self._lower_floor():
+                    break
+                continue
             entry = heap[0]
             rank = entry >> rank_at
             # nothing current on the heap counts more than the top pairs; out-of-date entries may say so
@@ -568,11 +609,13 @@ class Trainer:
                     top_rank = rank
                 top.append(entry)
                 top_keys[key] = entry
-            elif count >= least:
+            elif count >= self.heap_floor:
                 # the pair's entry made afresh takes the old one's place: one sift, not two
                 heapq.heapreplace(heap, self._entry(key))
             else:
                 heapq.heappop(heap)
+                if count >= least:
+                    self.waiting[count.bit_length()].append(key)
 
     # -- the loop -------------------------------------------------------------------------------
 
@@ -777,6 +820,7 @@ class Trainer:
             return
         # the new pairs queued; a pair made and then undone to nothing goes
         least, by_place, heap, top = self.least, self.by_first_place, self.heap, self.top
+        heap_floor, waiting = self.heap_floor, self.waiting
         rank_at, place_at, label_at, low, flip = (self.keys.rank_at, self.keys.place_at, self.keys.label_at,
                                                   self.keys.low, self.place_flip)
         of = self.labels.of if self.labels is not None else None
@@ -790,6 +834,10 @@ class Trainer:
             if c >= floor:
                 at_count[c] = at_count.get(c, 0) + 1
             if c < least:
+                continue
+            if c < heap_floor:
+                # below the heap's floor: waits by count, unranked
+                waiting[c.bit_length()].append(pair)
                 continue
             if undone is not None and pair in undone:
                 entry = self._entry(pair)
