@@ -8,15 +8,17 @@ only those, so the whole run costs about one visit per symbol of the distinct wo
 merges are asked for. Counts only ever fall for an existing pair (a pair gains places only on the
 step that mints one of its tokens), so a heap with out-of-date entries re-checked on the way out
 finds the same winner as recounting everything; a pair below the minimum frequency can never win
-and never enters it. Pairs and queue entries are ints laid out as ``PairKeys`` says; each tie rule
+and never enters it. Most pairs count far less than the top and never win either: the heap holds
+the pairs counted from a power of two below the top, the others wait unranked in bands of counts
+and come onto it a band at a time as the top falls (``Trainer._lower_floor``). Pairs and queue entries are ints laid out as ``PairKeys`` says; each tie rule
 of ``engine.algorithm.ranking`` is one order of the entries (``Trainer._queue_order``).
 
 Ties cost nothing until asked for: the first few pairs at the top count stay off the heap in
-tie-rule order (all of them, when fewer than TIES_KEPT tie; past that, how many pairs hold the
-top count is counted once and followed merge by merge); the full list of a step's ties is the
-history index's to give (``History.ties``). A step keeps its places as an array and its first ties
-as the queue's own entries, shared from step to step: the records of a long run, not its
-arithmetic, were what filled the memory.
+tie-rule order (all of them, when fewer than TIES_KEPT tie; past that, how many pairs hold each
+count from a floor a little below the top is counted once and followed merge by merge); the full
+list of a step's ties is the history index's to give (``History.ties``). A step keeps its places
+as an array and its first ties as the queue's own entries, shared from step to step: the records of
+a long run, not its arithmetic, were what filled the memory.
 
 The textbook loop that recounts every pair each round lives in ``engine.algorithm.textbook``; the tests
 hold the two to the same merges.
@@ -28,11 +30,11 @@ import heapq
 import struct
 from array import array
 from bisect import bisect_left, bisect_right, insort
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, MutableSequence, Sequence
 from dataclasses import dataclass, field, fields, make_dataclass
 from itertools import accumulate, chain, compress, islice, repeat
-from operator import countOf, itemgetter, lshift, or_
+from operator import itemgetter, lshift, or_
 from typing import Any, cast
 
 from engine.algorithm.collector import collector_paused
@@ -66,6 +68,8 @@ NOTHING_LEFT = "nothing left to merge"
 TIES_KEPT = 50
 # how many times TIES_KEPT the queue's top holds: refilled from the heap in batches
 TOP_HELD = 2
+# the counts followed for the tie count reach down a quarter of the top count (``_pairs_at``)
+FLOOR_DEPTH = 4
 
 # from how many symbols the links and places are arrays (4 bytes a place, where a list holds a
 # pointer to an int object of its own, about 40: most of a large run's memory; a list is read a
@@ -466,7 +470,19 @@ class Trainer:
         """Rank every pair afresh: the heap, the pairs at the top count, no count followed yet."""
         # a pair below the minimum frequency can never win (counts only fall): it stays off the heap
         least = self.least
-        self.heap = [self._entry(key) for key, count in self.counts.items() if count >= least]
+        # the heap holds the pairs counted from a power of two at or below the top count (or the
+        # minimum frequency) up (``heap_floor``, lowered as the top falls: ``_lower_floor``); those below wait outside, by count
+        top_count = max(self.counts.values(), default=0)
+        self.heap_floor = heap_floor = max(least, 1 << max(0, top_count.bit_length() - 1))
+        # the keys of pairs counted from 2**(j - 1) to 2**j when they began to wait at [j] (counts
+        # only fall: now perhaps less)
+        self.waiting: list[list[int]] = [[] for _ in range(64)]
+        self.heap = []
+        for key, count in self.counts.items():
+            if count >= heap_floor:
+                self.heap.append(self._entry(key))
+            elif count >= least:
+                self.waiting[count.bit_length()].append(key)
         heapq.heapify(self.heap)
         # the first pairs at the highest count in tie-rule order, taken off the heap (at most TOP_HELD
         # times TIES_KEPT): every current entry at that count left on the heap ranks after them
@@ -475,10 +491,11 @@ class Trainer:
         self.top_keys: dict[int, int] = {}
         # top pairs the last merge took places from: their entries are out of date
         self.touched: list[int] = []
-        # how many pairs hold the count ``tracked`` (-1: none yet), kept up to date merge by merge: the
-        # tie count of a step whose top pairs fill TIES_KEPT (below that, the top pairs are all of them)
-        self.tracked = -1
-        self.at_tracked = 0
+        # how many pairs hold each count from ``floor`` up (none yet: no floor), kept up to date merge
+        # by merge: the tie count of a step whose top pairs fill TIES_KEPT (below that, the top pairs
+        # are all of them)
+        self.floor = RANK
+        self.at_count: dict[int, int] = {}
 
     def _first_place(self, key: int) -> int:
         """The pair's first current place; drops the out-of-date ones before it."""
@@ -516,8 +533,30 @@ class Trainer:
         return (RANK - count) << keys.rank_at | (first ^ self.place_flip) << keys.place_at | key
 
     def _requeue(self, key: int) -> None:
-        if self.counts.get(key, 0) >= self.least:
+        count = self.counts.get(key, 0)
+        if count >= self.heap_floor:
             heapq.heappush(self.heap, self._entry(key))
+        elif count >= self.least:
+            self.waiting[count.bit_length()].append(key)
+
+    def _lower_floor(self) -> bool:
+        """With the heap and the top empty, the highest band of waiting pairs onto the heap (the
+        floor now its lowest count); False if none waits. Each pair waits, then moves on, a few
+        times in a run: a merge never ranks the many pairs of low counts on the heap."""
+        waiting, counts, least = self.waiting, self.counts, self.least
+        band = next((j for j in range(len(waiting) - 1, 0, -1) if waiting[j]), 0)
+        if not band:
+            return False
+        self.heap_floor = heap_floor = max(least, 1 << (band - 1))
+        keys, waiting[band] = waiting[band], []
+        for key in keys:
+            count = counts.get(key, 0)
+            if count >= heap_floor:
+                self.heap.append(self._entry(key))
+            elif count >= least:
+                waiting[count.bit_length()].append(key)
+        heapq.heapify(self.heap)
+        return True
 
     def _queue(self, entry: int) -> None:
         """Queue a pair's entry: among the top pairs if it ranks before the last of them."""
@@ -555,7 +594,12 @@ class Trainer:
         sym, nxt, by_place, flip = self.sym, self.nxt, self.by_first_place, self.place_flip
         top_rank = top[0] >> rank_at if top else -1
         held = TOP_HELD * TIES_KEPT
-        while heap and len(top) < held:
+        while len(top) < held:
+            if not heap:
+                # every waiting pair counts less than the floor, so less than any top pair
+                if top or not self._lower_floor():
+                    break
+                continue
             entry = heap[0]
             rank = entry >> rank_at
             # nothing current on the heap counts more than the top pairs; out-of-date entries may say so
@@ -571,11 +615,13 @@ class Trainer:
                     top_rank = rank
                 top.append(entry)
                 top_keys[key] = entry
-            elif count >= least:
+            elif count >= self.heap_floor:
                 # the pair's entry made afresh takes the old one's place: one sift, not two
                 heapq.heapreplace(heap, self._entry(key))
             else:
                 heapq.heappop(heap)
+                if count >= least:
+                    self.waiting[count.bit_length()].append(key)
 
     # -- the loop -------------------------------------------------------------------------------
 
@@ -648,12 +694,13 @@ class Trainer:
 
     def _pairs_at(self, count: int) -> int:
         """How many pairs hold ``count``, the top count, when the top is too full to say."""
-        if self.tracked != count:
-            # counts only fall (the winner's too) until a rebuilt token ranks every pair afresh:
-            # each count is counted out once, then followed
-            self.tracked = count
-            self.at_tracked = countOf(self.counts.values(), count)
-        return self.at_tracked
+        if count < self.floor:
+            # counts only fall (the winner's too) until a rebuilt token ranks every pair afresh: the
+            # counts from a floor below the top are counted out once, then followed, so the top
+            # falls through many counts before they are all read again
+            self.floor = floor = count - count // FLOOR_DEPTH
+            self.at_count = Counter(filter(floor.__le__, self.counts.values()))
+        return self.at_count.get(count, 0)
 
     def _merge_in_bulk(self, found: MutableSequence[int], a: int, b: int, new: int) -> tuple[Sequence[int], Made, Made, int]:
         """``_merge_at_places`` for a new token of two different tokens with many places in a large
@@ -662,8 +709,7 @@ class Trainer:
 
         # a corpus laid out by numpy keeps its layout in arrays
         layout = cast("tuple[array[int], array[int], array[int], array[int]]", (self.sym, self.nxt, self.prv, self.freq))
-        positions, made_left, made_right, merged = merge_in_bulk(*layout, found, a, b, new, self.keys.shift)
-        return positions, _by_pair(made_left), _by_pair(made_right), merged
+        return merge_in_bulk(*layout, found, a, b, new, self.keys.shift)
 
     def _merge_at_places(self, found: Iterable[int], a: int, b: int, new: int) -> tuple[Sequence[int], Made, Made, int]:
         """Merge ``a b`` into ``new`` at the places of ``found`` that still hold it, left to right
@@ -728,14 +774,15 @@ class Trainer:
         word, so of the same weight. The right pairs come first: a left pair ``new new`` undoes a
         right pair ``new a`` made a moment before. A pair made and then undone by a later place
         (``a b a b``: the first place's ``new a`` is the second's ``a b``) may have moved its first
-        place on. The count followed (``tracked``) loses the pairs that fall from it (none rises to
-        it: none is above it); the pairs made are added to it as they are queued. A rebuilt token
-        ranks every pair afresh instead (``_rank_afresh``). One method for both passes: a run of
+        place on. The counts followed (from ``floor`` up) lose the pairs that fall from them and gain
+        the ones that fall to them; the pairs made are added to them as they are queued. A rebuilt
+        token ranks every pair afresh instead (``_rank_afresh``). One method for both passes: a run of
         thousands of tiny merges pays for every call.
         """
         counts, places_of, top_keys, touched = self.counts, self.places_of, self.top_keys, self.touched
-        shift, tracked, compact = self.keys.shift, self.tracked, self.compact_made
-        at_tracked = self.at_tracked - (count == tracked)
+        shift, floor, at_count, compact = self.keys.shift, self.floor, self.at_count, self.compact_made
+        if count >= floor:
+            at_count[count] -= 1
         del counts[key]
         new_pairs: list[int] = []
         # made only in the step that needs it (``a b a b``): most steps undo nothing
@@ -743,7 +790,7 @@ class Trainer:
         for (gains, made_places), to_old in ((made_right, (b - new) << shift), (made_left, a - new)):
             for pair, gain in gains.items():
                 places = made_places[pair]
-                if pair in counts:
+                if rebuilt and pair in counts:
                     # only a rebuilt token's pairs can be there already
                     counts[pair] += gain
                     places_of[pair].extend(places)
@@ -765,19 +812,21 @@ class Trainer:
                     continue
                 if old in top_keys:
                     touched.append(old)
-                if n + gain == tracked:
-                    at_tracked -= 1
+                if n + gain >= floor:
+                    at_count[n + gain] -= 1
+                    if n >= floor:
+                        at_count[n] = at_count.get(n, 0) + 1
                 if n > 0:
                     counts[old] = n
                 else:
                     del counts[old]
                     del places_of[old]
         if rebuilt:
-            self.at_tracked = at_tracked
             self._rank_afresh(new, chain(new_pairs, undone or ()))
             return
         # the new pairs queued; a pair made and then undone to nothing goes
         least, by_place, heap, top = self.least, self.by_first_place, self.heap, self.top
+        heap_floor, waiting = self.heap_floor, self.waiting
         rank_at, place_at, label_at, low, flip = (self.keys.rank_at, self.keys.place_at, self.keys.label_at,
                                                   self.keys.low, self.place_flip)
         of = self.labels.of if self.labels is not None else None
@@ -788,9 +837,13 @@ class Trainer:
                 del counts[pair]
                 del places_of[pair]
                 continue
-            if c == tracked:
-                at_tracked += 1
+            if c >= floor:
+                at_count[c] = at_count.get(c, 0) + 1
             if c < least:
+                continue
+            if c < heap_floor:
+                # below the heap's floor: waits by count, unranked
+                waiting[c.bit_length()].append(pair)
                 continue
             if undone is not None and pair in undone:
                 entry = self._entry(pair)
@@ -805,7 +858,6 @@ class Trainer:
                 self._queue(entry)
             else:
                 push(heap, entry)
-        self.at_tracked = at_tracked
 
     def _rank_afresh(self, new: int, settled: Iterable[int]) -> None:
         """After a merge that rebuilt an existing token: pairs with it may have gained places, out of
@@ -840,10 +892,6 @@ def _int32s(values: list[int]) -> array[int]:
     packed.frombytes(struct.pack(f"{len(values)}i", *values))
     return packed
 
-
-def _by_pair(made: Listed) -> Made:
-    """numpy's pairs made, (key, weight, places) each, as the walk gives them."""
-    return {key: gain for key, gain, _ in made}, {key: places for key, _, places in made}
 
 
 def train(corpus: Corpus) -> tuple[Trainer, list[MergeStep]]:

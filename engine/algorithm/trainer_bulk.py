@@ -1,8 +1,9 @@
 """The trainer's bulk work in numpy: laying a large corpus out, and a merge with many places.
 
-Both read and write the trainer's own arrays (``array('i')`` links and symbols, ``array('q')``
-weights) through zero-copy views, so the trainer's Python loop and these functions share one
-layout. A merge of a pair of two equal symbols (``a a a``) is never done here: its places depend
+Both read and write the trainer's own arrays (``array('i')`` links and symbols, weights of 32
+bits, or 64 for a word counted 2**31 times or more) through zero-copy views, so the trainer's
+Python loop and these functions share one layout; the layout is written into those arrays in
+place, never built whole and copied. A merge of a pair of two equal symbols (``a a a``) is never done here: its places depend
 on each other, left to right, and stay with the Python loop. numpy is imported only when a
 corpus is large enough to profit.
 """
@@ -10,16 +11,18 @@ corpus is large enough to profit.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, MutableSequence, Sequence
 
 import numpy as np
 
-# (pair key, weighted count, places in reading order) for each pair a layout or a merge made
-Made = list[tuple[int, int, "array[int]"]]
+# (pair key, weighted count, places in reading order) for each pair a layout made
+Listed = list[tuple[int, int, "array[int]"]]
+# the pairs a merge made on one side: each one's weighted count, and its places in reading order
+Made = tuple[dict[int, int], dict[int, MutableSequence[int]]]
 
 
 def lay_out(text: str, code: dict[str, int], lengths: Sequence[int], counts: Sequence[int],
-            shift: int) -> tuple[array[int], array[int], array[int], array[int], Made]:
+            shift: int) -> tuple[array[int], array[int], array[int], array[int], Listed]:
     """The layout of ``text`` (the distinct words side by side, each ``lengths[i]`` symbols long,
     of weight ``counts[i]``): symbols, next and previous links, weights, and every pair made (keyed
     as ``engine.algorithm.trainer.PairKeys`` says, with its ``shift``)."""
@@ -27,23 +30,31 @@ def lay_out(text: str, code: dict[str, int], lengths: Sequence[int], counts: Seq
     table = np.zeros(int(points.max()) + 1 if len(points) else 1, np.int32)
     chars = [c for c in code if ord(c) < len(table)]
     table[[ord(c) for c in chars]] = [code[c] for c in chars]
-    sym = table[points]
-    n = len(sym)
+    n = len(points)
+    weights = np.asarray(counts, np.int64)
+    wide = len(weights) > 0 and int(weights.max()) >= 1 << 31
+    sym, nxt, prv, freq = (_zeros(t, n) for t in ("i", "i", "i", "q" if wide else "i"))
+    s, nx, pv = (np.frombuffer(x, np.int32) for x in (sym, nxt, prv))
+    f = np.frombuffer(freq, freq.typecode)
+    np.take(table, points, out=s, mode="clip")
+    del points
     size = np.asarray(lengths, np.int64)
     ends = np.cumsum(size)
     starts = (ends - size)[size > 0]
     lasts = ends[size > 0] - 1
-    freq = np.repeat(np.asarray(counts, np.int64), size)
-    nxt = np.arange(1, n + 1, dtype=np.int32)
-    nxt[lasts] = -1
-    prv = np.arange(-1, n - 1, dtype=np.int32)
-    prv[starts] = -1
-    made = _pairs_in_words(sym, lasts, freq, shift) if n else []
-    return (array("i", sym.tobytes()), array("i", nxt.tobytes()), array("i", prv.tobytes()),
-            array("q", freq.tobytes()), made)
+    f[:] = np.repeat(weights.astype(f.dtype), size)
+    # one run of place numbers gives both links
+    at = np.arange(-1, n + 1, dtype=np.int32)
+    nx[:] = at[2:]
+    nx[lasts] = -1
+    pv[:] = at[:n]
+    pv[starts] = -1
+    del at
+    made = _pairs_in_words(s, lasts, f, shift) if n else []
+    return sym, nxt, prv, freq, made
 
 
-def _pairs_in_words(sym: np.ndarray, lasts: np.ndarray, freq: np.ndarray, shift: int) -> Made:
+def _pairs_in_words(sym: np.ndarray, lasts: np.ndarray, freq: np.ndarray, shift: int) -> Listed:
     """Every pair of neighbours inside a word (at each place but a word's last, ``lasts``): its
     key, summed weight and places in reading order.
 
@@ -62,7 +73,7 @@ def _pairs_in_words(sym: np.ndarray, lasts: np.ndarray, freq: np.ndarray, shift:
     order = _order(pair, k * k + k)[:len(sym) - len(lasts)]
     pairs, totals, bounds = _grouped(pair, order, freq)
     keys = present[pairs // k] << shift | present[pairs % k]
-    return _listed(keys, totals, order, bounds)
+    return list(zip(keys.tolist(), totals.tolist(), _slices(order, bounds)))
 
 
 def merge_in_bulk(sym: array[int], nxt: array[int], prv: array[int], freq: array[int], found: Sequence[int],
@@ -76,7 +87,7 @@ def merge_in_bulk(sym: array[int], nxt: array[int], prv: array[int], freq: array
     reads as the new token, as it does when the places are visited one by one.
     """
     s, nx, pv = (np.frombuffer(x, np.int32) for x in (sym, nxt, prv))
-    weight = np.frombuffer(freq, np.int64)
+    weight = np.frombuffer(freq, freq.typecode)
     p = np.frombuffer(found, np.int32) if isinstance(found, array) else np.array(found, np.int32)
     q = nx[p]
     # a link of -1 reads the trainer's sentinel past the last symbol, never one: the test on q >= 0
@@ -86,7 +97,10 @@ def merge_in_bulk(sym: array[int], nxt: array[int], prv: array[int], freq: array
     right, left = nx[q], pv[p]
     after_merge = np.zeros(len(p), bool)
     after_merge[1:] = left[1:] == q[:-1]
-    left_at = np.where(after_merge, np.roll(p, 1), left)
+    # the place before, where the left neighbour was merged a moment before
+    before = np.empty_like(p)
+    before[1:] = p[:-1]
+    left_at = np.where(after_merge, before, left)
     left_sym = np.where(after_merge, new, s[left])
     has_left, has_right = left_at >= 0, right >= 0
     right_sym = s[right[has_right]]  # read before the rewrite: a later place still shows its a
@@ -97,7 +111,7 @@ def merge_in_bulk(sym: array[int], nxt: array[int], prv: array[int], freq: array
     w = weight[p]
     made_left = _made(left_sym[has_left], left_at[has_left], w[has_left], new, lambda x: x << shift | new)
     made_right = _made(right_sym, p[has_right], w[has_right], new, lambda x: new << shift | x)
-    return array("i", p.tobytes()), made_left, made_right, int(w.sum())
+    return _int32s(p), made_left, made_right, int(w.sum(dtype=np.int64))
 
 
 def _order(ids: np.ndarray, most: int) -> np.ndarray:
@@ -119,7 +133,8 @@ def _made(others: np.ndarray, places: np.ndarray, weights: np.ndarray, new: int,
     each keyed by ``key`` of the other's id."""
     order = _order(others, new + 1)
     ids, totals, bounds = _grouped(others, order, weights)
-    return _listed(key(ids.astype(np.int64)), totals, places[order], bounds)
+    keys = key(ids.astype(np.int64)).tolist()
+    return dict(zip(keys, totals.tolist())), dict(zip(keys, _slices(places[order], bounds)))
 
 
 def _grouped(ids: np.ndarray, order: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[int]]:
@@ -129,15 +144,24 @@ def _grouped(ids: np.ndarray, order: np.ndarray, weights: np.ndarray) -> tuple[n
     if not len(ids):
         return ids, weights[:0], [0]
     first = np.flatnonzero(np.concatenate(([True], ids[1:] != ids[:-1])))
-    return ids[first], np.add.reduceat(weights[order], first), [*first.tolist(), len(ids)]
+    # 64-bit sums: weights of 32 bits each may add up past 2**31
+    return ids[first], np.add.reduceat(weights[order], first, dtype=np.int64), [*first.tolist(), len(ids)]
 
 
-def _listed(keys: np.ndarray, totals: np.ndarray, places: np.ndarray, bounds: list[int]) -> Made:
-    """Each key with its total and its slice of ``places`` as an array of its own."""
-    raw = memoryview(places.astype(np.int32).tobytes())
-    made = []
-    for key, total, start, end in zip(keys.tolist(), totals.tolist(), bounds, bounds[1:]):
-        found = array("i")
-        found.frombytes(raw[4 * start:4 * end])
-        made.append((key, total, found))
-    return made
+def _slices(places: np.ndarray, bounds: list[int]) -> list[array[int]]:
+    """Each run of ``places`` between bounds as an array of its own (a slice of one array is one
+    copy, made in C)."""
+    whole = _int32s(places)
+    return [whole[start:end] for start, end in zip(bounds, bounds[1:])]
+
+
+def _zeros(typecode: str, n: int) -> array[int]:
+    """An array of ``n`` zeros, made at once."""
+    return array(typecode, [0]) * n
+
+
+def _int32s(values: np.ndarray) -> array[int]:
+    """``values`` as an array of 32-bit ints, written through a view: one copy."""
+    found = _zeros("i", len(values))
+    np.frombuffer(found, np.int32)[:] = values
+    return found

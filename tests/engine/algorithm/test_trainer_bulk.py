@@ -63,6 +63,20 @@ def test_an_overlapping_run_merges_left_to_right_in_a_bulk_run():
     assert steps[0].places == ((0, 0), (0, 2))
 
 
+def test_weights_of_32_bits_add_up_past_2_31_in_a_bulk_run():
+    # each word's weight fits 32 bits; the pairs' weighted counts do not
+    corpus = Corpus.from_word_counts("abab 2000000000\nabx 2000000000", Settings(end_of_word=None, merges=2, min_frequency=1))
+    _, steps = _train_in_bulk(corpus)
+    assert [(s.pair, s.count) for s in steps] == [(("a", "b"), 6_000_000_000), (("ab", "ab"), 2_000_000_000)]
+    assert steps[0].tokens_before - steps[0].tokens_after == 6_000_000_000
+
+
+def test_a_word_counted_2_31_times_or_more_keeps_its_weight_in_a_bulk_run():
+    corpus = Corpus.from_word_counts("abab 3000000000\nabx 2", Settings(end_of_word=None, merges=2, min_frequency=1))
+    _, steps = _train_in_bulk(corpus)
+    assert [(s.pair, s.count) for s in steps] == [(("a", "b"), 6_000_000_002), (("ab", "ab"), 3_000_000_000)]
+
+
 @hyp_settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(word_counts, settings_strategy)
 def test_the_compact_layout_without_numpy_makes_the_same_steps_as_the_lists(pairs, settings):

@@ -5,6 +5,7 @@ from unittest import mock
 from hypothesis import HealthCheck, given, settings as hyp_settings, strategies as st
 
 from engine import Corpus, Settings, Tokenizer, train
+from engine.algorithm.trainer import Trainer
 import engine.algorithm.spelling_order
 from engine.lesson.history import History
 from engine.algorithm.ranking import TIE_BREAKS
@@ -102,3 +103,14 @@ def test_tokens_labelled_afresh_when_spelling_order_runs_out_of_room_still_merge
     with mock.patch.object(engine.algorithm.spelling_order, "_END", 1 << bits):
         trainer, steps = train(corpus)
     assert [(s.pair, s.count, list(s.tied)) for s in steps] == list(textbook_merges(corpus))
+
+
+def test_pairs_counted_below_the_heaps_floor_wait_and_still_merge_as_the_textbook():
+    # the heap starts at 32, the power of two at or below the top count: the pairs of 9, 5, 3 and 2
+    # wait by count and come onto the heap band by band as the top falls
+    corpus = Corpus.from_word_counts("ab 40\ncd 9\nef 5\ngh 3\nij 2\nxy 1", Settings(end_of_word=None, min_frequency=2))
+    trainer = Trainer(corpus)
+    assert trainer.heap_floor == 32 and sorted(map(len, trainer.waiting), reverse=True)[:4] == [2, 1, 1, 0]
+    steps = list(trainer.steps())
+    assert [(s.pair, s.count, list(s.tied)) for s in steps] == list(textbook_merges(corpus))
+    assert [s.count for s in steps] == [40, 9, 5, 3, 2]
