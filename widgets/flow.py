@@ -75,7 +75,11 @@ class FlowLayout(QLayout):
         for item in self._items:
             if item.isEmpty():  # a hidden widget takes no room
                 continue
-            hint = item.sizeHint()
+            # an item that wraps its own contents (a strip in a strip) is given the line's width,
+            # not its one-line width, which would reach past the edge
+            least = item.minimumSize()
+            hint = QSize(max(least.width(), min(item.sizeHint().width(), area.width())),
+                         max(least.height(), item.sizeHint().height()))
             if x > area.x() and x + hint.width() > area.right() + 1:
                 x, y, line = area.x(), y + line + self._gap // 2, 0
             if move:
