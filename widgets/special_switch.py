@@ -10,7 +10,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from engine.readable.describe import special_text_sentence, special_text_short
-from widgets.current_combo import CurrentWidthCombo
+from widgets.shortest_combo import ShortestCombo
 from widgets.flow import FlowLayout
 
 SPELLED_OUT, SPECIAL = "spelled out", "becomes the special token"
@@ -24,7 +24,7 @@ class SpecialTextSwitch(QWidget):
         super().__init__(parent)
         self.setObjectName("specialTextSwitch")
         self.label = QLabel("Typed special-token text:")
-        self.choice = CurrentWidthCombo()
+        self.choice = ShortestCombo()
         self.choice.addItem(SPELLED_OUT, False)
         self.choice.addItem(SPECIAL, True)
         self.choice.setAccessibleName("Typed special-token text")
@@ -37,7 +37,7 @@ class SpecialTextSwitch(QWidget):
         self.hint.setWordWrap(True)
         # on a narrow panel the choice goes under its label rather than widen the panel
         row = QWidget()
-        row_layout = FlowLayout(row, gap=6)
+        row_layout = FlowLayout(row, gap=2)
         row_layout.addWidget(self.label)
         row_layout.addWidget(self.choice)
         layout = QVBoxLayout(self)

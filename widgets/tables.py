@@ -47,7 +47,8 @@ def _laid_out(metrics: QFontMetrics, text: str, room: int) -> tuple[QStaticText,
 
 def title_room(view: QWidget, model: QAbstractItemModel, column: int) -> int:
     """The width a column's bold title needs with its padding."""
-    bold = QFont(view.font())
+    header = view.horizontalHeader() if isinstance(view, QTableView) else None
+    bold = QFont(header.font() if header is not None else view.font())
     bold.setBold(True)
     title = model.headerData(column, Qt.Orientation.Horizontal, _DISPLAY)
     return QFontMetrics(bold).horizontalAdvance(str(title or "")) + 2 * CELL_PADDING + 4
@@ -171,32 +172,47 @@ class Table(QTableView):
     # columns fit their contents when a lesson arrives or the font changes, not on every step:
     # a column sized to contents re-reads its rows on each change the model announces
     def fit_columns(self) -> None:
+        header = self.horizontalHeader()
+        for column, width in self.column_widths().items():
+            # never capped: a pair, a tie mark, an id is read whole; the stretching column (where a
+            # count comes from, a token's parents) gives way, its full text in the cell's tooltip
+            header.resizeSection(column, width)
+
+    def title_font(self) -> QFont:
+        """The column titles' font: the header's (which may take smaller type than the cells), bold
+        as the style sheets draw it."""
+        bold = QFont(self.horizontalHeader().font())
+        bold.setBold(True)
+        return bold
+
+    def column_widths(self, title_font: QFont | None = None) -> dict[int, int]:
+        """The width each column that does not stretch needs for its title (in ``title_font``, or
+        the header's own) and its cells."""
         model, header = self._rows, self.horizontalHeader()
         # measured here as the cells are drawn (text plus padding): the rows in view and the last
         # rows, where a vocabulary keeps its longest tokens and largest ids
         metrics = self.fontMetrics()
         # the style sheets draw column titles bold with side padding, which the header's own size
         # hint does not know of: a title sized by it loses its first letters ("oun" for Count)
-        bold = QFont(self.font())
-        bold.setBold(True)
-        title_metrics = QFontMetrics(bold)
+        title_metrics = QFontMetrics(title_font or self.title_font())
         rows = model.rowCount()
         first = max(0, min(self.rowAt(0), rows - SIZE_FROM_ROWS))
         measured = set(range(first, min(rows, first + SIZE_FROM_ROWS))) | set(range(max(0, rows - SIZE_FROM_ROWS), rows))
         cells = [model.row_values(row) for row in sorted(measured)]
+        widths = {}
         for column in range(model.columnCount()):
             if header.sectionResizeMode(column) == QHeaderView.ResizeMode.Stretch:
                 continue
             title = model.headerData(column, Qt.Orientation.Horizontal, _DISPLAY)
-            width = max(header.sectionSizeHint(column),
-                        title_metrics.horizontalAdvance(str(title or "")) + 2 * CELL_PADDING + 4)
+            width = title_metrics.horizontalAdvance(str(title or "")) + 2 * CELL_PADDING + 4
+            if title_font is None:
+                width = max(width, header.sectionSizeHint(column))
             for values in cells:
                 value = values[column]
                 if value is not None:
                     width = max(width, metrics.horizontalAdvance(str(value)) + 2 * CELL_PADDING + 2)
-            # never capped: a pair, a tie mark, an id is read whole; the stretching column (where a
-            # count comes from, a token's parents) gives way, its full text in the cell's tooltip
-            header.resizeSection(column, width)
+            widths[column] = width
+        return widths
 
 
 def make_table(model: HeaderedTableModel, stretch_column: int | None = None) -> Table:
