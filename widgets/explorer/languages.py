@@ -45,6 +45,8 @@ TOKENS = 2  # the first of the table's columns of tokens, one per tokenizer
 BAR_EMS = 2
 # on the desktop the chart's type may shrink this far to give every language its line
 LEAST_FIT = 0.6
+# the title of a tokenizer's column of premiums, under its name
+PREMIUM_TITLE = "× English"
 HATCHED = (False, True)
 
 
@@ -297,10 +299,15 @@ class LanguagesView(QWidget):
         # the chart keeps 45% of the page if two-line names make the table narrow enough, and
         # always the room its names, counts and some bar need
         least = total - self._chart_need()
+        self._tall_titles(False)
         want = self._fit_columns(int(total * 0.55), max(int(total * 0.55), least))
         crowded = want > least >= total // 3
         if crowded:
             want = self._fit_columns(total, total)  # under the chart it has the page's width
+        if crowded and want > total:
+            # still too wide: "×" and "English" take a line each under the tokenizer's name
+            self._tall_titles(True)
+            want = table.needed_width()
         if crowded != stacked:
             splitter.setOrientation(Qt.Orientation.Vertical if crowded else Qt.Orientation.Horizontal)
         # wider than even the page (never at the sizes classrooms have) it scrolls, its names whole
@@ -324,6 +331,18 @@ class LanguagesView(QWidget):
             # the chart takes the rest: it is what the class looks at
             splitter.setSizes([total - want, want])
         self._fit_range()
+
+    def _tall_titles(self, on: bool) -> None:
+        """The premium columns' titles on three lines ("GPT-4", "×", "English") or two."""
+        table = self.table
+        for column in range(table.columnCount()):
+            item = table.horizontalHeaderItem(column)
+            if item is None or not item.text().endswith(PREMIUM_TITLE[-7:]):
+                continue
+            name = item.text().split("\n")[0]
+            text = f"{name}\n{PREMIUM_TITLE.replace(' ', chr(10))}" if on else f"{name}\n{PREMIUM_TITLE}"
+            if item.text() != text:
+                item.setText(text)
 
     def _fit_columns(self, room: int, least: int) -> int:
         """Show the table's columns as ``room`` allows: the names on two lines, then without the
@@ -552,7 +571,7 @@ class LanguagesView(QWidget):
         headers += [(f"{_short(t)}\ntokens", f"Tokens under {t} (and how many are unknown)") for t, _ in shown]
         premiums = [english_premiums(values, self.samples) for _, values in shown]
         # each tokenizer's premium over English beside the others', so a class compares them on one row
-        headers += [(f"{_short(t)}\n× English", f"Tokens under {t}, divided by English's")
+        headers += [(f"{_short(t)}\n{PREMIUM_TITLE}", f"Tokens under {t}, divided by English's")
                     for (t, _), p in zip(shown, premiums) if p is not None]
         self.table.setColumnCount(len(headers))
         for col, (text, tip) in enumerate(headers):
@@ -561,7 +580,8 @@ class LanguagesView(QWidget):
             self.table.setHorizontalHeaderItem(col, heading)
         self.table.setRowCount(len(self.samples))
         for row, sample in enumerate(self.samples):
-            names = (sample.name, sample.name) if sample.native in sample.name else (
+            # on two lines a name with no native spelling ("Python code") breaks at its space
+            names = (sample.name, sample.name.replace(" ", "\n", 1)) if sample.native in sample.name else (
                 f"{sample.name} · {sample.native}", f"{sample.name}\n{sample.native}")
             cells = [names[self.table.two_lines], str(len(sample.text))]
             tips = ["", ""]
