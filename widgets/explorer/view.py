@@ -139,7 +139,7 @@ class ExplorerView(QWidget):
         self.parts.setStretchFactor(1, 1)
         compare = QWidget()
         # the tab's frame is margin enough: at 1024 px the two sides need the page's whole width
-        framed = QVBoxLayout(compare)
+        self._framed = framed = QVBoxLayout(compare)
         framed.setContentsMargins(2, 4, 2, 2)
         framed.addWidget(self.parts)
 
@@ -200,7 +200,7 @@ class ExplorerView(QWidget):
     def _stack_sides_if_narrow(self) -> None:
         """The sides one above the other on a page narrower than both side by side (zoomed in on a
         small screen), where the page would otherwise scroll sideways."""
-        framed = self.parts.parentWidget().layout().contentsMargins()
+        framed = self._framed.contentsMargins()
         room = self.compare_page.viewport().width() - framed.left() - framed.right()
         need = sum(side.minimumSizeHint().width() for side in (self.left, self.right)) + self.sides.handleWidth()
         wanted = Qt.Orientation.Vertical if need > room else Qt.Orientation.Horizontal
