@@ -219,10 +219,15 @@ class Table(QTableView):
             points = full  # the cells are wider than the table even so: tiny titles would help no one
         # empty at full size: the window's sheet then sizes the titles with everything else
         sheet = "" if points >= full else f"QHeaderView {{ font-size: {points:.1f}pt; }}"
-        if header.styleSheet() != sheet:
+        changed = header.styleSheet() != sheet
+        if changed:
             header.setStyleSheet(sheet)
-            if self.least_section is not None:
-                header.setMinimumSectionSize(self.least_section())
+        # measured again at each fit: a zoom changes it as much as a change of the titles' type
+        least = self.least_section() if self.least_section is not None else header.minimumSectionSize()
+        if least != header.minimumSectionSize():
+            header.setMinimumSectionSize(least)
+            changed = True
+        if changed:
             self.fit_columns()
 
     def fit_rows(self) -> None:
