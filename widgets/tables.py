@@ -69,6 +69,7 @@ class Table(QTableView):
         self._fits: dict[tuple[str, int], tuple[QStaticText, int]] = {}
         # the least a column may be, measured again when the titles change type
         self.least_section: Callable[[], int] | None = None
+        self._set_least: int | None = None
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt's name)
         model = self._rows
@@ -222,8 +223,12 @@ class Table(QTableView):
         changed = header.styleSheet() != sheet
         if changed:
             header.setStyleSheet(sheet)
-        # measured again at each fit: a zoom changes it as much as a change of the titles' type
-        least = self.least_section() if self.least_section is not None else header.minimumSectionSize()
+        # the least a column may be: as it was set, or as small as the smaller titles need
+        if self._set_least is None:
+            self._set_least = header.minimumSectionSize()
+        least = self._set_least
+        if sheet and self.least_section is not None:
+            least = min(least, self.least_section())
         if least != header.minimumSectionSize():
             header.setMinimumSectionSize(least)
             changed = True

@@ -353,7 +353,7 @@ class TileCanvas(QAbstractScrollArea):
 
     def _update_scrollbars(self) -> None:
         vp = self.viewport()
-        self.painter.fit_footer(vp.width(), len(self.rows.order))
+        self.painter.fit_footer(vp.width(), vp.height(), len(self.rows.order))
         content_h = self.rows.content_height() + self.painter.footer_h
         bar = self.verticalScrollBar()
         bar.setRange(0, max(0, int(content_h - vp.height())))
