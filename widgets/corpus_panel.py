@@ -11,11 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from PySide6.QtCore import QMargins, QSize, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtCore import QEvent, QMargins, QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
-    QButtonGroup, QComboBox, QFrame, QHeaderView, QScrollArea, QGroupBox, QLabel, QPlainTextEdit, QPushButton,
-    QRadioButton, QSplitter, QStyle, QVBoxLayout, QWidget,
+    QButtonGroup, QComboBox, QFrame, QScrollArea, QGroupBox, QLabel, QPlainTextEdit, QPushButton,
+    QRadioButton, QSplitter, QVBoxLayout, QWidget,
 )
 
 from engine.formats.lesson_file import LessonFile
@@ -26,7 +25,7 @@ from widgets.models import WordsModel
 from widgets.models.words import COUNT, LENGTH, TOKENS, WORD
 from widgets.session_view import SessionView
 from widgets.settings_form import SettingsForm
-from widgets.tables import CELL_PADDING, make_table, title_room
+from widgets.tables import make_table, title_room
 
 # typing pauses this long before the lesson retrains
 EDIT_DELAY_MS = 500
@@ -143,8 +142,8 @@ class CorpusPanel(QWidget):
         # the least a column may be is the narrowest title's room, not "Tokens now"'s: each column
         # fits its own title (fit_columns) and the panel's minimum width leaves the stretching one its
         # title, while a floor of the longest title for all four made the panel scroll sideways at 1024 px
-        self.table.horizontalHeader().setMinimumSectionSize(
-            min(title_room(self.table, self.words, c) for c in range(self.words.columnCount())))
+        self.table.least_section = lambda: min(title_room(self.table, self.words, c) for c in range(self.words.columnCount()))
+        self.table.horizontalHeader().setMinimumSectionSize(self.table.least_section())
 
         self.settings_form = SettingsForm(lesson.settings)
         self.settings_form.settings_requested.connect(self.settings_requested)
@@ -201,31 +200,37 @@ class CorpusPanel(QWidget):
         session.source_changed.connect(self._on_source_changed)
         session.problem_reported.connect(self.show_problem)
         self._on_lesson_changed(session.lesson)
+        self._keep_least_width()
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
-        """Wide enough for the word table's column titles whole ("Tokens now" takes what the other
-        columns leave): narrower, the panel scrolls in its dock rather than cut a title."""
+        """The panel's natural width, which the window's arrangement of the docks reads: wide
+        enough for the word table's column titles whole in the table's type ("Tokens now" takes
+        what the other columns leave). The panel's least width (``minimumWidth``, which its dock's
+        scroll area keeps) is that of the titles in their least type: the table takes smaller
+        titles where it is narrower (``Table.fit_titles``)."""
         hint = super().minimumSizeHint()
-        return hint.expandedTo(QSize(self._table_width_for_titles(), 0))
+        return hint.expandedTo(QSize(self._with_margins(self.table.width_for_titles(
+            self.table.title_font_at(self.table.points()))), 0))
 
-    def _table_width_for_titles(self) -> int:
-        table, header = self.table, self.table.horizontalHeader()
-        bold = QFont(table.font())
-        bold.setBold(True)  # as the style sheets draw column titles
-        metrics = QFontMetrics(bold)
-        width = 0
-        for column in range(header.count()):
-            if header.isSectionHidden(column):
-                continue
-            title = str(self.words.headerData(column, Qt.Orientation.Horizontal) or "")
-            need = metrics.horizontalAdvance(title) + 2 * CELL_PADDING + 4
-            if header.sectionResizeMode(column) != QHeaderView.ResizeMode.Stretch:
-                need = max(need, header.sectionSize(column))
-            width += need
-        scroll_bar = table.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, table)
+    def _with_margins(self, width: int) -> int:
         layout = self.layout()
         margins = layout.contentsMargins() if layout is not None else QMargins()  # none until it is built
-        return width + 2 * table.frameWidth() + scroll_bar + margins.left() + margins.right()
+        return width + margins.left() + margins.right()
+
+    def _keep_least_width(self) -> None:
+        # narrower than this the panel scrolls in its dock rather than cut a title
+        least = max(super().minimumSizeHint().width(), self._with_margins(self.table.least_width()))
+        if self.minimumWidth() != least:
+            self.setMinimumWidth(least)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self._keep_least_width()
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            QTimer.singleShot(0, self, self._keep_least_width)  # once the table has its new font
 
     # -- from the session ----------------------------------------------------------------------
 

@@ -75,7 +75,12 @@ class FlowLayout(QLayout):
         for item in self._items:
             if item.isEmpty():  # a hidden widget takes no room
                 continue
-            hint = item.sizeHint()
+            # an item that wraps its own contents (a strip in a strip) is given the line's width,
+            # not its one-line width, which would reach past the edge
+            least = item.minimumSize()
+            width = max(least.width(), min(item.sizeHint().width(), area.width()))
+            tall = item.heightForWidth(width) if item.hasHeightForWidth() else item.sizeHint().height()
+            hint = QSize(width, max(least.height(), tall))
             if x > area.x() and x + hint.width() > area.right() + 1:
                 x, y, line = area.x(), y + line + self._gap // 2, 0
             if move:

@@ -7,9 +7,11 @@ off-limits (greyed, with the reason) when the tokenizer shown has no special tok
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from engine.readable.describe import special_text_sentence, special_text_short
+from widgets.shortest_combo import ShortestCombo
+from widgets.flow import FlowLayout
 
 SPELLED_OUT, SPECIAL = "spelled out", "becomes the special token"
 
@@ -22,7 +24,7 @@ class SpecialTextSwitch(QWidget):
         super().__init__(parent)
         self.setObjectName("specialTextSwitch")
         self.label = QLabel("Typed special-token text:")
-        self.choice = QComboBox()
+        self.choice = ShortestCombo()
         self.choice.addItem(SPELLED_OUT, False)
         self.choice.addItem(SPECIAL, True)
         self.choice.setAccessibleName("Typed special-token text")
@@ -33,14 +35,15 @@ class SpecialTextSwitch(QWidget):
         self.hint.setToolTip(self.why)
         self.hint.setObjectName("hint")
         self.hint.setWordWrap(True)
-        row = QHBoxLayout()
-        row.addWidget(self.label)
-        row.addWidget(self.choice)
-        row.addStretch(1)
+        # on a narrow panel the choice goes under its label rather than widen the panel
+        row = QWidget()
+        row_layout = FlowLayout(row, gap=2)
+        row_layout.addWidget(self.label)
+        row_layout.addWidget(self.choice)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
-        layout.addLayout(row)
+        layout.addWidget(row)
         layout.addWidget(self.hint)
         self.choice.currentIndexChanged.connect(lambda _i: self.allow_special_changed.emit(self.allow_special))
 

@@ -15,11 +15,14 @@ while the table shows it, not laid out in a rectangle by alignment flags on ever
 
 from __future__ import annotations
 
+from typing import Callable
+
 from PySide6.QtCore import QAbstractItemModel, QEvent, Qt, QTimer
 from PySide6.QtGui import QFont, QFontMetrics, QHelpEvent, QPainter, QPaintEvent, QPalette, QPen, QStaticText
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QToolTip, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyle, QTableView, QToolTip, QWidget
 
 from widgets.models.common import HeaderedTableModel
+from widgets.tab_titles import LEAST_POINTS
 
 # how many rows Qt reads to size a column to its contents (those on screen first)
 SIZE_FROM_ROWS = 25
@@ -47,7 +50,8 @@ def _laid_out(metrics: QFontMetrics, text: str, room: int) -> tuple[QStaticText,
 
 def title_room(view: QWidget, model: QAbstractItemModel, column: int) -> int:
     """The width a column's bold title needs with its padding."""
-    bold = QFont(view.font())
+    header = view.horizontalHeader() if isinstance(view, QTableView) else None
+    bold = QFont(header.font() if header is not None else view.font())
     bold.setBold(True)
     title = model.headerData(column, Qt.Orientation.Horizontal, _DISPLAY)
     return QFontMetrics(bold).horizontalAdvance(str(title or "")) + 2 * CELL_PADDING + 4
@@ -63,6 +67,9 @@ class Table(QTableView):
         # (text, room) -> the text as it fits, laid out, and the room left of it: measuring and
         # laying out a text cost more than drawing it, and a step shows mostly texts drawn before
         self._fits: dict[tuple[str, int], tuple[QStaticText, int]] = {}
+        # the least a column may be, measured again when the titles change type
+        self.least_section: Callable[[], int] | None = None
+        self._set_least: int | None = None
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt's name)
         model = self._rows
@@ -163,6 +170,70 @@ class Table(QTableView):
             self.fit_columns()
             # once more when the style sheet has reached the header too
             QTimer.singleShot(0, self, self.fit_columns)  # dropped if the table goes first
+            QTimer.singleShot(0, self, self.fit_titles)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self.fit_titles()
+
+    # -- column titles in smaller type where the table is too narrow for them --------------------
+
+    def points(self) -> float:
+        """The cells' type in points (a classroom look sizes it in pixels)."""
+        font = self.font()
+        return font.pointSizeF() if font.pointSizeF() > 0 else font.pixelSize() * 72 / max(1, self.logicalDpiY())
+
+    def title_font_at(self, points: float) -> QFont:
+        font = self.title_font()
+        font.setPointSizeF(points)
+        return font
+
+    def width_for_titles(self, title_font: QFont) -> int:
+        """The width that shows every column whole with its title in ``title_font`` (the
+        stretching one its title's width), frame and scroll bar included."""
+        header = self.horizontalHeader()
+        metrics = QFontMetrics(title_font)
+        widths = self.column_widths(title_font)
+        width = 0
+        for column in range(header.count()):
+            if header.isSectionHidden(column):
+                continue
+            title = str(self._rows.headerData(column, Qt.Orientation.Horizontal, _DISPLAY) or "")
+            width += widths.get(column, metrics.horizontalAdvance(title) + 2 * CELL_PADDING + 4)
+        scroll_bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, self)
+        return width + 2 * self.frameWidth() + scroll_bar
+
+    def least_width(self) -> int:
+        """The width that shows every column whole with the titles in their least type."""
+        return self.width_for_titles(self.title_font_at(LEAST_POINTS))
+
+    def fit_titles(self) -> None:
+        """The column titles in the cells' type, or as much smaller as makes every column fit the
+        table's width, as the views' tab titles do: zoomed in on a small screen the bold titles
+        alone need more than a dock has, and the last columns would be cut off at its edge. Where
+        the cells alone are wider than the table, the titles keep their type."""
+        header = self.horizontalHeader()
+        full = points = self.points()
+        while points > LEAST_POINTS and self.width_for_titles(self.title_font_at(points)) > self.width():
+            points = max(LEAST_POINTS, points - 0.5)
+        if self.width_for_titles(self.title_font_at(points)) > self.width():
+            points = full  # the cells are wider than the table even so: tiny titles would help no one
+        # empty at full size: the window's sheet then sizes the titles with everything else
+        sheet = "" if points >= full else f"QHeaderView {{ font-size: {points:.1f}pt; }}"
+        changed = header.styleSheet() != sheet
+        if changed:
+            header.setStyleSheet(sheet)
+        # the least a column may be: as it was set, or as small as the smaller titles need
+        if self._set_least is None:
+            self._set_least = header.minimumSectionSize()
+        least = self._set_least
+        if sheet and self.least_section is not None:
+            least = min(least, self.least_section())
+        if least != header.minimumSectionSize():
+            header.setMinimumSectionSize(least)
+            changed = True
+        if changed:
+            self.fit_columns()
 
     def fit_rows(self) -> None:
         # rows follow the font, so zoom makes them taller instead of clipping the text
@@ -171,32 +242,47 @@ class Table(QTableView):
     # columns fit their contents when a lesson arrives or the font changes, not on every step:
     # a column sized to contents re-reads its rows on each change the model announces
     def fit_columns(self) -> None:
+        header = self.horizontalHeader()
+        for column, width in self.column_widths().items():
+            # never capped: a pair, a tie mark, an id is read whole; the stretching column (where a
+            # count comes from, a token's parents) gives way, its full text in the cell's tooltip
+            header.resizeSection(column, width)
+
+    def title_font(self) -> QFont:
+        """The column titles' font: the header's (which may take smaller type than the cells), bold
+        as the style sheets draw it."""
+        bold = QFont(self.horizontalHeader().font())
+        bold.setBold(True)
+        return bold
+
+    def column_widths(self, title_font: QFont | None = None) -> dict[int, int]:
+        """The width each column that does not stretch needs for its title (in ``title_font``, or
+        the header's own) and its cells."""
         model, header = self._rows, self.horizontalHeader()
         # measured here as the cells are drawn (text plus padding): the rows in view and the last
         # rows, where a vocabulary keeps its longest tokens and largest ids
         metrics = self.fontMetrics()
         # the style sheets draw column titles bold with side padding, which the header's own size
         # hint does not know of: a title sized by it loses its first letters ("oun" for Count)
-        bold = QFont(self.font())
-        bold.setBold(True)
-        title_metrics = QFontMetrics(bold)
+        title_metrics = QFontMetrics(title_font or self.title_font())
         rows = model.rowCount()
         first = max(0, min(self.rowAt(0), rows - SIZE_FROM_ROWS))
         measured = set(range(first, min(rows, first + SIZE_FROM_ROWS))) | set(range(max(0, rows - SIZE_FROM_ROWS), rows))
         cells = [model.row_values(row) for row in sorted(measured)]
+        widths = {}
         for column in range(model.columnCount()):
             if header.sectionResizeMode(column) == QHeaderView.ResizeMode.Stretch:
                 continue
             title = model.headerData(column, Qt.Orientation.Horizontal, _DISPLAY)
-            width = max(header.sectionSizeHint(column),
-                        title_metrics.horizontalAdvance(str(title or "")) + 2 * CELL_PADDING + 4)
+            width = title_metrics.horizontalAdvance(str(title or "")) + 2 * CELL_PADDING + 4
+            if title_font is None:
+                width = max(width, header.sectionSizeHint(column))
             for values in cells:
                 value = values[column]
                 if value is not None:
                     width = max(width, metrics.horizontalAdvance(str(value)) + 2 * CELL_PADDING + 2)
-            # never capped: a pair, a tie mark, an id is read whole; the stretching column (where a
-            # count comes from, a token's parents) gives way, its full text in the cell's tooltip
-            header.resizeSection(column, width)
+            widths[column] = width
+        return widths
 
 
 def make_table(model: HeaderedTableModel, stretch_column: int | None = None) -> Table:
@@ -217,7 +303,8 @@ def make_table(model: HeaderedTableModel, stretch_column: int | None = None) -> 
         header.setSectionResizeMode(stretch_column, QHeaderView.ResizeMode.Stretch)
         # the stretching column shortens its text rather than make the table scroll sideways
         view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        header.setMinimumSectionSize(title_room(view, model, stretch_column))
+        view.least_section = lambda: title_room(view, model, stretch_column)
+        header.setMinimumSectionSize(view.least_section())
     else:
         header.setStretchLastSection(True)
 

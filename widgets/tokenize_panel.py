@@ -48,7 +48,7 @@ class TokenizePanel(QWidget):
         self.replay = QPlainTextEdit()
         self.replay.setObjectName("replay")
         self.replay.setReadOnly(True)
-        self.replay.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.replay.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self._replay_shown = ""
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)

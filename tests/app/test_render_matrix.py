@@ -86,13 +86,12 @@ def stale_tab_bars(window) -> list[list[str]]:
 def column_titles_cut(table) -> list[str]:
     """Column titles of ``table`` narrower than the bold title with its padding."""
     from PySide6.QtCore import Qt
-    from PySide6.QtGui import QFont, QFontMetrics
+    from PySide6.QtGui import QFontMetrics
 
     from widgets.tables import CELL_PADDING
 
-    bold = QFont(table.font())
-    bold.setBold(True)
-    metrics, header, model = QFontMetrics(bold), table.horizontalHeader(), table.model()
+    # in the header's type, which may be smaller than the cells' where the table is narrow
+    metrics, header, model = QFontMetrics(table.title_font()), table.horizontalHeader(), table.model()
     titles = [(c, str(model.headerData(c, Qt.Orientation.Horizontal))) for c in range(header.count())
               if not header.isSectionHidden(c)]
     return [t for c, t in titles if header.sectionSize(c) < metrics.horizontalAdvance(t) + 2 * CELL_PADDING]

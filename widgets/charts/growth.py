@@ -16,13 +16,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFontMetricsF
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from engine.readable.describe import plural
 from engine.algorithm.trainer import TARGET_REACHED
 from widgets.charts.axes import CountAxis, GridLines, short_number
+from widgets.charts.step_line import StepLine
 from widgets.charts.theme import ChartTheme
 from widgets.models.history_model import COLUMNS, HistoryModel
 from widgets.session_view import SessionView
@@ -57,8 +58,6 @@ class GrowthChart(QWidget):
         self.x_mode = MERGES
         self.y_mode = TOKENS
         self.show_per_token = False
-        self._placing = False
-        self.hover_step: int | None = None
 
         self.plot = pg.PlotWidget(
             axisItems={"bottom": CountAxis("bottom"), "left": CountAxis("left"), "right": CountAxis("right")}
@@ -113,18 +112,13 @@ class GrowthChart(QWidget):
         # the stop label hangs from the top of its line, left of it, in the headroom kept above the
         # curves (at mid-height it lay over both curves)
         self.stop_line = pg.InfiniteLine(angle=90, movable=False, label="", labelOpts={"position": 1.0, "anchors": [(1, 0), (1, 0)]})
-        # the step label stands at the foot of its line, right of it, clear of the stop label above
-        # (early in a run the curves are high there, late in it the step is at the stop)
-        self.step_line = pg.InfiniteLine(angle=90, movable=True, label="", labelOpts={"position": 0.0, "anchors": [(0, 1), (0, 1)]})
-        self.step_line.setZValue(20)
         item.addItem(self.stop_line, ignoreBounds=True)
-        item.addItem(self.step_line, ignoreBounds=True)
         item.vb.sigResized.connect(lambda *_: self._fit_stop_label())
-        self.markers = pg.ScatterPlotItem(size=12)
-        self.markers.setZValue(15)
-        item.addItem(self.markers, ignoreBounds=True)
-        self.step_line.sigPositionChanged.connect(self._on_line_dragged)
-        self.step_line.sigPositionChangeFinished.connect(lambda _: self._place_step_line(self.session.step))
+        # the step label stands at the foot of its line, clear of the stop label above (early in a
+        # run the curves are high there, late in it the step is at the stop)
+        self.scrub = StepLine(self.plot, session, self.x_of, self.step_at, lambda: bool(self.model.merges),
+                              self._show_readout, labelled=True)
+        self.step_line, self.markers = self.scrub.line, self.scrub.markers
 
         self.readout = QLabel(" ")
         self.readout.setWordWrap(True)
@@ -133,10 +127,6 @@ class GrowthChart(QWidget):
         layout.addWidget(self.plot, 1)
         layout.addWidget(self.readout)
 
-        self.plot.scene().sigMouseMoved.connect(self._on_mouse_moved)
-        self.plot.scene().sigMouseClicked.connect(self._on_mouse_clicked)
-        # the scene reports no move once the mouse is outside the plot: its leaving ends the hover
-        self.plot.installEventFilter(self)
         session.step_changed.connect(self._on_step_changed)
         model.modelReset.connect(self._on_model_changed)
         model.held_out_changed.connect(self._on_model_changed)
@@ -153,6 +143,11 @@ class GrowthChart(QWidget):
             view.setGeometry(vb.sceneBoundingRect())
             view.linkedViewChanged(vb, view.XAxis)
         self.grid.place(vb, item.getAxis("bottom"), item.getAxis("left"))
+
+    @property
+    def hover_step(self) -> int | None:
+        """The step under the mouse while it is over the plot, else None."""
+        return self.scrub.hover_step
 
     def shown(self) -> GrowthShown:
         """The read-out and the step line as drawn now (for tests and accessibility)."""
@@ -243,7 +238,7 @@ class GrowthChart(QWidget):
         self.vocab_view.setYRange(0, max(model.vocab + [1]) * HEADROOM, padding=0)
         self.per_token_view.setYRange(0, max(per_token + held_per_token + [1.0]) * HEADROOM, padding=0)
         self._place_stop_line()
-        self._place_step_line(self.session.step)
+        self.scrub.place(self.session.step)
         self._show_readout(self.hover_step if self.hover_step is not None else self.session.step)
         self._sync_views()
 
@@ -308,25 +303,6 @@ class GrowthChart(QWidget):
         if 0 < room < label.textItem.boundingRect().width():
             label.setTextWidth(max(room, 4 * QFontMetricsF(label.textItem.font()).horizontalAdvance("m")))
 
-    def _place_step_line(self, step: int) -> None:
-        self._placing = True
-        try:
-            x = self.x_of(step)
-            self.step_line.setValue(x)
-            self._label_step(step, x)
-        finally:
-            self._placing = False
-
-    def _label_step(self, step: int, x: float) -> None:
-        label = self.step_line.label
-        label.setFormat(f"step {step:,}")
-        # past the middle the label goes left of the line, so it is never cut off at the right edge
-        (x0, x1), _ = self.plot.getPlotItem().vb.viewRange()
-        side = 1 if x > (x0 + x1) / 2 else 0
-        if label.anchors[0][0] != side:
-            label.anchors = [(side, 0.5), (side, 0.5)]
-            label.setAnchor(label.anchors[0])
-
     # -- following the session and the mouse ----------------------------------------------------
 
     # a hidden chart (a tab behind another) costs nothing per step or per lesson: it catches up
@@ -341,18 +317,9 @@ class GrowthChart(QWidget):
         if not self.isVisible():
             self._behind_step = True
             return
-        self._place_step_line(change.step)
+        self.scrub.place(change.step)
         # the lesson moved: the read-out says where it is now (the next mouse move hovers again)
-        self._end_hover()
-
-    def _end_hover(self) -> None:
-        self.hover_step = None
-        self._show_readout(self.session.step)
-
-    def eventFilter(self, watched, event) -> bool:  # noqa: N802 (Qt's name)
-        if watched is self.plot and event.type() == QEvent.Type.Leave and self.hover_step is not None:
-            self._end_hover()
-        return super().eventFilter(watched, event)
+        self.scrub.end_hover()
 
     def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)
@@ -361,31 +328,8 @@ class GrowthChart(QWidget):
             self.replot()
         if getattr(self, "_behind_step", False):
             self._behind_step = False
-            self._place_step_line(self.session.step)
-            self._end_hover()
-
-    def _on_line_dragged(self, line) -> None:
-        if self._placing:
-            return
-        step = self.step_at(line.value())
-        self._label_step(step, line.value())
-        if step != self.session.step:
-            self.session.request_step(step)
-
-    def _on_mouse_clicked(self, event) -> None:
-        vb = self.plot.getPlotItem().vb
-        if event.button() != Qt.MouseButton.LeftButton or not vb.sceneBoundingRect().contains(event.scenePos()):
-            return
-        step = self.step_at(vb.mapSceneToView(event.scenePos()).x())
-        self.session.request_step(step)
-
-    def _on_mouse_moved(self, pos) -> None:
-        vb = self.plot.getPlotItem().vb
-        if not self.model.merges or not vb.sceneBoundingRect().contains(pos):
-            self._end_hover()
-            return
-        self.hover_step = self.step_at(vb.mapSceneToView(pos).x())
-        self._show_readout(self.hover_step)
+            self.scrub.place(self.session.step)
+            self.scrub.end_hover()
 
     def readout_text(self, step: int) -> str:
         model = self.model
@@ -409,17 +353,15 @@ class GrowthChart(QWidget):
         self.readout.setText(self.readout_text(step))
         self._fit_readout()
         model = self.model
-        if self.hover_step is None or not model.merges:
-            self.markers.setData([], [])
+        if not model.merges:
+            self.scrub.mark([])
             return
         k = max(0, min(step, model.last_step))
         x = self.x_of(k)
-        spots = [{"pos": (x, self._scaled(model.tokens)[k]), "brush": pg.mkBrush(self.theme.training)}]
-        if self.session.lesson.corpus is None:
-            spots = []
+        points = [] if self.session.lesson.corpus is None else [(x, self._scaled(model.tokens)[k], self.theme.training)]
         if model.held_out is not None:
-            spots.append({"pos": (x, self._scaled(model.held_out.tokens)[k]), "brush": pg.mkBrush(self.theme.held_out)})
-        self.markers.setData(spots)
+            points.append((x, self._scaled(model.held_out.tokens)[k], self.theme.held_out))
+        self.scrub.mark(points)
 
     # -- theme ----------------------------------------------------------------------------------
 
@@ -443,13 +385,11 @@ class GrowthChart(QWidget):
         self.vocab_curve.setPen(theme.pen(theme.vocab, width, Qt.PenStyle.DotLine))
         self.per_token_curve.setPen(theme.pen(theme.per_token, width, Qt.PenStyle.DashDotLine))
         self.held_out_per_token_curve.setPen(theme.pen(theme.per_token, width * 0.8, Qt.PenStyle.DashDotDotLine))
-        self.step_line.setPen(theme.pen(theme.step, width * 1.2))
-        self.step_line.setHoverPen(theme.pen(theme.held_out, width * 1.8))
+        self.scrub.apply_theme(theme)
         self.stop_line.setPen(theme.pen(theme.target, width, Qt.PenStyle.DashLine))
-        for line, colour in ((self.step_line, theme.step), (self.stop_line, theme.target)):
-            line.label.setColor(colour)
-            line.label.setFont(theme.font(bold=True))
-            line.label.fill = pg.mkBrush(theme.background)
+        self.stop_line.label.setColor(theme.target)
+        self.stop_line.label.setFont(theme.font(bold=True))
+        self.stop_line.label.fill = pg.mkBrush(theme.background)
         self.legend.setLabelTextColor(theme.foreground)
         self.legend.setLabelTextSize(f"{theme.font_size}pt")
         self.legend.setBrush(pg.mkBrush(None))

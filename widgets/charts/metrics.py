@@ -13,13 +13,14 @@ from __future__ import annotations
 from bisect import bisect_left
 
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from widgets.charts.axes import CountAxis, GridLines, short_number
 from widgets.charts.growth import MERGES, VOCAB
 from widgets.charts.metric_data import BY_KEY, METRICS, MetricSeries, metric_series
+from widgets.charts.step_line import StepLine
 from widgets.charts.theme import ChartTheme
 from widgets.session_view import SessionView
 from widgets.worker import Worker, abort_if_requested
@@ -53,10 +54,8 @@ class MetricsChart(QWidget):
         self.metric_key = METRICS[0].key
         self.x_mode = MERGES
         self.series: MetricSeries | None = None
-        self.hover_step: int | None = None
         self._worker: Worker | None = None
         self._behind = False  # a lesson arrived while hidden: measured when shown
-        self._placing = False
 
         self.plot = pg.PlotWidget(axisItems={"bottom": CountAxis("bottom"), "left": MeasureAxis("left")})
         item = self.plot.getPlotItem()
@@ -76,15 +75,10 @@ class MetricsChart(QWidget):
             curve.setClipToView(True)
             curve.opts["autoDownsampleFactor"] = 1.0
             curve.setDownsampling(auto=True, method="peak")
-        self.step_line = pg.InfiniteLine(angle=90, movable=True)
-        self.step_line.setZValue(20)
-        item.addItem(self.step_line, ignoreBounds=True)
-        self.markers = pg.ScatterPlotItem(size=12)
-        self.markers.setZValue(15)
-        item.addItem(self.markers, ignoreBounds=True)
+        self.scrub = StepLine(self.plot, session, self.x_of, self.step_at, lambda: self.series is not None,
+                              self._show_readout)
+        self.step_line, self.markers = self.scrub.line, self.scrub.markers
         item.vb.sigResized.connect(self._place_grid)
-        self.step_line.sigPositionChanged.connect(self._on_line_dragged)
-        self.step_line.sigPositionChangeFinished.connect(lambda _: self._place_step_line(self.session.step))
 
         self.readout = QLabel(" ")
         self.readout.setWordWrap(True)
@@ -97,9 +91,6 @@ class MetricsChart(QWidget):
         layout.addWidget(self.readout)
         layout.addWidget(self.warning)
 
-        self.plot.scene().sigMouseMoved.connect(self._on_mouse_moved)
-        self.plot.scene().sigMouseClicked.connect(self._on_mouse_clicked)
-        self.plot.installEventFilter(self)
         session.lesson_changed.connect(lambda _lesson: self.measure())
         session.held_out_changed.connect(lambda _text: self.measure())
         session.step_changed.connect(self._on_step_changed)
@@ -143,6 +134,11 @@ class MetricsChart(QWidget):
             return  # a run for a lesson already replaced
         self._worker = None
         self.readout.setText(f"The measures could not be computed ({exc}). Train the lesson again to retry.")
+
+    @property
+    def hover_step(self) -> int | None:
+        """The step under the mouse while it is over the plot, else None."""
+        return self.scrub.hover_step
 
     @property
     def measuring(self) -> bool:
@@ -211,20 +207,13 @@ class MetricsChart(QWidget):
         top = max([*corpus, *held, 100.0 if kind.percent else 1.0])
         item.setYRange(0, top * HEADROOM, padding=0)
         self.step_line.setVisible(bool(x))
-        self._place_step_line(self.session.step)
+        self.scrub.place(self.session.step)
         self._show_readout(self.hover_step if self.hover_step is not None else self.session.step)
         self._place_grid()
 
     def _place_grid(self) -> None:
         item = self.plot.getPlotItem()
         self.grid.place(item.vb, item.getAxis("bottom"), item.getAxis("left"))
-
-    def _place_step_line(self, step: int) -> None:
-        self._placing = True
-        try:
-            self.step_line.setValue(self.x_of(step))
-        finally:
-            self._placing = False
 
     def readout_text(self, step: int) -> str:
         series = self.series
@@ -249,53 +238,20 @@ class MetricsChart(QWidget):
     def _show_readout(self, step: int) -> None:
         self.readout.setText(self.readout_text(step))
         series = self.series
-        if self.hover_step is None or series is None:
-            self.markers.setData([], [])
+        if series is None:
+            self.scrub.mark([])
             return
         k = max(0, min(step, series.last_step))
         x = self.x_of(k)
         corpus, held = self.values()
-        spots = [{"pos": (x, values[k]), "brush": pg.mkBrush(colour)}
-                 for values, colour in ((corpus, self.theme.training), (held, self.theme.held_out)) if values]
-        self.markers.setData(spots)
+        self.scrub.mark([(x, values[k], colour)
+                         for values, colour in ((corpus, self.theme.training), (held, self.theme.held_out)) if values])
 
-    # -- following the session and the mouse ----------------------------------------------------
+    # -- following the session ------------------------------------------------------------------
 
     def _on_step_changed(self, change) -> None:
-        self._place_step_line(change.step)
-        self._end_hover()
-
-    def _end_hover(self) -> None:
-        self.hover_step = None
-        self._show_readout(self.session.step)
-
-    def eventFilter(self, watched, event) -> bool:  # noqa: N802 (Qt's name)
-        if watched is self.plot and event.type() == QEvent.Type.Leave and self.hover_step is not None:
-            self._end_hover()
-        return super().eventFilter(watched, event)
-
-    def _on_line_dragged(self, line) -> None:
-        if self._placing or self.series is None:
-            return
-        step = self.step_at(line.value())
-        if step != self.session.step:
-            self.session.request_step(step)
-
-    def _on_mouse_clicked(self, event) -> None:
-        vb = self.plot.getPlotItem().vb
-        if (self.series is None or event.button() != Qt.MouseButton.LeftButton
-                or not vb.sceneBoundingRect().contains(event.scenePos())):
-            return
-        self.session.request_step(self.step_at(vb.mapSceneToView(event.scenePos()).x()))
-
-    def _on_mouse_moved(self, pos) -> None:
-        vb = self.plot.getPlotItem().vb
-        if self.series is None or not vb.sceneBoundingRect().contains(pos):
-            if self.hover_step is not None:
-                self._end_hover()
-            return
-        self.hover_step = self.step_at(vb.mapSceneToView(pos).x())
-        self._show_readout(self.hover_step)
+        self.scrub.place(change.step)
+        self.scrub.end_hover()
 
     # -- theme ----------------------------------------------------------------------------------
 
@@ -319,8 +275,7 @@ class MetricsChart(QWidget):
         width = theme.line_width
         self.corpus_curve.setPen(theme.pen(theme.training, width * 1.3))
         self.held_out_curve.setPen(theme.pen(theme.held_out, width * 1.3, Qt.PenStyle.DashLine))
-        self.step_line.setPen(theme.pen(theme.step, width * 1.2))
-        self.step_line.setHoverPen(theme.pen(theme.held_out, width * 1.8))
+        self.scrub.apply_theme(theme)
         self.legend.setLabelTextColor(theme.foreground)
         self.legend.setLabelTextSize(f"{theme.font_size}pt")
         self.legend.setBrush(pg.mkBrush(None))

@@ -45,6 +45,8 @@ TOKENS = 2  # the first of the table's columns of tokens, one per tokenizer
 BAR_EMS = 2
 # on the desktop the chart's type may shrink this far to give every language its line
 LEAST_FIT = 0.6
+# the title of a tokenizer's column of premiums, under its name
+PREMIUM_TITLE = "× English"
 HATCHED = (False, True)
 
 
@@ -153,6 +155,8 @@ class LanguagesView(QWidget):
         self._refit.setSingleShot(True)
         self._refit.setInterval(0)
         self._refit.timeout.connect(self._fit_table)
+        self._stacked_rows = 0  # the table's height under the chart, when it stands there
+        self._fitting = False
         # shorter than its title, key and a readable chart (200 % zoom on a small screen) the page
         # scrolls, where a squeezed one would draw its lines over each other
         self.content = _Page()
@@ -266,20 +270,84 @@ class LanguagesView(QWidget):
         # the chart at its least type
         text_width = max(self.content.width() - margins.left() - margins.right(), 1)
         least = (margins.top() + margins.bottom() + spacing + self.title.heightForWidth(text_width)
-                 + self.key.heightForWidth(text_width) + least_caption + self._chart_height_need(self._least_fit()))
+                 + self.key.heightForWidth(text_width) + least_caption + self._chart_height_need(self._least_fit())
+                 + self._stacked_rows)
         if self.content.minimumHeight() != least:
             self.content.setMinimumHeight(least)
 
     def _fit_table(self) -> None:
-        """Give the table the width its columns need, the names on two lines if one would crowd the chart."""
-        table = self.table
+        """Give the table the width its columns need, the names on two lines if one would crowd the
+        chart; where even its fewest columns crowd the chart (a large zoom on a small screen), the
+        table stands under the chart, as wide as the page, rather than scroll sideways."""
+        if self._fitting:
+            return  # the page's height changed under it: this pass sizes it
+        self._fitting = True
+        try:
+            self._fit_table_now()
+        finally:
+            self._fitting = False
+
+    def _fit_table_now(self) -> None:
+        table, splitter = self.table, self.splitter
         if table.columnCount() == 0 or self.width() <= 0:
             return
+        stacked = splitter.orientation() == Qt.Orientation.Vertical
+        # the same room in either arrangement: side by side the handle takes its part of it
+        total = splitter.width() - (0 if stacked else splitter.handleWidth())
+        if total <= 0:
+            total = self.width()
         # the chart keeps 45% of the page if two-line names make the table narrow enough, and
         # always the room its names, counts and some bar need
-        total = sum(self.splitter.sizes()) or self.width()
-        room = int(total * 0.55)
         least = total - self._chart_need()
+        self._tall_titles(False)
+        want = self._fit_columns(int(total * 0.55), max(int(total * 0.55), least))
+        crowded = want > least >= total // 3
+        if crowded:
+            want = self._fit_columns(total, total)  # under the chart it has the page's width
+        if crowded and want > total:
+            # still too wide: "×" and "English" take a line each under the tokenizer's name
+            self._tall_titles(True)
+            want = table.needed_width()
+        if crowded != stacked:
+            splitter.setOrientation(Qt.Orientation.Vertical if crowded else Qt.Orientation.Horizontal)
+        # wider than even the page (never at the sizes classrooms have) it scrolls, its names whole
+        scrolls = want > total
+        table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded if scrolls
+                                           else Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        table.horizontalHeader().setSectionResizeMode(
+            0, QHeaderView.ResizeMode.ResizeToContents if scrolls else QHeaderView.ResizeMode.Stretch)
+        rows = 0
+        if crowded:
+            rows = table.verticalHeader().length() + table.horizontalHeader().height() + 2 * table.frameWidth()
+        if rows != self._stacked_rows:
+            self._stacked_rows = rows
+            self._fit_caption()  # the page holds the table's rows under the chart's least height
+        if crowded:
+            height = splitter.height()
+            if height > rows:
+                splitter.setSizes([height - rows, rows])
+        elif total > want:
+            # sizes, not a minimum width: a minimum would keep the page from ever narrowing again
+            # the chart takes the rest: it is what the class looks at
+            splitter.setSizes([total - want, want])
+        self._fit_range()
+
+    def _tall_titles(self, on: bool) -> None:
+        """The premium columns' titles on three lines ("GPT-4", "×", "English") or two."""
+        table = self.table
+        for column in range(table.columnCount()):
+            item = table.horizontalHeaderItem(column)
+            if item is None or not item.text().endswith(PREMIUM_TITLE[-7:]):
+                continue
+            name = item.text().split("\n")[0]
+            text = f"{name}\n{PREMIUM_TITLE.replace(' ', chr(10))}" if on else f"{name}\n{PREMIUM_TITLE}"
+            if item.text() != text:
+                item.setText(text)
+
+    def _fit_columns(self, room: int, least: int) -> int:
+        """Show the table's columns as ``room`` allows: the names on two lines, then without the
+        characters, then (past ``least``) without the counts; returns the width it then needs."""
+        table = self.table
         tokens = range(TOKENS, TOKENS + len([v for _, v in self.series if v is not None]))
         table.set_two_lines(False)
         for column in (CHARS, *tokens):
@@ -289,25 +357,11 @@ class LanguagesView(QWidget):
         if table.needed_width() > room:
             # the characters are the least of what a row says: each tokenizer's count and premium stay
             table.setColumnHidden(CHARS, True)
-        if table.needed_width() > max(room, least):
+        if table.needed_width() > least:
             # then the counts, which the bars' labels say; each tokenizer's premium over English stays
             for column in tokens:
                 table.setColumnHidden(column, True)
-        want = table.needed_width()
-        # where even that crowds the chart (a large zoom on a small screen) the chart keeps its
-        # room and the table scrolls sideways, its names whole
-        crowded = want > least >= total // 3
-        if crowded:
-            want = least
-        table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded if crowded
-                                           else Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        table.horizontalHeader().setSectionResizeMode(
-            0, QHeaderView.ResizeMode.ResizeToContents if crowded else QHeaderView.ResizeMode.Stretch)
-        # sizes, not a minimum width: a minimum would keep the page from ever narrowing again
-        # the chart takes the rest: it is what the class looks at
-        if total > want:
-            self.splitter.setSizes([total - want, want])
-        self._fit_range()
+        return table.needed_width()
 
     def _label_texts(self) -> list[tuple[str, float, float]]:
         """(text, x, y) of each count label: one a bar where a bar's height holds a line of the
@@ -517,7 +571,7 @@ class LanguagesView(QWidget):
         headers += [(f"{_short(t)}\ntokens", f"Tokens under {t} (and how many are unknown)") for t, _ in shown]
         premiums = [english_premiums(values, self.samples) for _, values in shown]
         # each tokenizer's premium over English beside the others', so a class compares them on one row
-        headers += [(f"{_short(t)}\n× English", f"Tokens under {t}, divided by English's")
+        headers += [(f"{_short(t)}\n{PREMIUM_TITLE}", f"Tokens under {t}, divided by English's")
                     for (t, _), p in zip(shown, premiums) if p is not None]
         self.table.setColumnCount(len(headers))
         for col, (text, tip) in enumerate(headers):
@@ -526,7 +580,8 @@ class LanguagesView(QWidget):
             self.table.setHorizontalHeaderItem(col, heading)
         self.table.setRowCount(len(self.samples))
         for row, sample in enumerate(self.samples):
-            names = (sample.name, sample.name) if sample.native in sample.name else (
+            # on two lines a name with no native spelling ("Python code") breaks at its space
+            names = (sample.name, sample.name.replace(" ", "\n", 1)) if sample.native in sample.name else (
                 f"{sample.name} · {sample.native}", f"{sample.name}\n{sample.native}")
             cells = [names[self.table.two_lines], str(len(sample.text))]
             tips = ["", ""]

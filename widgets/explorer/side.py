@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QComboBox,
     QFileDialog,
     QFrame,
     QHBoxLayout,
@@ -18,6 +17,7 @@ from engine.readable.tile_colours import colouring_of
 from engine.errors import is_bad_input, one_line
 from engine.readable.explorer import Split, split_text
 from widgets.copy_tokens import add_copy_actions
+from widgets.shortest_combo import ShortestCombo
 from widgets.explorer.sources import (
     CL100K, CL100K_CHAT, FILE_PREFIX, LESSON, TokenizerSources, file_key, internal_problem,
 )
@@ -41,8 +41,9 @@ class SidePane(QFrame):
         self.active = False
         # typed special-token text becomes the special token only when the explorer's switch says so
         self.allow_special = False
-        self.chooser = QComboBox()
-        self.chooser.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        # no narrower than the tokenizer on show: held to its longest title, a side would not fit
+        # half the page at a large zoom
+        self.chooser = ShortestCombo()
         self.counts = QLabel()
         self.counts.setObjectName("counts")
         self.counts.setWordWrap(True)

@@ -110,7 +110,7 @@ class ExplorerView(QWidget):
         self.demos.setMenu(menu)
 
         self.top = self.editor
-        sides = QSplitter(Qt.Orientation.Horizontal)
+        self.sides = sides = QSplitter(Qt.Orientation.Horizontal)
         sides.addWidget(self.left)
         sides.addWidget(self.right)
         sides.setChildrenCollapsible(False)
@@ -139,7 +139,7 @@ class ExplorerView(QWidget):
         self.parts.setStretchFactor(1, 1)
         compare = QWidget()
         # the tab's frame is margin enough: at 1024 px the two sides need the page's whole width
-        framed = QVBoxLayout(compare)
+        self._framed = framed = QVBoxLayout(compare)
         framed.setContentsMargins(2, 4, 2, 2)
         framed.addWidget(self.parts)
 
@@ -148,7 +148,8 @@ class ExplorerView(QWidget):
         self.tabs = QTabWidget()
         # at a large zoom on a small screen the page needs more height than the tab has: it scrolls
         # then, where a layout squeezed under its minimum would draw its controls over each other
-        self.tabs.addTab(scrolling(compare), "Side by side")
+        self.compare_page = scrolling(compare)
+        self.tabs.addTab(self.compare_page, "Side by side")
         self.tabs.addTab(self.languages, "Languages")
         self.replay_page = scrolling(self.replay)  # zoomed in on a small screen its steps scroll
         self.tabs.addTab(self.replay_page, "Merge replay")
@@ -183,8 +184,28 @@ class ExplorerView(QWidget):
         session.lesson_changed.connect(lambda _lesson: self._lesson_moved.start())
         for side in (self.left, self.right):
             side.set_text(DEFAULT_TEXT)
+            side.installEventFilter(self)
+        self.compare_page.viewport().installEventFilter(self)
         self._apply_fonts()
         self.set_theme(self.theme)
+
+    # -- the two sides: side by side where they fit ----------------------------------------------
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() in (QEvent.Type.Resize, QEvent.Type.LayoutRequest) and (
+                watched is self.compare_page.viewport() or watched in (self.left, self.right)):
+            self._stack_sides_if_narrow()
+        return super().eventFilter(watched, event)
+
+    def _stack_sides_if_narrow(self) -> None:
+        """The sides one above the other on a page narrower than both side by side (zoomed in on a
+        small screen), where the page would otherwise scroll sideways."""
+        framed = self._framed.contentsMargins()
+        room = self.compare_page.viewport().width() - framed.left() - framed.right()
+        need = sum(side.minimumSizeHint().width() for side in (self.left, self.right)) + self.sides.handleWidth()
+        wanted = Qt.Orientation.Vertical if need > room else Qt.Orientation.Horizontal
+        if self.sides.orientation() != wanted:
+            self.sides.setOrientation(wanted)
 
     # -- first show: start loading --------------------------------------------------------------
 

@@ -9,6 +9,8 @@ the clock, scrolling, the mouse and the keys into calls on those three, and anno
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import QElapsedTimer, QEvent, QPointF, QRect, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QGuiApplication, QPainter
 from PySide6.QtWidgets import QAbstractScrollArea, QToolTip
@@ -351,13 +353,14 @@ class TileCanvas(QAbstractScrollArea):
 
     def _update_scrollbars(self) -> None:
         vp = self.viewport()
+        self.painter.fit_footer(vp.width(), vp.height(), len(self.rows.order))
         content_h = self.rows.content_height() + self.painter.footer_h
         bar = self.verticalScrollBar()
         bar.setRange(0, max(0, int(content_h - vp.height())))
         bar.setPageStep(max(1, vp.height()))
         bar.setSingleStep(max(1, int(self.row_h / 2)))
         hbar = self.horizontalScrollBar()
-        hbar.setRange(0, max(0, int(self.tiles_x + self._widest + 140 * self.scale - vp.width())))
+        hbar.setRange(0, max(0, math.ceil(self.tiles_x + self._widest + self.painter.margin - vp.width())))
         hbar.setPageStep(max(1, vp.width()))
         hbar.setSingleStep(max(1, int(self.row_h / 2)))
 

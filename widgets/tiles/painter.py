@@ -143,6 +143,7 @@ class TilePainter:
         self.top = 8 * s
         self.radius = 6 * s
         self.footer_h = self.label_metrics.height() + 14 * s
+        self._footer_wraps = False  # until the view fits the band to its size (fit_footer)
         self.sprite_margin = math.ceil(10 * s) + 1
         self._widths.clear()
         self._sprites.clear()
@@ -186,7 +187,7 @@ class TilePainter:
     def paint_rows(self, p: QPainter, rows: TileRows, t: Transition | None, area: QRectF, selected: str,
                    vector: bool = False, shown: RowsShown | None = None) -> float:
         """Paint the rows inside ``area`` (the part of the content in view) onto any device, with the
-        film ``t`` at its current moment; returns the widest row drawn.
+        film ``t`` at its current moment; returns the widest row drawn, its token count included.
 
         ``vector`` draws every tile as shapes and text (for SVG and high-resolution pictures)
         instead of blitting the cached tile pictures the screen uses. ``shown``: a screen's record of
@@ -232,7 +233,8 @@ class TilePainter:
                 p.fillRect(QRectF(0, y, width, self.row_h), stripe)
             ty = y + self.tile_top
             frames, n, end = rows.frames_in(word, t, left, right)
-            widest = max(widest, end)
+            # the row reaches to the end of its token count, which the view scrolls to and no further
+            widest = max(widest, end + 14 * self.scale + self._label(self._row_label_texts(0, n)[1][0], False).size().width())
             marks = rows.marks(word, nxt)
             highlights = marks[0]
             if shown is not None:
@@ -554,6 +556,17 @@ class TilePainter:
             stop -= 1
         return range(in_view.start, stop)
 
+    def fit_footer(self, width: float, height: float, words: int) -> None:
+        """The band that counts the rows out of view as tall as the longest sentence it can say
+        for ``words`` needs, wrapped at ``width``: zoomed in on a narrow view one line would cut it.
+        A view shorter than the wrapped band (``height``) keeps it on one line, its start in view."""
+        room = QRectF(0, 0, max(1.0, width - 2 * self.margin), 1e6)
+        text = summary(words, words)
+        line = self.label_metrics.height()
+        lines = self.bold_metrics.boundingRect(room, int(Qt.TextFlag.TextWordWrap), text).height()
+        self._footer_wraps = lines > line and lines + 14 * self.scale <= height
+        self.footer_h = (lines if self._footer_wraps else line) + 14 * self.scale
+
     def footer(self, p: QPainter, width: float, height: float, text: str) -> None:
         band = QRectF(0, height - self.footer_h, width, self.footer_h)
         bg = QColor(self.theme.panel)
@@ -561,7 +574,9 @@ class TilePainter:
         p.fillRect(band, bg)
         p.setPen(QColor(self.theme.muted))
         p.setFont(self.bold_font)
-        p.drawText(band.adjusted(self.margin, 0, 0, 0), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+        wrap = Qt.TextFlag.TextWordWrap if self._footer_wraps else Qt.TextFlag(0)
+        p.drawText(band.adjusted(self.margin, 0, -self.margin, 0),
+                   int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter | wrap), text)
 
     def message(self, p: QPainter, width: float, height: float, text: str) -> None:
         p.setPen(QColor(self.theme.muted))

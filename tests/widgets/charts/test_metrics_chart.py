@@ -81,7 +81,7 @@ def test_hovering_reads_the_step_under_the_mouse_and_leaving_returns_to_the_curr
     chart.set_metric("used")
     prose_session.request_step(2)
     vb = chart.plot.getPlotItem().vb
-    chart._on_mouse_moved(vb.mapViewToScene(pg.Point(9, 10)))
+    chart.scrub.mouse_moved(vb.mapViewToScene(pg.Point(9, 10)))
     assert chart.hover_step == 9
     assert chart.readout.text().startswith("Step 9 of")
     assert "% of the vocabulary used" in chart.readout.text()
