@@ -9,6 +9,7 @@ import pytest
 
 import app.compare_merges as compare_merges
 from app.session import Session
+from engine.drain import drain
 from engine.formats.load import Source, export
 from engine.lesson.lesson import Lesson
 from resources.presets import python_docs_text
@@ -29,20 +30,12 @@ def hf_list(tmp_path):
     return lesson, str(path)
 
 
-def run(generator):
-    try:
-        while True:
-            next(generator)
-    except StopIteration as done:
-        return done.value
-
-
 def test_the_walk_in_a_child_reports_what_the_walk_here_reports(hf_list, monkeypatch):
     lesson, path = hf_list
     text = lesson.text[:4_000]
-    there = run(compare_merges.comparing(path, text, False, lesson.settings))
+    there = drain(compare_merges.comparing(path, text, False, lesson.settings))
     monkeypatch.setattr(compare_merges, "WALK_IN_CHILD_FROM", len(text) + 1)
-    here = run(compare_merges.comparing(path, text, False, lesson.settings))
+    here = drain(compare_merges.comparing(path, text, False, lesson.settings))
     assert there == here and there.report.first is not None
 
 

@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from engine.drain import drain
 from engine.algorithm.ranking import TIE_BREAKS
 from engine.algorithm.settings import Settings
 from engine.formats import proof
@@ -29,19 +30,11 @@ def test_a_lesson_file_without_a_rule_or_with_an_old_one_reads_as_before(tmp_pat
     assert load_lesson(path).settings.tie_break == "first"
 
 
-def run(generator):
-    try:
-        while True:
-            next(generator)
-    except StopIteration as done:
-        return done.value
-
-
 @pytest.mark.parametrize("rule", ["greatest", "smallest", "last"])
 @pytest.mark.parametrize("fmt", ["hf", "gpt2"])
 def test_an_export_of_a_lesson_trained_under_another_rule_is_proven(rule, fmt, tmp_path):
     # the merge list is what it is; the ids come from the merges, whichever rule chose them
     tok, steps = trained(tie_break=rule, specials=())
     out = tmp_path / ("t.json" if fmt == "hf" else "gpt2")
-    report = run(proof.export_and_prove(Source(tok, steps, "lesson"), fmt, out, {"your text": "low lower newest widest"}))
+    report = drain(proof.export_and_prove(Source(tok, steps, "lesson"), fmt, out, {"your text": "low lower newest widest"}))
     assert report.proven
