@@ -40,6 +40,7 @@ def wheel(tmp_path_factory) -> Path:
     return built
 
 
+@pytest.mark.slow
 def test_the_wheel_carries_the_resources_and_the_command(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     for folder in ("presets", "quiz", "styles", "languages", "icons", "vote"):
@@ -65,6 +66,7 @@ def test_the_wheel_carries_the_user_guide_page_for_page(wheel):
     assert not [n for n in archive.namelist() if n.startswith("docs/")]
 
 
+@pytest.mark.slow
 def test_installed_from_the_wheel_it_says_its_version_and_trains(wheel, tmp_path):
     env_dir = tmp_path / "env"
     venv.EnvBuilder(with_pip=False).create(env_dir)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engine.readable.algorithms import ALGORITHMS
 from tests.child_processes import gone
 from tests.widgets.test_algorithms_view import STOPPED_WITHIN_MS, large_lesson, unigram_process
@@ -20,6 +22,7 @@ def test_the_lesson_menu_opens_the_comparison_of_the_windows_lesson(make_window,
     dialog.close()
 
 
+@pytest.mark.slow
 def test_quitting_the_window_mid_training_leaves_no_process(make_window, qtbot):
     window = make_window()
     window.session.set_lesson(large_lesson())

@@ -65,6 +65,7 @@ def test_export_a_lesson_at_its_step_with_counts(tmp_path, capsys):
     assert out.startswith("low | est</w>")
 
 
+@pytest.mark.slow
 def test_export_between_formats_and_from_cl100k(corpus, tmp_path, capsys):
     run(capsys, "train", corpus, "--out", tmp_path / "t.json", "--format", "hf", "--units", "bytes", "--split", "gpt2")
     assert run(capsys, "export", tmp_path / "t.json", "--format", "gpt2", "--out", tmp_path / "folder")[0] == 0
@@ -158,6 +159,7 @@ def test_one_file_formats_print_on_standard_output(hf_file, tmp_path, capsys):
     one_line_error(*run(capsys, "export", hf_file, "--format", "gpt2", "--out", "-"), "more than one file")
 
 
+@pytest.mark.slow
 def test_every_csv_the_cli_writes_reads_back_with_the_same_ids(tmp_path, capsys):
     # the marker's string is also spelt by letters: a merge makes it again, and its row says so
     counts = tmp_path / "c.txt"

@@ -76,6 +76,7 @@ def test_history_dash_prints_the_history_and_writes_the_tokenizer(tmp_path, corp
     assert json.loads(out.read_text())["format"] == "bpe-lab-tokenizer"
 
 
+@pytest.mark.slow
 def test_an_export_over_a_shared_file_keeps_its_mode(tmp_path, capsys):
     out = tmp_path / "cl100k.csv"
     out.write_text("old")

@@ -236,6 +236,7 @@ def fragments(guide: GuideWindow):
         block = block.next()
 
 
+@pytest.mark.slow
 def test_in_classroom_mode_a_page_reads_from_the_back_and_comes_back_as_it_was(window, qtbot):
     window.quick_start_action.trigger()
     guide = guide_of(window)

@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -15,6 +17,7 @@ def snapshot(tmp_path, *code_before):
     return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.slow
 def test_snapshot_writes_its_png_and_nothing_on_stderr(tmp_path):
     done = snapshot(tmp_path)
     assert done.returncode == 0, done.stderr
@@ -22,6 +25,7 @@ def test_snapshot_writes_its_png_and_nothing_on_stderr(tmp_path):
     assert done.stderr == "" and done.stdout == ""
 
 
+@pytest.mark.slow
 def test_qt_warnings_are_kept_at_debug_level_in_the_log(tmp_path):
     done = snapshot(tmp_path, "import logging", "logging.basicConfig(level=logging.DEBUG, format='%(name)s:%(message)s')")
     assert done.returncode == 0, done.stderr

@@ -7,6 +7,8 @@ import random
 import signal
 import string
 
+import pytest
+
 from engine.algorithm.settings import Settings
 from engine.lesson.lesson import Lesson
 from engine.readable.algorithms import ALGORITHMS, METRIC_ROWS, compare_algorithms, train_bpe
@@ -89,6 +91,7 @@ def unigram_process(qtbot, dialog):
     return pid
 
 
+@pytest.mark.slow
 def test_cancel_mid_unigram_ends_its_process_and_says_it_stopped(qtbot):
     dialog = AlgorithmsDialog(large_lesson())
     qtbot.addWidget(dialog)
@@ -103,6 +106,7 @@ def test_cancel_mid_unigram_ends_its_process_and_says_it_stopped(qtbot):
     assert dialog.results is None and dialog.columns == []
 
 
+@pytest.mark.slow
 def test_closing_the_dialog_mid_training_leaves_no_process(qtbot):
     dialog = AlgorithmsDialog(large_lesson())
     qtbot.addWidget(dialog)
@@ -114,6 +118,7 @@ def test_closing_the_dialog_mid_training_leaves_no_process(qtbot):
     qtbot.waitUntil(lambda: not dialog.running, timeout=STOPPED_WITHIN_MS)
 
 
+@pytest.mark.slow
 def test_a_training_process_that_dies_is_said_in_the_dialog(qtbot):
     dialog = AlgorithmsDialog(large_lesson())
     qtbot.addWidget(dialog)
